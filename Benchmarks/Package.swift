@@ -1,0 +1,23 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmark-only dependencies live here, so `make test` on a clean clone never compiles them.
+let package = Package(
+  name: "qna-benchmarks",
+  dependencies: [
+    .package(name: "qna", path: ".."),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "CoreBenchmarks",
+      dependencies: [
+        .product(name: "RFC6455", package: "qna"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,98 @@
+/// What a client may add to its opening handshake.
+public struct HandshakeOptions: Sendable, Hashable {
+  public var origin: String?
+  /// Offered in `Sec-WebSocket-Protocol`, in order of preference.
+  public var subprotocols: [String]
+  /// Any other headers, e.g. `Authorization`. The handshake's own headers may not be overridden.
+  public var extraHeaders: HTTPHeaders
+
+  public init(origin: String? = nil, subprotocols: [String] = [], extraHeaders: HTTPHeaders = []) {
+    self.origin = origin
+    self.subprotocols = subprotocols
+    self.extraHeaders = extraHeaders
+  }
+}
+
+/// The client's opening handshake (RFC 6455 §4.1), built once per connection attempt.
+public struct HandshakeRequest: Sendable, Hashable {
+  public let url: WebSocketURL
+  public let options: HandshakeOptions
+  /// `Sec-WebSocket-Key`: 16 random bytes, base64.
+  public let key: String
+  /// The complete request, ready for the wire.
+  public let bytes: [UInt8]
+
+  /// Header names the handshake sets itself and the caller may not supply.
+  static let reservedHeaderNames: Set<String> = [
+    "host", "upgrade", "connection", "sec-websocket-key", "sec-websocket-version",
+    "sec-websocket-protocol", "sec-websocket-extensions", "origin", "content-length",
+    "transfer-encoding",
+  ]
+
+  public init<Random: RandomNumberGenerator>(
+    url: WebSocketURL, options: HandshakeOptions = HandshakeOptions(), random: inout Random
+  ) throws(HandshakeRequestError) {
+    for header in options.extraHeaders {
+      guard HTTPSyntax.isToken(header.name) else { throw .invalidHeaderName(header.name) }
+      guard HTTPSyntax.isSafeFieldValue(header.value) else {
+        throw .invalidHeaderValue(name: header.name)
+      }
+      guard !Self.reservedHeaderNames.contains(header.name.lowercased()) else {
+        throw .reservedHeader(header.name)
+      }
+    }
+    for subprotocol in options.subprotocols where !HTTPSyntax.isToken(subprotocol) {
+      throw .invalidSubprotocol(subprotocol)
+    }
+    if let origin = options.origin, !HTTPSyntax.isSafeFieldValue(origin) || origin.isEmpty {
+      throw .invalidHeaderValue(name: "Origin")
+    }
+    // 16 bytes from two 64-bit draws, least significant byte first.
+    let words = [random.next(), random.next()]
+    let nonce = words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) }
+    }
+    self.url = url
+    self.options = options
+    self.key = Base64.encode(nonce)
+
+    var head = "GET \(url.requestTarget) HTTP/1.1\r\n"
+    head += "Host: \(url.hostHeader)\r\n"
+    head += "Upgrade: websocket\r\n"
+    head += "Connection: Upgrade\r\n"
+    head += "Sec-WebSocket-Key: \(key)\r\n"
+    head += "Sec-WebSocket-Version: 13\r\n"
+    if let origin = options.origin { head += "Origin: \(origin)\r\n" }
+    if !options.subprotocols.isEmpty {
+      head += "Sec-WebSocket-Protocol: \(options.subprotocols.joined(separator: ", "))\r\n"
+    }
+    for header in options.extraHeaders { head += "\(header.name): \(header.value)\r\n" }
+    head += "\r\n"
+    self.bytes = Array(head.utf8)
+  }
+
+  /// The `Sec-WebSocket-Accept` value a server must answer with.
+  public var expectedAccept: String { Self.acceptValue(forKey: key) }
+
+  /// RFC 6455 §1.3: base64(SHA-1(key + GUID)).
+  public static func acceptValue(forKey key: String) -> String {
+    Base64.encode(SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
+  }
+}
+
+/// Why a handshake request could not be built.
+public enum HandshakeRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+  case invalidHeaderName(String)
+  case invalidHeaderValue(name: String)
+  case reservedHeader(String)
+  case invalidSubprotocol(String)
+
+  public var description: String {
+    switch self {
+    case .invalidHeaderName(let name): "invalid header name '\(name)'"
+    case .invalidHeaderValue(let name):
+      "the value of header '\(name)' is empty or contains CR, LF or NUL"
+    case .reservedHeader(let name): "header '\(name)' is set by the WebSocket handshake itself"
+    case .invalidSubprotocol(let name): "invalid subprotocol name '\(name)'"
+    }
+  }
+}
