@@ -23,6 +23,8 @@ format:
 
 ## Side-by-side benchmarks in release mode (benchmark-only dependencies live in Benchmarks/).
 bench:
+	# SwiftPM reuses its build plan and misses files added to a path dependency: drop it.
+	rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
 	cd Benchmarks && $(SWIFT) run -c release CoreBenchmarks
 
 ## libFuzzer on the frame decoder, handshake parser and connection (FUZZ_SECONDS each run).

@@ -30,11 +30,14 @@ public struct ClientConnection: Sendable {
   /// The peer's close frame came before ours.
   private var closedByPeer = false
   private var failure: WebSocketError?
+  /// A violation found in the last read, failed at the next `takeOutbound()` so that replies
+  /// to the messages before it still go out ahead of the close frame.
+  private var pendingViolation: (error: ProtocolError, at: Duration)?
 
   public init(
     url: WebSocketURL, options: HandshakeOptions = HandshakeOptions(),
     configuration: Configuration = Configuration(),
-    random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    random: some RandomNumberGenerator & Sendable = ChaCha20Random()
   ) throws(HandshakeRequestError) {
     var random = random
     request = try HandshakeRequest(url: url, options: options, random: &random)
@@ -48,13 +51,16 @@ public struct ClientConnection: Sendable {
 
   // MARK: Bytes out
 
-  /// Everything queued for the wire, in order; the queue is left empty.
+  /// Everything queued for the wire, in order; the queue is left empty. After a protocol
+  /// violation this is where its close frame is queued, behind what the application sent in
+  /// reply to the messages that preceded it.
   public mutating func takeOutbound() -> [[UInt8]] {
+    applyPendingViolation()
     defer { outbound = [] }
     return outbound
   }
 
-  public var hasOutbound: Bool { !outbound.isEmpty }
+  public var hasOutbound: Bool { !outbound.isEmpty || pendingViolation != nil }
 
   // MARK: Bytes in
 
@@ -79,6 +85,10 @@ public struct ClientConnection: Sendable {
       }
     }
     guard state == .open || state == .closing, failure == nil, !decoder.receivedClose else {
+      return events
+    }
+    if pendingViolation != nil {
+      applyPendingViolation()  // nothing after a violation is read
       return events
     }
     var frames: [FrameDecoder.Output] = []
@@ -110,12 +120,13 @@ public struct ClientConnection: Sendable {
         }
       }
     }
-    if let violation { failConnection(violation, now: now) }
+    if let violation { pendingViolation = (violation, now) }
     return events
   }
 
   /// The transport's connection ended (EOF, reset or error).
   public mutating func transportClosed(now: Duration) -> [WebSocketEvent] {
+    applyPendingViolation()
     switch state {
     case .closed: return []
     case .connecting: return finish(error: .handshake(.connectionClosed))
@@ -125,6 +136,7 @@ public struct ClientConnection: Sendable {
 
   /// Call when `deadline` has passed.
   public mutating func handleDeadline(now: Duration) -> [WebSocketEvent] {
+    applyPendingViolation()
     guard let deadline, now >= deadline, state == .closing else { return [] }
     // Our close went unanswered: the connection ends abnormally. After a complete close
     // handshake the server was only slow to close TCP, and the close stays clean.
@@ -168,7 +180,9 @@ public struct ClientConnection: Sendable {
     throws(SendError) -> [WebSocketEvent]
   {
     if let code, !code.isAllowedOnWire { throw .invalidCloseCode(code.rawValue) }
+    if code == nil && !reason.isEmpty { throw .closeReasonWithoutCode }
     if reason.utf8.count > 123 { throw .closeReasonTooLong(reason.utf8.count) }
+    applyPendingViolation()
     switch state {
     case .connecting:
       return finish(error: nil)
@@ -203,7 +217,9 @@ public struct ClientConnection: Sendable {
   }
 
   /// RFC 6455 §7.1.7: send a close frame with the violation's code and read nothing more.
-  private mutating func failConnection(_ violation: ProtocolError, now: Duration) {
+  private mutating func applyPendingViolation() {
+    guard let (violation, now) = pendingViolation else { return }
+    pendingViolation = nil
     failure = .protocolViolation(violation)
     if sentClose == nil {
       sendClose(CloseFrame(code: violation.closeCode, reason: violation.shortReason), now: now)
@@ -211,7 +227,6 @@ public struct ClientConnection: Sendable {
   }
 
   private mutating func finish(error: WebSocketError?) -> [WebSocketEvent] {
-    let wasOpen = state != .connecting
     state = .closed
     deadline = nil
     let error = failure ?? error
@@ -227,7 +242,7 @@ public struct ClientConnection: Sendable {
     } else {
       status = CloseStatus(
         code: .abnormalClosure, reason: error?.description ?? "", wasClean: false,
-        closedByPeer: wasOpen && sentClose == nil, error: error)
+        closedByPeer: false, error: error)
     }
     return [.closed(status)]
   }

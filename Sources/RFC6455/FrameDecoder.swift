@@ -82,10 +82,12 @@ public struct FrameDecoder: Sendable {
       pendingHeader.append(contentsOf: available)
       return available.count
     }
-    let payloadEnd = headerLength + header.payloadLength
+    // Compared without adding: a length near 2^63 must not overflow.
     if header.fin, header.maskingKey == nil, header.opcode == .text || header.opcode == .binary,
-      payloadEnd <= available.count, header.payloadLength <= maxMessageSize
+      header.payloadLength <= available.count - headerLength,
+      header.payloadLength <= maxMessageSize
     {
+      let payloadEnd = headerLength + header.payloadLength
       let payload = UnsafeRawBufferPointer(rebasing: available[headerLength..<payloadEnd])
       try emitWholeMessage(payload, kind: header.opcode == .text ? .text : .binary, into: &output)
       return payloadEnd
@@ -126,9 +128,12 @@ public struct FrameDecoder: Sendable {
       if messageKind == nil {
         messageKind = header.opcode == .text ? .text : .binary
         utf8 = UTF8Validator()
+        // Sized from the first frame (at most the limit; untouched pages cost nothing).
+        // Later fragments grow it geometrically: reserving per fragment would copy the
+        // message once per fragment.
         messageBytes = []
+        messageBytes.reserveCapacity(header.payloadLength)
       }
-      messageBytes.reserveCapacity(messageBytes.count + header.payloadLength)
     }
     currentFrame = header
     payloadRemaining = header.payloadLength
@@ -140,10 +145,10 @@ public struct FrameDecoder: Sendable {
     throws(ProtocolError)
   {
     if frame.opcode.isControl {
-      append(piece, to: &controlBytes, key: frame.maskingKey)
+      Self.append(piece, to: &controlBytes, key: frame.maskingKey, phase: payloadConsumed)
     } else {
       let start = messageBytes.count
-      append(piece, to: &messageBytes, key: frame.maskingKey)
+      Self.append(piece, to: &messageBytes, key: frame.maskingKey, phase: payloadConsumed)
       if messageKind == .text {
         // Validate what just arrived, so invalid text fails before the rest of the frame.
         let bad = messageBytes.withUnsafeBytes { bytes in
@@ -156,11 +161,13 @@ public struct FrameDecoder: Sendable {
     payloadRemaining -= piece.count
   }
 
-  private func append(_ piece: UnsafeRawBufferPointer, to bytes: inout [UInt8], key: MaskingKey?) {
+  /// Appends payload bytes, unmasking them when the frame is masked (server role).
+  private static func append(
+    _ piece: UnsafeRawBufferPointer, to bytes: inout [UInt8], key: MaskingKey?, phase: Int
+  ) {
     let start = bytes.count
     bytes.append(contentsOf: piece)
     guard let key else { return }
-    let phase = payloadConsumed
     bytes.withUnsafeMutableBytes { buffer in
       let region = buffer.baseAddress! + start
       Masking.apply(

@@ -32,6 +32,12 @@ public struct HandshakeRequest: Sendable, Hashable {
   public init<Random: RandomNumberGenerator>(
     url: WebSocketURL, options: HandshakeOptions = HandshakeOptions(), random: inout Random
   ) throws(HandshakeRequestError) {
+    // A URL built field by field skips the parser's checks: nothing written on the request
+    // line or in Host may contain spaces or control characters.
+    let isUnsafe: (UInt8) -> Bool = { $0 <= 0x20 || $0 == 0x7F }
+    guard !url.requestTarget.utf8.contains(where: isUnsafe), url.requestTarget.hasPrefix("/"),
+      !url.hostHeader.utf8.contains(where: isUnsafe), !url.host.isEmpty
+    else { throw .invalidURL(url.description) }
     for header in options.extraHeaders {
       guard HTTPSyntax.isToken(header.name) else { throw .invalidHeaderName(header.name) }
       guard HTTPSyntax.isSafeFieldValue(header.value) else {
@@ -85,6 +91,7 @@ public enum HandshakeRequestError: Error, Sendable, Equatable, CustomStringConve
   case invalidHeaderValue(name: String)
   case reservedHeader(String)
   case invalidSubprotocol(String)
+  case invalidURL(String)
 
   public var description: String {
     switch self {
@@ -93,6 +100,7 @@ public enum HandshakeRequestError: Error, Sendable, Equatable, CustomStringConve
       "the value of header '\(name)' is empty or contains CR, LF or NUL"
     case .reservedHeader(let name): "header '\(name)' is set by the WebSocket handshake itself"
     case .invalidSubprotocol(let name): "invalid subprotocol name '\(name)'"
+    case .invalidURL(let url): "'\(url)' cannot be sent in a request: spaces or control characters"
     }
   }
 }

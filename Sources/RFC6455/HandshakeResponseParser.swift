@@ -1,5 +1,7 @@
 /// The status line and headers of an HTTP response.
 public struct HTTPResponseHead: Sendable, Hashable {
+  /// `HTTP/1.1` or `HTTP/1.0`.
+  public var version: String
   public var statusCode: Int
   public var reason: String
   public var headers: HTTPHeaders
@@ -54,7 +56,7 @@ public struct HandshakeResponseParser: Sendable {
     }
     while lines.last?.isEmpty == true { lines.removeLast() }
     guard let statusLine = lines.first else { throw .malformedStatusLine("") }
-    let (code, reason) = try parseStatusLine(statusLine)
+    let (version, code, reason) = try parseStatusLine(statusLine)
     var headers = HTTPHeaders()
     for line in lines.dropFirst() {
       let text = String(decoding: line, as: UTF8.self)
@@ -66,11 +68,11 @@ public struct HandshakeResponseParser: Sendable {
       let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingHTTPWhitespace()
       headers.append(name: name, value: value)
     }
-    return HTTPResponseHead(statusCode: code, reason: reason, headers: headers)
+    return HTTPResponseHead(version: version, statusCode: code, reason: reason, headers: headers)
   }
 
   private static func parseStatusLine(_ line: ArraySlice<UInt8>) throws(HandshakeError) -> (
-    Int, String
+    String, Int, String
   ) {
     let text = String(decoding: line, as: UTF8.self)
     let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
@@ -84,6 +86,6 @@ public struct HandshakeResponseParser: Sendable {
       let code = Int(String(decoding: parts[1], as: UTF8.self))
     else { throw .malformedStatusLine(text) }
     let reason = parts.count > 2 ? String(decoding: parts[2], as: UTF8.self) : ""
-    return (code, reason)
+    return (version, code, reason)
   }
 }

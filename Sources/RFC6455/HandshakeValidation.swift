@@ -12,6 +12,8 @@ extension HandshakeRequest {
     guard head.statusCode == 101 else {
       throw .unexpectedStatus(code: head.statusCode, reason: head.reason, headers: headers)
     }
+    // HTTP/1.0 has no Upgrade mechanism (RFC 6455 §4.1 requires HTTP/1.1).
+    guard head.version == "HTTP/1.1" else { throw .unsupportedHTTPVersion(head.version) }
     guard headers.tokens(named: "Upgrade").contains(where: { $0.lowercased() == "websocket" })
     else {
       throw .upgradeNotWebSocket(headers.first(named: "Upgrade"))

@@ -36,24 +36,75 @@ public struct UTF8Validator: Sendable, Hashable {
   @usableFromInline
   mutating func validate(_ base: UnsafeRawPointer, count: Int) -> Int? {
     var index = 0
-    var state = self.state
-    defer { self.state = state }
-    while index < count {
-      if state == .ready {
-        // ASCII fast path: eight bytes at a time while no high bit is set.
-        while index &+ 8 <= count {
-          let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-          if word & 0x8080_8080_8080_8080 != 0 { break }
-          index &+= 8
-        }
-        if index >= count { break }
-      }
-      let byte = base.load(fromByteOffset: index, as: UInt8.self)
-      guard let next = Self.transition(from: state, on: byte) else { return index }
+    // Finish a sequence that an earlier call left open, a byte at a time.
+    while state != .ready {
+      guard index < count else { return nil }
+      guard
+        let next = Self.transition(
+          from: state, on: base.load(fromByteOffset: index, as: UInt8.self))
+      else { return index }
       state = next
       index &+= 1
     }
+    while index < count {
+      // ASCII: eight bytes per step; at a word with a high bit, jump straight to that byte.
+      if index &+ 8 <= count {
+        let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let highBits = UInt64(littleEndian: word) & 0x8080_8080_8080_8080
+        if highBits == 0 {
+          index &+= 8
+          continue
+        }
+        index &+= highBits.trailingZeroBitCount >> 3
+      }
+      let lead = base.load(fromByteOffset: index, as: UInt8.self)
+      if lead < 0x80 {
+        index &+= 1
+        continue
+      }
+      if index &+ 4 <= count {
+        // The whole sequence is here: check it at once (Unicode Table 3-7).
+        let length = Self.sequenceLength(base, at: index)
+        if length < 0 { return index &+ (-length &- 1) }
+        index &+= length
+        continue
+      }
+      // Near the end of the input: the sequence may continue in the next call.
+      for offset in index..<count {
+        guard
+          let next = Self.transition(
+            from: state, on: base.load(fromByteOffset: offset, as: UInt8.self))
+        else { return offset }
+        state = next
+      }
+      return nil
+    }
     return nil
+  }
+
+  /// The length of the valid sequence starting at `index` (4 bytes must be readable there), or
+  /// `-(k + 1)` when its byte `k` is the first that cannot belong to it.
+  @inline(__always)
+  static func sequenceLength(_ base: UnsafeRawPointer, at index: Int) -> Int {
+    let b0 = base.load(fromByteOffset: index, as: UInt8.self)
+    let b1 = base.load(fromByteOffset: index &+ 1, as: UInt8.self)
+    let secondRange: ClosedRange<UInt8>
+    let length: Int
+    switch b0 {
+    case 0xC2...0xDF: return b1 & 0xC0 == 0x80 ? 2 : -2
+    case 0xE0: (secondRange, length) = (0xA0...0xBF, 3)
+    case 0xED: (secondRange, length) = (0x80...0x9F, 3)
+    case 0xE1...0xEC, 0xEE...0xEF: (secondRange, length) = (0x80...0xBF, 3)
+    case 0xF0: (secondRange, length) = (0x90...0xBF, 4)
+    case 0xF1...0xF3: (secondRange, length) = (0x80...0xBF, 4)
+    case 0xF4: (secondRange, length) = (0x80...0x8F, 4)
+    default: return -1
+    }
+    guard secondRange.contains(b1) else { return -2 }
+    guard base.load(fromByteOffset: index &+ 2, as: UInt8.self) & 0xC0 == 0x80 else { return -3 }
+    if length == 3 { return 3 }
+    guard base.load(fromByteOffset: index &+ 3, as: UInt8.self) & 0xC0 == 0x80 else { return -4 }
+    return 4
   }
 
   @inline(__always)

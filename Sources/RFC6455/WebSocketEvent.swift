@@ -3,7 +3,7 @@ public enum WebSocketEvent: Sendable, Hashable {
   /// The opening handshake succeeded.
   case opened(HandshakeResponse)
   case message(WebSocketMessage)
-  /// A ping arrived; the pong is already queued.
+  /// A ping arrived; the pong is already queued (unless we are closing, RFC 6455 §5.5.1).
   case ping([UInt8])
   case pong([UInt8])
   /// The connection is over; always the last event. The transport closes TCP now if it is
@@ -19,7 +19,7 @@ public struct CloseStatus: Sendable, Hashable, CustomStringConvertible {
   public var reason: String
   /// Both close frames were exchanged before TCP went away (RFC 6455 §7.1.4).
   public var wasClean: Bool
-  /// The peer sent its close frame first.
+  /// The peer sent a close frame before we sent ours (false when TCP simply ended).
   public var closedByPeer: Bool
   /// Why the connection failed, when it did.
   public var error: WebSocketError?
@@ -67,6 +67,7 @@ public enum SendError: Error, Sendable, Hashable, CustomStringConvertible {
   case controlPayloadTooLong(Int)
   case invalidCloseCode(UInt16)
   case closeReasonTooLong(Int)
+  case closeReasonWithoutCode
 
   public var description: String {
     switch self {
@@ -74,6 +75,7 @@ public enum SendError: Error, Sendable, Hashable, CustomStringConvertible {
     case .controlPayloadTooLong(let count): "control frame payload of \(count) bytes (at most 125)"
     case .invalidCloseCode(let code): "close code \(code) may not be sent"
     case .closeReasonTooLong(let count): "close reason of \(count) bytes (at most 123)"
+    case .closeReasonWithoutCode: "a close reason needs a close code (RFC 6455 §5.5.1)"
     }
   }
 }

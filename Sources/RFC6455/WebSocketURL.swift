@@ -11,13 +11,19 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
 
   public var isIPv6Literal: Bool { host.contains(":") }
 
+  /// The host as written inside brackets or on its own: an IPv6 zone id (`%eth0`) is for
+  /// this machine's routing only and stays out of the `Host` header.
+  private var hostForHeader: String {
+    guard isIPv6Literal else { return host }
+    return "[\(host.split(separator: "%", maxSplits: 1).first ?? "")]"
+  }
+
   public var defaultPort: Int { isSecure ? 443 : 80 }
 
   /// The `Host` header value: the port only when it is not the scheme's default,
   /// IPv6 literals in brackets (RFC 6455 §4.1, RFC 7230 §5.4).
   public var hostHeader: String {
-    let bracketed = isIPv6Literal ? "[\(host)]" : host
-    return port == defaultPort ? bracketed : "\(bracketed):\(port)"
+    port == defaultPort ? hostForHeader : "\(hostForHeader):\(port)"
   }
 
   public var description: String {
@@ -70,7 +76,8 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
         guard afterBracket.first == ":" else { throw .invalidHost(String(authority)) }
         portPart = afterBracket.dropFirst()
       }
-      guard isValidIPv6Literal(hostPart) else { throw .invalidHost(String(authority)) }
+      guard let literal = ipv6Host(hostPart) else { throw .invalidHost(String(authority)) }
+      hostPart = Substring(literal)
     } else {
       if let colon = authority.lastIndex(of: ":") {
         hostPart = authority[..<colon]
@@ -105,16 +112,28 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  private static func isValidIPv6Literal(_ literal: Substring) -> Bool {
-    // An optional zone id follows "%25" (RFC 6874); the address itself is hex, colons and
-    // an optional dotted IPv4 tail.
-    let address = literal.split(separator: "%", maxSplits: 1).first ?? ""
-    guard address.contains(":") else { return false }
-    return address.utf8.allSatisfy { byte in
+  /// The address of a bracketed IPv6 literal, with its zone id (RFC 6874: `%25` then
+  /// unreserved characters) decoded to `%zone` for the transport; `nil` when malformed.
+  private static func ipv6Host(_ literal: Substring) -> String? {
+    var address = literal
+    var zone: Substring = ""
+    if let percent = literal.firstIndex(of: "%") {
+      address = literal[..<percent]
+      let encodedZone = literal[percent...]
+      guard encodedZone.hasPrefix("%25") else { return nil }
+      zone = encodedZone.dropFirst(3)
+      let isUnreserved: (UInt8) -> Bool = { byte in
+        isRegisteredNameByte(byte) && !Array("%!$&'()*+,;=".utf8).contains(byte)
+      }
+      guard !zone.isEmpty, zone.utf8.allSatisfy(isUnreserved) else { return nil }
+    }
+    let isAddressByte: (UInt8) -> Bool = { byte in
       byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
         || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
+    guard address.contains(":"), address.utf8.allSatisfy(isAddressByte) else { return nil }
+    return zone.isEmpty ? String(address) : "\(address)%\(zone)"
   }
 
   /// Keeps path and query as given, percent-encoding spaces and non-ASCII bytes the way

@@ -224,7 +224,7 @@ struct ClientConnectionTests {
     var connection = try openConnection()
     #expect(
       connection.transportClosed(now: .zero) == [
-        .closed(CloseStatus(code: .abnormalClosure, wasClean: false, closedByPeer: true))
+        .closed(CloseStatus(code: .abnormalClosure, wasClean: false, closedByPeer: false))
       ])
     #expect(connection.transportClosed(now: .zero).isEmpty)
     #expect(throws: SendError.notOpen(.closed)) { try connection.send(binary: [1]) }
@@ -236,5 +236,42 @@ struct ClientConnectionTests {
     _ = connection.takeOutbound()
     #expect(connection.receive(serverFrame(0x9, [1]), now: .zero) == [.ping([1])])
     #expect(!connection.hasOutbound)
+  }
+
+  @Test func repliesToMessagesBeforeAViolationGoOutBeforeTheCloseFrame() throws {
+    var connection = try openConnection()
+    let events = connection.receive(
+      serverFrame(0x1, utf8("echo me")) + serverFrame(0x1, rsv: 2, utf8("bad")), now: .seconds(1))
+    #expect(events == [.message(.text("echo me"))])
+    #expect(connection.state == .open && connection.hasOutbound)
+    try connection.send(text: "echo me")
+    #expect(
+      clientFrames(&connection) == [
+        .message(.text("echo me")),
+        .close(
+          CloseFrame(code: .protocolError, reason: ProtocolError.reservedBitsSet(2).description)),
+      ])
+    #expect(connection.state == .closing && connection.deadline == .seconds(6))
+    #expect(throws: SendError.notOpen(.closing)) { try connection.send(text: "too late") }
+  }
+
+  @Test func bytesAfterAViolationAreNotRead() throws {
+    var connection = try openConnection()
+    _ = connection.receive(serverFrame(0x3, []), now: .zero)
+    #expect(connection.receive(serverFrame(0x1, utf8("ignored")), now: .zero).isEmpty)
+    guard case .close(let frame) = clientFrames(&connection).first else {
+      Issue.record("no close")
+      return
+    }
+    #expect(frame.code == .protocolError)
+  }
+
+  @Test func aCloseReasonNeedsACode() throws {
+    var connection = try openConnection()
+    #expect(throws: SendError.closeReasonWithoutCode) {
+      try connection.close(code: nil, reason: "why", now: .zero)
+    }
+    #expect(try connection.close(code: nil, now: .zero).isEmpty)
+    #expect(clientFrames(&connection) == [.close(CloseFrame(code: nil))])
   }
 }

@@ -203,4 +203,24 @@ struct HandshakeTests {
       try parse(utf8("HTTP/1.1 101 OK\r\n" + String(repeating: "X: y\r\n", count: 20)), limit: 64)
     }
   }
+
+  @Test func http10CannotUpgrade() throws {
+    let built = try request()
+    let response = String(decoding: switchingProtocols(for: built), as: UTF8.self).replacingFirst(
+      "HTTP/1.1", with: "HTTP/1.0")
+    let (head, _) = try #require(try parse(utf8(response)))
+    #expect(throws: HandshakeError.unsupportedHTTPVersion("HTTP/1.0")) { try built.validate(head) }
+    // A refusal from an HTTP/1.0 proxy still reports its status.
+    let (refusal, _) = try #require(try parse(utf8("HTTP/1.0 403 Forbidden\r\n\r\n")))
+    #expect(throws: HandshakeError.unexpectedStatus(code: 403, reason: "Forbidden", headers: [])) {
+      try built.validate(refusal)
+    }
+  }
+}
+
+extension String {
+  func replacingFirst(_ target: String, with replacement: String) -> String {
+    guard let range = firstRange(of: target) else { return self }
+    return self[..<range.lowerBound] + replacement + self[range.upperBound...]
+  }
 }

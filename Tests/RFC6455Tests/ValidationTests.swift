@@ -124,6 +124,11 @@ struct ValidationTests {
         == .messageTooLarge(size: 1 << 62, limit: 16 << 20))
     #expect(
       decode(serverFrame(0x2, [UInt8](repeating: 0, count: 100)), maxMessageSize: 100).error == nil)
+    // The largest length the top-bit rule allows must not overflow anything.
+    let largest: [UInt8] = [0x82, 0x7F, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    expectFailure(largest, .messageTooLarge(size: UInt64(Int.max), limit: 16 << 20), code: 1009)
+    expectFailure(
+      largest + [1, 2, 3], .messageTooLarge(size: UInt64(Int.max), limit: 16 << 20), code: 1009)
   }
 
   @Test func closeFramePayloadRules() {
@@ -175,5 +180,15 @@ struct ValidationTests {
     let expected = DecodeResult(outputs: [.message(.text("")), .message(.binary([7])), .ping([])])
     #expect(decode(bytes) == expected)
     #expect(decodeBytewise(bytes) == expected)
+  }
+
+  @Test func aMessageInManyTinyFragmentsIsReassembled() {
+    var bytes = serverFrame(0x2, fin: false, [0])
+    for index in 1..<20_000 {
+      bytes += serverFrame(0x0, fin: index == 19_999, [UInt8(truncatingIfNeeded: index)])
+    }
+    let expected = (0..<20_000).map { UInt8(truncatingIfNeeded: $0) }
+    #expect(
+      decode(bytes, pieces: [5, 7, 1000]) == DecodeResult(outputs: [.message(.binary(expected))]))
   }
 }

@@ -45,4 +45,27 @@ struct WebSocketURLTests {
   @Test func encodesSpacesAndNonASCIIInThePath() throws {
     #expect(try WebSocketURL("ws://h/a b/ü").requestTarget == "/a%20b/%C3%BC")
   }
+
+  @Test func ipv6ZoneIdsAreForTheTransportNotTheHostHeader() throws {
+    let url = try WebSocketURL("ws://[fe80::1%25eth0]:9000/")
+    #expect(url.host == "fe80::1%eth0")
+    #expect(url.hostHeader == "[fe80::1]:9000")
+    #expect(throws: URLError.invalidHost("[::1%\r\nX-Evil: 1]")) {
+      try WebSocketURL("ws://[::1%\r\nX-Evil: 1]/")
+    }
+    #expect(throws: URLError.invalidHost("[::1%eth0]")) { try WebSocketURL("ws://[::1%eth0]/") }
+  }
+
+  @Test func requestsRefuseURLsBuiltFieldByFieldWithUnsafeBytes() {
+    var random = SplitMix64(seed: 1)
+    for url in [
+      WebSocketURL(isSecure: false, host: "h", requestTarget: "/a\r\nX: y"),
+      WebSocketURL(isSecure: false, host: "h\r\nX: y"),
+      WebSocketURL(isSecure: false, host: "h", requestTarget: "no-slash"),
+    ] {
+      #expect(throws: HandshakeRequestError.invalidURL(url.description)) {
+        try HandshakeRequest(url: url, random: &random)
+      }
+    }
+  }
 }
