@@ -2,6 +2,9 @@
 SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := .build-fuzz
+# The interop tests' independent peer: Python's websockets, in a virtualenv of our own.
+VENV := .venv
+PYTHON_PACKAGES := websockets==17.0
 
 .PHONY: all build test lint format bench fuzz run clean
 
@@ -11,9 +14,15 @@ build:
 	$(SWIFT) build
 
 ## Runs every test target and the format lint (what CI runs).
-test: lint
+test: lint $(VENV)/.installed
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	# Serial: CPU-bound property tests would otherwise starve the timers of the network tests.
+	$(SWIFT) test --no-parallel
+
+$(VENV)/.installed: Makefile
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PYTHON_PACKAGES)
+	touch $@
 
 lint:
 	$(SWIFT) format lint --recursive --strict Sources Tests Benchmarks/Sources Fuzz
@@ -42,4 +51,4 @@ run: build
 	@echo "Run 'make test' for its tests, 'make bench' for its benchmarks."
 
 clean:
-	rm -rf .build $(FUZZ_DIR) Benchmarks/.build
+	rm -rf .build $(FUZZ_DIR) Benchmarks/.build $(VENV)

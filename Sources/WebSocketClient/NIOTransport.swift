@@ -1,0 +1,191 @@
+import NIOCore
+import NIOPosix
+import NIOSSL
+import RFC6455
+import Synchronization
+
+/// TCP through SwiftNIO, with NIOSSL for `wss://`.
+public struct NIOTransport: WebSocketTransport {
+  private let group: any EventLoopGroup
+
+  public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    self.group = group
+  }
+
+  public func connect(to url: WebSocketURL, tls: TLSOptions, timeout: Duration)
+    async throws(TransportError) -> any TransportChannel
+  {
+    let sslContext = try url.isSecure ? Self.makeSSLContext(tls) : nil
+    // SNI and name verification use host names; an IP literal is verified against IP SANs.
+    let serverName = (try? SocketAddress(ipAddress: url.host, port: 0)) == nil ? url.host : nil
+    let bridge = InboundBridge()
+    let milliseconds = max(
+      1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    let bootstrap = ClientBootstrap(group: group)
+      .connectTimeout(.milliseconds(milliseconds))
+      .channelOption(.autoRead, value: false)
+      .channelOption(.socketOption(.tcp_nodelay), value: 1)
+      .channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          if let sslContext {
+            let handler = try NIOSSLClientHandler(context: sslContext, serverHostname: serverName)
+            try channel.pipeline.syncOperations.addHandler(handler)
+          }
+          try channel.pipeline.syncOperations.addHandler(bridge)
+        }
+      }
+    do {
+      let channel = try await bootstrap.connect(host: url.host, port: url.port).get()
+      return NIOTransportChannel(channel: channel, bridge: bridge)
+    } catch let error as ChannelError where error == .connectTimeout(.milliseconds(milliseconds)) {
+      throw .connectTimedOut(timeout)
+    } catch {
+      if case ChannelError.connectTimeout = error { throw .connectTimedOut(timeout) }
+      throw .connectFailed("\(url.host):\(url.port): \(error)")
+    }
+  }
+
+  private static func makeSSLContext(_ options: TLSOptions) throws(TransportError) -> NIOSSLContext
+  {
+    var configuration = TLSConfiguration.makeClientConfiguration()
+    do {
+      if let caFile = options.caFile {
+        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
+      }
+      if options.insecure { configuration.certificateVerification = .none }
+      return try NIOSSLContext(configuration: configuration)
+    } catch {
+      throw .tls(
+        "cannot load trust settings\(options.caFile.map { " from \($0)" } ?? ""): \(error)")
+    }
+  }
+}
+
+struct NIOTransportChannel: TransportChannel {
+  let channel: any Channel
+  let bridge: InboundBridge
+
+  func read() async throws(TransportError) -> [UInt8]? {
+    try await bridge.read(from: channel)
+  }
+
+  func write(_ chunks: [[UInt8]], completion: (@Sendable (TransportError?) -> Void)?) {
+    guard let last = chunks.indices.last else {
+      completion?(nil)
+      return
+    }
+    for (index, chunk) in chunks.enumerated() {
+      let buffer = channel.allocator.buffer(bytes: chunk)
+      if index < last {
+        channel.write(buffer, promise: nil)
+      } else {
+        let future = channel.writeAndFlush(buffer)
+        if let completion {
+          future.whenComplete { result in
+            if case .failure(let error) = result {
+              completion(.io("\(error)"))
+            } else {
+              completion(nil)
+            }
+          }
+        }
+      }
+    }
+  }
+
+  func close() {
+    channel.close(promise: nil)
+  }
+}
+
+/// Hands what the channel reads to one async reader, reading from the socket only when asked
+/// (autoRead is off), so an unread backlog stays in the kernel, not in memory.
+final class InboundBridge: ChannelInboundHandler, Sendable {
+  typealias InboundIn = ByteBuffer
+
+  private struct State {
+    var chunks: [[UInt8]] = []
+    var ended = false
+    var failure: TransportError?
+    var reader: CheckedContinuation<[UInt8]?, any Error>?
+  }
+
+  private let state = Mutex(State())
+
+  func read(from channel: any Channel) async throws(TransportError) -> [UInt8]? {
+    do {
+      return try await withCheckedThrowingContinuation { continuation in
+        enum Next {
+          case chunk([UInt8])
+          case end(TransportError?)
+          case wait
+        }
+        let next = state.withLock { state -> Next in
+          if !state.chunks.isEmpty { return .chunk(state.chunks.removeFirst()) }
+          if state.ended { return .end(state.failure) }
+          state.reader = continuation
+          return .wait
+        }
+        switch next {
+        case .chunk(let bytes): continuation.resume(returning: bytes)
+        case .end(nil): continuation.resume(returning: nil)
+        case .end(let error?): continuation.resume(throwing: error)
+        case .wait: channel.read()
+        }
+      }
+    } catch let error as TransportError {
+      throw error
+    } catch {
+      throw .io("\(error)")
+    }
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    let bytes = Array(unwrapInboundIn(data).readableBytesView)
+    let reader = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+      if let reader = state.reader {
+        state.reader = nil
+        return reader
+      }
+      state.chunks.append(bytes)
+      return nil
+    }
+    reader?.resume(returning: bytes)
+  }
+
+  func channelReadComplete(context: ChannelHandlerContext) {
+    // A read that produced nothing yet (e.g. only TLS records): keep asking.
+    if state.withLock({ $0.reader != nil }) { context.read() }
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    end(with: nil)
+    context.fireChannelInactive()
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    if let sslError = error as? NIOSSLError, case .uncleanShutdown = sslError {
+      // The peer closed TCP without a TLS close_notify: an ordinary EOF here.
+      end(with: nil)
+    } else if error is NIOSSLError || error is BoringSSLError {
+      end(with: .tls("\(error)"))
+    } else {
+      end(with: .io("\(error)"))
+    }
+    context.close(promise: nil)
+  }
+
+  private func end(with failure: TransportError?) {
+    let reader = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+      if !state.ended {
+        state.ended = true
+        state.failure = failure
+      }
+      defer { state.reader = nil }
+      return state.chunks.isEmpty ? state.reader : nil
+    }
+    if let reader {
+      if let failure { reader.resume(throwing: failure) } else { reader.resume(returning: nil) }
+    }
+  }
+}

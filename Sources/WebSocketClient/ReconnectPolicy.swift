@@ -1,0 +1,90 @@
+import RFC6455
+
+/// When and how soon to reconnect.
+///
+/// Exponential backoff with full jitter: before attempt *n* (counting from 1 after the first
+/// failure) wait a uniformly random time in `[0, min(maximumDelay, initialDelay · 2ⁿ⁻¹)]`, so
+/// the first retry comes within 0.5 s and no wait exceeds 30 s, and clients that lost the
+/// same server do not come back in lockstep. A connection that stays open for
+/// `healthyAfter` resets the count.
+///
+/// Reconnects after: connect failures and timeouts, refusals with 5xx, 408 or 429, abnormal
+/// closures (no close frame), ping timeouts, and server closes 1001, 1011, 1012 and 1013.
+/// Never after a close the user asked for, a normal 1000 close from the server, a refusal
+/// such as 401 or 404, a TLS failure, or a protocol error (which would only repeat).
+public struct ReconnectPolicy: Sendable, Hashable {
+  public var initialDelay: Duration
+  public var maximumDelay: Duration
+  public var healthyAfter: Duration
+  /// `nil` for no limit.
+  public var maximumAttempts: Int?
+
+  public init(
+    initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30),
+    healthyAfter: Duration = .seconds(10), maximumAttempts: Int? = nil
+  ) {
+    self.initialDelay = initialDelay
+    self.maximumDelay = maximumDelay
+    self.healthyAfter = healthyAfter
+    self.maximumAttempts = maximumAttempts
+  }
+
+  /// The wait before retry number `retry` (1 for the first retry).
+  public func delay(beforeRetry retry: Int, using random: inout some RandomNumberGenerator)
+    -> Duration
+  {
+    let doublings = min(max(retry - 1, 0), 40)
+    let ceiling = min(maximumDelay, initialDelay * (1 << doublings))
+    let nanoseconds =
+      ceiling.components.seconds * 1_000_000_000
+      + ceiling.components.attoseconds / 1_000_000_000
+    return .nanoseconds(Int64.random(in: 0...max(0, nanoseconds), using: &random))
+  }
+
+  public func shouldReconnect(after disconnect: Disconnect) -> Bool {
+    switch disconnect {
+    case .userClosed, .tlsFailed, .invalidRequest, .handshakeFailed:
+      return false
+    case .connectFailed, .timedOut, .pingTimeout:
+      return true
+    case .refused(let status):
+      return status >= 500 || status == 408 || status == 429
+    case .closed(let status):
+      if case .protocolViolation = status.error { return false }
+      if !status.wasClean && status.code == .abnormalClosure { return true }
+      return [.goingAway, .internalError, .serviceRestart, .tryAgainLater].contains(status.code)
+    }
+  }
+}
+
+/// Why a connection attempt or connection ended, as far as reconnecting is concerned.
+public enum Disconnect: Sendable, Hashable {
+  case userClosed
+  case connectFailed(String)
+  case timedOut(String)
+  case tlsFailed(String)
+  case invalidRequest(String)
+  /// The server answered the upgrade with another HTTP status.
+  case refused(status: Int)
+  /// The server's 101 broke the handshake rules (wrong accept key, unoffered subprotocol…).
+  case handshakeFailed(String)
+  /// No pong within the ping timeout.
+  case pingTimeout(waited: Duration)
+  case closed(CloseStatus)
+}
+
+extension Disconnect: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .userClosed: "closed"
+    case .connectFailed(let detail): detail
+    case .timedOut(let detail): "timed out: \(detail)"
+    case .tlsFailed(let detail): "TLS failed: \(detail)"
+    case .invalidRequest(let detail): "invalid request: \(detail)"
+    case .refused(let status): "server refused the WebSocket upgrade with HTTP \(status)"
+    case .handshakeFailed(let detail): "handshake failed: \(detail)"
+    case .pingTimeout(let waited): "no pong for \(waited): connection presumed dead"
+    case .closed(let status): status.description
+    }
+  }
+}

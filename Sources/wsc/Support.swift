@@ -1,0 +1,93 @@
+import Foundation
+import RFC6455
+import WebSocketClient
+
+/// Lets stdin lines wait while there is no open connection.
+actor OpenGate {
+  private var isOpen = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func open() {
+    isOpen = true
+    for waiter in waiters { waiter.resume() }
+    waiters = []
+  }
+
+  func close() { isOpen = false }
+
+  func waitUntilOpen() async {
+    if isOpen { return }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+}
+
+/// Received messages on stdout: text as is, binary as base64 or raw, one per line.
+struct MessageOutput {
+  let raw: Bool
+  let quiet: Bool
+
+  func write(_ message: WebSocketMessage) {
+    guard !quiet else { return }
+    var bytes: [UInt8]
+    if message.kind == .binary && !raw {
+      bytes = Array(Data(message.data).base64EncodedString().utf8)
+    } else {
+      bytes = message.data
+    }
+    bytes.append(0x0A)
+    FileHandle.standardOutput.write(Data(bytes))
+  }
+}
+
+enum ExitStatus: Int32 {
+  case success = 0
+  case abnormal = 1
+  case refused = 2
+  case protocolError = 3
+  case tls = 4
+  case timeout = 5
+  case connectFailed = 6
+  case usage = 64
+
+  init(for disconnect: Disconnect) {
+    switch disconnect {
+    case .userClosed: self = .success
+    case .refused, .handshakeFailed, .invalidRequest: self = .refused
+    case .tlsFailed: self = .tls
+    case .timedOut, .pingTimeout: self = .timeout
+    case .connectFailed: self = .connectFailed
+    case .closed(let status):
+      if case .protocolViolation = status.error {
+        self = .protocolError
+      } else if [.normalClosure, .goingAway].contains(status.code) {
+        self = .success
+      } else {
+        self = .abnormal
+      }
+    }
+  }
+}
+
+enum Diagnostics {
+  static func note(_ line: String) {
+    FileHandle.standardError.write(Data("wsc: \(line)\n".utf8))
+  }
+
+  static func fail(_ line: String, status: ExitStatus) -> Never {
+    note(line)
+    exit(status.rawValue)
+  }
+
+  static func message(for disconnect: Disconnect) -> String {
+    switch disconnect {
+    case .closed(let status):
+      if case .protocolViolation(let violation) = status.error {
+        return "protocol error: \(violation) (close code \(violation.closeCode.rawValue))"
+      }
+      return "server closed the connection with \(status.code)"
+        + (status.reason.isEmpty ? "" : ": \(status.reason)")
+    default:
+      return disconnect.description
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import ArgumentParser
+import CommandLineValues
+import Foundation
+import RFC6455
+import WebSocketClient
+
+@main
+struct WSC: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "wsc",
+    abstract:
+      "A raw WebSocket client: stdin lines go out as messages, messages come in as stdout lines.",
+    discussion: """
+      Binary messages print as base64 (or raw with --raw). Exit status: 0 after a normal close; \
+      2 refused handshake, 3 protocol error, 4 TLS failure, 5 timeout, 6 connection failed, \
+      1 any other abnormal end, 64 bad usage. Durations: 1, 0.5, 500ms, 2s, 1m.
+      """)
+
+  @Argument(help: "ws:// or wss:// URL.") var url: String
+  @Option(name: .customLong("header"), help: "An extra request header 'Name: value' (repeatable).")
+  var headers: [String] = []
+  @Option(help: "A subprotocol to offer (repeatable).") var subprotocol: [String] = []
+  @Option(help: "The Origin header.") var origin: String?
+  @Flag(help: "Send stdin lines as binary messages.") var binary = false
+  @Flag(help: "Print binary messages raw instead of base64.") var raw = false
+  @Option(help: "Keep-alive ping interval, or 0 for none (default 20s; none with --echo).")
+  var pingInterval: String?
+  @Option(help: "Declare the connection dead without a pong this long.") var pingTimeout = "20s"
+  @Option(help: "Largest message accepted, in bytes.") var maxMessageSize = "16777216"
+  @Option(help: "Give up connecting (TCP, TLS, then the upgrade) after this long each.")
+  var connectTimeout = "10s"
+  @Flag(help: "Reconnect with backoff after connection failures and drops.") var reconnect = false
+  @Option(help: "A PEM file of certificates to trust for wss://.") var caFile: String?
+  @Flag(help: "Do not verify the server's certificate (test servers only).") var insecure = false
+  @Option(help: "Exit after this many received messages, closing with 1000.") var count: Int?
+  @Flag(help: "Send every received message back unchanged until the server closes.") var echo =
+    false
+  @Flag(help: "Print no messages.") var quiet = false
+  @Flag(help: "Handshake and close details on stderr.") var verbose = false
+
+  func run() async throws {
+    let configuration: ClientConfiguration
+    let target: WebSocketURL
+    do {
+      target = try WebSocketURL(url)
+      configuration = try makeConfiguration()
+    } catch {
+      Diagnostics.fail("\(error)", status: .usage)
+    }
+    let client = WebSocketClient(url: target, configuration: configuration)
+    let gate = OpenGate()
+    let output = MessageOutput(raw: raw, quiet: quiet)
+    client.start()
+    if !echo { startSendingStdin(to: client, gate: gate) }
+
+    var received = 0
+    var last: Disconnect?
+    for await event in client.events {
+      switch event {
+      case .connecting(let attempt):
+        if verbose { Diagnostics.note("connecting to \(target) (attempt \(attempt))") }
+      case .opened(let subprotocol, _):
+        if verbose {
+          Diagnostics.note("connected" + (subprotocol.map { ", subprotocol \($0)" } ?? ""))
+        }
+        await gate.open()
+      case .message(let message):
+        received += 1
+        if echo {
+          try? await client.send(message)
+        } else {
+          output.write(message)
+        }
+        if let count, received >= count {
+          await client.close(code: .normalClosure)
+        }
+      case .roundTrip(let time):
+        if verbose { Diagnostics.note("pong after \(time)") }
+      case .stalled(let waited):
+        if verbose { Diagnostics.note("no pong for \(waited)") }
+      case .disconnected(let disconnect):
+        await gate.close()
+        last = disconnect
+        if verbose { Diagnostics.note("disconnected: \(disconnect)") }
+      case .reconnecting(let delay, let attempt):
+        if verbose { Diagnostics.note("reconnecting in \(delay) (attempt \(attempt))") }
+      }
+    }
+    let status = ExitStatus(for: last ?? .userClosed)
+    if status != .success {
+      Diagnostics.fail(Diagnostics.message(for: last ?? .userClosed), status: status)
+    }
+  }
+
+  private func makeConfiguration() throws -> ClientConfiguration {
+    var handshake = HandshakeOptions(origin: origin, subprotocols: subprotocol)
+    for header in headers {
+      guard let colon = header.firstIndex(of: ":") else {
+        throw ValidationError("--header needs 'Name: value', got '\(header)'")
+      }
+      let name = String(header[..<colon]).trimmingCharacters(in: .whitespaces)
+      let value = String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+      handshake.extraHeaders.append(name: name, value: value)
+    }
+    let interval = try DurationValue.parse(pingInterval ?? (echo ? "0" : "20s"))
+    return ClientConfiguration(
+      handshake: handshake,
+      protocolLimits: Configuration(maxMessageSize: try SizeValue.parse(maxMessageSize)),
+      tls: TLSOptions(caFile: caFile, insecure: insecure),
+      connectTimeout: try DurationValue.parse(connectTimeout),
+      handshakeTimeout: try DurationValue.parse(connectTimeout),
+      pingInterval: interval == .zero ? nil : interval,
+      pingTimeout: try DurationValue.parse(pingTimeout),
+      reconnect: reconnect ? ReconnectPolicy() : nil)
+  }
+
+  /// Reads stdin on its own thread (reads block); each line is sent once connected. At the
+  /// end of input the connection closes with 1000, unless --count waits for replies.
+  private func startSendingStdin(to client: WebSocketClient, gate: OpenGate) {
+    let lines = AsyncStream<String> { continuation in
+      Thread.detachNewThread {
+        while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+        continuation.finish()
+      }
+    }
+    let asBinary = binary
+    let closeAtEnd = count == nil
+    Task {
+      for await line in lines {
+        while true {
+          await gate.waitUntilOpen()
+          do throws(ClientError) {
+            if asBinary {
+              try await client.send(binary: Array(line.utf8))
+            } else {
+              try await client.send(text: line)
+            }
+            break
+          } catch .notConnected {
+            continue
+          } catch {
+            Diagnostics.note("not sent: \(error)")
+            break
+          }
+        }
+      }
+      // Close only once connected: if the connection fails instead, its error is the result.
+      if closeAtEnd {
+        await gate.waitUntilOpen()
+        await client.close(code: .normalClosure)
+      }
+    }
+  }
+}

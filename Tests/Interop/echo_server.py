@@ -1,0 +1,77 @@
+"""Interop peer: a Python `websockets` server the Swift tests start on loopback.
+
+Prints "listening on PORT" once ready. Paths:
+  /echo                  echo every message, text as text, binary as binary
+  /headers               send the request headers back as one JSON text message, then echo
+  /fragments?n=N         send one text message in N fragments, then echo
+  /close?code=C&reason=R close with that code and reason
+  /ping                  ping the client, say "pong received" once it answers, then echo
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import ssl
+import sys
+from urllib.parse import parse_qs, urlparse
+
+from websockets.asyncio.server import serve
+
+
+async def handler(websocket):
+    url = urlparse(websocket.request.path)
+    query = parse_qs(url.query)
+    if url.path == "/headers":
+        await websocket.send(json.dumps({k.lower(): v for k, v in websocket.request.headers.raw_items()}))
+    elif url.path == "/fragments":
+        count = int(query.get("n", ["3"])[0])
+        await websocket.send([f"part{i}-" for i in range(count)])
+    elif url.path == "/close":
+        await websocket.close(int(query["code"][0]), query.get("reason", [""])[0])
+        return
+    elif url.path == "/ping":
+        pong = await websocket.ping(b"server-ping")
+        await pong
+        await websocket.send("pong received")
+    async for message in websocket:
+        await websocket.send(message)
+
+
+def select_subprotocol(connection, offered):
+    """The first offered subprotocol we speak, or none (websockets would refuse a client
+    that offers none once the server lists subprotocols)."""
+    for name in offered:
+        if name in ("chat", "superchat"):
+            return name
+    return None
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    args = parser.parse_args()
+    context = None
+    if args.cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.cert, args.key)
+    async with serve(
+        handler, "127.0.0.1", args.port, ssl=context, max_size=16 * 1024 * 1024,
+        select_subprotocol=select_subprotocol,
+        ping_interval=None, compression=None,
+    ) as server:
+        port = server.sockets[0].getsockname()[1]
+        print(f"listening on {port}", flush=True)
+        await asyncio.Future()
+
+
+if __name__ == "__main__":
+    # Tests stop peers with SIGTERM: exit at once rather than wait for open connections.
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)

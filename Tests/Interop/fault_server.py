@@ -1,0 +1,138 @@
+"""Fault-injecting WebSocket server for the Swift runtime's tests, on raw asyncio sockets so it
+can misbehave in ways a real library will not. Prints "listening on PORT" once ready. Paths:
+  /no-pong          handshake, then read everything and answer nothing (not even pings)
+  /drop-mid-message handshake, then half of a binary frame, then TCP is dropped
+  /status/N         refuse the upgrade with HTTP status N
+  /frame-with-101   the 101 and a text frame "hello" in one write, then echo text frames
+  /restart          handshake, close with 1001, then stop listening for 2 s and come back
+  /bad-frame        handshake, then a frame with reserved opcode 0x3
+  /no-101           read the request and never answer
+"""
+
+import argparse
+import asyncio
+import base64
+import hashlib
+import os
+import signal
+import struct
+import sys
+
+GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+
+def frame(opcode, payload, fin=True):
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    if n < 126:
+        head += bytes([n])
+    elif n < 65536:
+        head += bytes([126]) + struct.pack("!H", n)
+    else:
+        head += bytes([127]) + struct.pack("!Q", n)
+    return head + payload
+
+
+async def read_frame(reader):
+    b0, b1 = await reader.readexactly(2)
+    n = b1 & 0x7F
+    if n == 126:
+        (n,) = struct.unpack("!H", await reader.readexactly(2))
+    elif n == 127:
+        (n,) = struct.unpack("!Q", await reader.readexactly(8))
+    mask = await reader.readexactly(4) if b1 & 0x80 else b"\0\0\0\0"
+    data = bytearray(await reader.readexactly(n))
+    for i in range(n):
+        data[i] ^= mask[i % 4]
+    return b0 & 0x0F, bytes(data)
+
+
+class FaultServer:
+    def __init__(self, port):
+        self.port = port
+        self.server = None
+
+    async def start(self):
+        self.server = await asyncio.start_server(self.handle, "127.0.0.1", self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def restart_later(self):
+        self.server.close()
+        await asyncio.sleep(2)
+        await self.start()
+
+    async def handle(self, reader, writer):
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            path = lines[0].split(" ")[1]
+            headers = {l.split(":", 1)[0].strip().lower(): l.split(":", 1)[1].strip() for l in lines[1:] if ":" in l}
+            if path == "/no-101":
+                while await reader.read(65536):
+                    pass
+                return
+            if path.startswith("/status/"):
+                code = int(path.split("/")[2])
+                writer.write(f"HTTP/1.1 {code} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".encode())
+                await writer.drain()
+                writer.close()
+                return
+            accept = base64.b64encode(hashlib.sha1((headers["sec-websocket-key"] + GUID).encode()).digest()).decode()
+            response = ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        f"Sec-WebSocket-Accept: {accept}\r\n\r\n").encode()
+            if path == "/frame-with-101":
+                writer.write(response + frame(0x1, b"hello"))
+                await writer.drain()
+                while True:
+                    opcode, data = await read_frame(reader)
+                    if opcode == 0x8:
+                        writer.write(frame(0x8, data[:2]))
+                        await writer.drain()
+                        writer.close()
+                        return
+                    if opcode == 0x1:
+                        writer.write(frame(0x1, data))
+                        await writer.drain()
+            writer.write(response)
+            await writer.drain()
+            if path == "/no-pong":
+                while await reader.read(65536):
+                    pass
+            elif path == "/drop-mid-message":
+                writer.write(frame(0x2, b"x" * 1000)[:500])
+                await writer.drain()
+                writer.transport.abort()
+            elif path == "/bad-frame":
+                writer.write(frame(0x3, b""))
+                await writer.drain()
+                while await reader.read(65536):
+                    pass
+            elif path == "/restart":
+                writer.write(frame(0x8, struct.pack("!H", 1001) + b"restarting"))
+                await writer.drain()
+                await asyncio.sleep(0.05)
+                writer.close()
+                asyncio.get_running_loop().create_task(self.restart_later())
+            else:
+                writer.close()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    server = FaultServer(args.port)
+    await server.start()
+    print(f"listening on {server.port}", flush=True)
+    await asyncio.Future()
+
+
+if __name__ == "__main__":
+    # Tests stop peers with SIGTERM: exit at once rather than wait for open connections.
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)

@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+
+/// A child process started with `posix_spawn`, with its standard streams on pipes, reaped
+/// with `waitpid`. (Foundation's `Process` reaps children itself, and on Linux its exit
+/// tracking lags by seconds and `waitUntilExit()` can hang in async tests.)
+public final class ChildProcess: @unchecked Sendable {
+  // The file descriptors are owned by this object and closed once; @unchecked because the
+  // owning test is the only user.
+  public let pid: pid_t
+  public let stdin: FileHandle
+  public let stdout: FileHandle
+  public let stderr: FileHandle
+  private var status: Int32?
+  private static let spawnLock = Mutex(())
+
+  public init(_ executable: String, _ arguments: [String]) throws {
+    var input: [Int32] = [0, 0]
+    var output: [Int32] = [0, 0]
+    var errors: [Int32] = [0, 0]
+    // Close-on-exec: a child spawned at the same moment by another test must not inherit
+    // these pipes, or this child's output never reaches EOF. dup2 clears the flag on 0–2.
+    // (pipe2 is not visible from Swift; the lock keeps sibling spawns out of the gap.)
+    let created = Self.spawnLock.withLock { _ in
+      [pipe(&input), pipe(&output), pipe(&errors)].allSatisfy { $0 == 0 }
+        && (input + output + errors).allSatisfy { fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }
+    }
+    guard created else {
+      throw ChildProcessError.spawnFailed(executable, errno)
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+    posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+    // Children inherit the spawning thread's blocked signals (test runners and NIO block
+    // some): unblock everything and restore default handlers, so SIGTERM ends them.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var child: pid_t = 0
+    let result = Self.spawnLock.withLock { _ in
+      posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+    }
+    close(input[0])
+    close(output[1])
+    close(errors[1])
+    guard result == 0 else {
+      for fd in [input[1], output[0], errors[0]] { close(fd) }
+      throw ChildProcessError.spawnFailed(executable, result)
+    }
+    pid = child
+    stdin = FileHandle(fileDescriptor: input[1], closeOnDealloc: true)
+    stdout = FileHandle(fileDescriptor: output[0], closeOnDealloc: true)
+    stderr = FileHandle(fileDescriptor: errors[0], closeOnDealloc: true)
+  }
+
+  /// The exit status (128 + signal when killed), waiting for it.
+  public func wait() -> Int32 {
+    while status == nil { _ = poll(blocking: true) }
+    return status!
+  }
+
+  /// The exit status if the child has exited, without waiting.
+  public func poll(blocking: Bool = false) -> Int32? {
+    if let status { return status }
+    var raw: Int32 = 0
+    let result = waitpid(pid, &raw, blocking ? 0 : WNOHANG)
+    guard result == pid else { return nil }
+    status = raw & 0x7F == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+    return status
+  }
+
+  /// SIGTERM, then SIGKILL if it has not exited within five seconds.
+  public func stop() {
+    guard poll() == nil else { return }
+    kill(pid, SIGTERM)
+    for _ in 0..<500 {
+      if poll() != nil { return }
+      usleep(10_000)
+    }
+    kill(pid, SIGKILL)
+    _ = wait()
+  }
+
+  deinit { stop() }
+}
+
+public enum ChildProcessError: Error, CustomStringConvertible {
+  case spawnFailed(String, Int32)
+
+  public var description: String {
+    switch self {
+    case .spawnFailed(let path, let code): "cannot start \(path): error \(code)"
+    }
+  }
+}

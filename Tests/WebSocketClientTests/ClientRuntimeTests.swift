@@ -1,0 +1,203 @@
+import RFC6455
+import Synchronization
+import Testing
+
+@testable import WebSocketClient
+
+/// The runtime over an in-memory transport, with time driven by hand: keep-alive, timeouts
+/// and reconnect backoff are checked without sleeping.
+@Suite("Client runtime on a manual clock")
+struct ClientRuntimeTests {
+  let url = try! WebSocketURL("ws://qna.test:8080/socket")
+
+  func makeClient(
+    _ transport: PipeTransport, _ clock: ManualClock, reconnect: ReconnectPolicy? = nil,
+    pingInterval: Duration? = .seconds(20), pingTimeout: Duration = .seconds(20)
+  ) -> WebSocketClient {
+    WebSocketClient(
+      url: url,
+      configuration: ClientConfiguration(
+        pingInterval: pingInterval, pingTimeout: pingTimeout, reconnect: reconnect),
+      transport: transport, clock: clock, random: SystemRandomNumberGenerator())
+  }
+
+  /// Collects events in the background.
+  final class Recorder: Sendable {
+    private let events = Mutex<[ClientEvent]>([])
+    init(_ client: WebSocketClient) {
+      Task {
+        for await event in client.events { self.record(event) }
+      }
+    }
+    private func record(_ event: ClientEvent) { events.withLock { $0.append(event) } }
+    var all: [ClientEvent] { events.withLock { $0 } }
+    func contains(_ predicate: (ClientEvent) -> Bool) -> Bool { all.contains(where: predicate) }
+  }
+
+  @Test func opensDeliversMessagesAndSendsInOrder() async throws {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = makeClient(transport, clock)
+    let recorder = Recorder(client)
+    client.start()
+    #expect(await eventually { transport.servers.first?.requestKey != nil })
+    let server = transport.servers[0]
+    server.accept(then: serverFrame(.binary, Array(#"{"type":"handshake"}"#.utf8)))
+    #expect(
+      await eventually {
+        recorder.contains { $0 == .message(.binary(Array(#"{"type":"handshake"}"#.utf8))) }
+      })
+    #expect(
+      recorder.all.prefix(2) == [.connecting(attempt: 1), .opened(subprotocol: nil, attempt: 1)])
+    try await client.send(text: "one")
+    try await client.send(binary: [2])
+    try await client.send(text: "three")
+    #expect(
+      server.framesFromClient == [
+        .message(.text("one")), .message(.binary([2])), .message(.text("three")),
+      ])
+    await closeGracefully(client, answeredBy: server)
+    #expect(await eventually { recorder.contains { $0 == .disconnected(.userClosed) } })
+  }
+
+  @Test func aSilentServerIsDetectedWithinIntervalPlusTimeoutThenReconnected() async throws {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = makeClient(
+      transport, clock, reconnect: ReconnectPolicy(), pingInterval: .seconds(20),
+      pingTimeout: .seconds(10))
+    let recorder = Recorder(client)
+    client.start()
+    #expect(await eventually { transport.servers.first?.requestKey != nil })
+    transport.servers[0].accept()
+    #expect(await eventually { recorder.contains { if case .opened = $0 { true } else { false } } })
+    #expect(await eventually { clock.sleeperCount > 0 })
+    clock.advance(by: .seconds(20))
+    #expect(
+      await eventually {
+        transport.servers[0].framesFromClient.contains {
+          if case .ping = $0 { true } else { false }
+        }
+      })
+    // The server never answers: stalled reports come before the timeout ends the connection.
+    for _ in 0..<10 {
+      clock.advance(by: .seconds(1))
+      for _ in 0..<50 { await Task.yield() }
+    }
+    #expect(
+      await eventually {
+        recorder.contains { $0 == .disconnected(.pingTimeout(waited: .seconds(10))) }
+      })
+    #expect(recorder.contains { if case .stalled = $0 { true } else { false } })
+    #expect(transport.servers[0].clientClosed)
+    // Then the backoff: the first retry comes within half a second.
+    #expect(
+      await eventually { recorder.contains { if case .reconnecting = $0 { true } else { false } } })
+    guard
+      case .reconnecting(let delay, let attempt) = recorder.all.last(where: {
+        if case .reconnecting = $0 { true } else { false }
+      })
+    else { return }
+    #expect(delay <= .milliseconds(500) && attempt == 2)
+    clock.advance(by: delay)
+    #expect(await eventually { transport.connectCount == 2 })
+    #expect(await eventually { recorder.contains { $0 == .connecting(attempt: 2) } })
+    await client.close()
+  }
+
+  @Test func answeredPingsReportTheRoundTrip() async throws {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = makeClient(transport, clock, pingInterval: .seconds(5))
+    let recorder = Recorder(client)
+    client.start()
+    #expect(await eventually { transport.servers.first?.requestKey != nil })
+    let server = transport.servers[0]
+    server.accept()
+    #expect(await eventually { clock.sleeperCount > 0 && recorder.all.count >= 2 })
+    clock.advance(by: .seconds(5))
+    var ping: [UInt8]?
+    #expect(
+      await eventually {
+        for case .ping(let payload) in server.framesFromClient { ping = payload }
+        return ping != nil
+      })
+    clock.advance(by: .milliseconds(40))
+    server.send(serverFrame(.pong, ping ?? []))
+    #expect(await eventually { recorder.contains { $0 == .roundTrip(.milliseconds(40)) } })
+    await closeGracefully(client, answeredBy: server)
+  }
+
+  @Test func handshakeTimeoutEndsTheAttempt() async {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = makeClient(transport, clock)
+    let recorder = Recorder(client)
+    client.start()
+    #expect(
+      await eventually { transport.servers.first?.requestKey != nil && clock.sleeperCount > 0 })
+    clock.advance(by: .seconds(10))
+    #expect(
+      await eventually {
+        recorder.contains { if case .disconnected(.timedOut) = $0 { true } else { false } }
+      })
+    #expect(await eventually { recorder.all.count == 2 })  // no reconnect without a policy
+  }
+
+  @Test func connectFailuresBackOffAndTheUserCloseStopsRetrying() async {
+    let transport = PipeTransport()
+    transport.plan(Array(repeating: .fail(.connectFailed("refused")), count: 10))
+    let clock = ManualClock()
+    let client = makeClient(transport, clock, reconnect: ReconnectPolicy())
+    let recorder = Recorder(client)
+    client.start()
+    for attempt in 2...5 {
+      #expect(
+        await eventually {
+          recorder.contains { if case .reconnecting(_, attempt) = $0 { true } else { false } }
+        })
+      #expect(await eventually { clock.sleeperCount > 0 })
+      clock.advance(by: .seconds(30))
+    }
+    let delays = recorder.all.compactMap { event -> Duration? in
+      if case .reconnecting(let delay, _) = event { delay } else { nil }
+    }
+    for (index, delay) in delays.enumerated() {
+      #expect(delay <= .milliseconds(500) * (1 << index), "retry \(index + 1)")
+    }
+    await client.close()
+    let countAtClose = transport.connectCount
+    clock.advance(by: .seconds(60))
+    for _ in 0..<200 { await Task.yield() }
+    #expect(transport.connectCount == countAtClose)
+  }
+
+  @Test func sendingWhileDisconnectedIsATypedError() async {
+    let client = makeClient(PipeTransport(), ManualClock())
+    await #expect(throws: ClientError.notConnected) { try await client.send(text: "x") }
+  }
+
+  @Test func serverCloseWith1001IsReportedWithItsCode() async {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = makeClient(transport, clock)
+    let recorder = Recorder(client)
+    client.start()
+    #expect(await eventually { transport.servers.first?.requestKey != nil })
+    let server = transport.servers[0]
+    server.accept(then: serverFrame(.close, [0x03, 0xE9] + Array("restart".utf8)))
+    #expect(
+      await eventually { server.framesFromClient.contains(.close(CloseFrame(code: .goingAway))) })
+    server.closeTCP()
+    #expect(
+      await eventually {
+        recorder.contains {
+          $0
+            == .disconnected(
+              .closed(
+                CloseStatus(code: .goingAway, reason: "restart", wasClean: true, closedByPeer: true)
+              ))
+        }
+      })
+  }
+}

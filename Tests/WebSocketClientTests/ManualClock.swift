@@ -1,0 +1,69 @@
+import Synchronization
+import WebSocketClient
+
+/// Time that moves only when a test says so.
+final class ManualClock: SessionClock {
+  private struct Sleeper {
+    let id: Int
+    let deadline: Duration
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var now: Duration = .zero
+    var sleepers: [Sleeper] = []
+    var nextID = 0
+  }
+
+  private let state = Mutex(State())
+
+  var now: Duration { state.withLock { $0.now } }
+
+  /// How many tasks are sleeping on this clock.
+  var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+  func sleep(until deadline: Duration) async throws {
+    let id = state.withLock { state in
+      state.nextID += 1
+      return state.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
+        let resumeNow = state.withLock { state -> Bool in
+          if deadline <= state.now { return true }
+          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+          return false
+        }
+        if resumeNow { continuation.resume() }
+      }
+    } onCancel: {
+      let sleeper = state.withLock { state -> Sleeper? in
+        guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.sleepers.remove(at: index)
+      }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  func advance(by duration: Duration) {
+    let due = state.withLock { state -> [Sleeper] in
+      state.now += duration
+      let due = state.sleepers.filter { $0.deadline <= state.now }
+      state.sleepers.removeAll { $0.deadline <= state.now }
+      return due
+    }
+    for sleeper in due { sleeper.continuation.resume() }
+  }
+}
+
+/// Lets other tasks run until `condition` holds (no wall-clock waiting: each round is a yield).
+func eventually(
+  _ description: String = "condition", rounds: Int = 20_000, _ condition: () async -> Bool
+) async -> Bool {
+  for _ in 0..<rounds {
+    if await condition() { return true }
+    await Task.yield()
+  }
+  return false
+}

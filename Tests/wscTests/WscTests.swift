@@ -1,0 +1,117 @@
+import Foundation
+import InteropPeers
+import Synchronization
+import Testing
+
+/// `wsc` as a user runs it: a real process, stdin in, stdout and stderr out, exit status.
+@Suite("wsc end to end", .serialized)
+struct WscTests {
+  static var wscPath: String {
+    let candidates = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("wsc").path,
+      PeerProcess.packageRoot.appendingPathComponent(".build/debug/wsc").path,
+    ]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+  }
+
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  func wsc(_ arguments: [String], stdin: String = "") throws -> Run {
+    let child = try ChildProcess(Self.wscPath, arguments)
+    child.stdin.write(Data(stdin.utf8))
+    try child.stdin.close()
+    // Read stderr alongside stdout so that neither pipe can fill up and block wsc.
+    let errors = Task.detached { child.stderr.readDataToEndOfFile() }
+    let out = child.stdout.readDataToEndOfFile()
+    let status = child.wait()
+    let err = awaitSync(errors)
+    return Run(
+      status: status, stdout: String(decoding: out, as: UTF8.self),
+      stderr: String(decoding: err, as: UTF8.self))
+  }
+
+  @Test func sendsStdinLinesAndPrintsReplies() throws {
+    let server = try PeerProcess(script: "echo_server.py")
+    let run = try wsc(
+      ["ws://127.0.0.1:\(server.port)/echo", "--count", "2"], stdin: "hello\nwörld\n")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "hello\nwörld\n")
+  }
+
+  @Test func binaryRepliesPrintAsBase64OrRaw() throws {
+    let server = try PeerProcess(script: "echo_server.py")
+    let base64 = try wsc(
+      ["ws://127.0.0.1:\(server.port)/echo", "--binary", "--count", "1"], stdin: "hi\n")
+    #expect(base64.stdout == "aGk=\n")
+    let raw = try wsc(
+      ["ws://127.0.0.1:\(server.port)/echo", "--binary", "--raw", "--count", "1"], stdin: "hi\n")
+    #expect(raw.stdout == "hi\n")
+  }
+
+  @Test func endOfInputClosesNormally() throws {
+    let server = try PeerProcess(script: "echo_server.py")
+    let run = try wsc(
+      ["ws://127.0.0.1:\(server.port)/echo", "--quiet", "--verbose"], stdin: "one\n")
+    #expect(run.status == 0)
+    #expect(run.stderr.contains("connected") && run.stderr.contains("disconnected: closed"))
+    #expect(run.stdout.isEmpty)
+  }
+
+  @Test func echoModeReturnsEveryMessageUntilTheServerCloses() throws {
+    let server = try PeerProcess(script: "fault_server.py")
+    let run = try wsc(["ws://127.0.0.1:\(server.port)/frame-with-101", "--echo", "--count", "1"])
+    #expect(run.status == 0, "\(run.stderr)")
+  }
+
+  @Test func failuresExitNonZeroWithOneClearLine() throws {
+    let faults = try PeerProcess(script: "fault_server.py")
+    let base = "ws://127.0.0.1:\(faults.port)"
+    let refused = try wsc(["\(base)/status/404"])
+    #expect(refused.status == 2)
+    #expect(refused.stderr == "wsc: server refused the WebSocket upgrade with HTTP 404\n")
+    let violation = try wsc(["\(base)/bad-frame"])
+    #expect(violation.status == 3)
+    #expect(
+      violation.stderr.contains("protocol error") && violation.stderr.contains("close code 1002"))
+    let timeout = try wsc(["\(base)/no-101", "--connect-timeout", "300ms"])
+    #expect(timeout.status == 5)
+    #expect(timeout.stderr.hasPrefix("wsc: timed out"))
+    let badURL = try wsc(["http://example.com/"])
+    #expect(badURL.status == 64)
+    #expect(badURL.stderr.contains("unsupported URL scheme 'http'"))
+    let badDuration = try wsc(["\(base)/echo", "--ping-interval", "soon"])
+    #expect(badDuration.status == 64)
+  }
+
+  @Test func tlsFailureIsReported() throws {
+    let server = try PeerProcess(script: "echo_server.py")
+    // A plain server spoken to with TLS: the TLS handshake fails.
+    let run = try wsc(["wss://127.0.0.1:\(server.port)/echo"])
+    #expect(run.status == 4, "\(run.stderr)")
+    #expect(run.stderr.hasPrefix("wsc: TLS failed"))
+  }
+
+  @Test func nothingListeningIsAConnectFailure() throws {
+    let run = try wsc(["ws://127.0.0.1:9/"])
+    #expect(run.status == 6)
+    #expect(run.stderr.hasPrefix("wsc: connection failed"))
+  }
+}
+
+/// The value of a detached task, from synchronous code (the task does blocking I/O only).
+func awaitSync<T: Sendable>(_ task: Task<T, Never>) -> T {
+  let result = Mutex<T?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  Task.detached {
+    let value = await task.value
+    result.withLock { $0 = value }
+    done.signal()
+  }
+  done.wait()
+  return result.withLock { $0! }
+}
