@@ -34,7 +34,9 @@ format:
 bench:
 	# SwiftPM reuses its build plan and misses files added to a path dependency: drop it.
 	rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
-	cd Benchmarks && $(SWIFT) run -c release CoreBenchmarks
+	cd Benchmarks && $(SWIFT) build -c release
+	Benchmarks/.build/release/CoreBenchmarks
+	Benchmarks/.build/release/ClientBenchmarks
 
 ## libFuzzer on the frame decoder, handshake parser and connection (FUZZ_SECONDS each run).
 fuzz:

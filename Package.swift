@@ -14,6 +14,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    .package(
+      url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
   ],
   targets: [
     // The sans-I/O WebSocket protocol core: no dependencies, no Foundation, no I/O.
@@ -44,7 +47,14 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
-    .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient", "InteropPeers"]),
+    .testTarget(
+      name: "WebSocketClientTests",
+      dependencies: [
+        "WebSocketClient", "InteropPeers",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+      ]
+    ),
     .testTarget(name: "CommandLineValuesTests", dependencies: ["CommandLineValues"]),
     // Runs the built `wsc` against real peers; depends on it so that it is built first.
     .testTarget(name: "wscTests", dependencies: ["wsc", "InteropPeers"]),

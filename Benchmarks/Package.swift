@@ -7,6 +7,7 @@ let package = Package(
   dependencies: [
     .package(name: "qna", path: ".."),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/vapor/websocket-kit.git", from: "2.16.2"),
   ],
   targets: [
     .executableTarget(
@@ -16,6 +17,19 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]
+    )
+    .executableTarget(
+      name: "ClientBenchmarks",
+      dependencies: [
+        .product(name: "WebSocketClient", package: "qna"),
+        .product(name: "RFC6455", package: "qna"),
+        .product(name: "WebSocketKit", package: "websocket-kit"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
       ]
     )
   ],

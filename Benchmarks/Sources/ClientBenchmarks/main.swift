@@ -1,0 +1,87 @@
+import NIOCore
+import NIOPosix
+
+// End-to-end client benchmarks over loopback: our WebSocketClient and vapor/websocket-kit's
+// NIO client against the same local NIOWebSocket server, measured in the same run.
+
+let serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let (server, port) = try await BenchServer.start(on: serverGroup)
+let ours = OurClient(port: port)
+let kit = KitClient(port: port, group: clientGroup)
+let clock = ContinuousClock()
+let repetitions = 3
+
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+/// The fastest of `repetitions` receive runs, in seconds.
+func receiveTime(_ client: any BenchClient, path: String, count: Int, bytes: Int) async throws
+  -> Double
+{
+  var best = Double.infinity
+  for _ in 0..<repetitions {
+    let start = clock.now
+    let received = try await client.receive(path: path, count: count)
+    precondition(received == bytes, "received \(received) of \(bytes) bytes")
+    best = min(best, seconds(clock.now - start))
+  }
+  return best
+}
+
+func percentile(_ sorted: [Int64], _ fraction: Double) -> Double {
+  Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]) / 1000
+}
+
+print(
+  "Client end to end over loopback: RFC6455 WebSocketClient vs vapor/websocket-kit (same server, same run)"
+)
+print("| row | RFC6455 | websocket-kit | ratio (×, >1 = ours faster) |")
+print("|---|---:|---:|---:|")
+
+let small = (count: 100_000, size: 64)
+let smallPath = "/flood?count=\(small.count)&size=\(small.size)&kind=text"
+let ourSmall = try await receiveTime(
+  ours, path: smallPath, count: small.count, bytes: small.count * small.size)
+let kitSmall = try await receiveTime(
+  kit, path: smallPath, count: small.count, bytes: small.count * small.size)
+print(
+  "| receive 100k × 64 B text (msg/s) | \(Int(Double(small.count) / ourSmall)) | \(Int(Double(small.count) / kitSmall)) | \(String(format: kitSmall / ourSmall)) |"
+)
+
+let large = (count: 50, size: 4 << 20)
+let largePath = "/flood?count=\(large.count)&size=\(large.size)&kind=binary"
+let ourLarge = try await receiveTime(
+  ours, path: largePath, count: large.count, bytes: large.count * large.size)
+let kitLarge = try await receiveTime(
+  kit, path: largePath, count: large.count, bytes: large.count * large.size)
+let megabytes = Double(large.count * large.size) / 1e6
+print(
+  "| receive 50 × 4 MiB binary (MB/s) | \(Int(megabytes / ourLarge)) | \(Int(megabytes / kitLarge)) | \(String(format: kitLarge / ourLarge)) |"
+)
+
+let echoes = 5_000
+let ourTimes = try await ours.echo(count: echoes).sorted()
+let kitTimes = try await kit.echo(count: echoes).sorted()
+let ourMean = Double(ourTimes.reduce(0, +)) / Double(echoes) / 1000
+let kitMean = Double(kitTimes.reduce(0, +)) / Double(echoes) / 1000
+print(
+  "| echo 32 B round trip, mean (µs) | \(String(format: ourMean)) | \(String(format: kitMean)) | \(String(format: kitMean / ourMean)) |"
+)
+print(
+  "| echo 32 B round trip, p50 / p99 (µs) | \(String(format: percentile(ourTimes, 0.5))) / \(String(format: percentile(ourTimes, 0.99))) | \(String(format: percentile(kitTimes, 0.5))) / \(String(format: percentile(kitTimes, 0.99))) | \(String(format: percentile(kitTimes, 0.5) / percentile(ourTimes, 0.5))) |"
+)
+
+try await server.close()
+try await serverGroup.shutdownGracefully()
+try await clientGroup.shutdownGracefully()
+
+extension String {
+  /// Two decimals, without Foundation.
+  init(format value: Double) {
+    let hundredths = Int((value * 100).rounded())
+    let fraction = abs(hundredths % 100)
+    self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+  }
+}

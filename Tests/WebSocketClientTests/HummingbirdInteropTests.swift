@@ -1,0 +1,136 @@
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import RFC6455
+import Synchronization
+import Testing
+
+@testable import WebSocketClient
+
+/// A server built on hummingbird-websocket (an independent WebSocket implementation), run in
+/// this process on a free loopback port.
+final class HummingbirdPeer: Sendable {
+  let port: Int
+  private let service: Task<Void, any Error>
+
+  init() async throws {
+    let ready = AsyncStream<Int>.makeStream()
+    let app = Application(
+      router: Router(),
+      server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 16 << 20))) {
+        request, _, _ in
+        let path = request.path
+        let agent = request.headerFields[.userAgent] ?? ""
+        return .upgrade([:]) { inbound, outbound, _ in
+          switch path {
+          case "/agent":
+            try await outbound.write(.text("agent: \(agent)"))
+          case "/close":
+            try await outbound.close(.unknown(3000), reason: "Because")
+            return
+          default:
+            break
+          }
+          for try await message in inbound.messages(maxSize: 16 << 20) {
+            switch message {
+            case .text(let text): try await outbound.write(.text(text))
+            case .binary(let buffer): try await outbound.write(.binary(buffer))
+            }
+          }
+        }
+      },
+      configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+      onServerRunning: { channel in
+        ready.continuation.yield(channel.localAddress?.port ?? 0)
+        ready.continuation.finish()
+      }
+    )
+    service = Task { try await app.runService() }
+    var ports = ready.stream.makeAsyncIterator()
+    port = await ports.next() ?? 0
+  }
+
+  func stop() async {
+    service.cancel()
+    _ = try? await service.value
+  }
+}
+
+@Suite("Interop with hummingbird-websocket", .serialized)
+struct HummingbirdInteropTests {
+  func client(
+    _ path: String, port: Int,
+    _ configuration: ClientConfiguration = ClientConfiguration(pingInterval: nil)
+  )
+    throws -> WebSocketClient
+  {
+    WebSocketClient(
+      url: try WebSocketURL("ws://127.0.0.1:\(port)\(path)"), configuration: configuration)
+  }
+
+  @Test func echoesTextAndBinaryOfEverySizeClass() async throws {
+    let server = try await HummingbirdPeer()
+    let client = try client("/echo", port: server.port)
+    client.start()
+    _ = try await events(of: client, until: isOpened)
+    for size in [0, 125, 126, 65536, 4 << 20] {
+      let binary = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+      try await client.send(binary: binary)
+      let text = String(repeating: "€", count: size / 3)
+      try await client.send(text: text)
+      let echoes = try await events(
+        of: client,
+        until: { event in
+          if case .message(let message) = event {
+            return message.kind == .text
+          } else {
+            return false
+          }
+        }, timeout: 30)
+      #expect(
+        echoes.filter(isMessage) == [.message(.binary(binary)), .message(.text(text))],
+        "size \(size)")
+    }
+    await client.close()
+    await server.stop()
+  }
+
+  @Test func headersReachTheServer() async throws {
+    let server = try await HummingbirdPeer()
+    var options = HandshakeOptions()
+    options.extraHeaders.append(name: "User-Agent", value: "qna-tests/1")
+    let client = try client(
+      "/agent", port: server.port, ClientConfiguration(handshake: options, pingInterval: nil))
+    client.start()
+    let seen = try await events(of: client, until: isMessage)
+    #expect(seen.last == .message(.text("agent: qna-tests/1")))
+    await client.close()
+    await server.stop()
+  }
+
+  @Test func serverCloseCodeAndReasonArrive() async throws {
+    let server = try await HummingbirdPeer()
+    let client = try client("/close", port: server.port)
+    client.start()
+    let seen = try await events(of: client, until: isDisconnected)
+    guard case .disconnected(.closed(let status)) = seen.last else {
+      Issue.record("got \(seen)")
+      return
+    }
+    #expect(status.code == CloseCode(3000) && status.reason == "Because" && status.wasClean)
+    await server.stop()
+  }
+
+  @Test func keepAlivePingsAreAnswered() async throws {
+    let server = try await HummingbirdPeer()
+    let client = try client(
+      "/echo", port: server.port,
+      ClientConfiguration(pingInterval: .milliseconds(100), pingTimeout: .seconds(5)))
+    client.start()
+    let seen = try await events(
+      of: client, until: { if case .roundTrip = $0 { true } else { false } })
+    #expect(seen.contains(where: isOpened))
+    await client.close()
+    await server.stop()
+  }
+}
