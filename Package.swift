@@ -15,6 +15,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(
       url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
   ],
@@ -53,6 +54,7 @@ let package = Package(
         "WebSocketClient", "InteropPeers",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(name: "CommandLineValuesTests", dependencies: ["CommandLineValues"]),

@@ -18,7 +18,7 @@ let package = Package(
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
       ]
-    )
+    ),
     .executableTarget(
       name: "ClientBenchmarks",
       dependencies: [

@@ -10,6 +10,7 @@ actor ClientSession {
   private let configuration: ClientConfiguration
   private let events: EventQueue<ClientEvent>
   private let attempt: Int
+  private let onRoundTrip: @Sendable (Duration) -> Void
 
   private var handshakeDeadline: Duration?
   private var timer: (task: Task<Void, Never>, deadline: Duration)?
@@ -24,8 +25,10 @@ actor ClientSession {
 
   init(
     connection: ClientConnection, channel: any TransportChannel, clock: any SessionClock,
-    configuration: ClientConfiguration, events: EventQueue<ClientEvent>, attempt: Int
+    configuration: ClientConfiguration, events: EventQueue<ClientEvent>, attempt: Int,
+    onRoundTrip: @escaping @Sendable (Duration) -> Void = { _ in }
   ) {
+    self.onRoundTrip = onRoundTrip
     self.connection = connection
     self.channel = channel
     self.clock = clock
@@ -72,8 +75,13 @@ actor ClientSession {
     } catch {
       throw .invalid(error)
     }
-    // Ordered now; wait for the socket to take it, so a fast sender cannot outrun the network.
+    // Ordered now. Below the transport's high-water mark the send is done; past it, wait
+    // for this write to reach the socket, so a fast sender cannot outrun the network.
     let frames = connection.takeOutbound()
+    guard !channel.isWritable else {
+      channel.write(frames, completion: nil)
+      return
+    }
     let failure: TransportError? = await withCheckedContinuation { continuation in
       channel.write(frames) { continuation.resume(returning: $0) }
     }
@@ -97,6 +105,8 @@ actor ClientSession {
   // MARK: Events from the core
 
   private func handle(_ coreEvents: [WebSocketEvent]) async {
+    var batch: [ClientEvent] = []
+    batch.reserveCapacity(coreEvents.count)
     for event in coreEvents {
       switch event {
       case .opened(let response):
@@ -106,27 +116,32 @@ actor ClientSession {
           keepAlive = KeepAlive(
             interval: interval, timeout: configuration.pingTimeout, now: clock.now)
         }
-        await deliver(.opened(subprotocol: response.subprotocol, attempt: attempt))
+        batch.append(.opened(subprotocol: response.subprotocol, attempt: attempt))
       case .message(let message):
-        await deliver(.message(message))
+        batch.append(.message(message))
       case .ping:
         break  // the core queued the pong
       case .pong(let payload):
         if let roundTrip = keepAlive?.pongReceived(payload, now: clock.now) {
           nextStallReport = nil
-          await deliver(.roundTrip(roundTrip))
+          onRoundTrip(roundTrip)
+          batch.append(.roundTrip(roundTrip))
         }
       case .closed(let status):
         end(as: Self.disconnect(for: status))
       }
     }
+    // Replies (pongs, close echoes) go out before we possibly wait on a slow consumer.
     flush()
+    await deliver(batch)
     rescheduleTimer()
   }
 
-  private func deliver(_ event: ClientEvent) async {
+  /// Hands the events of one read to the consumer in one step.
+  private func deliver(_ batch: [ClientEvent]) async {
+    guard !batch.isEmpty else { return }
     if events.isFull, deliveringSince == nil { deliveringSince = clock.now }
-    await events.push(event)
+    await events.push(contentsOf: batch)
     if let since = deliveringSince {
       keepAlive?.postpone(by: clock.now - since)
       deliveringSince = nil
@@ -173,7 +188,7 @@ actor ClientSession {
         now >= (nextStallReport ?? now)
       {
         nextStallReport = now + .seconds(1)
-        await deliver(.stalled(waited: waited))
+        await deliver([.stalled(waited: waited)])
       }
     }
     rescheduleTimer()

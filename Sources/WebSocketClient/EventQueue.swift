@@ -1,16 +1,19 @@
 import Synchronization
 
-/// A bounded single-consumer queue: `push` suspends while `capacity` elements are waiting, so
-/// a slow consumer stops the producer (and with it, reading from the socket) instead of
-/// letting memory grow.
+/// A bounded single-consumer queue: a producer hands over all the events of one socket read
+/// with one lock and at most one wake-up; the consumer takes one element at a time (state
+/// lives here, not in iterators, so a new `for await` loop loses nothing, and a taken element
+/// is referenced nowhere else). `push` suspends while `capacity` elements wait, so a slow
+/// consumer stops the producer (and with it, reading from the socket) instead of letting
+/// memory grow; a batch may overshoot the capacity by its own size.
 final class EventQueue<Element: Sendable>: Sendable {
   private struct State {
     var buffer: [Element] = []
+    /// Index of the next element in `buffer`; taken slots are compacted away now and then.
     var head = 0
     var finished = false
-    var consumer: CheckedContinuation<Element?, Never>?
+    var consumer: CheckedContinuation<Void, Never>?
     var producers: [CheckedContinuation<Void, Never>] = []
-    var count: Int { buffer.count - head }
   }
 
   let capacity: Int
@@ -22,89 +25,95 @@ final class EventQueue<Element: Sendable>: Sendable {
   }
 
   /// Whether a push would wait right now.
-  var isFull: Bool { state.withLock { $0.count >= capacity } }
-
-  private enum PushOutcome {
-    case delivered(CheckedContinuation<Element?, Never>?)
-    case full
-  }
+  var isFull: Bool { state.withLock { $0.buffer.count - $0.head >= capacity } }
 
   func push(_ element: Element) async {
+    await push(contentsOf: [element])
+  }
+
+  func push(contentsOf elements: [Element]) async {
+    guard !elements.isEmpty else { return }
     while true {
-      let outcome = state.withLock { state -> PushOutcome in
-        if state.finished { return .delivered(nil) }
-        if let consumer = state.consumer {
-          state.consumer = nil
-          return .delivered(consumer)
-        }
-        guard state.count < capacity else { return .full }
-        state.buffer.append(element)
-        return .delivered(nil)
+      let (accepted, consumer) = state.withLock {
+        state -> (Bool, CheckedContinuation<Void, Never>?) in
+        if state.finished { return (true, nil) }  // nobody will read them
+        guard state.buffer.count - state.head < capacity else { return (false, nil) }
+        state.buffer.append(contentsOf: elements)
+        defer { state.consumer = nil }
+        return (true, state.consumer)
       }
-      switch outcome {
-      case .delivered(let consumer):
-        consumer?.resume(returning: element)
+      if accepted {
+        consumer?.resume()
         return
-      case .full:
-        await withCheckedContinuation { continuation in
-          let resumeNow = state.withLock { state -> Bool in
-            if state.count < capacity || state.finished { return true }
-            state.producers.append(continuation)
-            return false
-          }
-          if resumeNow { continuation.resume() }
+      }
+      await withCheckedContinuation { continuation in
+        let resumeNow = state.withLock { state -> Bool in
+          if state.buffer.count - state.head < capacity || state.finished { return true }
+          state.producers.append(continuation)
+          return false
         }
+        if resumeNow { continuation.resume() }
       }
     }
   }
 
-  /// Ends the sequence after the elements already queued; pending pushes are dropped.
+  /// Ends the sequence after the elements already queued; later pushes are dropped.
   func finish() {
     let (consumer, producers) = state.withLock { state in
       state.finished = true
       defer {
+        state.consumer = nil
         state.producers = []
-        if state.count == 0 { state.consumer = nil }
       }
-      return (state.count == 0 ? state.consumer : nil, state.producers)
+      return (state.consumer, state.producers)
     }
-    consumer?.resume(returning: nil)
+    consumer?.resume()
     for producer in producers { producer.resume() }
   }
 
-  /// The next element; `nil` once finished, or when the waiting task is cancelled.
+  /// The next element, waiting while there is none; nil once finished and drained, or when
+  /// the waiting task is cancelled.
   func next() async -> Element? {
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        let (element, done, producer) = state.withLock {
-          state -> (Element?, Bool, CheckedContinuation<Void, Never>?) in
-          if state.count > 0 {
-            let element = state.buffer[state.head]
-            state.head += 1
-            if state.head > 64 && state.head * 2 > state.buffer.count {
-              state.buffer.removeFirst(state.head)
-              state.head = 0
-            }
-            let producer = state.producers.isEmpty ? nil : state.producers.removeFirst()
-            return (element, false, producer)
+    while true {
+      // .some(element or nil-for-the-end), or nil to wait.
+      let taken = state.withLock { state -> (Element?, [CheckedContinuation<Void, Never>])? in
+        if state.head < state.buffer.count {
+          let element = state.buffer[state.head]
+          state.head += 1
+          if state.head == state.buffer.count {
+            state.buffer.removeAll(keepingCapacity: true)
+            state.head = 0
+          } else if state.head >= 1024 {
+            state.buffer.removeFirst(state.head)
+            state.head = 0
           }
-          if state.finished || Task.isCancelled { return (nil, true, nil) }
-          state.consumer = continuation
-          return (nil, false, nil)
+          let wake = state.buffer.count - state.head < capacity ? state.producers : []
+          if !wake.isEmpty { state.producers = [] }
+          return (element, wake)
         }
-        producer?.resume()
-        if let element {
-          continuation.resume(returning: element)
-        } else if done {
-          continuation.resume(returning: nil)
+        if state.finished || Task.isCancelled { return (nil, []) }
+        return nil
+      }
+      if let (element, producers) = taken {
+        for producer in producers { producer.resume() }
+        return element
+      }
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          let resumeNow = state.withLock { state -> Bool in
+            if state.head < state.buffer.count || state.finished || Task.isCancelled { return true }
+            state.consumer = continuation
+            return false
+          }
+          if resumeNow { continuation.resume() }
         }
+      } onCancel: {
+        let consumer = state.withLock { state in
+          defer { state.consumer = nil }
+          return state.consumer
+        }
+        consumer?.resume()
       }
-    } onCancel: {
-      let consumer = state.withLock { state in
-        defer { state.consumer = nil }
-        return state.consumer
-      }
-      consumer?.resume(returning: nil)
     }
   }
 }

@@ -93,21 +93,29 @@ struct NIOTransportChannel: TransportChannel {
     }
   }
 
+  var isWritable: Bool { channel.isWritable }
+
   func close() {
     channel.close(promise: nil)
   }
 }
 
-/// Hands what the channel reads to one async reader, reading from the socket only when asked
-/// (autoRead is off), so an unread backlog stays in the kernel, not in memory.
+/// Hands what the channel reads to one async reader. autoRead is off: the bridge keeps
+/// reading from the event loop while fewer than `maxBufferedChunks` chunks wait, and pauses
+/// past that until the reader catches up, so an unread backlog stays in the kernel (and TCP
+/// slows the peer) instead of growing in memory.
 final class InboundBridge: ChannelInboundHandler, Sendable {
   typealias InboundIn = ByteBuffer
+
+  static let maxBufferedChunks = 4
 
   private struct State {
     var chunks: [[UInt8]] = []
     var ended = false
     var failure: TransportError?
     var reader: CheckedContinuation<[UInt8]?, any Error>?
+    /// No socket read is outstanding; the reader must ask for one.
+    var paused = true
   }
 
   private let state = Mutex(State())
@@ -116,21 +124,30 @@ final class InboundBridge: ChannelInboundHandler, Sendable {
     do {
       return try await withCheckedThrowingContinuation { continuation in
         enum Next {
-          case chunk([UInt8])
+          case chunk([UInt8], resumeReading: Bool)
           case end(TransportError?)
-          case wait
+          case wait(resumeReading: Bool)
         }
         let next = state.withLock { state -> Next in
-          if !state.chunks.isEmpty { return .chunk(state.chunks.removeFirst()) }
+          let resume = state.paused && !state.ended
+          if !state.chunks.isEmpty {
+            let chunk = state.chunks.removeFirst()
+            let resumeNow = resume && state.chunks.count < Self.maxBufferedChunks
+            if resumeNow { state.paused = false }
+            return .chunk(chunk, resumeReading: resumeNow)
+          }
           if state.ended { return .end(state.failure) }
           state.reader = continuation
-          return .wait
+          if resume { state.paused = false }
+          return .wait(resumeReading: resume)
         }
         switch next {
-        case .chunk(let bytes): continuation.resume(returning: bytes)
+        case .chunk(let bytes, let resumeReading):
+          if resumeReading { channel.read() }
+          continuation.resume(returning: bytes)
         case .end(nil): continuation.resume(returning: nil)
         case .end(let error?): continuation.resume(throwing: error)
-        case .wait: channel.read()
+        case .wait(let resumeReading): if resumeReading { channel.read() }
         }
       }
     } catch let error as TransportError {
@@ -154,8 +171,13 @@ final class InboundBridge: ChannelInboundHandler, Sendable {
   }
 
   func channelReadComplete(context: ChannelHandlerContext) {
-    // A read that produced nothing yet (e.g. only TLS records): keep asking.
-    if state.withLock({ $0.reader != nil }) { context.read() }
+    // Keep reading while there is room; otherwise pause until the reader catches up.
+    let keepReading = state.withLock { state -> Bool in
+      let room = state.chunks.count < Self.maxBufferedChunks
+      state.paused = !room
+      return room
+    }
+    if keepReading { context.read() }
   }
 
   func channelInactive(context: ChannelHandlerContext) {

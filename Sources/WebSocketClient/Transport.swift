@@ -15,6 +15,8 @@ public protocol TransportChannel: Sendable {
   /// Queues `chunks` for writing, in call order, and returns at once; `completion` is told
   /// when they reached the socket (or failed).
   func write(_ chunks: [[UInt8]], completion: (@Sendable (TransportError?) -> Void)?)
+  /// False while the transport holds more unwritten bytes than its high-water mark.
+  var isWritable: Bool { get }
   /// Drops the connection.
   func close()
 }

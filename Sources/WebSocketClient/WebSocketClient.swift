@@ -18,6 +18,11 @@ public final class WebSocketClient: Sendable {
   private let queue: EventQueue<ClientEvent>
   private let control: Mutex<Control>
 
+  /// The round-trip time of the last answered keep-alive ping, on any connection so far.
+  public var lastRoundTrip: Duration? { roundTrip.withLock { $0 } }
+
+  private let roundTrip = Mutex<Duration?>(nil)
+
   private struct Control {
     var random: any RandomNumberGenerator & Sendable
     var session: ClientSession?
@@ -137,7 +142,8 @@ public final class WebSocketClient: Sendable {
     }
     let session = ClientSession(
       connection: connection, channel: channel, clock: clock, configuration: configuration,
-      events: queue, attempt: attempt)
+      events: queue, attempt: attempt,
+      onRoundTrip: { [weak self] time in self?.roundTrip.withLock { $0 = time } })
     let stopping = control.withLock { control in
       if !control.stopping { control.session = session }
       return control.stopping

@@ -125,6 +125,7 @@ struct ClientRuntimeTests {
     clock.advance(by: .milliseconds(40))
     server.send(serverFrame(.pong, ping ?? []))
     #expect(await eventually { recorder.contains { $0 == .roundTrip(.milliseconds(40)) } })
+    #expect(client.lastRoundTrip == .milliseconds(40))
     await closeGracefully(client, answeredBy: server)
   }
 

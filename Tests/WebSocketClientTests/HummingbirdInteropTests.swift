@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 import NIOCore
 import RFC6455
 import Synchronization
@@ -12,6 +13,13 @@ import Testing
 final class HummingbirdPeer: Sendable {
   let port: Int
   private let service: Task<Void, any Error>
+
+  /// Stopping by cancellation makes Hummingbird log an "Already closed" error: noise here.
+  static var quietLogger: Logger {
+    var logger = Logger(label: "interop-peer")
+    logger.logLevel = .critical
+    return logger
+  }
 
   init() async throws {
     let ready = AsyncStream<Int>.makeStream()
@@ -43,7 +51,8 @@ final class HummingbirdPeer: Sendable {
       onServerRunning: { channel in
         ready.continuation.yield(channel.localAddress?.port ?? 0)
         ready.continuation.finish()
-      }
+      },
+      logger: Self.quietLogger
     )
     service = Task { try await app.runService() }
     var ports = ready.stream.makeAsyncIterator()

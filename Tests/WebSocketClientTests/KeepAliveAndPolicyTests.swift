@@ -93,23 +93,41 @@ struct ReconnectPolicyTests {
 struct EventQueueTests {
   @Test func keepsOrderAndEndsAfterFinish() async {
     let queue = EventQueue<Int>(capacity: 4)
-    for value in 1...3 { await queue.push(value) }
+    await queue.push(1)
+    await queue.push(contentsOf: [2, 3])
     queue.finish()
-    var seen: [Int] = []
-    while let value = await queue.next() { seen.append(value) }
-    #expect(seen == [1, 2, 3])
+    #expect(await queue.next() == 1)
+    #expect(await queue.next() == 2)
+    #expect(await queue.next() == 3)
+    #expect(await queue.next() == nil)
   }
 
   @Test func aFullQueueHoldsTheProducerUntilTheConsumerTakesOne() async {
     let queue = EventQueue<Int>(capacity: 2)
-    await queue.push(1)
-    await queue.push(2)
+    await queue.push(contentsOf: [1, 2])
     #expect(queue.isFull)
     let producer = Task { await queue.push(3) }
     for _ in 0..<100 { await Task.yield() }
     #expect(queue.isFull)
     #expect(await queue.next() == 1)
     await producer.value
+    #expect(await queue.next() == 2)
+    #expect(await queue.next() == 3)
+  }
+
+  @Test func aCancelledConsumerStopsWaiting() async {
+    let queue = EventQueue<Int>(capacity: 2)
+    let consumer = Task { await queue.next() }
+    for _ in 0..<100 { await Task.yield() }
+    consumer.cancel()
+    #expect(await consumer.value == nil)
+  }
+
+  @Test func aNewIteratorLosesNothing() async {
+    let queue = EventQueue<Int>(capacity: 8)
+    await queue.push(contentsOf: [1, 2, 3])
+    #expect(await queue.next() == 1)
+    queue.finish()
     #expect(await queue.next() == 2)
     #expect(await queue.next() == 3)
   }

@@ -134,6 +134,7 @@ final class PipeServer: Sendable {
       let written = server.clientWrite(chunks)
       completion?(written ? nil : .io("closed"))
     }
+    var isWritable: Bool { true }
     func close() { server.clientClose() }
   }
 }

@@ -31,7 +31,8 @@ func receiveTime(_ client: any BenchClient, path: String, count: Int, bytes: Int
 }
 
 func percentile(_ sorted: [Int64], _ fraction: Double) -> Double {
-  Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]) / 1000
+  guard !sorted.isEmpty else { return .nan }
+  return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]) / 1000
 }
 
 print(

@@ -1,69 +1,6 @@
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOPosix
-import RFC6455
-import WebSocketClient
 import WebSocketKit
-
-/// What each workload asks of a client, so both clients run the same code path shape.
-protocol BenchClient {
-  /// Connects to `path` and receives `count` messages; returns the payload bytes received.
-  func receive(path: String, count: Int) async throws -> Int
-  /// Sends `count` 32-byte messages one at a time, each after the previous echo; returns the
-  /// round-trip times in nanoseconds.
-  func echo(count: Int) async throws -> [Int64]
-}
-
-struct OurClient: BenchClient {
-  let port: Int
-
-  private func connect(_ path: String) async throws -> (
-    WebSocketClient, WebSocketClient.Events.AsyncIterator
-  ) {
-    let client = WebSocketClient(
-      url: try WebSocketURL("ws://127.0.0.1:\(port)\(path)"),
-      configuration: ClientConfiguration(pingInterval: nil))
-    var events = client.events.makeAsyncIterator()
-    client.start()
-    while let event = await events.next() {
-      if case .opened = event { break }
-    }
-    return (client, events)
-  }
-
-  func receive(path: String, count: Int) async throws -> Int {
-    var (client, events) = try await connect(path)
-    var received = 0
-    var bytes = 0
-    while received < count, let event = await events.next() {
-      if case .message(let message) = event {
-        received += 1
-        bytes += message.data.count
-      }
-    }
-    await client.close()
-    return bytes
-  }
-
-  func echo(count: Int) async throws -> [Int64] {
-    var (client, events) = try await connect("/echo")
-    let text = String(repeating: "e", count: 32)
-    let clock = ContinuousClock()
-    var times: [Int64] = []
-    for _ in 0..<count {
-      let start = clock.now
-      try await client.send(text: text)
-      while let event = await events.next() {
-        if case .message = event { break }
-      }
-      let elapsed = clock.now - start
-      times.append(
-        elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
-    }
-    await client.close()
-    return times
-  }
-}
 
 /// vapor/websocket-kit's NIO client, against the same server.
 struct KitClient: BenchClient {
@@ -102,7 +39,13 @@ struct KitClient: BenchClient {
       socket.withLockedValue { $0 = ws }
       ws.onText { _, _ in waiter.withLockedValue { $0 }?.succeed(()) }
     }.get()
-    guard let ws = socket.withLockedValue({ $0 }) else { return [] }
+    // The upgrade callback may run after connect's future completes.
+    var upgraded = socket.withLockedValue { $0 }
+    while upgraded == nil {
+      try await Task.sleep(for: .milliseconds(1))
+      upgraded = socket.withLockedValue { $0 }
+    }
+    guard let ws = upgraded else { return [] }
     let text = String(repeating: "e", count: 32)
     let clock = ContinuousClock()
     var times: [Int64] = []
@@ -110,7 +53,7 @@ struct KitClient: BenchClient {
       let promise = group.next().makePromise(of: Void.self)
       waiter.withLockedValue { $0 = promise }
       let start = clock.now
-      ws.send(text)
+      try await ws.send(text)
       try await promise.futureResult.get()
       let elapsed = clock.now - start
       times.append(
