@@ -49,8 +49,9 @@ fuzz:
 
 ## Builds and starts the product. The client and server arrive with issues 3–6.
 run: build
-	@echo "make run: the qna client and qna-server do not exist yet; only the RFC 6455 engine core is built."
-	@echo "Run 'make test' for its tests, 'make bench' for its benchmarks."
+	@echo "make run: the qna client and qna-server do not exist yet (issues 4-6)."
+	@echo "Built so far: the WebSocket engine and wsc (.build/debug/wsc ws://host:port/path)."
+	@echo "Run 'make test' for the tests, 'make bench' for the benchmarks."
 
 clean:
 	rm -rf .build $(FUZZ_DIR) Benchmarks/.build $(VENV)

@@ -52,6 +52,7 @@ let package = Package(
       name: "WebSocketClientTests",
       dependencies: [
         "WebSocketClient", "InteropPeers",
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "Logging", package: "swift-log"),

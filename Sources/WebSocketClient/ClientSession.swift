@@ -1,3 +1,4 @@
+import NIOCore
 import RFC6455
 
 /// One connection, from the handshake request to the end of TCP: the protocol core, keep-alive
@@ -42,7 +43,7 @@ actor ClientSession {
     handshakeDeadline = clock.now + configuration.handshakeTimeout
     rescheduleTimer()
     while !finished {
-      let chunk: [UInt8]?
+      let chunk: ByteBuffer?
       do {
         chunk = try await channel.read()
       } catch {
@@ -51,7 +52,8 @@ actor ClientSession {
       }
       if finished { break }
       if let chunk {
-        await handle(connection.receive(chunk, now: clock.now))
+        let now = clock.now
+        await handle(chunk.withUnsafeReadableBytes { connection.receive($0, now: now) })
       } else {
         await handle(connection.transportClosed(now: clock.now))
       }

@@ -65,7 +65,7 @@ struct NIOTransportChannel: TransportChannel {
   let channel: any Channel
   let bridge: InboundBridge
 
-  func read() async throws(TransportError) -> [UInt8]? {
+  func read() async throws(TransportError) -> ByteBuffer? {
     try await bridge.read(from: channel)
   }
 
@@ -110,21 +110,21 @@ final class InboundBridge: ChannelInboundHandler, Sendable {
   static let maxBufferedChunks = 4
 
   private struct State {
-    var chunks: [[UInt8]] = []
+    var chunks: [ByteBuffer] = []
     var ended = false
     var failure: TransportError?
-    var reader: CheckedContinuation<[UInt8]?, any Error>?
+    var reader: CheckedContinuation<ByteBuffer?, any Error>?
     /// No socket read is outstanding; the reader must ask for one.
     var paused = true
   }
 
   private let state = Mutex(State())
 
-  func read(from channel: any Channel) async throws(TransportError) -> [UInt8]? {
+  func read(from channel: any Channel) async throws(TransportError) -> ByteBuffer? {
     do {
       return try await withCheckedThrowingContinuation { continuation in
         enum Next {
-          case chunk([UInt8], resumeReading: Bool)
+          case chunk(ByteBuffer, resumeReading: Bool)
           case end(TransportError?)
           case wait(resumeReading: Bool)
         }
@@ -158,8 +158,9 @@ final class InboundBridge: ChannelInboundHandler, Sendable {
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    let bytes = Array(unwrapInboundIn(data).readableBytesView)
-    let reader = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+    // Passed on as is: the core reads straight from NIO's buffer, with no copy here.
+    let bytes = unwrapInboundIn(data)
+    let reader = state.withLock { state -> CheckedContinuation<ByteBuffer?, any Error>? in
       if let reader = state.reader {
         state.reader = nil
         return reader
@@ -198,7 +199,7 @@ final class InboundBridge: ChannelInboundHandler, Sendable {
   }
 
   private func end(with failure: TransportError?) {
-    let reader = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
+    let reader = state.withLock { state -> CheckedContinuation<ByteBuffer?, any Error>? in
       if !state.ended {
         state.ended = true
         state.failure = failure

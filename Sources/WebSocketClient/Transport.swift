@@ -1,3 +1,4 @@
+import NIOCore
 import RFC6455
 
 /// How the runtime reaches a server: TCP (and TLS) in production, in-memory pipes in tests.
@@ -11,7 +12,7 @@ public protocol WebSocketTransport: Sendable {
 public protocol TransportChannel: Sendable {
   /// The next bytes the peer sent; `nil` once it closed. One reader at a time. Nothing is read
   /// from the socket until this is called, which is how a slow consumer holds back the peer.
-  func read() async throws(TransportError) -> [UInt8]?
+  func read() async throws(TransportError) -> ByteBuffer?
   /// Queues `chunks` for writing, in call order, and returns at once; `completion` is told
   /// when they reached the socket (or failed).
   func write(_ chunks: [[UInt8]], completion: (@Sendable (TransportError?) -> Void)?)

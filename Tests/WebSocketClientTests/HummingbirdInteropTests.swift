@@ -82,24 +82,7 @@ struct HummingbirdInteropTests {
     let client = try client("/echo", port: server.port)
     client.start()
     _ = try await events(of: client, until: isOpened)
-    for size in [0, 125, 126, 65536, 4 << 20] {
-      let binary = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-      try await client.send(binary: binary)
-      let text = String(repeating: "€", count: size / 3)
-      try await client.send(text: text)
-      let echoes = try await events(
-        of: client,
-        until: { event in
-          if case .message(let message) = event {
-            return message.kind == .text
-          } else {
-            return false
-          }
-        }, timeout: 30)
-      #expect(
-        echoes.filter(isMessage) == [.message(.binary(binary)), .message(.text(text))],
-        "size \(size)")
-    }
+    try await expectEchoes(of: client, sizes: [0, 125, 126, 65536, 4 << 20], character: "€")
     await client.close()
     await server.stop()
   }

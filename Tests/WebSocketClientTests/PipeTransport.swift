@@ -1,3 +1,4 @@
+import NIOCore
 import RFC6455
 import Synchronization
 import WebSocketClient
@@ -129,7 +130,9 @@ final class PipeServer: Sendable {
 
   struct ClientEnd: TransportChannel {
     let server: PipeServer
-    func read() async throws(TransportError) -> [UInt8]? { await server.clientRead() }
+    func read() async throws(TransportError) -> ByteBuffer? {
+      await server.clientRead().map { ByteBuffer(bytes: $0) }
+    }
     func write(_ chunks: [[UInt8]], completion: (@Sendable (TransportError?) -> Void)?) {
       let written = server.clientWrite(chunks)
       completion?(written ? nil : .io("closed"))
