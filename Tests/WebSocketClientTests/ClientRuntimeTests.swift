@@ -34,14 +34,21 @@ struct ClientRuntimeTests {
     func contains(_ predicate: (ClientEvent) -> Bool) -> Bool { all.contains(where: predicate) }
   }
 
+  /// Starts `client` and returns the in-memory server once the handshake request arrived.
+  func startAndAwaitRequest(_ client: WebSocketClient, on transport: PipeTransport) async
+    -> PipeServer
+  {
+    client.start()
+    #expect(await eventually { transport.servers.first?.requestKey != nil })
+    return transport.servers[0]
+  }
+
   @Test func opensDeliversMessagesAndSendsInOrder() async throws {
     let transport = PipeTransport()
     let clock = ManualClock()
     let client = makeClient(transport, clock)
     let recorder = Recorder(client)
-    client.start()
-    #expect(await eventually { transport.servers.first?.requestKey != nil })
-    let server = transport.servers[0]
+    let server = await startAndAwaitRequest(client, on: transport)
     server.accept(then: serverFrame(.binary, Array(#"{"type":"handshake"}"#.utf8)))
     #expect(
       await eventually {
@@ -67,9 +74,7 @@ struct ClientRuntimeTests {
       transport, clock, reconnect: ReconnectPolicy(), pingInterval: .seconds(20),
       pingTimeout: .seconds(10))
     let recorder = Recorder(client)
-    client.start()
-    #expect(await eventually { transport.servers.first?.requestKey != nil })
-    transport.servers[0].accept()
+    await startAndAwaitRequest(client, on: transport).accept()
     #expect(await eventually { recorder.contains { if case .opened = $0 { true } else { false } } })
     #expect(await eventually { clock.sleeperCount > 0 })
     clock.advance(by: .seconds(20))
@@ -110,9 +115,7 @@ struct ClientRuntimeTests {
     let clock = ManualClock()
     let client = makeClient(transport, clock, pingInterval: .seconds(5))
     let recorder = Recorder(client)
-    client.start()
-    #expect(await eventually { transport.servers.first?.requestKey != nil })
-    let server = transport.servers[0]
+    let server = await startAndAwaitRequest(client, on: transport)
     server.accept()
     #expect(await eventually { clock.sleeperCount > 0 && recorder.all.count >= 2 })
     clock.advance(by: .seconds(5))
@@ -183,9 +186,7 @@ struct ClientRuntimeTests {
     let clock = ManualClock()
     let client = makeClient(transport, clock)
     let recorder = Recorder(client)
-    client.start()
-    #expect(await eventually { transport.servers.first?.requestKey != nil })
-    let server = transport.servers[0]
+    let server = await startAndAwaitRequest(client, on: transport)
     server.accept(then: serverFrame(.close, [0x03, 0xE9] + Array("restart".utf8)))
     #expect(
       await eventually { server.framesFromClient.contains(.close(CloseFrame(code: .goingAway))) })
