@@ -224,6 +224,7 @@ public struct ClientConnection: Sendable {
     if sentClose == nil {
       sendClose(CloseFrame(code: violation.closeCode, reason: violation.shortReason), now: now)
     }
+    deadline = now + min(configuration.closeTimeout, configuration.failureTimeout)
   }
 
   private mutating func finish(error: WebSocketError?) -> [WebSocketEvent] {

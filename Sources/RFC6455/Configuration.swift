@@ -8,13 +8,18 @@ public struct Configuration: Sendable, Hashable {
   /// How long to wait for the peer's close frame after ours, and for the server to close TCP
   /// after the close handshake, before the transport is told to drop the connection. Default 5 s.
   public var closeTimeout: Duration
+  /// After failing the connection for the peer's protocol violation, how long to wait for
+  /// its close before dropping TCP: a peer that broke the protocol is not waited on for long,
+  /// so the failure is reported promptly. Default 500 ms (never more than `closeTimeout`).
+  public var failureTimeout: Duration
 
   public init(
     maxMessageSize: Int = 16 << 20, maxHandshakeHeaderSize: Int = 16 << 10,
-    closeTimeout: Duration = .seconds(5)
+    closeTimeout: Duration = .seconds(5), failureTimeout: Duration = .milliseconds(500)
   ) {
     self.maxMessageSize = maxMessageSize
     self.maxHandshakeHeaderSize = maxHandshakeHeaderSize
     self.closeTimeout = closeTimeout
+    self.failureTimeout = failureTimeout
   }
 }

@@ -7,6 +7,8 @@ can misbehave in ways a real library will not. Prints "listening on PORT" once r
   /restart          handshake, close with 1001, then stop listening for 2 s and come back
   /bad-frame        handshake, then a frame with reserved opcode 0x3
   /no-101           read the request and never answer
+  /fail-fast-utf8   half of a 40-byte text frame whose 5th byte is invalid UTF-8, then the
+                    rest only after 2 s (Autobahn 6.4.x: the client must not wait for it)
 """
 
 import argparse
@@ -102,6 +104,16 @@ class FaultServer:
                 writer.write(frame(0x2, b"x" * 1000)[:500])
                 await writer.drain()
                 writer.transport.abort()
+            elif path == "/fail-fast-utf8":
+                payload = b"abcd\xf5" + b"x" * 35
+                whole = frame(0x1, payload)
+                writer.write(whole[:12])
+                await writer.drain()
+                await asyncio.sleep(2)
+                writer.write(whole[12:])
+                await writer.drain()
+                while await reader.read(65536):
+                    pass
             elif path == "/bad-frame":
                 writer.write(frame(0x3, b""))
                 await writer.drain()

@@ -251,7 +251,7 @@ struct ClientConnectionTests {
         .close(
           CloseFrame(code: .protocolError, reason: ProtocolError.reservedBitsSet(2).description)),
       ])
-    #expect(connection.state == .closing && connection.deadline == .seconds(6))
+    #expect(connection.state == .closing && connection.deadline == .milliseconds(1500))
     #expect(throws: SendError.notOpen(.closing)) { try connection.send(text: "too late") }
   }
 

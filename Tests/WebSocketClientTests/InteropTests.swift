@@ -258,6 +258,25 @@ struct FaultTests {
     await client.close()
   }
 
+  @Test func invalidUTF8FailsFastBeforeTheRestOfTheFrameArrives() async throws {
+    let server = try PeerProcess(script: "fault_server.py")
+    let client = try client(
+      "/fail-fast-utf8", port: server.port, ClientConfiguration(pingInterval: nil))
+    client.start()
+    _ = try await events(of: client, until: isOpened)
+    let opened = ContinuousClock.now
+    let seen = try await events(of: client, until: isDisconnected)
+    let elapsed = ContinuousClock.now - opened
+    guard case .disconnected(.closed(let status)) = seen.last else {
+      Issue.record("got \(seen)")
+      return
+    }
+    #expect(status.code == .invalidPayloadData)
+    #expect(status.error == .protocolViolation(.invalidUTF8(messageOffset: 4)))
+    // The rest of the frame comes after 2 s: failing sooner proves we did not wait for it.
+    #expect(elapsed < .milliseconds(1500), "failed after \(elapsed)")
+  }
+
   @Test func tcpDroppedMidMessageIsAbnormal() async throws {
     let server = try PeerProcess(script: "fault_server.py")
     let client = try client(
