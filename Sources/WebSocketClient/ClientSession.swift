@@ -190,7 +190,8 @@ actor ClientSession {
         now >= (nextStallReport ?? now)
       {
         nextStallReport = now + .seconds(1)
-        await deliver([.stalled(waited: waited)])
+        // Never wait here: a blocked tick would hold every timer (ping timeout included).
+        events.tryPush(.stalled(waited: waited))
       }
     }
     rescheduleTimer()

@@ -8,10 +8,13 @@ import Synchronization
 /// memory grow; a batch may overshoot the capacity by its own size.
 final class EventQueue<Element: Sendable>: Sendable {
   private struct State {
-    var buffer: [Element] = []
+    /// Taken slots are set to nil at once, so a taken element is referenced nowhere here.
+    var buffer: [Element?] = []
     /// Index of the next element in `buffer`; taken slots are compacted away now and then.
     var head = 0
     var finished = false
+    /// Set once the client is closing: pushes no longer wait (nobody may be reading).
+    var unbounded = false
     var consumer: CheckedContinuation<Void, Never>?
     var producers: [CheckedContinuation<Void, Never>] = []
   }
@@ -37,8 +40,10 @@ final class EventQueue<Element: Sendable>: Sendable {
       let (accepted, consumer) = state.withLock {
         state -> (Bool, CheckedContinuation<Void, Never>?) in
         if state.finished { return (true, nil) }  // nobody will read them
-        guard state.buffer.count - state.head < capacity else { return (false, nil) }
-        state.buffer.append(contentsOf: elements)
+        guard state.unbounded || state.buffer.count - state.head < capacity else {
+          return (false, nil)
+        }
+        state.buffer.append(contentsOf: elements.map { Optional($0) })
         defer { state.consumer = nil }
         return (true, state.consumer)
       }
@@ -48,13 +53,41 @@ final class EventQueue<Element: Sendable>: Sendable {
       }
       await withCheckedContinuation { continuation in
         let resumeNow = state.withLock { state -> Bool in
-          if state.buffer.count - state.head < capacity || state.finished { return true }
+          if state.buffer.count - state.head < capacity || state.finished || state.unbounded {
+            return true
+          }
           state.producers.append(continuation)
           return false
         }
         if resumeNow { continuation.resume() }
       }
     }
+  }
+
+  /// Adds the elements only if there is room now; never waits. For reports that may be
+  /// dropped (a stall report is superseded by the next one anyway).
+  @discardableResult
+  func tryPush(_ element: Element) -> Bool {
+    let (accepted, consumer) = state.withLock {
+      state -> (Bool, CheckedContinuation<Void, Never>?) in
+      guard !state.finished, state.buffer.count - state.head < capacity else { return (false, nil) }
+      state.buffer.append(element)
+      defer { state.consumer = nil }
+      return (true, state.consumer)
+    }
+    consumer?.resume()
+    return accepted
+  }
+
+  /// From now on pushes never wait: the client is closing, and its consumer may have stopped
+  /// reading (or be the task waiting for the close).
+  func stopHoldingProducers() {
+    let producers = state.withLock { state in
+      state.unbounded = true
+      defer { state.producers = [] }
+      return state.producers
+    }
+    for producer in producers { producer.resume() }
   }
 
   /// Ends the sequence after the elements already queued; later pushes are dropped.
@@ -79,11 +112,12 @@ final class EventQueue<Element: Sendable>: Sendable {
       let taken = state.withLock { state -> (Element?, [CheckedContinuation<Void, Never>])? in
         if state.head < state.buffer.count {
           let element = state.buffer[state.head]
+          state.buffer[state.head] = nil
           state.head += 1
           if state.head == state.buffer.count {
             state.buffer.removeAll(keepingCapacity: true)
             state.head = 0
-          } else if state.head >= 1024 {
+          } else if state.head >= 64 && state.head * 2 >= state.buffer.count {
             state.buffer.removeFirst(state.head)
             state.head = 0
           }

@@ -75,12 +75,16 @@ public final class WebSocketClient: Sendable {
       control.backoff?.cancel()
       return (control.session, control.supervisor)
     }
+    // The caller may be the consumer, or the consumer may have stopped: pushes must not wait.
+    queue.stopHoldingProducers()
     await session?.close(code: code, reason: reason)
     if let supervisor { await supervisor.value } else { queue.finish() }
   }
 
   /// Skips the backoff wait, or drops a connection that seems stuck and reconnects at once.
+  /// Does nothing without a reconnect policy.
   public func reconnectNow() {
+    guard configuration.reconnect != nil else { return }
     let session = control.withLock { control -> ClientSession? in
       control.skipBackoff = true
       control.backoff?.cancel()
@@ -102,8 +106,9 @@ public final class WebSocketClient: Sendable {
         defer { control.skipBackoff = false }
         return (control.stopping, control.skipBackoff)
       }
+      // The policy alone decides whether; "reconnect now" only skips the wait.
       guard !stopping, let policy = configuration.reconnect,
-        skipBackoff || policy.shouldReconnect(after: disconnect)
+        policy.shouldReconnect(after: disconnect)
       else { break }
       if let openedFor, openedFor >= policy.healthyAfter { retry = 0 }
       retry += 1
@@ -120,6 +125,7 @@ public final class WebSocketClient: Sendable {
 
   /// One connection attempt; returns why it ended and how long it was open.
   private func connectOnce(attempt: Int) async -> (Disconnect, Duration?) {
+    control.withLock { $0.skipBackoff = false }  // a request applies to one wait only
     let seed = control.withLock { ChaCha20Random(seededFrom: &$0.random) }
     let connection: ClientConnection
     do {

@@ -84,6 +84,9 @@ enum Diagnostics {
       if case .protocolViolation(let violation) = status.error {
         return "protocol error: \(violation) (close code \(violation.closeCode.rawValue))"
       }
+      if status.code == .abnormalClosure {
+        return "connection lost without a close frame (1006)"
+      }
       return "server closed the connection with \(status.code)"
         + (status.reason.isEmpty ? "" : ": \(status.reason)")
     default:

@@ -65,13 +65,16 @@ struct WSC: AsyncParsableCommand {
         }
         await gate.open()
       case .message(let message):
+        // With --count, messages after the Nth (still buffered, or arriving during the close
+        // handshake) are neither printed nor echoed.
+        if let count, received >= count { continue }
         received += 1
         if echo {
           try? await client.send(message)
         } else {
           output.write(message)
         }
-        if let count, received >= count {
+        if let count, received == count {
           await client.close(code: .normalClosure)
         }
       case .roundTrip(let time):
@@ -137,6 +140,8 @@ struct WSC: AsyncParsableCommand {
             }
             break
           } catch .notConnected {
+            // Reconnecting, and the gate has not heard yet: retry shortly, without spinning.
+            try? await Task.sleep(for: .milliseconds(50))
             continue
           } catch {
             Diagnostics.note("not sent: \(error)")

@@ -202,4 +202,38 @@ struct ClientRuntimeTests {
         }
       })
   }
+
+  @Test func closeReturnsEvenWhenNobodyReadsTheEvents() async {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = WebSocketClient(
+      url: url,
+      configuration: ClientConfiguration(pingInterval: nil, eventBufferSize: 2),
+      transport: transport, clock: clock, random: SystemRandomNumberGenerator())
+    let server = await startAndAwaitRequest(client, on: transport)
+    // Far more messages than the buffer holds, and no consumer at all.
+    server.accept(then: (0..<10).flatMap { serverFrame(.text, Array("m\($0)".utf8)) })
+    for _ in 0..<200 { await Task.yield() }
+    await closeGracefully(client, answeredBy: server)
+  }
+
+  @Test func reconnectNowDoesNotOverrideThePolicy() async {
+    let transport = PipeTransport()
+    transport.plan([.fail(.connectFailed("down"))])
+    let clock = ManualClock()
+    let client = makeClient(transport, clock, reconnect: ReconnectPolicy())
+    let recorder = Recorder(client)
+    client.start()
+    #expect(
+      await eventually { recorder.contains { if case .reconnecting = $0 { true } else { false } } })
+    client.reconnectNow()  // skips this wait only
+    #expect(
+      await eventually { transport.servers.count == 2 && transport.servers[1].requestKey != nil })
+    // The server then refuses with 404: the policy says no retry, whatever was pressed before.
+    transport.servers[1].send(Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8))
+    #expect(await eventually { recorder.contains { $0 == .disconnected(.refused(status: 404)) } })
+    for _ in 0..<500 { await Task.yield() }
+    #expect(transport.connectCount == 2)
+    await client.close()
+  }
 }

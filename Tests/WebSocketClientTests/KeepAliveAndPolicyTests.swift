@@ -131,4 +131,24 @@ struct EventQueueTests {
     #expect(await queue.next() == 2)
     #expect(await queue.next() == 3)
   }
+
+  @Test func afterStopHoldingProducersAFullQueueNoLongerBlocks() async {
+    let queue = EventQueue<Int>(capacity: 1)
+    await queue.push(1)
+    let producer = Task { await queue.push(2) }
+    for _ in 0..<100 { await Task.yield() }
+    queue.stopHoldingProducers()
+    await producer.value
+    await queue.push(3)
+    #expect(await queue.next() == 1)
+    #expect(await queue.next() == 2)
+    #expect(await queue.next() == 3)
+  }
+
+  @Test func tryPushNeverWaits() async {
+    let queue = EventQueue<Int>(capacity: 1)
+    #expect(queue.tryPush(1))
+    #expect(!queue.tryPush(2))
+    #expect(await queue.next() == 1)
+  }
 }
