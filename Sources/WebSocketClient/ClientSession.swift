@@ -79,11 +79,11 @@ actor ClientSession {
     }
     // Ordered now. Below the transport's high-water mark the send is done; past it, wait
     // for this write to reach the socket, so a fast sender cannot outrun the network.
-    let frames = connection.takeOutbound()
     guard !channel.isWritable else {
-      channel.write(frames, completion: nil)
+      flush()
       return
     }
+    let frames = connection.takeOutbound()
     let failure: TransportError? = await withCheckedContinuation { continuation in
       channel.write(frames) { continuation.resume(returning: $0) }
     }
@@ -161,7 +161,10 @@ actor ClientSession {
 
   // MARK: Timers
 
-  private func tick() async {
+  /// `deadline` identifies the timer that fired: one cancelled after it woke must not act
+  /// for (or clear) the timer that replaced it.
+  private func tick(for deadline: Duration) async {
+    guard timer?.deadline == deadline else { return }
     timer = nil
     let now = clock.now
     if let handshakeDeadline, now >= handshakeDeadline {
@@ -219,7 +222,7 @@ actor ClientSession {
     timer = (
       Task { [weak self] in
         do { try await clock.sleep(until: next) } catch { return }
-        await self?.tick()
+        await self?.tick(for: next)
       }, next
     )
   }

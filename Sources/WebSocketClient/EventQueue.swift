@@ -17,6 +17,16 @@ final class EventQueue<Element: Sendable>: Sendable {
     var unbounded = false
     var consumer: CheckedContinuation<Void, Never>?
     var producers: [CheckedContinuation<Void, Never>] = []
+
+    /// Elements waiting for the consumer.
+    var count: Int { buffer.count - head }
+  }
+
+  private enum Offer {
+    case appended
+    case full
+    /// The queue is finished: nobody will read them.
+    case dropped
   }
 
   let capacity: Int
@@ -28,7 +38,7 @@ final class EventQueue<Element: Sendable>: Sendable {
   }
 
   /// Whether a push would wait right now.
-  var isFull: Bool { state.withLock { $0.buffer.count - $0.head >= capacity } }
+  var isFull: Bool { state.withLock { $0.count >= capacity } }
 
   func push(_ element: Element) async {
     await push(contentsOf: [element])
@@ -36,26 +46,10 @@ final class EventQueue<Element: Sendable>: Sendable {
 
   func push(contentsOf elements: [Element]) async {
     guard !elements.isEmpty else { return }
-    while true {
-      let (accepted, consumer) = state.withLock {
-        state -> (Bool, CheckedContinuation<Void, Never>?) in
-        if state.finished { return (true, nil) }  // nobody will read them
-        guard state.unbounded || state.buffer.count - state.head < capacity else {
-          return (false, nil)
-        }
-        state.buffer.append(contentsOf: elements.map { Optional($0) })
-        defer { state.consumer = nil }
-        return (true, state.consumer)
-      }
-      if accepted {
-        consumer?.resume()
-        return
-      }
+    while offer(elements, waitsAllowed: true) == .full {
       await withCheckedContinuation { continuation in
         let resumeNow = state.withLock { state -> Bool in
-          if state.buffer.count - state.head < capacity || state.finished || state.unbounded {
-            return true
-          }
+          if state.count < capacity || state.finished || state.unbounded { return true }
           state.producers.append(continuation)
           return false
         }
@@ -64,19 +58,25 @@ final class EventQueue<Element: Sendable>: Sendable {
     }
   }
 
-  /// Adds the elements only if there is room now; never waits. For reports that may be
+  /// Adds the element only if there is room now; never waits. For reports that may be
   /// dropped (a stall report is superseded by the next one anyway).
   @discardableResult
   func tryPush(_ element: Element) -> Bool {
-    let (accepted, consumer) = state.withLock {
-      state -> (Bool, CheckedContinuation<Void, Never>?) in
-      guard !state.finished, state.buffer.count - state.head < capacity else { return (false, nil) }
-      state.buffer.append(element)
+    offer([element], waitsAllowed: false) == .appended
+  }
+
+  /// Appends `elements` and wakes the consumer, unless the queue is full. `waitsAllowed`:
+  /// whether the caller is a producer that would wait, whose bound a closing client lifts.
+  private func offer(_ elements: [Element], waitsAllowed: Bool) -> Offer {
+    let (offer, consumer) = state.withLock { state -> (Offer, CheckedContinuation<Void, Never>?) in
+      if state.finished { return (.dropped, nil) }
+      guard (waitsAllowed && state.unbounded) || state.count < capacity else { return (.full, nil) }
+      state.buffer.append(contentsOf: elements.map { Optional($0) })
       defer { state.consumer = nil }
-      return (true, state.consumer)
+      return (.appended, state.consumer)
     }
     consumer?.resume()
-    return accepted
+    return offer
   }
 
   /// From now on pushes never wait: the client is closing, and its consumer may have stopped
@@ -110,7 +110,7 @@ final class EventQueue<Element: Sendable>: Sendable {
     while true {
       // .some(element or nil-for-the-end), or nil to wait.
       let taken = state.withLock { state -> (Element?, [CheckedContinuation<Void, Never>])? in
-        if state.head < state.buffer.count {
+        if state.count > 0 {
           let element = state.buffer[state.head]
           state.buffer[state.head] = nil
           state.head += 1
@@ -121,7 +121,7 @@ final class EventQueue<Element: Sendable>: Sendable {
             state.buffer.removeFirst(state.head)
             state.head = 0
           }
-          let wake = state.buffer.count - state.head < capacity ? state.producers : []
+          let wake = state.count < capacity ? state.producers : []
           if !wake.isEmpty { state.producers = [] }
           return (element, wake)
         }
@@ -135,7 +135,7 @@ final class EventQueue<Element: Sendable>: Sendable {
       await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
           let resumeNow = state.withLock { state -> Bool in
-            if state.head < state.buffer.count || state.finished || Task.isCancelled { return true }
+            if state.count > 0 || state.finished || Task.isCancelled { return true }
             state.consumer = continuation
             return false
           }

@@ -19,10 +19,8 @@ public struct NIOTransport: WebSocketTransport {
     // SNI and name verification use host names; an IP literal is verified against IP SANs.
     let serverName = (try? SocketAddress(ipAddress: url.host, port: 0)) == nil ? url.host : nil
     let bridge = InboundBridge()
-    let milliseconds = max(
-      1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
     let bootstrap = ClientBootstrap(group: group)
-      .connectTimeout(.milliseconds(milliseconds))
+      .connectTimeout(.nanoseconds(max(1_000_000, timeout.nanoseconds)))
       .channelOption(.autoRead, value: false)
       .channelOption(.socketOption(.tcp_nodelay), value: 1)
       .channelInitializer { channel in
@@ -37,8 +35,6 @@ public struct NIOTransport: WebSocketTransport {
     do {
       let channel = try await bootstrap.connect(host: url.host, port: url.port).get()
       return NIOTransportChannel(channel: channel, bridge: bridge)
-    } catch let error as ChannelError where error == .connectTimeout(.milliseconds(milliseconds)) {
-      throw .connectTimedOut(timeout)
     } catch {
       if case ChannelError.connectTimeout = error { throw .connectTimedOut(timeout) }
       throw .connectFailed("\(url.host):\(url.port): \(error)")

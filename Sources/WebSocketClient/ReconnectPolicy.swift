@@ -35,10 +35,7 @@ public struct ReconnectPolicy: Sendable, Hashable {
   {
     let doublings = min(max(retry - 1, 0), 40)
     let ceiling = min(maximumDelay, initialDelay * (1 << doublings))
-    let nanoseconds =
-      ceiling.components.seconds * 1_000_000_000
-      + ceiling.components.attoseconds / 1_000_000_000
-    return .nanoseconds(Int64.random(in: 0...max(0, nanoseconds), using: &random))
+    return .nanoseconds(Int64.random(in: 0...max(0, ceiling.nanoseconds), using: &random))
   }
 
   public func shouldReconnect(after disconnect: Disconnect) -> Bool {

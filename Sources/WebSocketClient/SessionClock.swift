@@ -20,3 +20,10 @@ public struct SystemClock: SessionClock {
     try await clock.sleep(until: origin.advanced(by: deadline), tolerance: .milliseconds(1))
   }
 }
+
+extension Duration {
+  /// The whole duration in nanoseconds (what NIO's and the random APIs take).
+  var nanoseconds: Int64 {
+    components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+  }
+}

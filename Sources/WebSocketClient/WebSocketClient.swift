@@ -102,10 +102,7 @@ public final class WebSocketClient: Sendable {
       await queue.push(.connecting(attempt: attempt))
       let (disconnect, openedFor) = await connectOnce(attempt: attempt)
       await queue.push(.disconnected(disconnect))
-      let (stopping, skipBackoff) = control.withLock { control in
-        defer { control.skipBackoff = false }
-        return (control.stopping, control.skipBackoff)
-      }
+      let (stopping, skipBackoff) = control.withLock { ($0.stopping, $0.skipBackoff) }
       // The policy alone decides whether; "reconnect now" only skips the wait.
       guard !stopping, let policy = configuration.reconnect,
         policy.shouldReconnect(after: disconnect)
@@ -125,8 +122,10 @@ public final class WebSocketClient: Sendable {
 
   /// One connection attempt; returns why it ended and how long it was open.
   private func connectOnce(attempt: Int) async -> (Disconnect, Duration?) {
-    control.withLock { $0.skipBackoff = false }  // a request applies to one wait only
-    let seed = control.withLock { ChaCha20Random(seededFrom: &$0.random) }
+    let seed = control.withLock { control in
+      control.skipBackoff = false  // a "reconnect now" applies to one wait only
+      return ChaCha20Random(seededFrom: &control.random)
+    }
     let connection: ClientConnection
     do {
       connection = try ClientConnection(

@@ -78,21 +78,22 @@ struct WSC: AsyncParsableCommand {
           await client.close(code: .normalClosure)
         }
       case .roundTrip(let time):
-        if verbose { Diagnostics.note("pong after \(time)") }
+        if verbose { Diagnostics.note("pong after \(DurationValue.format(time))") }
       case .stalled(let waited):
-        if verbose { Diagnostics.note("no pong for \(waited)") }
+        if verbose { Diagnostics.note("no pong for \(DurationValue.format(waited))") }
       case .disconnected(let disconnect):
         await gate.close()
         last = disconnect
         if verbose { Diagnostics.note("disconnected: \(disconnect)") }
       case .reconnecting(let delay, let attempt):
-        if verbose { Diagnostics.note("reconnecting in \(delay) (attempt \(attempt))") }
+        if verbose {
+          Diagnostics.note("reconnecting in \(DurationValue.format(delay)) (attempt \(attempt))")
+        }
       }
     }
-    let status = ExitStatus(for: last ?? .userClosed)
-    if status != .success {
-      Diagnostics.fail(Diagnostics.message(for: last ?? .userClosed), status: status)
-    }
+    let ending = last ?? .userClosed
+    let status = ExitStatus(for: ending)
+    if status != .success { Diagnostics.fail(Diagnostics.message(for: ending), status: status) }
   }
 
   private func makeConfiguration() throws -> ClientConfiguration {

@@ -11,13 +11,12 @@ Prints "listening on PORT" once ready. Paths:
 import argparse
 import asyncio
 import json
-import os
-import signal
 import ssl
-import sys
 from urllib.parse import parse_qs, urlparse
 
 from websockets.asyncio.server import serve
+
+import peer_runtime
 
 
 async def handler(websocket):
@@ -64,14 +63,9 @@ async def main():
         ping_interval=None, compression=None,
     ) as server:
         port = server.sockets[0].getsockname()[1]
-        print(f"listening on {port}", flush=True)
+        peer_runtime.announce(port)
         await asyncio.Future()
 
 
 if __name__ == "__main__":
-    # Tests stop peers with SIGTERM: exit at once rather than wait for open connections.
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        sys.exit(0)
+    peer_runtime.run(main)

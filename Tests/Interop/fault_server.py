@@ -15,10 +15,9 @@ import argparse
 import asyncio
 import base64
 import hashlib
-import os
-import signal
 import struct
-import sys
+
+import peer_runtime
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -137,14 +136,9 @@ async def main():
     args = parser.parse_args()
     server = FaultServer(args.port)
     await server.start()
-    print(f"listening on {server.port}", flush=True)
+    peer_runtime.announce(server.port)
     await asyncio.Future()
 
 
 if __name__ == "__main__":
-    # Tests stop peers with SIGTERM: exit at once rather than wait for open connections.
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        sys.exit(0)
+    peer_runtime.run(main)
