@@ -4,6 +4,10 @@ import NIOSSL
 import RFC6455
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// TCP through SwiftNIO, with NIOSSL for `wss://`.
 public struct NIOTransport: WebSocketTransport {
   private let group: any EventLoopGroup
@@ -37,8 +41,22 @@ public struct NIOTransport: WebSocketTransport {
       return NIOTransportChannel(channel: channel, bridge: bridge)
     } catch {
       if case ChannelError.connectTimeout = error { throw .connectTimedOut(timeout) }
-      throw .connectFailed("\(url.host):\(url.port): \(error)")
+      throw .connectFailed("\(url.host):\(url.port): \(Self.reason(for: error))")
     }
+  }
+
+  /// The operating system's reason ("Connection refused") rather than NIO's nested
+  /// description of every address it tried.
+  private static func reason(for error: any Error) -> String {
+    guard let failure = error as? NIOConnectionError else { return "\(error)" }
+    if let attempt = failure.connectionErrors.last {
+      if let io = attempt.error as? IOError { return String(cString: strerror(io.errnoCode)) }
+      return "\(attempt.error)"
+    }
+    if failure.dnsAError != nil || failure.dnsAAAAError != nil {
+      return "cannot resolve host name"
+    }
+    return "\(error)"
   }
 
   private static func makeSSLContext(_ options: TLSOptions) throws(TransportError) -> NIOSSLContext

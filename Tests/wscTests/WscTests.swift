@@ -99,7 +99,7 @@ struct WscTests {
   @Test func nothingListeningIsAConnectFailure() throws {
     let run = try wsc(["ws://127.0.0.1:9/"])
     #expect(run.status == 6)
-    #expect(run.stderr.hasPrefix("wsc: connection failed"))
+    #expect(run.stderr == "wsc: connection failed: 127.0.0.1:9: Connection refused\n")
   }
 }
 
