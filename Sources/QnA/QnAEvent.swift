@@ -1,0 +1,61 @@
+import Foundation
+
+/// Everything that can happen to a `QnAState`: connection changes, server messages, the
+/// user's actions and clock readings. Randomness (question tokens) and time arrive inside
+/// events, so `apply` stays pure.
+public enum QnAEvent: Sendable, Hashable {
+  /// The clock now reads this (monotonic, since an arbitrary origin).
+  case clock(Duration)
+  case connecting(attempt: Int)
+  /// The WebSocket is open; the server's handshake message comes next.
+  case connected
+  case received(WireMessage)
+  /// A message from the server that did not decode: logged, counted, ignored.
+  case undecodable(WireDecodingError)
+  case roundTrip(Duration)
+  /// The outstanding keep-alive ping has waited this long.
+  case stalled(waited: Duration)
+  /// The connection ended; `retry` says when and as which attempt it comes back, if it does.
+  case disconnected(reason: String, retry: Retry?)
+  /// The user typed a question; `token` is a fresh UUID for it.
+  case ask(String, token: UUID)
+  /// The user asks again a question the server refused.
+  case retry(UUID)
+  /// A `send` effect could not be performed (the connection went away under it).
+  case sendFailed(UUID)
+
+  public struct Retry: Sendable, Hashable {
+    public var after: Duration
+    public var attempt: Int
+
+    public init(after: Duration, attempt: Int) {
+      self.after = after
+      self.attempt = attempt
+    }
+  }
+}
+
+/// What the caller of `apply` must do, or may show.
+public enum QnAEffect: Sendable, Hashable {
+  /// Put this message on the wire for the question with this token; report `sendFailed`
+  /// if that fails.
+  case send(NewQuestion, token: UUID)
+  /// A change the attendee (or a script) should hear about.
+  case report(QnAChange)
+  /// Worth a line in the log, nothing more.
+  case log(String)
+}
+
+/// The observable changes of a `QnAState`, one per line in headless mode.
+public enum QnAChange: Sendable, Hashable {
+  case connecting(attempt: Int)
+  case connected
+  case handshake(connectionID: UUID)
+  case queued(Question)
+  case sent(Question)
+  case created(Question, message: String)
+  case failed(Question, reason: String)
+  case answered(Question)
+  case disconnected(reason: String, retry: QnAEvent.Retry?)
+  case notice(Notice)
+}

@@ -1,0 +1,106 @@
+import DequeModule
+import Foundation
+
+/// The limits and timings a `QnAState` works with.
+public struct QnAConfiguration: Sendable, Hashable {
+  /// Longest question, in characters (grapheme clusters). Default 1,000.
+  public var maxQuestionLength: Int
+  /// How long a notice stays up. Default 5 s.
+  public var noticeLifetime: Duration
+  /// Notices shown at once; older ones go first. Default 3.
+  public var maxNotices: Int
+
+  public init(
+    maxQuestionLength: Int = 1000, noticeLifetime: Duration = .seconds(5), maxNotices: Int = 3
+  ) {
+    self.maxQuestionLength = maxQuestionLength
+    self.noticeLifetime = noticeLifetime
+    self.maxNotices = maxNotices
+  }
+}
+
+/// Everything the client knows, changed only by `apply`: pure and deterministic, driven the
+/// same way by the terminal UI, the headless mode and the tests.
+///
+/// Lookups are hashed (token, server id), so applying a server message costs the same with
+/// ten questions or ten thousand; only the typed-but-unconfirmed questions are ever scanned.
+public struct QnAState: Sendable, Equatable {
+  public let configuration: QnAConfiguration
+  /// The last clock reading.
+  public internal(set) var now: Duration = .zero
+  public internal(set) var connection: ConnectionStatus = .idle
+  /// Round trip of the last answered keep-alive ping.
+  public internal(set) var roundTrip: Duration?
+  /// Set while a keep-alive ping waits unusually long for its pong.
+  public internal(set) var stalledFor: Duration?
+  /// Server messages that did not decode, since the start.
+  public internal(set) var undecodableCount = 0
+  /// Current notices, oldest first (expired ones leave on the next clock reading).
+  public internal(set) var notices: [Notice] = []
+
+  /// Every question, by token.
+  var questions: [UUID: Question] = [:]
+  /// Server id → token, for the questions the server confirmed.
+  var tokenByServerID: [UUID: UUID] = [:]
+  /// Tokens of the questions not yet confirmed, in typed order. Confirmed ones leave lazily
+  /// (from the front at once, elsewhere in batches), so confirming stays O(1) amortized.
+  var unconfirmed: Deque<UUID> = []
+  var confirmedInUnconfirmed = 0
+  /// Answers that arrived before the response that names their question.
+  var earlyAnswers: Set<UUID> = []
+  /// Server ids of failure responses seen, so that a repeated one changes nothing.
+  var failedServerIDs: Set<UUID> = []
+  var nextSequence = 0
+
+  public init(configuration: QnAConfiguration = QnAConfiguration()) {
+    self.configuration = configuration
+  }
+
+  /// The connection id of the current handshake, if questions can go out.
+  public var connectionID: UUID? {
+    if case .ready(let id) = connection { return id }
+    return nil
+  }
+
+  public func question(token: UUID) -> Question? { questions[token] }
+
+  public func question(serverID: UUID) -> Question? {
+    tokenByServerID[serverID].flatMap { questions[$0] }
+  }
+
+  /// Applies one event and says what to do about it.
+  public mutating func apply(_ event: QnAEvent) -> [QnAEffect] {
+    switch event {
+    case .clock(let now):
+      advanceClock(to: now)
+      return []
+    case .received(let message):
+      return receive(message)
+    case .undecodable(let error):
+      undecodableCount += 1
+      return [.log("ignored: \(error)")]
+    case .ask(let text, let token):
+      return ask(text, token: token)
+    case .retry(let token):
+      return retry(token)
+    case .sendFailed(let token):
+      return requeue(token)
+    case .connecting, .connected, .roundTrip, .stalled, .disconnected:
+      return applyConnectionChange(event)
+    }
+  }
+
+  private mutating func advanceClock(to now: Duration) {
+    self.now = max(self.now, now)
+    notices.removeAll { $0.expiresAt <= self.now }
+  }
+
+  mutating func notice(_ text: String, kind: Notice.Kind) -> QnAEffect {
+    let notice = Notice(text: text, kind: kind, expiresAt: now + configuration.noticeLifetime)
+    notices.append(notice)
+    if notices.count > configuration.maxNotices {
+      notices.removeFirst(notices.count - configuration.maxNotices)
+    }
+    return .report(.notice(notice))
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Where a question is in its life, as the attendee sees it.
+public enum QuestionStatus: Sendable, Hashable {
+  /// Typed, waiting for a connection with a handshake.
+  case queued
+  /// On the wire, no response yet.
+  case sending
+  /// The server refused it (its message as the reason); the user may retry.
+  case failed(reason: String)
+  case unanswered
+  case answered
+
+  /// Typed but not confirmed by the server: queued, sending or failed.
+  public var isUnconfirmed: Bool {
+    switch self {
+    case .queued, .sending, .failed: true
+    case .unanswered, .answered: false
+    }
+  }
+}
+
+/// One question in the attendee's list.
+public struct Question: Sendable, Hashable, Identifiable {
+  /// The client's token for it, made when it was typed; for a question first seen in a
+  /// server response, the server's id.
+  public let id: UUID
+  /// The server's id, once a response confirmed it.
+  public var serverID: UUID?
+  public var content: String
+  public var status: QuestionStatus
+  /// The server's creation time.
+  public var createdAt: Date?
+  /// Clock time of the flip to answered, for a brief highlight.
+  public var answeredAt: Duration?
+  /// Typing order among all questions of this state.
+  public let sequence: Int
+
+  public init(
+    id: UUID, serverID: UUID? = nil, content: String, status: QuestionStatus,
+    createdAt: Date? = nil, answeredAt: Duration? = nil, sequence: Int
+  ) {
+    self.id = id
+    self.serverID = serverID
+    self.content = content
+    self.status = status
+    self.createdAt = createdAt
+    self.answeredAt = answeredAt
+    self.sequence = sequence
+  }
+}
+
+/// A message for the attendee that expires on its own.
+public struct Notice: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
+    case info
+    case error
+  }
+
+  public var text: String
+  public var kind: Kind
+  /// Clock time after which it is no longer shown.
+  public var expiresAt: Duration
+}
+
+/// What the attendee's list adds up to.
+public struct QuestionCounts: Sendable, Hashable {
+  public var asked = 0
+  public var answered = 0
+  /// Queued or sending.
+  public var pending = 0
+  public var failed = 0
+
+  public init(asked: Int = 0, answered: Int = 0, pending: Int = 0, failed: Int = 0) {
+    self.asked = asked
+    self.answered = answered
+    self.pending = pending
+    self.failed = failed
+  }
+}

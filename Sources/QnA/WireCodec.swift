@@ -1,0 +1,125 @@
+import Foundation
+
+/// Why bytes from the wire are not a message we know. Such messages are logged, counted and
+/// ignored; they never end a connection.
+public enum WireDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Not JSON, or not an object with a string `type`.
+  case malformed(String)
+  case unknownType(String)
+  /// A known `type` whose fields are missing or of the wrong kind.
+  case invalidFields(type: String, detail: String)
+
+  public var description: String {
+    switch self {
+    case .malformed(let detail): "malformed message: \(detail)"
+    case .unknownType(let type): "unknown message type \"\(type)\""
+    case .invalidFields(let type, let detail): "invalid \(type) message: \(detail)"
+    }
+  }
+}
+
+/// JSON in and out as `PROTOCOL.md` has it: Foundation's defaults (dates as seconds since
+/// 2001-01-01, upper-case UUIDs, nil optionals omitted), tolerant of ISO-8601 date strings,
+/// `null` optionals and lower-case UUIDs on the way in.
+public struct WireCodec: Sendable {
+  public init() {}
+
+  public func decode(_ bytes: some Collection<UInt8>) throws(WireDecodingError) -> WireMessage {
+    let data = Data(bytes)
+    let decoder = Self.makeDecoder()
+    let type: String
+    do {
+      type = try decoder.decode(TypeOnly.self, from: data).type
+    } catch {
+      throw .malformed(Self.summary(of: error))
+    }
+    do {
+      switch type {
+      case Handshake.type:
+        return .handshake(try decoder.decode(Handshake.self, from: data))
+      case NewQuestion.type:
+        return .newQuestion(try decoder.decode(NewQuestion.self, from: data))
+      case QuestionResponse.type:
+        return .questionResponse(try decoder.decode(QuestionResponse.self, from: data))
+      case QuestionAnswer.type:
+        return .questionAnswer(try decoder.decode(QuestionAnswer.self, from: data))
+      default:
+        throw WireDecodingError.unknownType(type)
+      }
+    } catch let error as WireDecodingError {
+      throw error
+    } catch {
+      throw .invalidFields(type: type, detail: Self.summary(of: error))
+    }
+  }
+
+  public func encode(_ message: WireMessage) -> [UInt8] {
+    let encoder = JSONEncoder()
+    let data: Data
+    do {
+      switch message {
+      case .handshake(let body): data = try encoder.encode(Typed(body))
+      case .newQuestion(let body): data = try encoder.encode(Typed(body))
+      case .questionResponse(let body): data = try encoder.encode(Typed(body))
+      case .questionAnswer(let body): data = try encoder.encode(Typed(body))
+      }
+    } catch {
+      // Every field is a string, number, bool or finite date: encoding cannot fail.
+      preconditionFailure("wire message failed to encode: \(error)")
+    }
+    return Array(data)
+  }
+
+  private static func makeDecoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom(WireDate.decode)
+    return decoder
+  }
+
+  /// One line a log can carry, without the decoder's nested context dump.
+  private static func summary(of error: any Error) -> String {
+    switch error {
+    case DecodingError.keyNotFound(let key, _): "missing \"\(key.stringValue)\""
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+      DecodingError.dataCorrupted(let context):
+      context.codingPath.isEmpty
+        ? "not a JSON object"
+        : "bad \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": "
+          + context.debugDescription
+    default: "\(error)"
+    }
+  }
+}
+
+/// The first decoding pass: `type` only.
+private struct TypeOnly: Decodable {
+  var type: String
+}
+
+/// A message body with its `type` key added on encoding.
+private struct Typed<Body: WireBody>: Encodable {
+  let body: Body
+  let type: String
+
+  init(_ body: Body) {
+    self.body = body
+    type = Body.type
+  }
+
+  private enum CodingKeys: String, CodingKey { case type }
+
+  func encode(to encoder: any Encoder) throws {
+    try body.encode(to: encoder)
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(type, forKey: .type)
+  }
+}
+
+protocol WireBody: Codable {
+  static var type: String { get }
+}
+
+extension Handshake: WireBody {}
+extension NewQuestion: WireBody {}
+extension QuestionResponse: WireBody {}
+extension QuestionAnswer: WireBody {}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// One message of the Q&A wire protocol (`PROTOCOL.md`), in either direction.
+public enum WireMessage: Sendable, Hashable {
+  case handshake(Handshake)
+  case newQuestion(NewQuestion)
+  case questionResponse(QuestionResponse)
+  case questionAnswer(QuestionAnswer)
+
+  /// The `type` field each message carries on the wire.
+  public var type: String {
+    switch self {
+    case .handshake: Handshake.type
+    case .newQuestion: NewQuestion.type
+    case .questionResponse: QuestionResponse.type
+    case .questionAnswer: QuestionAnswer.type
+    }
+  }
+}
+
+/// Server → client, first on every connection: `id` names this connection.
+public struct Handshake: Sendable, Hashable, Codable {
+  static let type = "handshake"
+  public var id: UUID
+
+  public init(id: UUID) { self.id = id }
+}
+
+/// Client → server: ask. `id` is the connection id from the handshake, not a question id.
+public struct NewQuestion: Sendable, Hashable, Codable {
+  static let type = "newQuestion"
+  public var id: UUID
+  public var content: String
+  /// Extension: the question's client-generated token. Back ends without it ignore the key.
+  public var token: UUID?
+
+  public init(id: UUID, content: String, token: UUID? = nil) {
+    self.id = id
+    self.content = content
+    self.token = token
+  }
+}
+
+/// Server → client: the result of a `newQuestion`. On failure `id`, `content` and `createdAt`
+/// may be absent, and an `id` that is present was never stored.
+public struct QuestionResponse: Sendable, Hashable, Codable {
+  static let type = "questionResponse"
+  public var success: Bool
+  public var message: String
+  public var id: UUID?
+  public var answered: Bool?
+  public var content: String?
+  public var createdAt: Date?
+  /// Extension: the token of the `newQuestion` this answers, from servers that echo it.
+  public var token: UUID?
+
+  public init(
+    success: Bool, message: String, id: UUID? = nil, answered: Bool? = nil,
+    content: String? = nil, createdAt: Date? = nil, token: UUID? = nil
+  ) {
+    self.success = success
+    self.message = message
+    self.id = id
+    self.answered = answered
+    self.content = content
+    self.createdAt = createdAt
+    self.token = token
+  }
+}
+
+/// Server → client: the presenter answered the question with this (server) id.
+public struct QuestionAnswer: Sendable, Hashable, Codable {
+  static let type = "questionAnswer"
+  public var questionId: UUID
+
+  public init(questionId: UUID) { self.questionId = questionId }
+}
