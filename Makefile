@@ -4,7 +4,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR := .build-fuzz
 # The interop tests' independent peer: Python's websockets, in a virtualenv of our own.
 VENV := .venv
-PYTHON_PACKAGES := websockets==17.0
+PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2
 
 .PHONY: all build test lint format bench fuzz run clean
 
@@ -37,6 +37,7 @@ bench:
 	cd Benchmarks && $(SWIFT) build -c release
 	Benchmarks/.build/release/CoreBenchmarks
 	Benchmarks/.build/release/ClientBenchmarks
+	Benchmarks/.build/release/QnABenchmarks
 
 ## libFuzzer on the frame decoder, handshake parser and connection (FUZZ_SECONDS each run).
 fuzz:
@@ -47,10 +48,11 @@ fuzz:
 	$(FUZZ_DIR)/fuzz-rfc6455 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -max_len=4096 $(FUZZ_DIR)/corpus 2>&1 | swift demangle | tee $(FUZZ_DIR)/last-run.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'
 
-## Builds and starts the product. The client and server arrive with issues 3–6.
+## Builds and starts the product. qna-server and the terminal UI arrive with issues 5 and 6.
 run: build
-	@echo "make run: the qna client and qna-server do not exist yet (issues 4-6)."
-	@echo "Built so far: the WebSocket engine and wsc (.build/debug/wsc ws://host:port/path)."
+	@echo "make run: qna-server and the qna terminal UI do not exist yet (issues 5 and 6)."
+	@echo "Built so far: wsc (.build/debug/wsc ws://HOST:PORT/path) and the headless client:"
+	@echo "  .build/debug/qna --headless --url ws://HOST:PORT/socket --ask 'Why?' --wait-answered"
 	@echo "Run 'make test' for the tests, 'make bench' for the benchmarks."
 
 clean:

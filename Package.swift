@@ -7,7 +7,9 @@ let package = Package(
   products: [
     .library(name: "RFC6455", targets: ["RFC6455"]),
     .library(name: "WebSocketClient", targets: ["WebSocketClient"]),
+    .library(name: "QnA", targets: ["QnA"]),
     .executable(name: "wsc", targets: ["wsc"]),
+    .executable(name: "qna", targets: ["qna"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -16,6 +18,7 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     .package(
       url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
   ],
@@ -30,6 +33,18 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]
+    ),
+    // The Q&A protocol's messages and the pure client state (`QnAState`).
+    .target(
+      name: "QnA", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+    // The engine under every front end: WebSocketClient + wire codec + QnAState.
+    .target(name: "QnAClient", dependencies: ["QnA", "WebSocketClient"]),
+    .executableTarget(
+      name: "qna",
+      dependencies: [
+        "QnAClient", "CommandLineValues",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // Durations and sizes as every command line of the project spells them.
@@ -58,6 +73,12 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    .testTarget(
+      name: "QnATests",
+      dependencies: ["QnA", .product(name: "PropertyBased", package: "swift-property-based")]
+    ),
+    // The engine and the built `qna --headless` against a real Q&A server.
+    .testTarget(name: "QnAClientTests", dependencies: ["QnAClient", "qna", "InteropPeers"]),
     .testTarget(name: "CommandLineValuesTests", dependencies: ["CommandLineValues"]),
     // Runs the built `wsc` against real peers; depends on it so that it is built first.
     .testTarget(name: "wscTests", dependencies: ["wsc", "InteropPeers"]),

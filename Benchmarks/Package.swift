@@ -31,7 +31,11 @@ let package = Package(
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
       ]
-    )
+    ),
+    .executableTarget(
+      name: "QnABenchmarks",
+      dependencies: [.product(name: "QnA", package: "qna")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,57 @@
+import Foundation
+import QnA
+
+/// The headless mode's output: one JSON object per state change. The schema is documented in
+/// the README ("Headless mode"); scripts depend on it, so change it only by adding.
+public enum HeadlessEvents {
+  public static func line(for change: QnAChange) -> JSONLine {
+    switch change {
+    case .connecting(let attempt):
+      JSONLine(["event": .string("connecting"), "attempt": .int(attempt)])
+    case .connected:
+      JSONLine(["event": .string("connected")])
+    case .handshake(let id):
+      JSONLine(["event": .string("handshake"), "connectionId": .string(id.uuidString)])
+    case .queued(let question): questionLine("queued", question)
+    case .sent(let question): questionLine("sent", question)
+    case .created(let question, let message):
+      questionLine("created", question, extra: ["message": .string(message)])
+    case .failed(let question, let reason):
+      questionLine("failed", question, extra: ["reason": .string(reason)])
+    case .answered(let question): questionLine("answered", question)
+    case .disconnected(let reason, let retry):
+      JSONLine([
+        "event": .string("disconnected"), "reason": .string(reason),
+        "retryIn": retry.map { .number(seconds($0.after)) } ?? .null,
+        "attempt": retry.map { .int($0.attempt) } ?? .null,
+      ])
+    case .notice(let notice):
+      JSONLine([
+        "event": .string("notice"), "text": .string(notice.text),
+        "level": .string(notice.kind == .error ? "error" : "info"),
+      ])
+    }
+  }
+
+  private static func questionLine(
+    _ event: String, _ question: Question, extra: KeyValuePairs<String, JSONLine.Value> = [:]
+  ) -> JSONLine {
+    var members: [(key: String, value: JSONLine.Value)] = [
+      ("event", .string(event)), ("token", .string(question.id.uuidString)),
+      ("content", .string(question.content)),
+    ]
+    if let serverID = question.serverID { members.append(("id", .string(serverID.uuidString))) }
+    if let createdAt = question.createdAt {
+      members.append(("createdAt", .string(createdAt.formatted(timestamp))))
+    }
+    members += extra.map { ($0.key, $0.value) }
+    return JSONLine(members)
+  }
+
+  private static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+  static func seconds(_ duration: Duration) -> Double {
+    let (whole, atto) = duration.components
+    return Double(whole) + Double(atto) / 1e18
+  }
+}

@@ -1,0 +1,65 @@
+/// One JSON object on one line, keys in the order given, strings escaped so that no control
+/// character or line break from a hostile server reaches the output raw.
+public struct JSONLine: Sendable, Equatable, CustomStringConvertible {
+  public enum Value: Sendable, Equatable {
+    case string(String)
+    case int(Int)
+    case number(Double)
+    case bool(Bool)
+    case null
+  }
+
+  public private(set) var members: [(key: String, value: Value)] = []
+
+  public init(_ members: KeyValuePairs<String, Value>) {
+    self.members = members.map { ($0.key, $0.value) }
+  }
+
+  public init(_ members: [(key: String, value: Value)]) {
+    self.members = members
+  }
+
+  public subscript(key: String) -> Value? {
+    members.first { $0.key == key }?.value
+  }
+
+  public static func == (a: JSONLine, b: JSONLine) -> Bool {
+    a.members.elementsEqual(b.members) { $0.key == $1.key && $0.value == $1.value }
+  }
+
+  public var description: String {
+    var out = "{"
+    for (index, member) in members.enumerated() {
+      if index > 0 { out += "," }
+      Self.append(string: member.key, to: &out)
+      out += ":"
+      switch member.value {
+      case .string(let text): Self.append(string: text, to: &out)
+      case .int(let number): out += String(number)
+      case .number(let number): out += number.isFinite ? "\(number)" : "null"
+      case .bool(let flag): out += flag ? "true" : "false"
+      case .null: out += "null"
+      }
+    }
+    return out + "}"
+  }
+
+  private static func append(string: String, to out: inout String) {
+    out += "\""
+    for scalar in string.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      // C0 and C1 controls, and the line and paragraph separators some readers split on.
+      case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}":
+        let hex = String(scalar.value, radix: 16, uppercase: false)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    out += "\""
+  }
+}

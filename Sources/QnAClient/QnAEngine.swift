@@ -1,0 +1,194 @@
+import Foundation
+import QnA
+import RFC6455
+import WebSocketClient
+
+/// How the engine talks to the server.
+public struct EngineConfiguration: Sendable {
+  public var client: ClientConfiguration
+  public var state: QnAConfiguration
+  /// Send questions as binary frames (what existing clients do) or as text.
+  public var sendsBinary: Bool
+
+  public init(
+    client: ClientConfiguration = ClientConfiguration(reconnect: ReconnectPolicy()),
+    state: QnAConfiguration = QnAConfiguration(), sendsBinary: Bool = true
+  ) {
+    self.client = client
+    self.state = state
+    self.sendsBinary = sendsBinary
+  }
+}
+
+/// The Q&A client without a face: a WebSocket connection, the wire codec and a `QnAState`,
+/// wired together. Front ends call `ask` and read `changes`; the state is theirs to read.
+///
+/// Sends leave through one outbox task, so questions reach the wire in the order the
+/// reducer released them, even while other events are being applied.
+public actor QnAEngine {
+  public nonisolated let url: WebSocketURL
+  /// Every observable change, in order. Ends after the connection has stopped for good.
+  public nonisolated let changes: AsyncStream<QnAChange>
+  public private(set) var state: QnAState
+
+  private let client: WebSocketClient
+  private let clock: any SessionClock
+  private let codec = WireCodec()
+  private let sendsBinary: Bool
+  private let log: @Sendable (String) -> Void
+  private var random: any RandomNumberGenerator & Sendable
+  private let changeSink: AsyncStream<QnAChange>.Continuation
+  private let outbox: AsyncStream<(NewQuestion, UUID)>.Continuation
+  private let outboxQuestions: AsyncStream<(NewQuestion, UUID)>
+  private var tasks: [Task<Void, Never>] = []
+  /// A disconnect waits for the event after it, which says whether and when a retry follows.
+  private var pendingDisconnect: Disconnect?
+
+  public init(
+    url: WebSocketURL, configuration: EngineConfiguration = EngineConfiguration(),
+    transport: any WebSocketTransport = NIOTransport(), clock: any SessionClock = SystemClock(),
+    random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
+    self.url = url
+    self.clock = clock
+    var random = random
+    // The connection's masking keys and the question tokens draw on separate streams.
+    let connectionRandom = ChaCha20Random(seededFrom: &random)
+    self.random = random
+    self.log = log
+    sendsBinary = configuration.sendsBinary
+    state = QnAState(configuration: configuration.state)
+    client = WebSocketClient(
+      url: url, configuration: configuration.client, transport: transport, clock: clock,
+      random: connectionRandom)
+    (changes, changeSink) = AsyncStream.makeStream()
+    (outboxQuestions, outbox) = AsyncStream.makeStream()
+  }
+
+  /// Connects, and keeps connecting as the reconnect policy says.
+  public func start() {
+    guard tasks.isEmpty else { return }
+    client.start()
+    let events = client.events
+    let questions = outboxQuestions
+    tasks.append(Task { await self.consume(events) })
+    tasks.append(Task { await self.drainOutbox(questions) })
+  }
+
+  /// The user typed a question. Its token is made here, from the injected randomness.
+  /// Returns the question, or `nil` if it was refused (empty, too long: see the notice).
+  @discardableResult
+  public func ask(_ text: String) -> Question? {
+    let token = makeToken()
+    apply(.ask(text, token: token))
+    return state.question(token: token)
+  }
+
+  public func retry(_ token: UUID) { apply(.retry(token)) }
+
+  /// Reconnects at once (skips the backoff wait, or drops a stuck connection).
+  public func reconnectNow() { client.reconnectNow() }
+
+  /// Reads the clock into the state (notices expire, countdowns move).
+  public func tick() { apply(.clock(clock.now)) }
+
+  /// Finishes the sends under way, closes with 1000, and waits until the connection has
+  /// stopped and `changes` has ended.
+  public func stop() async {
+    outbox.finish()
+    if tasks.count == 2 { await tasks[1].value }
+    await client.close(code: .normalClosure)
+    for task in tasks { await task.value }
+  }
+
+  // MARK: Driving the state
+
+  private func consume(_ events: WebSocketClient.Events) async {
+    for await event in events { handle(event) }
+    flushDisconnect(retry: nil)
+    outbox.finish()
+    changeSink.finish()
+  }
+
+  private func handle(_ event: ClientEvent) {
+    if case .reconnecting(let after, let attempt) = event {
+      flushDisconnect(retry: .init(after: after, attempt: attempt))
+      return
+    }
+    if case .connecting(let attempt) = event, attempt > 1 {
+      // A "reconnect now" skips the backoff: the retry is immediate.
+      flushDisconnect(retry: .init(after: .zero, attempt: attempt))
+    } else {
+      flushDisconnect(retry: nil)
+    }
+    switch event {
+    case .connecting(let attempt): apply(.connecting(attempt: attempt))
+    case .opened: apply(.connected)
+    case .message(let message): receive(message)
+    case .roundTrip(let time): apply(.roundTrip(time))
+    case .stalled(let waited): apply(.stalled(waited: waited))
+    case .disconnected(let disconnect): pendingDisconnect = disconnect
+    case .reconnecting: break
+    }
+  }
+
+  private func flushDisconnect(retry: QnAEvent.Retry?) {
+    guard let disconnect = pendingDisconnect else { return }
+    pendingDisconnect = nil
+    apply(.disconnected(reason: disconnect.description, retry: retry))
+  }
+
+  private func receive(_ message: WebSocketMessage) {
+    do {
+      apply(.received(try codec.decode(message.data)))
+    } catch {
+      apply(.undecodable(error))
+    }
+  }
+
+  private func apply(_ event: QnAEvent) {
+    let now = clock.now
+    if now > state.now { _ = state.apply(.clock(now)) }
+    for effect in state.apply(event) {
+      switch effect {
+      case .send(let message, let token): outbox.yield((message, token))
+      // "Sent" is reported by the outbox, once the socket has taken the message.
+      case .report(.sent): break
+      case .report(let change): changeSink.yield(change)
+      case .log(let line): log(line)
+      }
+    }
+  }
+
+  private func drainOutbox(_ questions: AsyncStream<(NewQuestion, UUID)>) async {
+    for await (message, token) in questions {
+      // Requeued by a disconnect while it waited here: the next handshake sends it anew.
+      guard let question = state.question(token: token), question.status == .sending,
+        message.id == state.connectionID
+      else { continue }
+      let bytes = codec.encode(.newQuestion(message))
+      do {
+        if sendsBinary {
+          try await client.send(binary: bytes)
+        } else {
+          try await client.send(text: String(decoding: bytes, as: UTF8.self))
+        }
+        changeSink.yield(.sent(question))
+      } catch {
+        log("not sent (\(error)); queued for the next connection")
+        apply(.sendFailed(token))
+      }
+    }
+  }
+
+  private func makeToken() -> UUID {
+    var bytes = (random.next(), random.next())
+    // RFC 9562 version 4, variant 10.
+    bytes.0 = (bytes.0 & ~(0xF << 12)) | (0x4 << 12)
+    bytes.1 = (bytes.1 & ~(0x3 << 62)) | (0x2 << 62)
+    return withUnsafeBytes(of: (bytes.0.bigEndian, bytes.1.bigEndian)) { raw in
+      UUID(uuid: raw.load(as: uuid_t.self))
+    }
+  }
+}

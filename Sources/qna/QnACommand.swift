@@ -1,0 +1,74 @@
+import ArgumentParser
+import CommandLineValues
+import Foundation
+import QnA
+import QnAClient
+import RFC6455
+import WebSocketClient
+
+@main
+struct QnACommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "qna",
+    abstract: "Ask questions at a live conference Q&A and see them answered.",
+    discussion: """
+      With --headless, questions come from --ask and stdin lines, and every state change is \
+      printed as one JSON object per line (see the README for the schema). Exit status: 0 \
+      done, 1 a question failed or the connection ended for good, 5 timed out, 64 bad usage. \
+      Durations: 1, 0.5, 500ms, 2s, 1m.
+      """)
+
+  @Flag(help: "No terminal UI: JSON lines on stdout, for scripts.") var headless = false
+  @Option(help: "The server's WebSocket URL (default: $QNA_URL, else ws://127.0.0.1:8080/socket).")
+  var url: String?
+  @Option(help: "A question to ask (repeatable).") var ask: [String] = []
+  @Flag(help: "Do not read questions from stdin (it is read unless it is a terminal).")
+  var noStdin = false
+  @Flag(help: "Exit 0 once every question asked is answered.") var waitAnswered = false
+  @Flag(help: "Exit once every question asked has been sent.") var exitAfterSend = false
+  @Option(help: "Give up after this long, exiting 5.") var timeout: String?
+  @Option(help: "Keep-alive ping interval, or 0 for none.") var pingInterval = "20s"
+  @Option(help: "Declare the connection dead without a pong this long.") var pingTimeout = "20s"
+  @Option(help: "Give up a connection attempt after this long.") var connectTimeout = "10s"
+  @Flag(help: "Do not reconnect after the connection drops.") var noReconnect = false
+  @Option(help: "Longest question, in characters.") var maxLength = 1000
+  @Flag(help: "Send questions as text frames instead of binary.") var text = false
+  @Flag(help: "Log details (ignored messages, resends) on stderr.") var verbose = false
+
+  func run() async throws {
+    let target: WebSocketURL
+    let configuration: EngineConfiguration
+    let deadline: Duration?
+    do {
+      target = try WebSocketURL(
+        url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080/socket")
+      configuration = try makeConfiguration()
+      deadline = try timeout.map(DurationValue.parse)
+    } catch {
+      Headless.fail("\(error)", status: .usage)
+    }
+    guard headless else {
+      Headless.fail(
+        "the terminal UI is not built yet; run with --headless", status: .usage)
+    }
+    let options = Headless.Options(
+      asks: ask, readsStdin: !noStdin && isatty(STDIN_FILENO) == 0,
+      waitAnswered: waitAnswered, exitAfterSend: exitAfterSend, timeout: deadline,
+      verbose: verbose)
+    let status = await Headless(url: target, configuration: configuration, options: options).run()
+    if status != .success { throw ExitCode(status.rawValue) }
+  }
+
+  private func makeConfiguration() throws -> EngineConfiguration {
+    guard maxLength > 0 else { throw ValidationError("--max-length must be positive") }
+    let interval = try DurationValue.parse(pingInterval)
+    let client = ClientConfiguration(
+      connectTimeout: try DurationValue.parse(connectTimeout),
+      handshakeTimeout: try DurationValue.parse(connectTimeout),
+      pingInterval: interval == .zero ? nil : interval,
+      pingTimeout: try DurationValue.parse(pingTimeout),
+      reconnect: noReconnect ? nil : ReconnectPolicy())
+    return EngineConfiguration(
+      client: client, state: QnAConfiguration(maxQuestionLength: maxLength), sendsBinary: !text)
+  }
+}

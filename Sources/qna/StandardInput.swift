@@ -1,0 +1,56 @@
+import Dispatch
+import Foundation
+
+/// Stdin's lines, read on a thread of their own (reads block). At most `capacity` lines wait
+/// for the consumer; the reader stops reading meanwhile, so `qna < hugefile` does not buffer
+/// the file.
+struct StandardInputLines: AsyncSequence, Sendable {
+  private let stream: AsyncStream<String>
+  private let room: DispatchSemaphore
+
+  init(capacity: Int = 16) {
+    let room = DispatchSemaphore(value: capacity)
+    self.room = room
+    stream = AsyncStream { continuation in
+      Thread.detachNewThread {
+        while let line = readLine(strippingNewline: true) {
+          room.wait()
+          continuation.yield(line)
+        }
+        continuation.finish()
+      }
+    }
+  }
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var base: AsyncStream<String>.AsyncIterator
+    let room: DispatchSemaphore
+
+    mutating func next() async -> String? {
+      guard let line = await base.next() else { return nil }
+      room.signal()
+      return line
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(base: stream.makeAsyncIterator(), room: room)
+  }
+}
+
+/// Turns signals into a callback (and keeps their default action from killing the process).
+final class SignalWatch {
+  private let sources: [any DispatchSourceSignal]
+
+  init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
+    sources = signals.map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler(handler: handler)
+      source.resume()
+      return source
+    }
+  }
+
+  func cancel() { for source in sources { source.cancel() } }
+}

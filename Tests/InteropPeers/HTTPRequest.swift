@@ -1,0 +1,92 @@
+import Foundation
+
+/// A one-shot HTTP/1.1 request over loopback TCP, for driving servers' HTTP routes in tests
+/// without an HTTP client dependency.
+public struct HTTPResponse: Sendable {
+  public var status: Int
+  public var headers: [String: String]
+  public var body: String
+}
+
+public enum HTTPRequestError: Error, CustomStringConvertible {
+  case connectFailed(Int32)
+  case malformedResponse(String)
+
+  public var description: String {
+    switch self {
+    case .connectFailed(let code): "cannot connect: errno \(code)"
+    case .malformedResponse(let text): "malformed HTTP response: \(text.prefix(80))"
+    }
+  }
+}
+
+public func httpRequest(
+  _ method: String, port: Int, path: String, body: String = "", headers: [String: String] = [:]
+) throws -> HTTPResponse {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard fd >= 0 else { throw HTTPRequestError.connectFailed(errno) }
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else { throw HTTPRequestError.connectFailed(errno) }
+  var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+  for (name, value) in headers { request += "\(name): \(value)\r\n" }
+  request += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+  let bytes = Array(request.utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    guard written > 0 else { throw HTTPRequestError.connectFailed(errno) }
+    offset += written
+  }
+  var response: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = read(fd, &buffer, buffer.count)
+    if count <= 0 { break }
+    response += buffer[0..<count]
+  }
+  return try parse(String(decoding: response, as: UTF8.self))
+}
+
+private func parse(_ text: String) throws -> HTTPResponse {
+  guard let split = text.range(of: "\r\n\r\n") else {
+    throw HTTPRequestError.malformedResponse(text)
+  }
+  let head = text[..<split.lowerBound].components(separatedBy: "\r\n")
+  let statusParts = head.first?.split(separator: " ") ?? []
+  guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+    throw HTTPRequestError.malformedResponse(text)
+  }
+  var headers: [String: String] = [:]
+  for line in head.dropFirst() {
+    guard let colon = line.firstIndex(of: ":") else { continue }
+    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+      .trimmingCharacters(in: .whitespaces)
+  }
+  var body = String(text[split.upperBound...])
+  if headers["transfer-encoding"]?.lowercased() == "chunked" { body = dechunk(body) }
+  return HTTPResponse(status: status, headers: headers, body: body)
+}
+
+private func dechunk(_ body: String) -> String {
+  var rest = Substring(body)
+  var out = ""
+  while let lineEnd = rest.range(of: "\r\n"),
+    let size = Int(rest[..<lineEnd.lowerBound], radix: 16), size > 0
+  {
+    let start = lineEnd.upperBound
+    let utf8 = rest.utf8
+    guard let end = utf8.index(start, offsetBy: size, limitedBy: utf8.endIndex) else { break }
+    out += rest[start..<end]
+    rest = rest[end...].dropFirst(2)
+  }
+  return out
+}

@@ -1,0 +1,104 @@
+import Foundation
+import InteropPeers
+import Synchronization
+
+/// `qna --headless` as a script runs it: a real process whose JSON lines are collected as they
+/// come, so a test can wait for one, act on the server, then wait for the next.
+final class HeadlessProcess: Sendable {
+  static var qnaPath: String {
+    let candidates = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("qna").path,
+      PeerProcess.packageRoot.appendingPathComponent(".build/debug/qna").path,
+    ]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+  }
+
+  struct Event: @unchecked Sendable {
+    // JSONSerialization's values: strings, numbers, null; immutable once parsed.
+    let fields: [String: Any]
+    let raw: String
+
+    var name: String { fields["event"] as? String ?? "" }
+    subscript(key: String) -> String? { fields[key] as? String }
+  }
+
+  private let child: ChildProcess
+  private let output = Mutex<(events: [Event], ended: Bool)>(([], false))
+  private let errors = Mutex<String?>(nil)
+
+  init(_ arguments: [String], stdin: String? = nil) throws {
+    child = try ChildProcess(Self.qnaPath, ["--headless"] + arguments)
+    if let stdin {
+      child.stdin.write(Data(stdin.utf8))
+      try child.stdin.close()
+    }
+    let stdout = child.stdout
+    let stderr = child.stderr
+    Thread.detachNewThread { [self] in
+      var pending = Data()
+      while case let chunk = stdout.availableData, !chunk.isEmpty {
+        pending += chunk
+        while let newline = pending.firstIndex(of: 0x0A) {
+          let line = String(decoding: pending[..<newline], as: UTF8.self)
+          pending = Data(pending[(newline + 1)...])
+          let object = try? JSONSerialization.jsonObject(with: Data(line.utf8))
+          let event = Event(fields: object as? [String: Any] ?? ["unparsed": line], raw: line)
+          self.output.withLock { $0.events.append(event) }
+        }
+      }
+      self.output.withLock { $0.ended = true }
+    }
+    Thread.detachNewThread { [self] in
+      let text = String(decoding: stderr.readDataToEndOfFile(), as: UTF8.self)
+      self.errors.withLock { $0 = text }
+    }
+  }
+
+  var events: [Event] { output.withLock { $0.events } }
+  /// Stderr, once the process has closed it.
+  var stderr: String { errors.withLock { $0 ?? "" } }
+
+  func write(_ line: String) { child.stdin.write(Data((line + "\n").utf8)) }
+  func closeInput() throws { try child.stdin.close() }
+
+  /// The `index`-th event named `name` (0 for the first), waiting up to `seconds` for it.
+  func waitFor(
+    _ name: String, occurrence index: Int = 0, seconds: Double = 15,
+    where predicate: @Sendable (Event) -> Bool = { _ in true }
+  ) async throws -> Event {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      let (matches, ended) = output.withLock { state in
+        (state.events.filter { $0.name == name && predicate($0) }, state.ended)
+      }
+      if matches.count > index { return matches[index] }
+      if ended { break }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw HeadlessTestError.missing(name, events.map(\.raw).joined(separator: "\n") + stderr)
+  }
+
+  /// The exit status, waiting for it on another thread.
+  func exitStatus() async -> Int32 {
+    let child = self.child
+    let status = await Task.detached { child.wait() }.value
+    // Let the readers reach end of file.
+    for _ in 0..<200 where !output.withLock({ $0.ended }) || errors.withLock({ $0 == nil }) {
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return status
+  }
+
+  func interrupt() { kill(child.pid, SIGINT) }
+}
+
+enum HeadlessTestError: Error, CustomStringConvertible {
+  case missing(String, String)
+
+  var description: String {
+    switch self {
+    case .missing(let name, let seen): "no \"\(name)\" event; output was:\n\(seen)"
+    }
+  }
+}
