@@ -48,12 +48,10 @@ fuzz:
 	$(FUZZ_DIR)/fuzz-rfc6455 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -max_len=4096 $(FUZZ_DIR)/corpus 2>&1 | swift demangle | tee $(FUZZ_DIR)/last-run.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'
 
-## Builds and starts the product. qna-server and the terminal UI arrive with issues 5 and 6.
+## Builds and starts the product: qna-server on 127.0.0.1:8080 with qna.sqlite, and a client
+## connected to it (headless until the terminal UI lands with issue 6). The server stops with it.
 run: build
-	@echo "make run: qna-server and the qna terminal UI do not exist yet (issues 5 and 6)."
-	@echo "Built so far: wsc (.build/debug/wsc ws://HOST:PORT/path) and the headless client:"
-	@echo "  .build/debug/qna --headless --url ws://HOST:PORT/socket --ask 'Why?' --wait-answered"
-	@echo "Run 'make test' for the tests, 'make bench' for the benchmarks."
+	@./scripts/run-local.sh
 
 clean:
 	rm -rf .build $(FUZZ_DIR) Benchmarks/.build $(VENV)

@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "QnA", targets: ["QnA"]),
     .executable(name: "wsc", targets: ["wsc"]),
     .executable(name: "qna", targets: ["qna"]),
+    .executable(name: "qna-server", targets: ["qna-server"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -19,6 +20,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     .package(
       url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
   ],
@@ -45,6 +48,28 @@ let package = Package(
       dependencies: [
         "QnAClient", "CommandLineValues",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // qna-server: the reference back end and the mock that scripted tests drive.
+    .target(
+      name: "QnAServer",
+      dependencies: [
+        "QnA",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]
+    ),
+    .executableTarget(
+      name: "qna-server",
+      dependencies: [
+        "QnAServer", "CommandLineValues",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // Durations and sizes as every command line of the project spells them.
@@ -78,7 +103,13 @@ let package = Package(
       dependencies: ["QnA", .product(name: "PropertyBased", package: "swift-property-based")]
     ),
     // The engine and the built `qna --headless` against a real Q&A server.
-    .testTarget(name: "QnAClientTests", dependencies: ["QnAClient", "qna", "InteropPeers"]),
+    .testTarget(
+      name: "QnAClientTests", dependencies: ["QnAClient", "qna", "qna-server", "InteropPeers"]),
+    // The server in this process and as a process, over loopback, with our own client.
+    .testTarget(
+      name: "QnAServerTests",
+      dependencies: ["QnAServer", "qna-server", "QnA", "WebSocketClient", "InteropPeers"]
+    ),
     .testTarget(name: "CommandLineValuesTests", dependencies: ["CommandLineValues"]),
     // Runs the built `wsc` against real peers; depends on it so that it is built first.
     .testTarget(name: "wscTests", dependencies: ["wsc", "InteropPeers"]),

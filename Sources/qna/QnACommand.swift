@@ -22,8 +22,9 @@ struct QnACommand: AsyncParsableCommand {
   @Option(help: "The server's WebSocket URL (default: $QNA_URL, else ws://127.0.0.1:8080/socket).")
   var url: String?
   @Option(help: "A question to ask (repeatable).") var ask: [String] = []
-  @Flag(help: "Do not read questions from stdin (it is read unless it is a terminal).")
-  var noStdin = false
+  @Flag(help: "Read questions from stdin after the --ask ones (without --ask, it always is).")
+  var stdin = false
+  @Flag(help: "Do not read questions from stdin.") var noStdin = false
   @Flag(help: "Exit 0 once every question asked is answered.") var waitAnswered = false
   @Flag(help: "Exit once every question asked has been sent.") var exitAfterSend = false
   @Option(help: "Give up after this long, exiting 5.") var timeout: String?
@@ -52,7 +53,9 @@ struct QnACommand: AsyncParsableCommand {
         "the terminal UI is not built yet; run with --headless", status: .usage)
     }
     let options = Headless.Options(
-      asks: ask, readsStdin: !noStdin && isatty(STDIN_FILENO) == 0,
+      // With --ask, stdin is left alone unless --stdin says otherwise: a script's inherited
+      // stdin may never reach end of file, and --wait-answered would wait for it forever.
+      asks: ask, readsStdin: !noStdin && (ask.isEmpty || stdin),
       waitAnswered: waitAnswered, exitAfterSend: exitAfterSend, timeout: deadline,
       verbose: verbose)
     let status = await Headless(url: target, configuration: configuration, options: options).run()

@@ -153,3 +153,20 @@ struct HeadlessEndToEndTests {
     #expect(await badTimeout.exitStatus() == 64)
   }
 }
+
+@Suite("qna --headless question sources", .serialized)
+struct HeadlessQuestionSourceTests {
+  @Test func askThenStdinWithTheStdinFlag() async throws {
+    let server = try PeerProcess(script: "reference_backend.py")
+    let qna = try HeadlessProcess(
+      [
+        "--url", "ws://127.0.0.1:\(server.port)/socket", "--ask", "from --ask", "--stdin",
+        "--exit-after-send",
+      ], stdin: "from stdin\n")
+    #expect(await qna.exitStatus() == 0, "\(qna.stderr)")
+    #expect(
+      qna.events.filter { $0.name == "sent" }.compactMap { $0["content"] } == [
+        "from --ask", "from stdin",
+      ])
+  }
+}

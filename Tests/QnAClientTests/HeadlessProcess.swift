@@ -82,7 +82,7 @@ final class HeadlessProcess: Sendable {
   /// The exit status, waiting for it on another thread.
   func exitStatus() async -> Int32 {
     let child = self.child
-    let status = await Task.detached { child.wait() }.value
+    let status = await onOwnThread { child.wait() }
     // Let the readers reach end of file.
     for _ in 0..<200 where !output.withLock({ $0.ended }) || errors.withLock({ $0 == nil }) {
       try? await Task.sleep(for: .milliseconds(10))

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The presenter's page: every question, oldest first, with an Answer button per unanswered
+/// row. Content is attacker-controlled and always escaped.
+enum PresenterPage {
+  static func render(_ questions: [StoredQuestion]) -> String {
+    let rows = questions.map { question in
+      let id = question.id.uuidString
+      let action =
+        question.answered
+        ? "answered"
+        : "<form method=\"post\" action=\"/\(id)/answer\"><button>Answer</button></form>"
+      return """
+            <tr class="\(question.answered ? "answered" : "open")">\
+        <td>\(HTML.escape(question.content))</td>\
+        <td>\(question.createdAt.formatted(.iso8601))</td>\
+        <td>\(action)</td></tr>
+        """
+    }
+    let open = questions.filter { !$0.answered }.count
+    return """
+      <!doctype html>
+      <html lang="en"><head><meta charset="utf-8">
+      <meta http-equiv="refresh" content="5">
+      <title>Questions (\(open) open)</title>
+      <style>
+      body { font-family: system-ui, sans-serif; margin: 2em; }
+      table { border-collapse: collapse; width: 100%; }
+      td, th { border-bottom: 1px solid #ddd; padding: .5em; text-align: left; vertical-align: top; }
+      td:first-child { white-space: pre-wrap; overflow-wrap: anywhere; }
+      tr.answered td { color: #777; }
+      </style></head>
+      <body>
+      <h1>Questions</h1>
+      <p>\(questions.count) asked, \(open) open.</p>
+      <table>
+      <tr><th>Question</th><th>Asked</th><th></th></tr>
+      \(rows.joined(separator: "\n"))
+      </table>
+      </body></html>
+
+      """
+  }
+
+  static func login(failed: Bool) -> String {
+    """
+    <!doctype html>
+    <html lang="en"><head><meta charset="utf-8"><title>Presenter login</title></head>
+    <body>
+    <h1>Presenter login</h1>
+    \(failed ? "<p>Wrong token.</p>" : "")
+    <form method="post" action="/login">
+    <label>Admin token <input type="password" name="token" autofocus></label>
+    <button>Log in</button>
+    </form>
+    </body></html>
+
+    """
+  }
+}

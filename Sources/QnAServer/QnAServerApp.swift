@@ -1,0 +1,159 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import QnA
+import ServiceLifecycle
+
+/// Why the server would not start.
+public enum ServerStartError: Error, CustomStringConvertible {
+  case publicWithoutToken(String)
+  case invalidReject(String)
+  case store(StoreError)
+
+  public var description: String {
+    switch self {
+    case .publicWithoutToken(let host):
+      "refusing to listen on \(host) without --admin-token: anyone could answer questions "
+        + "(give --admin-token TOKEN, or --allow-public to accept that)"
+    case .invalidReject(let detail): "--reject is not a valid regular expression: \(detail)"
+    case .store(let error): "\(error)"
+    }
+  }
+}
+
+/// `qna-server`: the WebSocket endpoint, the presenter routes, the API and, with `--mock`,
+/// the control routes, on one Hummingbird application.
+public struct QnAServerApp: Sendable {
+  public let configuration: ServerConfiguration
+  let desk: QuestionDesk
+  let logger: Logger
+
+  public init(
+    configuration: ServerConfiguration, environment: ServerEnvironment = ServerEnvironment(),
+    logger: Logger = Logger(label: "qna-server")
+  ) throws(ServerStartError) {
+    if configuration.adminToken == nil, !configuration.allowPublic,
+      !configuration.bindsLoopbackOnly
+    {
+      throw .publicWithoutToken(configuration.host)
+    }
+    let store: QuestionStore
+    do {
+      store = try QuestionStore(path: configuration.databasePath)
+    } catch {
+      throw .store(error)
+    }
+    do {
+      desk = try QuestionDesk(
+        store: store, hub: SocketHub(logger: logger), configuration: configuration,
+        environment: environment, logger: logger)
+    } catch {
+      throw .invalidReject("\(error)")
+    }
+    self.configuration = configuration
+    self.logger = logger
+  }
+
+  /// Serves until SIGINT/SIGTERM (then closes every socket with 1001 and returns) or until
+  /// the task is cancelled. `onListening` gets the bound port.
+  public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    let application = Application(
+      router: httpRouter(),
+      server: .http1WebSocketUpgrade(
+        webSocketRouter: webSocketRouter(),
+        configuration: .init(
+          ws: .init(
+            maxFrameSize: configuration.maxMessageSize, autoPing: .disabled,
+            closeTimeout: .seconds(5)))),
+      configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+      onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+      logger: logger)
+    // The hub comes after the application: services shut down in reverse order, so the hub
+    // closes the sockets with 1001 while the server is still running.
+    let group = ServiceGroup(
+      configuration: .init(
+        services: [.init(service: application), .init(service: desk.hub)],
+        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    try await group.run()
+  }
+
+  private func httpRouter() -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    let presenter = router.group()
+    if let token = configuration.adminToken {
+      Self.addLoginRoutes(to: router, token: token)
+      presenter.add(middleware: AdminAuth(token: token))
+    }
+    Self.addPresenterRoutes(to: presenter, desk: desk)
+    if configuration.mock != nil { Self.addControlRoutes(to: presenter, desk: desk) }
+    return router
+  }
+
+  private func webSocketRouter() -> Router<SocketRequestContext> {
+    let router = Router(context: SocketRequestContext.self)
+    let desk = self.desk
+    let configuration = self.configuration
+    let logger = self.logger
+    router.ws("/socket") { inbound, outbound, context in
+      let environment = desk.environment
+      let channel = context.requestContext.channel
+      let connection = SocketConnection(
+        id: environment.makeID(), channel: channel, outbound: outbound,
+        openedAt: environment.now(),
+        limiter: RateLimiter(
+          burst: configuration.rateLimit, window: configuration.rateWindow,
+          now: environment.uptime()),
+        latency: configuration.mock?.latency, uptime: environment.uptime)
+      defer { connection.finish() }
+      if desk.hub.count >= configuration.maxConnections {
+        logger.warning("refused a socket: \(configuration.maxConnections) connections open")
+        try await outbound.close(.init(codeNumber: 1013), reason: "too many connections")
+        return
+      }
+      guard desk.hub.add(connection) else {
+        try await outbound.close(.goingAway, reason: "server shutting down")
+        return
+      }
+      defer { desk.hub.remove(connection.id) }
+      if configuration.mock != nil { try await installStallHandler(on: channel) }
+      logger.info("socket \(connection.id) opened")
+      desk.send(.handshake(Handshake(id: connection.id)), to: connection)
+      do {
+        for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
+          switch message {
+          case .text(let text): await desk.receive(Array(text.utf8), from: connection)
+          case .binary(let buffer):
+            await desk.receive(Array(buffer.readableBytesView), from: connection)
+          }
+        }
+        logger.info("socket \(connection.id) closed")
+      } catch {
+        // Rethrown: Hummingbird turns a message over the limit into close 1009.
+        logger.info("socket \(connection.id) ended: \(error)")
+        throw error
+      }
+    }
+    return router
+  }
+
+  private func installStallHandler(on channel: any Channel) async throws {
+    try await channel.eventLoop.submit {
+      try channel.pipeline.syncOperations.addHandler(StallHandler(), position: .first)
+    }.get()
+  }
+}
+
+/// The WebSocket route's context: Hummingbird's, plus the channel (for drops and stalls).
+struct SocketRequestContext: RequestContext, WebSocketRequestContext {
+  var coreContext: CoreRequestContextStorage
+  let webSocket: WebSocketHandlerReference<SocketRequestContext>
+  let channel: any Channel
+
+  init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+    webSocket = .init()
+    channel = source.channel
+  }
+}

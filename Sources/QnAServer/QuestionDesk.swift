@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import NIOCore
+import QnA
+
+/// The Q&A protocol on the server side: questions in, responses and answers out.
+final class QuestionDesk: Sendable {
+  static let createdMessage = "Question created. We will answer it as soon as possible :]"
+  static let failedSaveMessage = "Something went wrong creating the question."
+
+  let store: QuestionStore
+  let hub: SocketHub
+  let configuration: ServerConfiguration
+  let environment: ServerEnvironment
+  private let codec = WireCodec()
+  private let logger: Logger
+  /// Checked at start; compiled per question, as `Regex` is not `Sendable`.
+  private let rejectPattern: String?
+
+  init(
+    store: QuestionStore, hub: SocketHub, configuration: ServerConfiguration,
+    environment: ServerEnvironment, logger: Logger
+  ) throws {
+    self.store = store
+    self.hub = hub
+    self.configuration = configuration
+    self.environment = environment
+    self.logger = logger
+    if let pattern = configuration.mock?.reject { _ = try Regex(pattern) }
+    rejectPattern = configuration.mock?.reject
+  }
+
+  /// Sends a message to one socket, after the mock latency.
+  func send(_ message: WireMessage, to connection: SocketConnection) {
+    send(raw: ByteBuffer(bytes: codec.encode(message)), to: connection)
+  }
+
+  func send(raw bytes: ByteBuffer, to connection: SocketConnection) {
+    let latency = configuration.mock?.latency ?? .zero
+    connection.send(bytes, due: environment.uptime() + latency)
+  }
+
+  /// One message from an attendee. Anything but a valid `newQuestion` is logged and ignored,
+  /// as the existing back ends do: no reply, the connection stays up.
+  func receive(_ bytes: [UInt8], from connection: SocketConnection) async {
+    let message: WireMessage
+    do {
+      message = try codec.decode(bytes)
+    } catch {
+      logger.warning("ignored from \(connection.id): \(error)")
+      return
+    }
+    guard case .newQuestion(let question) = message else {
+      logger.warning("ignored from \(connection.id): \(message.type) is not for the server")
+      return
+    }
+    let response = await respond(to: question, from: connection)
+    send(.questionResponse(response), to: connection)
+  }
+
+  private func respond(to question: NewQuestion, from connection: SocketConnection) async
+    -> QuestionResponse
+  {
+    let token = configuration.extensions ? question.token : nil
+    func refuse(_ reason: String) -> QuestionResponse {
+      logger.info("refused from \(connection.id): \(reason)")
+      return QuestionResponse(
+        success: false, message: reason, content: question.content, token: token)
+    }
+    guard connection.allowQuestion(now: environment.uptime()) else {
+      return refuse("Too many questions at once: wait a few seconds and try again.")
+    }
+    guard question.id == connection.id else {
+      return refuse("The id in newQuestion is not this connection's id.")
+    }
+    let trimmed = question.content.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { return refuse("The question is empty.") }
+    guard question.content.count <= configuration.maxQuestionLength else {
+      return refuse(
+        "The question is too long: at most \(configuration.maxQuestionLength) characters.")
+    }
+    if let rejectPattern, let regex = try? Regex(rejectPattern),
+      (try? regex.firstMatch(in: question.content)) != nil
+    {
+      return refuse(Self.failedSaveMessage)
+    }
+    let record = StoredQuestion(
+      id: environment.makeID(), content: question.content, askedFrom: connection.id,
+      createdAt: environment.now(), token: token)
+    let stored: StoredQuestion
+    do {
+      let result = try await store.insert(record)
+      stored = result.question
+      if result.inserted {
+        logger.info("question \(stored.id) from \(connection.id): \(stored.content.count) chars")
+        scheduleAutoAnswer(stored.id)
+      } else {
+        logger.info("question \(stored.id) sent again (token \(token?.uuidString ?? "-"))")
+      }
+    } catch {
+      logger.error("could not store a question: \(error)")
+      return refuse(Self.failedSaveMessage)
+    }
+    return QuestionResponse(
+      success: true, message: Self.createdMessage, id: stored.id, answered: stored.answered,
+      content: stored.content, createdAt: stored.createdAt, token: token)
+  }
+
+  /// Marks a question answered and tells the connection that asked it, if it is still
+  /// there; `nil` if there is no such question.
+  func answer(_ id: UUID) async throws(StoreError) -> StoredQuestion? {
+    guard let question = try await store.markAnswered(id: id) else { return nil }
+    if let asker = hub.connection(question.askedFrom) {
+      // Written before the caller's HTTP response, as the existing back ends do.
+      let bytes = ByteBuffer(bytes: codec.encode(.questionAnswer(QuestionAnswer(questionId: id))))
+      await asker.sendAndWait(
+        bytes, due: environment.uptime() + (configuration.mock?.latency ?? .zero))
+      logger.info("answered \(id), sent to \(asker.id)")
+    } else {
+      logger.info("answered \(id); its connection \(question.askedFrom) is gone")
+    }
+    return question
+  }
+
+  private func scheduleAutoAnswer(_ id: UUID) {
+    guard let delay = configuration.mock?.autoAnswerAfter else { return }
+    Task {
+      try? await Task.sleep(for: delay)
+      _ = try? await self.answer(id)
+    }
+  }
+}

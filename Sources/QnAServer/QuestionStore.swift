@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+/// Why the store could not do what was asked.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+  case unavailable(String)
+
+  public var description: String {
+    switch self {
+    case .unavailable(let detail): "database error: \(detail)"
+    }
+  }
+}
+
+/// The questions, in SQLite through GRDB: a file (the default `qna.sqlite`) or `:memory:`.
+/// The schema is created and migrated when the store opens.
+public final class QuestionStore: Sendable {
+  private let database: DatabaseQueue
+
+  public init(path: String) throws(StoreError) {
+    do {
+      database = path == ":memory:" ? try DatabaseQueue() : try DatabaseQueue(path: path)
+      try Self.migrator.migrate(database)
+    } catch {
+      throw .unavailable("\(path): \(error)")
+    }
+  }
+
+  private static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1: questions") { db in
+      try db.create(table: QuestionRecord.databaseTableName) { table in
+        table.primaryKey("id", .text)
+        table.column("content", .text).notNull()
+        table.column("answered", .boolean).notNull().defaults(to: false)
+        table.column("askedFrom", .text).notNull()
+        table.column("createdAt", .double).notNull().indexed()
+        table.column("token", .text).unique()
+      }
+    }
+    return migrator
+  }
+
+  /// Stores a new question; a question with the same token is not stored again, and the one
+  /// already there comes back instead (with `inserted` false).
+  public func insert(_ question: StoredQuestion) async throws(StoreError) -> (
+    question: StoredQuestion, inserted: Bool
+  ) {
+    try await run { db in
+      if let token = question.token,
+        let existing = try QuestionRecord.filter(Column("token") == token.uuidString)
+          .fetchOne(db)
+      {
+        return (existing.question, false)
+      }
+      try QuestionRecord(question).insert(db)
+      return (question, true)
+    }
+  }
+
+  public func all() async throws(StoreError) -> [StoredQuestion] {
+    try await read { db in
+      try QuestionRecord.order(Column("createdAt"), Column("rowid")).fetchAll(db).map(\.question)
+    }
+  }
+
+  public func question(id: UUID) async throws(StoreError) -> StoredQuestion? {
+    try await read { db in try QuestionRecord.fetchOne(db, key: id.uuidString)?.question }
+  }
+
+  /// Marks it answered; `nil` if there is no such question.
+  public func markAnswered(id: UUID) async throws(StoreError) -> StoredQuestion? {
+    try await run { db in
+      guard var record = try QuestionRecord.fetchOne(db, key: id.uuidString) else { return nil }
+      record.answered = true
+      try record.update(db)
+      return record.question
+    }
+  }
+
+  public func count() async throws(StoreError) -> Int {
+    try await read { db in try QuestionRecord.fetchCount(db) }
+  }
+
+  private func run<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
+    async throws(StoreError) -> T
+  {
+    do {
+      return try await database.write(body)
+    } catch {
+      throw .unavailable("\(error)")
+    }
+  }
+
+  private func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
+    async throws(StoreError) -> T
+  {
+    do {
+      return try await database.read(body)
+    } catch {
+      throw .unavailable("\(error)")
+    }
+  }
+}
+
+/// The table's row: UUIDs as upper-case text and dates as seconds since 2001, so that the
+/// file reads well in `sqlite3` and keeps full precision.
+struct QuestionRecord: Codable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "question"
+
+  var id: String
+  var content: String
+  var answered: Bool
+  var askedFrom: String
+  var createdAt: Double
+  var token: String?
+
+  init(_ question: StoredQuestion) {
+    id = question.id.uuidString
+    content = question.content
+    answered = question.answered
+    askedFrom = question.askedFrom.uuidString
+    createdAt = question.createdAt.timeIntervalSinceReferenceDate
+    token = question.token?.uuidString
+  }
+
+  var question: StoredQuestion {
+    StoredQuestion(
+      id: UUID(uuidString: id) ?? UUID(), content: content, answered: answered,
+      askedFrom: UUID(uuidString: askedFrom) ?? UUID(),
+      createdAt: Date(timeIntervalSinceReferenceDate: createdAt),
+      token: token.flatMap(UUID.init(uuidString:)))
+  }
+}

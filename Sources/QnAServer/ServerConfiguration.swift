@@ -1,0 +1,75 @@
+import Foundation
+
+/// Everything `qna-server` can be told, with the reference back end's defaults.
+public struct ServerConfiguration: Sendable {
+  public var host = "127.0.0.1"
+  /// 0 picks a free port.
+  public var port = 8080
+  /// An SQLite file, or `:memory:`.
+  public var databasePath = "qna.sqlite"
+  /// When set, the presenter page, the answer routes, the API and the controls require it.
+  public var adminToken: String?
+  /// Bind to a non-loopback address without an admin token.
+  public var allowPublic = false
+  /// Largest WebSocket message (and frame) accepted; larger ones close the socket with 1009.
+  public var maxMessageSize = 16 * 1024
+  /// Longest question, in characters.
+  public var maxQuestionLength = 1000
+  /// Questions a connection may ask at once, refilled at that many per `rateWindow`.
+  public var rateLimit = 5
+  public var rateWindow: Duration = .seconds(10)
+  public var maxConnections = 10_000
+  /// Project extensions (client tokens echoed and deduplicated); off to behave exactly as
+  /// the existing back ends.
+  public var extensions = true
+  /// Fault injection and test controls; `nil` unless `--mock`.
+  public var mock: MockConfiguration?
+
+  public init() {}
+
+  /// Whether `host` is a loopback address (safe without an admin token).
+  public var bindsLoopbackOnly: Bool {
+    ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+  }
+}
+
+/// What `--mock` adds: answers on a timer, refusals by pattern, slow sends, and the
+/// `/control` routes.
+public struct MockConfiguration: Sendable {
+  public var autoAnswerAfter: Duration?
+  /// A regular expression: matching questions get a failure response.
+  public var reject: String?
+  /// Delay before every outgoing WebSocket message.
+  public var latency: Duration?
+
+  public init(autoAnswerAfter: Duration? = nil, reject: String? = nil, latency: Duration? = nil) {
+    self.autoAnswerAfter = autoAnswerAfter
+    self.reject = reject
+    self.latency = latency
+  }
+}
+
+/// The server's view of time and identity, injected so that tests can fix them.
+public struct ServerEnvironment: Sendable {
+  /// Wall-clock time, for `createdAt`.
+  public var now: @Sendable () -> Date
+  /// Monotonic time, for rate limits and latency.
+  public var uptime: @Sendable () -> Duration
+  /// Fresh ids for connections and questions.
+  public var makeID: @Sendable () -> UUID
+
+  public init(
+    now: @escaping @Sendable () -> Date = { Date() },
+    uptime: @escaping @Sendable () -> Duration = ServerEnvironment.monotonic,
+    makeID: @escaping @Sendable () -> UUID = { UUID() }
+  ) {
+    self.now = now
+    self.uptime = uptime
+    self.makeID = makeID
+  }
+
+  public static let monotonic: @Sendable () -> Duration = {
+    let origin = ContinuousClock.now
+    return { origin.duration(to: ContinuousClock.now) }
+  }()
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import Synchronization
+
+/// One attendee's WebSocket: its id, its writer, and what the server tracks about it.
+/// Outgoing messages go through one writer task, in order, each after the mock latency.
+final class SocketConnection: Sendable {
+  let id: UUID
+  let channel: any Channel
+  let openedAt: Date
+  private let outbound: WebSocketOutboundWriter
+  private let queue: AsyncStream<Outgoing>.Continuation
+  private let writer: Task<Void, Never>
+  private let limiter: Mutex<RateLimiter>
+
+  init(
+    id: UUID, channel: any Channel, outbound: WebSocketOutboundWriter, openedAt: Date,
+    limiter: RateLimiter, latency: Duration?, uptime: @escaping @Sendable () -> Duration
+  ) {
+    self.id = id
+    self.channel = channel
+    self.outbound = outbound
+    self.openedAt = openedAt
+    self.limiter = Mutex(limiter)
+    let (messages, queue) = AsyncStream<Outgoing>.makeStream()
+    self.queue = queue
+    writer = Task {
+      for await message in messages {
+        if latency != nil, message.due > uptime() {
+          try? await Task.sleep(for: message.due - uptime())
+        }
+        // A failed write means the socket is gone; its handler cleans up.
+        try? await outbound.write(.binary(message.bytes))
+        message.written?.resume()
+      }
+    }
+  }
+
+  struct Outgoing: Sendable {
+    var bytes: ByteBuffer
+    /// Not before this uptime (the mock latency).
+    var due: Duration
+    var written: CheckedContinuation<Void, Never>?
+  }
+
+  /// Queues a binary message; it leaves after the configured latency, in order.
+  func send(_ bytes: ByteBuffer, due: Duration) {
+    queue.yield(Outgoing(bytes: bytes, due: due))
+  }
+
+  /// As `send`, returning once the socket has taken the message (or is gone).
+  func sendAndWait(_ bytes: ByteBuffer, due: Duration) async {
+    await withCheckedContinuation { continuation in
+      if case .terminated = queue.yield(Outgoing(bytes: bytes, due: due, written: continuation)) {
+        continuation.resume()
+      }
+    }
+  }
+
+  func allowQuestion(now: Duration) -> Bool {
+    limiter.withLock { $0.allow(now: now) }
+  }
+
+  /// The close handshake, with this code and reason; the socket ends when the peer answers,
+  /// or `timeout` later in any case.
+  func close(code: WebSocketErrorCode, reason: String, timeout: Duration = .seconds(5)) {
+    let outbound = self.outbound
+    let channel = self.channel
+    Task {
+      try? await outbound.close(code, reason: reason)
+      try? await Task.sleep(for: timeout)
+      channel.close(mode: .all, promise: nil)
+    }
+  }
+
+  /// Gone without a close frame.
+  func drop() {
+    channel.close(mode: .all, promise: nil)
+  }
+
+  /// Holds all traffic both ways for `seconds`: a half-open link as the client sees it.
+  func stall(seconds: Double) {
+    let amount = TimeAmount.nanoseconds(Int64(seconds * 1e9))
+    channel.pipeline.fireUserInboundEventTriggered(StallCommand(duration: amount))
+  }
+
+  /// Ends the writer once the handler is done.
+  func finish() {
+    queue.finish()
+    writer.cancel()
+  }
+}

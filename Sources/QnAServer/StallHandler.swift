@@ -1,0 +1,59 @@
+import NIOCore
+
+/// Asks a connection's `StallHandler` to hold all traffic for a while.
+struct StallCommand: Sendable {
+  var duration: TimeAmount
+}
+
+/// First in a socket's pipeline: passes bytes through, except while stalled, when it holds
+/// them in both directions. The peer sees a half-open connection: its pings go unanswered
+/// and nothing arrives, though TCP stays up. Held traffic flows again when the stall ends.
+final class StallHandler: ChannelDuplexHandler, RemovableChannelHandler {
+  typealias InboundIn = ByteBuffer
+  typealias InboundOut = ByteBuffer
+  typealias OutboundIn = ByteBuffer
+  typealias OutboundOut = ByteBuffer
+
+  private var stalled = false
+  private var heldReads: [NIOAny] = []
+  private var heldWrites: [(NIOAny, EventLoopPromise<Void>?)] = []
+  private var release: Scheduled<Void>?
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    if stalled { heldReads.append(data) } else { context.fireChannelRead(data) }
+  }
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    if stalled { heldWrites.append((data, promise)) } else { context.write(data, promise: promise) }
+  }
+
+  func flush(context: ChannelHandlerContext) {
+    if !stalled { context.flush() }
+  }
+
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    guard let command = event as? StallCommand else {
+      context.fireUserInboundEventTriggered(event)
+      return
+    }
+    stalled = true
+    release?.cancel()
+    let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    release = context.eventLoop.scheduleTask(in: command.duration) {
+      let (handler, context) = loopBound.value
+      handler.resume(context: context)
+    }
+  }
+
+  private func resume(context: ChannelHandlerContext) {
+    stalled = false
+    let reads = heldReads
+    let writes = heldWrites
+    heldReads = []
+    heldWrites = []
+    for (data, promise) in writes { context.write(data, promise: promise) }
+    if !writes.isEmpty { context.flush() }
+    for data in reads { context.fireChannelRead(data) }
+    if !reads.isEmpty { context.fireChannelReadComplete() }
+  }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import CommandLineValues
+import Foundation
+import Logging
+import QnAServer
+
+@main
+struct QnAServerCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "qna-server",
+    abstract: "The Q&A back end: attendee WebSockets, the presenter page, and a JSON API.",
+    discussion: """
+      The first line on stdout is "listening on ws://HOST:PORT/socket". Logs go to stderr, \
+      one line per event. SIGINT/SIGTERM close every socket with 1001 and exit 0. \
+      Durations: 1, 0.5, 500ms, 2s, 1m.
+      """)
+
+  @Option(help: "Address to listen on.") var host = "127.0.0.1"
+  @Option(help: "Port to listen on; 0 picks a free one.") var port = 8080
+  @Option(help: "SQLite database file, or :memory:.") var db = "qna.sqlite"
+  @Option(help: "Require this token for the presenter page, answers, API and controls.")
+  var adminToken: String?
+  @Flag(help: "Listen on a non-loopback address without --admin-token.") var allowPublic = false
+  @Option(help: "Largest WebSocket message, in bytes (larger: close 1009).")
+  var maxMessageSize = "16384"
+  @Option(help: "Longest question, in characters.") var maxQuestionLength = 1000
+  @Option(help: "Questions a connection may ask at once (refilled per --rate-window).")
+  var rateLimit = 5
+  @Option(help: "Time in which --rate-limit questions are allowed again.") var rateWindow = "10s"
+  @Option(help: "Most WebSockets open at once (more: close 1013).") var maxConnections = 10_000
+  @Flag(help: "Behave exactly as the existing back ends: no project extensions.")
+  var noExtensions = false
+  @Flag(help: "Enable the mock controls (/control/...) and the options below.") var mock = false
+  @Option(help: "With --mock: answer every question after this long.") var autoAnswerAfter: String?
+  @Option(help: "With --mock: refuse questions matching this regular expression.")
+  var reject: String?
+  @Option(help: "With --mock: delay every outgoing WebSocket message by this long.")
+  var latency: String?
+  @Option(help: "Log level: trace, debug, info, warning, error.") var logLevel = "info"
+
+  func run() async throws {
+    let configuration: ServerConfiguration
+    do {
+      configuration = try makeConfiguration()
+    } catch {
+      Self.fail("\(error)")
+    }
+    let level = Logger.Level(rawValue: logLevel) ?? .info
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let server: QnAServerApp
+    do {
+      server = try QnAServerApp(configuration: configuration)
+    } catch {
+      Self.fail("\(error)")
+    }
+    let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    try await server.run { port in
+      // Written straight to the descriptor: scripts wait for this line, so no buffering.
+      FileHandle.standardOutput.write(Data("listening on ws://\(host):\(port)/socket\n".utf8))
+    }
+  }
+
+  private func makeConfiguration() throws -> ServerConfiguration {
+    var configuration = ServerConfiguration()
+    configuration.host = host
+    configuration.port = port
+    configuration.databasePath = db
+    configuration.adminToken = adminToken
+    configuration.allowPublic = allowPublic
+    configuration.maxMessageSize = try SizeValue.parse(maxMessageSize)
+    configuration.maxQuestionLength = maxQuestionLength
+    configuration.rateLimit = rateLimit
+    configuration.rateWindow = try DurationValue.parse(rateWindow)
+    configuration.maxConnections = maxConnections
+    configuration.extensions = !noExtensions
+    guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
+    guard maxQuestionLength > 0, rateLimit > 0, maxConnections > 0,
+      configuration.maxMessageSize >= 125, configuration.rateWindow > .zero
+    else {
+      throw ValidationError("limits must be positive (--max-message-size at least 125)")
+    }
+    if mock {
+      configuration.mock = MockConfiguration(
+        autoAnswerAfter: try autoAnswerAfter.map(DurationValue.parse), reject: reject,
+        latency: try latency.map(DurationValue.parse))
+    } else if autoAnswerAfter != nil || reject != nil || latency != nil {
+      throw ValidationError("--auto-answer-after, --reject and --latency need --mock")
+    }
+    return configuration
+  }
+
+  static func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("qna-server: \(message)\n".utf8))
+    Foundation.exit(64)
+  }
+}
