@@ -38,6 +38,7 @@ bench:
 	Benchmarks/.build/release/CoreBenchmarks
 	Benchmarks/.build/release/ClientBenchmarks
 	Benchmarks/.build/release/QnABenchmarks
+	Benchmarks/.build/release/ServerBenchmarks
 
 ## libFuzzer on the frame decoder, handshake parser and connection (FUZZ_SECONDS each run).
 fuzz:

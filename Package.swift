@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "RFC6455", targets: ["RFC6455"]),
     .library(name: "WebSocketClient", targets: ["WebSocketClient"]),
     .library(name: "QnA", targets: ["QnA"]),
+    .library(name: "QnAServer", targets: ["QnAServer"]),
     .executable(name: "wsc", targets: ["wsc"]),
     .executable(name: "qna", targets: ["qna"]),
     .executable(name: "qna-server", targets: ["qna-server"]),

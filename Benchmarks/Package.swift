@@ -8,6 +8,7 @@ let package = Package(
     .package(name: "qna", path: ".."),
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     .package(url: "https://github.com/vapor/websocket-kit.git", from: "2.16.2"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
   ],
   targets: [
     .executableTarget(
@@ -30,6 +31,16 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+      ]
+    ),
+    .executableTarget(
+      name: "ServerBenchmarks",
+      dependencies: [
+        .product(name: "QnAServer", package: "qna"),
+        .product(name: "QnA", package: "qna"),
+        .product(name: "WebSocketClient", package: "qna"),
+        .product(name: "RFC6455", package: "qna"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .executableTarget(

@@ -43,7 +43,7 @@ extension QnAServerApp {
     router.post("/control/send") { request, _ -> ControlResult in
       let body = try await request.body.collect(upTo: desk.configuration.maxMessageSize * 64)
       let targets = try hub.select(connectionID(request))
-      for connection in targets { desk.send(raw: body, to: connection) }
+      for connection in targets { await desk.send(raw: body, to: connection) }
       return ControlResult(affected: targets.count)
     }
     router.get("/control/connections") { _, _ -> [ConnectionJSON] in

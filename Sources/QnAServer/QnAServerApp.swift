@@ -49,6 +49,8 @@ public struct QnAServerApp: Sendable {
       desk = try QuestionDesk(
         store: store, hub: SocketHub(logger: logger), configuration: configuration,
         environment: environment, logger: logger)
+    } catch let error as StoreError {
+      throw .store(error)
     } catch {
       throw .invalidReject("\(error)")
     }
@@ -119,7 +121,7 @@ public struct QnAServerApp: Sendable {
       defer { desk.hub.remove(connection.id) }
       if configuration.mock != nil { try await installStallHandler(on: channel) }
       logger.info("socket \(connection.id) opened")
-      desk.send(.handshake(Handshake(id: connection.id)), to: connection)
+      await desk.send(.handshake(Handshake(id: connection.id)), to: connection)
       do {
         for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
           switch message {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import QnA
+import Synchronization
 
 /// The Q&A protocol on the server side: questions in, responses and answers out.
 final class QuestionDesk: Sendable {
@@ -14,6 +15,9 @@ final class QuestionDesk: Sendable {
   let environment: ServerEnvironment
   private let codec = WireCodec()
   private let logger: Logger
+  /// Question id → the connection that asked it, so that an answer goes out without waiting
+  /// for the database (it is stored right after).
+  private let askers: Mutex<[UUID: UUID]>
   /// Checked at start; compiled per question, as `Regex` is not `Sendable`.
   private let rejectPattern: String?
 
@@ -26,18 +30,19 @@ final class QuestionDesk: Sendable {
     self.configuration = configuration
     self.environment = environment
     self.logger = logger
+    askers = Mutex(try store.askers())
     if let pattern = configuration.mock?.reject { _ = try Regex(pattern) }
     rejectPattern = configuration.mock?.reject
   }
 
-  /// Sends a message to one socket, after the mock latency.
-  func send(_ message: WireMessage, to connection: SocketConnection) {
-    send(raw: ByteBuffer(bytes: codec.encode(message)), to: connection)
+  /// Sends a message to one socket (after the mock latency, if any), returning once written.
+  func send(_ message: WireMessage, to connection: SocketConnection) async {
+    await send(raw: ByteBuffer(bytes: codec.encode(message)), to: connection)
   }
 
-  func send(raw bytes: ByteBuffer, to connection: SocketConnection) {
-    let latency = configuration.mock?.latency ?? .zero
-    connection.send(bytes, due: environment.uptime() + latency)
+  func send(raw bytes: ByteBuffer, to connection: SocketConnection) async {
+    let due = configuration.mock?.latency.map { environment.uptime() + $0 }
+    await connection.send(bytes, due: due)
   }
 
   /// One message from an attendee. Anything but a valid `newQuestion` is logged and ignored,
@@ -55,7 +60,7 @@ final class QuestionDesk: Sendable {
       return
     }
     let response = await respond(to: question, from: connection)
-    send(.questionResponse(response), to: connection)
+    await send(.questionResponse(response), to: connection)
   }
 
   private func respond(to question: NewQuestion, from connection: SocketConnection) async
@@ -92,6 +97,7 @@ final class QuestionDesk: Sendable {
       let result = try await store.insert(record)
       stored = result.question
       if result.inserted {
+        askers.withLock { $0[stored.id] = stored.askedFrom }
         logger.info("question \(stored.id) from \(connection.id): \(stored.content.count) chars")
         scheduleAutoAnswer(stored.id)
       } else {
@@ -109,17 +115,15 @@ final class QuestionDesk: Sendable {
   /// Marks a question answered and tells the connection that asked it, if it is still
   /// there; `nil` if there is no such question.
   func answer(_ id: UUID) async throws(StoreError) -> StoredQuestion? {
-    guard let question = try await store.markAnswered(id: id) else { return nil }
-    if let asker = hub.connection(question.askedFrom) {
+    guard let askedFrom = askers.withLock({ $0[id] }) else { return nil }
+    if let asker = hub.connection(askedFrom) {
       // Written before the caller's HTTP response, as the existing back ends do.
-      let bytes = ByteBuffer(bytes: codec.encode(.questionAnswer(QuestionAnswer(questionId: id))))
-      await asker.sendAndWait(
-        bytes, due: environment.uptime() + (configuration.mock?.latency ?? .zero))
+      await send(.questionAnswer(QuestionAnswer(questionId: id)), to: asker)
       logger.info("answered \(id), sent to \(asker.id)")
     } else {
-      logger.info("answered \(id); its connection \(question.askedFrom) is gone")
+      logger.info("answered \(id); its connection \(askedFrom) is gone")
     }
-    return question
+    return try await store.markAnswered(id: id)
   }
 
   private func scheduleAutoAnswer(_ id: UUID) {

@@ -19,7 +19,19 @@ public final class QuestionStore: Sendable {
 
   public init(path: String) throws(StoreError) {
     do {
-      database = path == ":memory:" ? try DatabaseQueue() : try DatabaseQueue(path: path)
+      var configuration = Configuration()
+      if path != ":memory:" {
+        // WAL with synchronous=NORMAL: a commit survives the process being killed without
+        // an fsync per question (only a power loss can take the last few).
+        configuration.prepareDatabase { db in
+          try db.execute(sql: "PRAGMA journal_mode = WAL")
+          try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+      }
+      database =
+        path == ":memory:"
+        ? try DatabaseQueue(configuration: configuration)
+        : try DatabaseQueue(path: path, configuration: configuration)
       try Self.migrator.migrate(database)
     } catch {
       throw .unavailable("\(path): \(error)")
@@ -55,6 +67,22 @@ public final class QuestionStore: Sendable {
       }
       try QuestionRecord(question).insert(db)
       return (question, true)
+    }
+  }
+
+  /// Who asked each question (question id → connection id), read once at start.
+  func askers() throws(StoreError) -> [UUID: UUID] {
+    do {
+      return try database.read { db in
+        var askers: [UUID: UUID] = [:]
+        for record in try QuestionRecord.fetchAll(db) {
+          let question = record.question
+          askers[question.id] = question.askedFrom
+        }
+        return askers
+      }
+    } catch {
+      throw .unavailable("\(error)")
     }
   }
 

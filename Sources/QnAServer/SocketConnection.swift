@@ -5,7 +5,8 @@ import NIOWebSocket
 import Synchronization
 
 /// One attendee's WebSocket: its id, its writer, and what the server tracks about it.
-/// Outgoing messages go through one writer task, in order, each after the mock latency.
+/// Messages are written as they come; with a mock latency they pass through one writer task
+/// instead, which delays each while keeping their order.
 final class SocketConnection: Sendable {
   let id: UUID
   let channel: any Channel
@@ -33,7 +34,7 @@ final class SocketConnection: Sendable {
         }
         // A failed write means the socket is gone; its handler cleans up.
         try? await outbound.write(.binary(message.bytes))
-        message.written?.resume()
+        message.written.resume()
       }
     }
   }
@@ -42,16 +43,17 @@ final class SocketConnection: Sendable {
     var bytes: ByteBuffer
     /// Not before this uptime (the mock latency).
     var due: Duration
-    var written: CheckedContinuation<Void, Never>?
+    var written: CheckedContinuation<Void, Never>
   }
 
-  /// Queues a binary message; it leaves after the configured latency, in order.
-  func send(_ bytes: ByteBuffer, due: Duration) {
-    queue.yield(Outgoing(bytes: bytes, due: due))
-  }
-
-  /// As `send`, returning once the socket has taken the message (or is gone).
-  func sendAndWait(_ bytes: ByteBuffer, due: Duration) async {
+  /// Sends a binary message, returning once the socket has taken it (or is gone). With a
+  /// mock latency it waits its turn in the writer task, which keeps the order while delaying.
+  func send(_ bytes: ByteBuffer, due: Duration?) async {
+    guard let due else {
+      // A failed write means the socket is gone; its handler cleans up.
+      try? await outbound.write(.binary(bytes))
+      return
+    }
     await withCheckedContinuation { continuation in
       if case .terminated = queue.yield(Outgoing(bytes: bytes, due: due, written: continuation)) {
         continuation.resume()

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A server under test, as a child process that prints "listening on ..PORT.." first.
+final class ServerProcess {
+  let name: String
+  let port: Int
+  private let process: Process
+
+  init(name: String, executable: String, arguments: [String]) throws {
+    self.name = name
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var line = Data()
+    while line.last != 0x0A {
+      let byte = output.fileHandleForReading.readData(ofLength: 1)
+      guard !byte.isEmpty else { break }
+      line += byte
+    }
+    let text = String(decoding: line, as: UTF8.self)
+    let digits = text.split(whereSeparator: { !$0.isNumber }).last.flatMap { Int($0) }
+    guard text.hasPrefix("listening on"), let digits else {
+      throw BenchError.noPort(name, text)
+    }
+    port = digits
+  }
+
+  /// SIGKILL (the child may inherit SIGTERM blocked from this process's threads) and reap
+  /// with waitpid (Foundation's `waitUntilExit` can hang on Linux).
+  func stop() {
+    let pid = process.processIdentifier
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    _ = waitpid(pid, &status, 0)
+  }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+  case noPort(String, String)
+  case timedOut(String)
+
+  var description: String {
+    switch self {
+    case .noPort(let name, let line): "\(name) did not report its port: \(line)"
+    case .timedOut(let what): "timed out: \(what)"
+    }
+  }
+}

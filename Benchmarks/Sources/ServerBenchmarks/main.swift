@@ -1,0 +1,166 @@
+import Foundation
+import Logging
+import QnAServer
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+// qna-server under 1,000 concurrent attendees on the project's own engine: time until all
+// of them have their response, then the answer fan-out latency when the presenter answers
+// all 1,000 through HTTP. Beside it, the same run against the reference-like back end of the
+// tests (Python aiohttp, Tests/Interop/reference_backend.py), when the virtualenv exists.
+
+let arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "serve" {
+  // The server, in a process of its own: this same binary with "serve".
+  var configuration = ServerConfiguration()
+  configuration.port = 0
+  configuration.databasePath = arguments.count > 2 ? arguments[2] : ":memory:"
+  configuration.maxConnections = 100_000
+  var logger = Logger(label: "bench-server")
+  logger.logLevel = .critical
+  let server = try QnAServerApp(configuration: configuration, logger: logger)
+  try await server.run { port in
+    FileHandle.standardOutput.write(Data("listening on ws://127.0.0.1:\(port)/socket\n".utf8))
+  }
+  exit(0)
+}
+
+let attendeeCount = 1000
+
+/// Answers a question through the presenter route; redirects are not followed.
+final class NoRedirects: NSObject, URLSessionTaskDelegate {
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+  ) {
+    completionHandler(nil)
+  }
+}
+
+struct Result {
+  var connect: Duration
+  var allResponses: Duration
+  var p50: Duration
+  var p99: Duration
+  var fanOut: Duration
+}
+
+func percentile(_ sorted: [Duration], _ fraction: Double) -> Duration {
+  sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+/// Unbuffered: a table row shows even if a later row fails.
+func emit(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func progress(_ line: String) {
+  FileHandle.standardError.write(Data("  \(line)\n".utf8))
+}
+
+func run(against server: ServerProcess) async throws -> Result {
+  progress("\(server.name): connecting \(attendeeCount) attendees")
+  let fleet = try Fleet(size: attendeeCount, url: "ws://127.0.0.1:\(server.port)/socket")
+  let connectStart = ContinuousClock.now
+  fleet.start()
+  guard await fleet.wait(seconds: 60, until: { $0.connectionID != nil }) else {
+    throw BenchError.timedOut("\(server.name): handshakes")
+  }
+  let connected = ContinuousClock.now
+  progress("\(server.name): asking")
+  await fleet.askAll()
+  guard await fleet.wait(seconds: 60, until: { $0.responseAt != nil }) else {
+    throw BenchError.timedOut("\(server.name): responses")
+  }
+  let lastResponse = fleet.attendees.compactMap(\.responseAt).max()!
+
+  progress("\(server.name): answering through HTTP")
+  let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+  var latencies: [Duration] = []
+  let fanOutStart = ContinuousClock.now
+  for (index, attendee) in fleet.attendees.enumerated() {
+    guard let id = attendee.questionID else { continue }
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/\(id)/answer")!)
+    request.httpMethod = "POST"
+    let sent = ContinuousClock.now
+    _ = try await session.data(for: request)
+    // The answer is written before the 303, but may still be on its way to the client.
+    let deadline = sent + .seconds(5)
+    while fleet.attendees[index].answerAt == nil, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .microseconds(50))
+    }
+    guard let arrived = fleet.attendees[index].answerAt else {
+      throw BenchError.timedOut("\(server.name): the answer to question \(index)")
+    }
+    latencies.append(arrived - sent)
+  }
+  let fanOut = ContinuousClock.now - fanOutStart
+  await fleet.stop()
+  latencies.sort()
+  return Result(
+    connect: connected - connectStart, allResponses: lastResponse - connected,
+    p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), fanOut: fanOut)
+}
+
+func milliseconds(_ duration: Duration) -> String {
+  let (seconds, atto) = duration.components
+  return String(format: "%.1f", Double(seconds) * 1e3 + Double(atto) / 1e15)
+}
+
+let benchDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let python = benchDirectory.appendingPathComponent(".venv/bin/python3").path
+let reference = benchDirectory.appendingPathComponent("Tests/Interop/reference_backend.py").path
+
+var servers: [(String, () throws -> ServerProcess)] = [
+  (
+    "qna-server (Hummingbird, SQLite in memory)",
+    {
+      try ServerProcess(name: "qna-server", executable: arguments[0], arguments: ["serve"])
+    }
+  )
+]
+if FileManager.default.isExecutableFile(atPath: python) {
+  servers.append(
+    (
+      "reference-like back end (Python aiohttp, in memory)",
+      {
+        try ServerProcess(
+          name: "aiohttp", executable: python, arguments: [reference, "--port", "0"])
+      }
+    ))
+} else {
+  emit("(no \(python): run `make test` once to get the baseline server)")
+}
+
+emit("## qna-server: \(attendeeCount) concurrent attendees, one question each\n")
+emit(
+  "| server | connect all, ms | all responses, ms | answer p50, ms | answer p99, ms | 1,000 answers, ms |"
+)
+emit("|---|---:|---:|---:|---:|---:|")
+var results: [Result] = []
+for (name, start) in servers {
+  let server = try start()
+  defer { server.stop() }
+  let result = try await run(against: server)
+  results.append(result)
+  emit(
+    "| \(name) | \(milliseconds(result.connect)) | \(milliseconds(result.allResponses)) "
+      + "| \(milliseconds(result.p50)) | \(milliseconds(result.p99)) | \(milliseconds(result.fanOut)) |"
+  )
+}
+if results.count == 2 {
+  let (ours, baseline) = (results[0], results[1])
+  func ratio(_ a: Duration, _ b: Duration) -> String {
+    String(
+      format: "%.2f",
+      (Double(a.components.seconds) + Double(a.components.attoseconds) / 1e18)
+        / (Double(b.components.seconds) + Double(b.components.attoseconds) / 1e18))
+  }
+  emit(
+    "\nBaseline ÷ ours (>1 = qna-server faster): all responses \(ratio(baseline.allResponses, ours.allResponses))×, "
+      + "answer p50 \(ratio(baseline.p50, ours.p50))×, p99 \(ratio(baseline.p99, ours.p99))×")
+}
