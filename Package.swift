@@ -111,6 +111,8 @@ let package = Package(
       name: "QnAServerTests",
       dependencies: ["QnAServer", "qna-server", "QnA", "WebSocketClient", "InteropPeers"]
     ),
+    // Nothing lost under injected faults: the built client and server, as processes.
+    .testTarget(name: "EndToEndTests", dependencies: ["qna", "qna-server", "InteropPeers"]),
     .testTarget(name: "CommandLineValuesTests", dependencies: ["CommandLineValues"]),
     // Runs the built `wsc` against real peers; depends on it so that it is built first.
     .testTarget(name: "wscTests", dependencies: ["wsc", "InteropPeers"]),

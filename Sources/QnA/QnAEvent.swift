@@ -40,6 +40,9 @@ public enum QnAEffect: Sendable, Hashable {
   /// Put this message on the wire for the question with this token; report `sendFailed`
   /// if that fails.
   case send(NewQuestion, token: UUID)
+  /// Put this `resume` on the wire (servers with the extension only); nothing to report if
+  /// it fails, the next handshake sends another.
+  case resume(Resume)
   /// A change the attendee (or a script) should hear about.
   case report(QnAChange)
   /// Worth a line in the log, nothing more.

@@ -32,6 +32,37 @@ extension QnAState {
 
   mutating func handshake(_ message: Handshake) -> [QnAEffect] {
     connection = .ready(connectionID: message.id)
-    return [.report(.handshake(connectionID: message.id))] + dispatchQueued()
+    handshakes += 1
+    let extensions = Set(message.extensions ?? [])
+    var effects: [QnAEffect] = [.report(.handshake(connectionID: message.id))]
+    if extensions.contains(ProtocolExtension.resume) {
+      let mine = questions.values.filter { $0.status == .unanswered }.sorted {
+        $0.sequence < $1.sequence
+      }.compactMap(\.serverID)
+      if !mine.isEmpty {
+        effects.append(.resume(Resume(id: message.id, questions: mine)))
+      }
+    } else if handshakes > 1, !warnedAboutLostAnswers {
+      warnedAboutLostAnswers = true
+      effects.append(
+        notice(
+          "This server cannot resume: answers given while you were disconnected may not arrive.",
+          kind: .info))
+    }
+    let resending = unconfirmed.contains { token in
+      guard let question = questions[token] else { return false }
+      return question.status == .queued && question.sendCount > 0
+    }
+    let sends = dispatchQueued()
+    if !extensions.contains(ProtocolExtension.token), handshakes > 1, resending,
+      !warnedAboutDuplicates
+    {
+      warnedAboutDuplicates = true
+      effects.append(
+        notice(
+          "This server cannot tell a resent question from a new one: it may show some twice.",
+          kind: .info))
+    }
+    return effects + sends
   }
 }

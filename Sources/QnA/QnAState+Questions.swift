@@ -45,6 +45,7 @@ extension QnAState {
       return nil
     }
     questions[token]?.status = .sending
+    questions[token]?.sendCount += 1
     let message = NewQuestion(id: connectionID, content: question.content, token: token)
     return [.send(message, token: token), .report(.sent(questions[token]!))]
   }

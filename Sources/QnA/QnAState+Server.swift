@@ -10,7 +10,7 @@ extension QnAState {
     case .questionResponse(let body):
       body.success ? created(body) : refused(body)
     case .questionAnswer(let body): answered(body.questionId)
-    case .newQuestion: [.log("ignored: newQuestion from the server")]
+    case .newQuestion, .resume: [.log("ignored: \(message.type) from the server")]
     }
   }
 

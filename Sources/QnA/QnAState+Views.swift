@@ -15,6 +15,13 @@ extension QnAState {
     return confirmed + unconfirmed.compactMap { questions[$0] }.filter(\.status.isUnconfirmed)
   }
 
+  /// Questions typed and not yet confirmed, nor refused: what must survive a restart.
+  public var pendingQuestions: [Question] {
+    unconfirmed.compactMap { questions[$0] }.filter {
+      $0.status == .queued || $0.status == .sending
+    }
+  }
+
   public var counts: QuestionCounts {
     var counts = QuestionCounts(asked: questions.count)
     for question in questions.values {

@@ -51,6 +51,12 @@ public struct QnAState: Sendable, Equatable {
   /// Server ids of failure responses seen, so that a repeated one changes nothing.
   var failedServerIDs: Set<UUID> = []
   var nextSequence = 0
+  /// Whether the current server sends questions twice without complaint (no `token`
+  /// extension) has been said; and whether answers may be lost (no `resume`).
+  var warnedAboutDuplicates = false
+  var warnedAboutLostAnswers = false
+  /// Handshakes seen so far: the second one is a reconnect.
+  var handshakes = 0
 
   public init(configuration: QnAConfiguration = QnAConfiguration()) {
     self.configuration = configuration

@@ -35,6 +35,8 @@ public struct Question: Sendable, Hashable, Identifiable {
   public var answeredAt: Duration?
   /// Typing order among all questions of this state.
   public let sequence: Int
+  /// Times it was put on the wire.
+  public var sendCount = 0
 
   public init(
     id: UUID, serverID: UUID? = nil, content: String, status: QuestionStatus,

@@ -43,6 +43,8 @@ public struct WireCodec: Sendable {
         return .questionResponse(try decoder.decode(QuestionResponse.self, from: data))
       case QuestionAnswer.type:
         return .questionAnswer(try decoder.decode(QuestionAnswer.self, from: data))
+      case Resume.type:
+        return .resume(try decoder.decode(Resume.self, from: data))
       default:
         throw WireDecodingError.unknownType(type)
       }
@@ -62,6 +64,7 @@ public struct WireCodec: Sendable {
       case .newQuestion(let body): data = try encoder.encode(Typed(body))
       case .questionResponse(let body): data = try encoder.encode(Typed(body))
       case .questionAnswer(let body): data = try encoder.encode(Typed(body))
+      case .resume(let body): data = try encoder.encode(Typed(body))
       }
     } catch {
       // Every field is a string, number, bool or finite date: encoding cannot fail.
@@ -123,3 +126,4 @@ extension Handshake: WireBody {}
 extension NewQuestion: WireBody {}
 extension QuestionResponse: WireBody {}
 extension QuestionAnswer: WireBody {}
+extension Resume: WireBody {}

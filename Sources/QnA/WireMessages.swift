@@ -6,6 +6,8 @@ public enum WireMessage: Sendable, Hashable {
   case newQuestion(NewQuestion)
   case questionResponse(QuestionResponse)
   case questionAnswer(QuestionAnswer)
+  /// Extension: a client presents its earlier questions on a new connection.
+  case resume(Resume)
 
   /// The `type` field each message carries on the wire.
   public var type: String {
@@ -14,6 +16,7 @@ public enum WireMessage: Sendable, Hashable {
     case .newQuestion: NewQuestion.type
     case .questionResponse: QuestionResponse.type
     case .questionAnswer: QuestionAnswer.type
+    case .resume: Resume.type
     }
   }
 }
@@ -22,8 +25,42 @@ public enum WireMessage: Sendable, Hashable {
 public struct Handshake: Sendable, Hashable, Codable {
   static let type = "handshake"
   public var id: UUID
+  /// Extension: the project extensions this server supports (`token`, `resume`); absent on
+  /// existing back ends.
+  public var extensions: [String]?
 
-  public init(id: UUID) { self.id = id }
+  public init(id: UUID, extensions: [String]? = nil) {
+    self.id = id
+    self.extensions = extensions
+  }
+}
+
+/// The project extensions a server can announce in its handshake.
+public enum ProtocolExtension {
+  /// `newQuestion.token` is stored, echoed in `questionResponse`, and a repeat is not stored
+  /// again.
+  public static let token = "token"
+  /// The server understands `resume`.
+  public static let resume = "resume"
+}
+
+/// Extension, client → server, right after a handshake on a new connection: "these
+/// questions are mine". The server answers with a `questionResponse` for each one it knows
+/// (with its current `answered`) and sends their future answers to this connection.
+public struct Resume: Sendable, Hashable, Codable {
+  static let type = "resume"
+  /// This connection's id, as in `newQuestion`.
+  public var id: UUID
+  /// Server ids of confirmed questions.
+  public var questions: [UUID]
+  /// Tokens of questions sent but not confirmed.
+  public var tokens: [UUID]
+
+  public init(id: UUID, questions: [UUID], tokens: [UUID] = []) {
+    self.id = id
+    self.questions = questions
+    self.tokens = tokens
+  }
 }
 
 /// Client → server: ask. `id` is the connection id from the handshake, not a question id.

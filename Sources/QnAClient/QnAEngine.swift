@@ -9,14 +9,18 @@ public struct EngineConfiguration: Sendable {
   public var state: QnAConfiguration
   /// Send questions as binary frames (what existing clients do) or as text.
   public var sendsBinary: Bool
+  /// Where unconfirmed questions survive a restart; `nil` keeps them in memory only.
+  public var pendingFile: PendingQuestionsFile?
 
   public init(
     client: ClientConfiguration = ClientConfiguration(reconnect: ReconnectPolicy()),
-    state: QnAConfiguration = QnAConfiguration(), sendsBinary: Bool = true
+    state: QnAConfiguration = QnAConfiguration(), sendsBinary: Bool = true,
+    pendingFile: PendingQuestionsFile? = nil
   ) {
     self.client = client
     self.state = state
     self.sendsBinary = sendsBinary
+    self.pendingFile = pendingFile
   }
 }
 
@@ -35,12 +39,18 @@ public actor QnAEngine {
   private let clock: any SessionClock
   private let codec = WireCodec()
   private let sendsBinary: Bool
+  private let pendingFile: PendingQuestionsFile?
+  /// Tokens last written to `pendingFile`, to write only when they change.
+  private var savedPending: [UUID] = []
   private let log: @Sendable (String) -> Void
   private var random: any RandomNumberGenerator & Sendable
   private let changeSink: AsyncStream<QnAChange>.Continuation
-  private let outbox: AsyncStream<(NewQuestion, UUID)>.Continuation
-  private let outboxQuestions: AsyncStream<(NewQuestion, UUID)>
+  private let outbox: AsyncStream<Outgoing>.Continuation
+  private let outboxQuestions: AsyncStream<Outgoing>
   private var tasks: [Task<Void, Never>] = []
+  /// The attempt of the open connection (from `.opened`); messages built for it go out on
+  /// it or not at all.
+  private var openAttempt = 0
   /// A disconnect waits for the event after it, which says whether and when a retry follows.
   private var pendingDisconnect: Disconnect?
 
@@ -58,6 +68,7 @@ public actor QnAEngine {
     self.random = random
     self.log = log
     sendsBinary = configuration.sendsBinary
+    pendingFile = configuration.pendingFile
     state = QnAState(configuration: configuration.state)
     client = WebSocketClient(
       url: url, configuration: configuration.client, transport: transport, clock: clock,
@@ -66,14 +77,47 @@ public actor QnAEngine {
     (outboxQuestions, outbox) = AsyncStream.makeStream()
   }
 
-  /// Connects, and keeps connecting as the reconnect policy says.
-  public func start() {
-    guard tasks.isEmpty else { return }
+  /// Restores the questions left pending by an earlier run (queued again, in their order),
+  /// then connects, and keeps connecting as the reconnect policy says. Returns the restored
+  /// questions.
+  @discardableResult
+  public func start() -> [Question] {
+    guard tasks.isEmpty else { return [] }
+    let restored = restorePending()
     client.start()
     let events = client.events
     let questions = outboxQuestions
     tasks.append(Task { await self.consume(events) })
     tasks.append(Task { await self.drainOutbox(questions) })
+    return restored
+  }
+
+  private func restorePending() -> [Question] {
+    guard let pendingFile else { return [] }
+    let entries: [PendingQuestionsFile.Entry]
+    do {
+      entries = try pendingFile.load()
+    } catch {
+      log("\(error); moved aside")
+      pendingFile.quarantine()
+      return []
+    }
+    for entry in entries { apply(.ask(entry.content, token: entry.token)) }
+    return entries.compactMap { state.question(token: $0.token) }
+  }
+
+  /// Writes the pending questions when they changed.
+  private func savePending() {
+    guard let pendingFile else { return }
+    let pending = state.pendingQuestions
+    let tokens = pending.map(\.id)
+    guard tokens != savedPending else { return }
+    do {
+      try pendingFile.save(pending.map { .init(token: $0.id, content: $0.content) })
+      savedPending = tokens
+    } catch {
+      log("\(error)")
+    }
   }
 
   /// The user typed a question. Its token is made here, from the injected randomness.
@@ -124,7 +168,9 @@ public actor QnAEngine {
     }
     switch event {
     case .connecting(let attempt): apply(.connecting(attempt: attempt))
-    case .opened: apply(.connected)
+    case .opened(_, let attempt):
+      openAttempt = attempt
+      apply(.connected)
     case .message(let message): receive(message)
     case .roundTrip(let time): apply(.roundTrip(time))
     case .stalled(let waited): apply(.stalled(waited: waited))
@@ -152,33 +198,56 @@ public actor QnAEngine {
     if now > state.now { _ = state.apply(.clock(now)) }
     for effect in state.apply(event) {
       switch effect {
-      case .send(let message, let token): outbox.yield((message, token))
+      case .send(let message, let token):
+        outbox.yield(.question(message, token, attempt: openAttempt))
+      case .resume(let message): outbox.yield(.resume(message, attempt: openAttempt))
       // "Sent" is reported by the outbox, once the socket has taken the message.
       case .report(.sent): break
       case .report(let change): changeSink.yield(change)
       case .log(let line): log(line)
       }
     }
+    savePending()
   }
 
-  private func drainOutbox(_ questions: AsyncStream<(NewQuestion, UUID)>) async {
-    for await (message, token) in questions {
-      // Requeued by a disconnect while it waited here: the next handshake sends it anew.
-      guard let question = state.question(token: token), question.status == .sending,
-        message.id == state.connectionID
-      else { continue }
-      let bytes = codec.encode(.newQuestion(message))
-      do {
-        if sendsBinary {
-          try await client.send(binary: bytes)
+  /// What the outbox sends, in order.
+  enum Outgoing: Sendable {
+    case question(NewQuestion, UUID, attempt: Int)
+    case resume(Resume, attempt: Int)
+  }
+
+  private func drainOutbox(_ messages: AsyncStream<Outgoing>) async {
+    for await outgoing in messages {
+      switch outgoing {
+      case .question(let message, let token, let attempt):
+        // Requeued by a disconnect while it waited here: the next handshake sends it anew.
+        guard let question = state.question(token: token), question.status == .sending,
+          message.id == state.connectionID
+        else { continue }
+        if await write(.newQuestion(message), onAttempt: attempt) {
+          changeSink.yield(.sent(question))
         } else {
-          try await client.send(text: String(decoding: bytes, as: UTF8.self))
+          apply(.sendFailed(token))
         }
-        changeSink.yield(.sent(question))
-      } catch {
-        log("not sent (\(error)); queued for the next connection")
-        apply(.sendFailed(token))
+      case .resume(let message, let attempt):
+        guard message.id == state.connectionID else { continue }
+        _ = await write(.resume(message), onAttempt: attempt)
       }
+    }
+  }
+
+  /// Encodes and sends one message on the connection of `attempt`; false (logged) if that
+  /// connection is gone.
+  private func write(_ message: WireMessage, onAttempt attempt: Int) async -> Bool {
+    let bytes = codec.encode(message)
+    do {
+      let frame: WebSocketMessage =
+        sendsBinary ? .binary(bytes) : .text(String(decoding: bytes, as: UTF8.self))
+      try await client.send(frame, onAttempt: attempt)
+      return true
+    } catch {
+      log("\(message.type) not sent (\(error)); the next connection sends it again")
+      return false
     }
   }
 

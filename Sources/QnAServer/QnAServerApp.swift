@@ -121,7 +121,7 @@ public struct QnAServerApp: Sendable {
       defer { desk.hub.remove(connection.id) }
       if configuration.mock != nil { try await installStallHandler(on: channel) }
       logger.info("socket \(connection.id) opened")
-      await desk.send(.handshake(Handshake(id: connection.id)), to: connection)
+      await desk.send(.handshake(desk.handshake(connection.id)), to: connection)
       do {
         for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
           switch message {

@@ -55,12 +55,51 @@ final class QuestionDesk: Sendable {
       logger.warning("ignored from \(connection.id): \(error)")
       return
     }
-    guard case .newQuestion(let question) = message else {
+    switch message {
+    case .newQuestion(let question):
+      let response = await respond(to: question, from: connection)
+      await send(.questionResponse(response), to: connection)
+    case .resume(let resume) where configuration.extensions:
+      await self.resume(resume, from: connection)
+    default:
       logger.warning("ignored from \(connection.id): \(message.type) is not for the server")
+    }
+  }
+
+  /// Extensions announced in every handshake.
+  var handshake: (UUID) -> Handshake {
+    let extensions =
+      configuration.extensions ? [ProtocolExtension.token, ProtocolExtension.resume] : nil
+    return { Handshake(id: $0, extensions: extensions) }
+  }
+
+  /// Extension: the client's earlier questions move to this connection, and it hears their
+  /// current state at once, answers given while it was away included.
+  private func resume(_ resume: Resume, from connection: SocketConnection) async {
+    guard resume.id == connection.id else {
+      logger.warning("ignored resume from \(connection.id) naming \(resume.id)")
       return
     }
-    let response = await respond(to: question, from: connection)
-    await send(.questionResponse(response), to: connection)
+    let moved: [StoredQuestion]
+    do {
+      moved = try await store.reassign(
+        ids: Array(resume.questions.prefix(10_000)), tokens: Array(resume.tokens.prefix(10_000)),
+        to: connection.id)
+    } catch {
+      logger.error("resume failed: \(error)")
+      return
+    }
+    askers.withLock { askers in
+      for question in moved { askers[question.id] = connection.id }
+    }
+    logger.info("resumed \(moved.count) questions on \(connection.id)")
+    for question in moved {
+      let response = QuestionResponse(
+        success: true, message: "Question restored.", id: question.id,
+        answered: question.answered, content: question.content, createdAt: question.createdAt,
+        token: question.token)
+      await send(.questionResponse(response), to: connection)
+    }
   }
 
   private func respond(to question: NewQuestion, from connection: SocketConnection) async
@@ -101,6 +140,7 @@ final class QuestionDesk: Sendable {
         logger.info("question \(stored.id) from \(connection.id): \(stored.content.count) chars")
         scheduleAutoAnswer(stored.id)
       } else {
+        askers.withLock { $0[stored.id] = connection.id }
         logger.info("question \(stored.id) sent again (token \(token?.uuidString ?? "-"))")
       }
     } catch {
@@ -127,7 +167,8 @@ final class QuestionDesk: Sendable {
   }
 
   private func scheduleAutoAnswer(_ id: UUID) {
-    guard let delay = configuration.mock?.autoAnswerAfter else { return }
+    guard let range = configuration.mock?.autoAnswerAfter else { return }
+    let delay = range.lowerBound + (range.upperBound - range.lowerBound) * environment.random()
     Task {
       try? await Task.sleep(for: delay)
       _ = try? await self.answer(id)

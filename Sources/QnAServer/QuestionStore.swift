@@ -53,20 +53,43 @@ public final class QuestionStore: Sendable {
     return migrator
   }
 
-  /// Stores a new question; a question with the same token is not stored again, and the one
-  /// already there comes back instead (with `inserted` false).
+  /// Stores a new question; a question with the same token is not stored again: the one
+  /// already there comes back instead (with `inserted` false), now asked from the sender's
+  /// connection, so that its answer reaches the sender where it is now.
   public func insert(_ question: StoredQuestion) async throws(StoreError) -> (
     question: StoredQuestion, inserted: Bool
   ) {
     try await run { db in
       if let token = question.token,
-        let existing = try QuestionRecord.filter(Column("token") == token.uuidString)
+        var existing = try QuestionRecord.filter(Column("token") == token.uuidString)
           .fetchOne(db)
       {
+        existing.askedFrom = question.askedFrom.uuidString
+        try existing.update(db)
         return (existing.question, false)
       }
       try QuestionRecord(question).insert(db)
       return (question, true)
+    }
+  }
+
+  /// The questions with these ids or tokens, now asked from `connection`: their answers go
+  /// there from now on.
+  public func reassign(ids: [UUID], tokens: [UUID], to connection: UUID)
+    async throws(StoreError) -> [StoredQuestion]
+  {
+    try await run { db in
+      let byID = try QuestionRecord.fetchAll(db, keys: ids.map(\.uuidString))
+      let byToken = try QuestionRecord.filter(tokens.map(\.uuidString).contains(Column("token")))
+        .fetchAll(db)
+      var seen: Set<String> = []
+      var moved: [StoredQuestion] = []
+      for var record in byID + byToken where seen.insert(record.id).inserted {
+        record.askedFrom = connection.uuidString
+        try record.update(db)
+        moved.append(record.question)
+      }
+      return moved.sorted { $0.createdAt < $1.createdAt }
     }
   }
 

@@ -36,13 +36,17 @@ public struct ServerConfiguration: Sendable {
 /// What `--mock` adds: answers on a timer, refusals by pattern, slow sends, and the
 /// `/control` routes.
 public struct MockConfiguration: Sendable {
-  public var autoAnswerAfter: Duration?
+  /// Each question is answered after a delay drawn uniformly from this range.
+  public var autoAnswerAfter: ClosedRange<Duration>?
   /// A regular expression: matching questions get a failure response.
   public var reject: String?
   /// Delay before every outgoing WebSocket message.
   public var latency: Duration?
 
-  public init(autoAnswerAfter: Duration? = nil, reject: String? = nil, latency: Duration? = nil) {
+  public init(
+    autoAnswerAfter: ClosedRange<Duration>? = nil, reject: String? = nil,
+    latency: Duration? = nil
+  ) {
     self.autoAnswerAfter = autoAnswerAfter
     self.reject = reject
     self.latency = latency
@@ -57,15 +61,19 @@ public struct ServerEnvironment: Sendable {
   public var uptime: @Sendable () -> Duration
   /// Fresh ids for connections and questions.
   public var makeID: @Sendable () -> UUID
+  /// A number in [0, 1), for the mock's random delays.
+  public var random: @Sendable () -> Double
 
   public init(
     now: @escaping @Sendable () -> Date = { Date() },
     uptime: @escaping @Sendable () -> Duration = ServerEnvironment.monotonic,
-    makeID: @escaping @Sendable () -> UUID = { UUID() }
+    makeID: @escaping @Sendable () -> UUID = { UUID() },
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
   ) {
     self.now = now
     self.uptime = uptime
     self.makeID = makeID
+    self.random = random
   }
 
   public static let monotonic: @Sendable () -> Duration = {

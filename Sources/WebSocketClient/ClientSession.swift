@@ -10,7 +10,8 @@ actor ClientSession {
   private let clock: any SessionClock
   private let configuration: ClientConfiguration
   private let events: EventQueue<ClientEvent>
-  private let attempt: Int
+  /// Which connection attempt of its client this is (1 for the first).
+  nonisolated let attempt: Int
   private let onRoundTrip: @Sendable (Duration) -> Void
 
   private var handshakeDeadline: Duration?

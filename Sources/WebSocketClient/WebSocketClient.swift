@@ -67,6 +67,16 @@ public final class WebSocketClient: Sendable {
     try await session.send(message)
   }
 
+  /// Sends only on the connection of this attempt (as `.opened` numbered it): a message
+  /// meant for one connection, such as one naming its id, never goes out on the next one.
+  /// Throws `.notConnected` if that connection is gone.
+  public func send(_ message: WebSocketMessage, onAttempt attempt: Int) async throws(ClientError) {
+    guard let session = control.withLock({ $0.session }), session.attempt == attempt else {
+      throw .notConnected
+    }
+    try await session.send(message)
+  }
+
   /// Closes for good: the close handshake if connected, no more reconnects. Returns when the
   /// client has stopped and `events` has ended.
   public func close(code: CloseCode? = .normalClosure, reason: String = "") async {

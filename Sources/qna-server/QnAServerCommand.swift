@@ -31,7 +31,11 @@ struct QnAServerCommand: AsyncParsableCommand {
   @Flag(help: "Behave exactly as the existing back ends: no project extensions.")
   var noExtensions = false
   @Flag(help: "Enable the mock controls (/control/...) and the options below.") var mock = false
-  @Option(help: "With --mock: answer every question after this long.") var autoAnswerAfter: String?
+  @Option(
+    help:
+      "With --mock: answer every question after this long, or after a random delay in MIN-MAX (e.g. 0.2s-1s)."
+  )
+  var autoAnswerAfter: String?
   @Option(help: "With --mock: refuse questions matching this regular expression.")
   var reject: String?
   @Option(help: "With --mock: delay every outgoing WebSocket message by this long.")
@@ -85,12 +89,22 @@ struct QnAServerCommand: AsyncParsableCommand {
     }
     if mock {
       configuration.mock = MockConfiguration(
-        autoAnswerAfter: try autoAnswerAfter.map(DurationValue.parse), reject: reject,
+        autoAnswerAfter: try autoAnswerAfter.map(Self.parseRange), reject: reject,
         latency: try latency.map(DurationValue.parse))
     } else if autoAnswerAfter != nil || reject != nil || latency != nil {
       throw ValidationError("--auto-answer-after, --reject and --latency need --mock")
     }
     return configuration
+  }
+
+  /// `DURATION` or `MIN-MAX`.
+  static func parseRange(_ text: String) throws -> ClosedRange<Duration> {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count <= 2 else { throw ValidationError("'\(text)' is not DURATION or MIN-MAX") }
+    let low = try DurationValue.parse(parts[0])
+    let high = try parts.count == 2 ? DurationValue.parse(parts[1]) : low
+    guard low <= high else { throw ValidationError("'\(text)': MIN is above MAX") }
+    return low...high
   }
 
   static func fail(_ message: String) -> Never {

@@ -43,7 +43,7 @@ struct Headless {
       url: url, configuration: configuration,
       log: { line in if verbose { Self.note(line) } })
     let (inputs, sink) = AsyncStream<Input>.makeStream()
-    await engine.start()
+    let restored = await engine.start()
     Task {
       for await change in engine.changes { sink.yield(.change(change)) }
       sink.yield(.changesEnded)
@@ -58,7 +58,8 @@ struct Headless {
     let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { sink.yield(.interrupted) }
     defer { signals.cancel() }
 
-    var progress = Progress()
+    // Questions left pending by an earlier run are this run's to see through, too.
+    var progress = Progress(asked: restored.map(\.id))
     var iterator = inputs.makeAsyncIterator()
     while let input = await iterator.next() {
       switch input {

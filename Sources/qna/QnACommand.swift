@@ -32,9 +32,14 @@ struct QnACommand: AsyncParsableCommand {
   @Option(help: "Declare the connection dead without a pong this long.") var pingTimeout = "20s"
   @Option(help: "Give up a connection attempt after this long.") var connectTimeout = "10s"
   @Flag(help: "Do not reconnect after the connection drops.") var noReconnect = false
+  @Option(help: "Longest wait between reconnect attempts (the backoff's cap).")
+  var maxBackoff = "30s"
   @Option(help: "Longest question, in characters.") var maxLength = 1000
   @Flag(help: "Send questions as text frames instead of binary.") var text = false
   @Flag(help: "Log details (ignored messages, resends) on stderr.") var verbose = false
+  @Option(help: "Where unsent questions are kept between runs (default $XDG_STATE_HOME/qna).")
+  var stateDir: String?
+  @Flag(help: "Keep unsent questions in memory only.") var noPersist = false
 
   func run() async throws {
     let target: WebSocketURL
@@ -43,7 +48,7 @@ struct QnACommand: AsyncParsableCommand {
     do {
       target = try WebSocketURL(
         url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080/socket")
-      configuration = try makeConfiguration()
+      configuration = try makeConfiguration(url: target.description)
       deadline = try timeout.map(DurationValue.parse)
     } catch {
       Headless.fail("\(error)", status: .usage)
@@ -62,7 +67,7 @@ struct QnACommand: AsyncParsableCommand {
     if status != .success { throw ExitCode(status.rawValue) }
   }
 
-  private func makeConfiguration() throws -> EngineConfiguration {
+  private func makeConfiguration(url: String) throws -> EngineConfiguration {
     guard maxLength > 0 else { throw ValidationError("--max-length must be positive") }
     let interval = try DurationValue.parse(pingInterval)
     let client = ClientConfiguration(
@@ -70,8 +75,13 @@ struct QnACommand: AsyncParsableCommand {
       handshakeTimeout: try DurationValue.parse(connectTimeout),
       pingInterval: interval == .zero ? nil : interval,
       pingTimeout: try DurationValue.parse(pingTimeout),
-      reconnect: noReconnect ? nil : ReconnectPolicy())
+      reconnect: noReconnect
+        ? nil : ReconnectPolicy(maximumDelay: try DurationValue.parse(maxBackoff)))
+    let directory =
+      stateDir.map { URL(fileURLWithPath: $0) }
+      ?? PendingQuestionsFile.defaultDirectory()
     return EngineConfiguration(
-      client: client, state: QnAConfiguration(maxQuestionLength: maxLength), sendsBinary: !text)
+      client: client, state: QnAConfiguration(maxQuestionLength: maxLength), sendsBinary: !text,
+      pendingFile: noPersist ? nil : PendingQuestionsFile(directory: directory, serverURL: url))
   }
 }

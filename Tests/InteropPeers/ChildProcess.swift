@@ -14,7 +14,10 @@ public final class ChildProcess: @unchecked Sendable {
   private var status: Int32?
   private static let spawnLock = Mutex(())
 
-  public init(_ executable: String, _ arguments: [String]) throws {
+  /// `environment` entries are added to (or replace) this process's environment.
+  public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:])
+    throws
+  {
     var input: [Int32] = [0, 0]
     var output: [Int32] = [0, 0]
     var errors: [Int32] = [0, 0]
@@ -49,9 +52,12 @@ public final class ChildProcess: @unchecked Sendable {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
+    let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for entry in envp { free(entry) } }
     var child: pid_t = 0
     let result = Self.spawnLock.withLock { _ in
-      posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+      posix_spawn(&child, executable, &actions, &attributes, argv, envp)
     }
     close(input[0])
     close(output[1])
@@ -64,6 +70,16 @@ public final class ChildProcess: @unchecked Sendable {
     stdin = FileHandle(fileDescriptor: input[1], closeOnDealloc: true)
     stdout = FileHandle(fileDescriptor: output[0], closeOnDealloc: true)
     stderr = FileHandle(fileDescriptor: errors[0], closeOnDealloc: true)
+  }
+
+  /// Reads stdout and stderr to their end on threads of their own, keeping nothing: a
+  /// chatty child must never block on a full pipe nobody reads.
+  public func discardOutput() {
+    for handle in [stdout, stderr] {
+      Thread.detachNewThread {
+        while !handle.availableData.isEmpty {}
+      }
+    }
   }
 
   /// The exit status (128 + signal when killed), waiting for it.

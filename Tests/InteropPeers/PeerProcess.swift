@@ -35,6 +35,7 @@ public final class PeerProcess: Sendable {
     guard text.hasPrefix("listening on "),
       let port = Int(text.dropFirst(13).trimmingCharacters(in: .whitespacesAndNewlines))
     else { throw PeerError.noPort(script) }
+    child.discardOutput()
     self.port = port
   }
 

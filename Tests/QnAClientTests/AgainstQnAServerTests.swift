@@ -9,32 +9,14 @@ struct AgainstQnAServerTests {
     URL(fileURLWithPath: HeadlessProcess.qnaPath).deletingLastPathComponent()
   }
 
-  /// Starts `qna-server` on a free port; returns it and its socket URL.
-  func startServer(_ arguments: [String] = []) async throws -> (ChildProcess, String) {
-    let path = Self.binaries.appendingPathComponent("qna-server").path
-    let child = try ChildProcess(path, ["--port", "0", "--db", ":memory:"] + arguments)
-    let line = await onOwnThread { () -> String in
-      var bytes: [UInt8] = []
-      while bytes.last != 0x0A, let byte = child.stdout.readData(ofLength: 1).first {
-        bytes.append(byte)
-      }
-      return String(decoding: bytes, as: UTF8.self)
-    }
-    let url = line.replacingOccurrences(of: "listening on ", with: "")
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    return (child, url)
-  }
-
   @Test func askThenAnswerThroughTheAPIThenExitZero() async throws {
-    let (server, url) = try await startServer()
-    let port = Int(url.split(separator: ":")[2].prefix { $0.isNumber })!
+    let server = try await QnAServerProcess(["--port", "0", "--db", ":memory:"])
     let qna = try HeadlessProcess(
-      ["--url", url, "--ask", "Real server?", "--wait-answered", "--timeout", "30s"], stdin: "")
+      ["--url", server.url, "--ask", "Real server?", "--wait-answered", "--timeout", "30s"],
+      stdin: "")
     let created = try await qna.waitFor("created")
     let id = try #require(created["id"])
-    let answer = try await onOwnThread {
-      try httpRequest("POST", port: port, path: "/api/questions/\(id)/answer")
-    }
+    let answer = try await server.http("POST", "/api/questions/\(id)/answer")
     #expect(answer.status == 200)
     _ = try await qna.waitFor("answered")
     #expect(await qna.exitStatus() == 0, "\(qna.stderr)")

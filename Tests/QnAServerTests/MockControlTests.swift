@@ -112,7 +112,8 @@ struct MockControlTests {
   @Test func autoAnswerRejectAndLatency() async throws {
     let server = try await mockServer(
       MockConfiguration(
-        autoAnswerAfter: .milliseconds(100), reject: "^spam", latency: .milliseconds(150)))
+        autoAnswerAfter: .milliseconds(100) ... .milliseconds(100), reject: "^spam",
+        latency: .milliseconds(150)))
     let attendee = try Attendee(server.socketURL)
     let id = try await attendee.handshake()
     let asked = ContinuousClock.now

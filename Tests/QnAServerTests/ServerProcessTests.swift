@@ -5,35 +5,7 @@ import Testing
 /// `qna-server` as an operator runs it: the first stdout line, signals, restarts.
 @Suite("qna-server as a process", .serialized)
 struct ServerProcessTests {
-  static var serverPath: String {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("qna-server").path,
-      PeerProcess.packageRoot.appendingPathComponent(".build/debug/qna-server").path,
-    ]
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
-  }
-
-  /// Starts the server and reads its first line: "listening on ws://127.0.0.1:PORT/socket".
-  func start(_ arguments: [String]) async throws -> (ChildProcess, Int) {
-    try await onOwnThread { try startBlocking(arguments) }
-  }
-
-  func startBlocking(_ arguments: [String]) throws -> (ChildProcess, Int) {
-    let child = try ChildProcess(Self.serverPath, arguments)
-    var line: [UInt8] = []
-    while line.last != 0x0A {
-      guard let byte = child.stdout.readData(ofLength: 1).first else { break }
-      line.append(byte)
-    }
-    let text = String(decoding: line, as: UTF8.self)
-    guard text.hasPrefix("listening on ws://127.0.0.1:"), text.hasSuffix("/socket\n"),
-      let port = Int(text.dropFirst(28).dropLast(8))
-    else {
-      throw ServerTestError.timedOut("listening line, got '\(text)'", [])
-    }
-    return (child, port)
-  }
+  static var serverPath: String { QnAServerProcess.path }
 
   @Test func questionsSurviveARestartAndSIGTERMClosesWith1001() async throws {
     let directory = FileManager.default.temporaryDirectory
@@ -42,23 +14,21 @@ struct ServerProcessTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let database = directory.appendingPathComponent("qna.sqlite").path
 
-    let (first, port) = try await start(["--port", "0", "--db", database])
-    let attendee = try Attendee("ws://127.0.0.1:\(port)/socket")
+    let first = try await QnAServerProcess(["--port", "0", "--db", database])
+    let attendee = try Attendee(first.url)
     try await attendee.ask("Will I survive?", as: try await attendee.handshake())
     let id = try #require(try await attendee.response().id)
-    kill(first.pid, SIGTERM)
+    kill(first.child.pid, SIGTERM)
     guard case .closed(let status) = try await attendee.disconnect() else {
       Issue.record("expected a close frame")
       return
     }
     #expect(status.code.rawValue == 1001 && status.wasClean)
-    let exitStatus = await onOwnThread { first.wait() }
+    let exitStatus = await onOwnThread { first.child.wait() }
     #expect(exitStatus == 0)
 
-    let (second, newPort) = try await start(["--port", "0", "--db", database])
-    let list = try await onOwnThread {
-      try httpRequest("GET", port: newPort, path: "/api/questions")
-    }
+    let second = try await QnAServerProcess(["--port", "0", "--db", database])
+    let list = try await second.http("GET", "/api/questions")
     #expect(list.body.contains(id.uuidString) && list.body.contains("Will I survive?"))
     second.stop()
   }

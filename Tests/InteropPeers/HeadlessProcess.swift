@@ -1,11 +1,10 @@
 import Foundation
-import InteropPeers
 import Synchronization
 
 /// `qna --headless` as a script runs it: a real process whose JSON lines are collected as they
 /// come, so a test can wait for one, act on the server, then wait for the next.
-final class HeadlessProcess: Sendable {
-  static var qnaPath: String {
+public final class HeadlessProcess: Sendable {
+  public static var qnaPath: String {
     let candidates = [
       URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("qna").path,
@@ -14,21 +13,25 @@ final class HeadlessProcess: Sendable {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
   }
 
-  struct Event: @unchecked Sendable {
+  public struct Event: @unchecked Sendable {
     // JSONSerialization's values: strings, numbers, null; immutable once parsed.
-    let fields: [String: Any]
-    let raw: String
+    public let fields: [String: Any]
+    public let raw: String
 
-    var name: String { fields["event"] as? String ?? "" }
-    subscript(key: String) -> String? { fields[key] as? String }
+    public var name: String { fields["event"] as? String ?? "" }
+    public subscript(key: String) -> String? { fields[key] as? String }
   }
 
   private let child: ChildProcess
   private let output = Mutex<(events: [Event], ended: Bool)>(([], false))
   private let errors = Mutex<String?>(nil)
 
-  init(_ arguments: [String], stdin: String? = nil) throws {
-    child = try ChildProcess(Self.qnaPath, ["--headless"] + arguments)
+  /// Runs `qna --headless`; its pending-questions file lives in `stateDirectory` (a fresh
+  /// temporary one unless given), never in the user's own state directory.
+  public init(_ arguments: [String], stdin: String? = nil, stateDirectory: URL? = nil) throws {
+    let state = stateDirectory ?? Self.freshDirectory()
+    child = try ChildProcess(
+      Self.qnaPath, ["--headless"] + arguments, environment: ["XDG_STATE_HOME": state.path])
     if let stdin {
       child.stdin.write(Data(stdin.utf8))
       try child.stdin.close()
@@ -55,15 +58,22 @@ final class HeadlessProcess: Sendable {
     }
   }
 
-  var events: [Event] { output.withLock { $0.events } }
-  /// Stderr, once the process has closed it.
-  var stderr: String { errors.withLock { $0 ?? "" } }
+  public static func freshDirectory() -> URL {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("qna-test-state-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
 
-  func write(_ line: String) { child.stdin.write(Data((line + "\n").utf8)) }
-  func closeInput() throws { try child.stdin.close() }
+  public var events: [Event] { output.withLock { $0.events } }
+  /// Stderr, once the process has closed it.
+  public var stderr: String { errors.withLock { $0 ?? "" } }
+
+  public func write(_ line: String) { child.stdin.write(Data((line + "\n").utf8)) }
+  public func closeInput() throws { try child.stdin.close() }
 
   /// The `index`-th event named `name` (0 for the first), waiting up to `seconds` for it.
-  func waitFor(
+  public func waitFor(
     _ name: String, occurrence index: Int = 0, seconds: Double = 15,
     where predicate: @Sendable (Event) -> Bool = { _ in true }
   ) async throws -> Event {
@@ -80,7 +90,7 @@ final class HeadlessProcess: Sendable {
   }
 
   /// The exit status, waiting for it on another thread.
-  func exitStatus() async -> Int32 {
+  public func exitStatus() async -> Int32 {
     let child = self.child
     let status = await onOwnThread { child.wait() }
     // Let the readers reach end of file.
@@ -90,13 +100,13 @@ final class HeadlessProcess: Sendable {
     return status
   }
 
-  func interrupt() { kill(child.pid, SIGINT) }
+  public func interrupt() { kill(child.pid, SIGINT) }
 }
 
-enum HeadlessTestError: Error, CustomStringConvertible {
+public enum HeadlessTestError: Error, CustomStringConvertible {
   case missing(String, String)
 
-  var description: String {
+  public var description: String {
     switch self {
     case .missing(let name, let seen): "no \"\(name)\" event; output was:\n\(seen)"
     }

@@ -1,0 +1,82 @@
+import Foundation
+import QnA
+
+/// Questions typed but not yet confirmed, kept on disk per server URL so that they survive
+/// quitting the client: sent on the next start, removed once confirmed. Written atomically
+/// (a new file renamed over the old), so a crash leaves the old list or the new one.
+public struct PendingQuestionsFile: Sendable {
+  public struct Entry: Sendable, Hashable, Codable {
+    public var token: UUID
+    public var content: String
+  }
+
+  public enum FileError: Error, CustomStringConvertible {
+    case unreadable(String)
+    case unwritable(String)
+
+    public var description: String {
+      switch self {
+      case .unreadable(let detail): "cannot read the pending questions: \(detail)"
+      case .unwritable(let detail): "cannot save the pending questions: \(detail)"
+      }
+    }
+  }
+
+  public let url: URL
+
+  /// The file for `serverURL` in `directory`: a readable name plus a hash, so that two URLs
+  /// never share a file.
+  public init(directory: URL, serverURL: String) {
+    let readable = String(
+      serverURL.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" }
+        .prefix(80))
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+    for byte in serverURL.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    url = directory.appendingPathComponent(
+      "pending-\(readable)-\(String(hash, radix: 16)).json")
+  }
+
+  /// `$XDG_STATE_HOME/qna`, else `~/.local/state/qna`.
+  public static func defaultDirectory(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
+      return URL(fileURLWithPath: state).appendingPathComponent("qna")
+    }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    return URL(fileURLWithPath: home).appendingPathComponent(".local/state/qna")
+  }
+
+  public func load() throws(FileError) -> [Entry] {
+    guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+    do {
+      return try JSONDecoder().decode([Entry].self, from: Data(contentsOf: url))
+    } catch {
+      throw .unreadable("\(url.path): \(error)")
+    }
+  }
+
+  /// Replaces the list; an empty list removes the file.
+  public func save(_ entries: [Entry]) throws(FileError) {
+    do {
+      if entries.isEmpty {
+        if FileManager.default.fileExists(atPath: url.path) {
+          try FileManager.default.removeItem(at: url)
+        }
+        return
+      }
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try JSONEncoder().encode(entries).write(to: url, options: .atomic)
+    } catch {
+      throw .unwritable("\(url.path): \(error)")
+    }
+  }
+
+  /// Moves an unreadable file aside rather than overwrite what it may still hold.
+  public func quarantine() {
+    let aside = url.appendingPathExtension("unreadable")
+    try? FileManager.default.removeItem(at: aside)
+    try? FileManager.default.moveItem(at: url, to: aside)
+  }
+}

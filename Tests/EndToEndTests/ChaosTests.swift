@@ -1,0 +1,183 @@
+import Foundation
+import InteropPeers
+import Testing
+
+/// Nothing lost, under faults the tests inject themselves: the built `qna --headless`
+/// against the built `qna-server --mock`, both as processes.
+@Suite("Nothing lost: chaos", .serialized)
+struct ChaosTests {
+  static func temporaryDatabase() -> String {
+    HeadlessProcess.freshDirectory().appendingPathComponent("qna.sqlite").path
+  }
+
+  /// Reconnect fast: the chaos below drops every connection about twice a second.
+  static let quickReconnect = [
+    "--max-backoff", "1s", "--ping-interval", "1s", "--ping-timeout", "2s",
+  ]
+
+  @Test func threeClientsSixHundredQuestionsDropsEveryFewHundredMilliseconds() async throws {
+    let server = try await QnAServerProcess([
+      "--port", "0", "--db", Self.temporaryDatabase(), "--mock", "--auto-answer-after", "0.1s-1s",
+      "--rate-limit", "100000",
+    ])
+    let perClient = 200
+    let clients = try (0..<3).map { _ in
+      try HeadlessProcess(
+        ["--url", server.url, "--wait-answered", "--timeout", "80s"] + Self.quickReconnect)
+    }
+    // Each attendee types a question every 40 ms (8 s in all), so that drops fall between,
+    // during and after sends.
+    for (number, client) in clients.enumerated() {
+      Task {
+        for index in 0..<perClient {
+          client.write("client \(number) question \(index)")
+          try? await Task.sleep(for: .milliseconds(40))
+        }
+        try? client.closeInput()
+      }
+    }
+    // Drop every socket at random intervals of 0.2–1 s until the clients are done.
+    let dropper = Task {
+      var drops = 0
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(Int.random(in: 200...1000)))
+        if (try? await server.http("POST", "/control/drop")) != nil { drops += 1 }
+      }
+      return drops
+    }
+    var statuses: [Int32] = []
+    for client in clients { statuses.append(await client.exitStatus()) }
+    dropper.cancel()
+    let drops = await dropper.value
+
+    let stored = try await server.questions()
+    let contents = stored.compactMap { $0["content"] as? String }
+    let expected = Set(
+      (0..<3).flatMap { c in (0..<perClient).map { "client \(c) question \($0)" } })
+    let answeredPerClient = clients.map { client in
+      Set(client.events.filter { $0.name == "answered" }.compactMap { $0["token"] }).count
+    }
+    let reconnects = clients.map { client in
+      client.events.filter { $0.name == "handshake" }.count - 1
+    }
+    print(
+      "chaos: \(drops) drops; database holds \(stored.count) questions (\(Set(contents).count) "
+        + "distinct); answered per client \(answeredPerClient); reconnects \(reconnects)")
+    #expect(statuses == [0, 0, 0], "\(clients.map(\.stderr))")
+    #expect(stored.count == 600)
+    #expect(Set(contents) == expected && contents.count == expected.count, "each exactly once")
+    #expect(answeredPerClient == [perClient, perClient, perClient])
+    #expect(drops >= 3, "the chaos happened")
+    server.stop()
+  }
+
+  @Test func aHalfOpenLinkIsDetectedAndNothingIsLost() async throws {
+    let server = try await QnAServerProcess(["--port", "0", "--db", ":memory:", "--mock"])
+    let qna = try HeadlessProcess(
+      [
+        "--url", server.url, "--ping-interval", "0.5s", "--ping-timeout", "1s", "--max-backoff",
+        "1s",
+      ])
+    _ = try await qna.waitFor("handshake")
+    _ = try await server.http("POST", "/control/stall?seconds=10")
+    let stalledAt = Date()
+    qna.write("asked into a dead link")
+    let drop = try await qna.waitFor("disconnected")
+    // Interval plus timeout is 1.5 s; allow for scheduling on a loaded machine.
+    #expect(
+      Date().timeIntervalSince(stalledAt) < 5,
+      "detected in \(Date().timeIntervalSince(stalledAt)) s")
+    #expect(drop["reason"]?.contains("no pong") == true)
+    let created = try await qna.waitFor("created", seconds: 15)
+    #expect(created["content"] == "asked into a dead link")
+    let stored = try await server.questions()
+    #expect(stored.count == 1, "once, though sent twice")
+    qna.interrupt()
+    _ = await qna.exitStatus()
+    server.stop()
+  }
+
+  @Test func aKilledServerComesBackAndAnswersGivenMeanwhileArrive() async throws {
+    let database = Self.temporaryDatabase()
+    let first = try await QnAServerProcess(["--port", "0", "--db", database])
+    let port = first.port
+    let qna = try HeadlessProcess(
+      [
+        "--url", first.url, "--ping-interval", "0.5s", "--ping-timeout", "1s", "--max-backoff",
+        "2s",
+        "--ask", "survive a kill -9?", "--wait-answered", "--timeout", "40s",
+      ])
+    let created = try await qna.waitFor("created")
+    let id = try #require(created["id"])
+    await first.kill9()
+    _ = try await qna.waitFor("disconnected")
+    // Back on the same port and database; answered before the client is back.
+    let second = try await QnAServerProcess(["--port", "\(port)", "--db", database])
+    #expect(try await second.http("POST", "/api/questions/\(id)/answer").status == 200)
+    let answered = try await qna.waitFor("answered", seconds: 20)
+    #expect(answered["id"] == id)
+    #expect(await qna.exitStatus() == 0, "\(qna.stderr)")
+    #expect(try await second.questions().count == 1)
+    second.stop()
+  }
+
+  @Test func questionsTypedOfflineSurviveQuittingAndGoOutOnceOnTheNextStart() async throws {
+    let state = HeadlessProcess.freshDirectory()
+    // A port nobody listens on, then a server on it.
+    let placeholder = try await QnAServerProcess(["--port", "0", "--db", ":memory:"])
+    let port = placeholder.port
+    placeholder.stop()
+    let url = "ws://127.0.0.1:\(port)/socket"
+    let offline = try HeadlessProcess(
+      ["--url", url, "--max-backoff", "1s"], stdin: nil, stateDirectory: state)
+    offline.write("typed on the train")
+    offline.write("and another")
+    _ = try await offline.waitFor("queued", occurrence: 1)
+    offline.interrupt()
+    #expect(await offline.exitStatus() == 0)
+
+    let server = try await QnAServerProcess(["--port", "\(port)", "--db", ":memory:"])
+    let online = try HeadlessProcess(
+      ["--url", url, "--exit-after-send", "--no-stdin", "--timeout", "20s"], stateDirectory: state)
+    #expect(await online.exitStatus() == 0, "\(online.stderr)")
+    #expect(
+      online.events.filter { $0.name == "sent" }.compactMap { $0["content"] } == [
+        "typed on the train", "and another",
+      ])
+    // A third run has nothing left to send: they left the file once confirmed.
+    let third = try HeadlessProcess(
+      ["--url", url, "--exit-after-send", "--no-stdin", "--timeout", "20s"], stateDirectory: state)
+    #expect(await third.exitStatus() == 0)
+    #expect(!third.events.contains { $0.name == "sent" })
+    let stored = try await server.questions().compactMap { $0["content"] as? String }
+    #expect(stored.sorted() == ["and another", "typed on the train"])
+    server.stop()
+  }
+
+  @Test func anOldBackEndDegradesAsPromisedWithoutCrashing() async throws {
+    let server = try await QnAServerProcess([
+      "--port", "0", "--db", ":memory:", "--mock", "--no-extensions",
+    ])
+    let qna = try HeadlessProcess([
+      "--url", server.url, "--max-backoff", "1s", "--ping-interval", "0",
+    ])
+    _ = try await qna.waitFor("handshake")
+    qna.write("asked before the drop")
+    let created = try await qna.waitFor("created")
+    _ = try await server.http("POST", "/control/drop")
+    _ = try await qna.waitFor("handshake", occurrence: 1)
+    // Answered now: the old back end sends it to the old connection id, which is gone.
+    let id = try #require(created["id"])
+    _ = try await server.http("POST", "/\(id)/answer")
+    let notice = try await qna.waitFor("notice") { $0["text"]?.contains("may not arrive") == true }
+    #expect(notice["level"] == "info")
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(!qna.events.contains { $0.name == "answered" }, "the degraded behaviour promised")
+    qna.write("still working")
+    _ = try await qna.waitFor("created", occurrence: 1)
+    qna.interrupt()
+    #expect(await qna.exitStatus() == 0)
+    #expect(qna.events.filter { $0["text"]?.contains("may not arrive") == true }.count == 1)
+    server.stop()
+  }
+}

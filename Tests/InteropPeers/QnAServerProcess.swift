@@ -1,0 +1,58 @@
+import Foundation
+
+/// The built `qna-server` as a child process, for end-to-end tests: started on a free port
+/// (or a given one), killed like an operator would, restarted on the same database.
+public final class QnAServerProcess: Sendable {
+  public let port: Int
+  public let child: ChildProcess
+
+  public static var path: String {
+    URL(fileURLWithPath: HeadlessProcess.qnaPath).deletingLastPathComponent()
+      .appendingPathComponent("qna-server").path
+  }
+
+  /// Starts it and waits for "listening on ws://127.0.0.1:PORT/socket".
+  public init(_ arguments: [String]) async throws {
+    let child = try ChildProcess(Self.path, arguments)
+    let line = await onOwnThread { () -> String in
+      var bytes: [UInt8] = []
+      while bytes.last != 0x0A, let byte = child.stdout.readData(ofLength: 1).first {
+        bytes.append(byte)
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    guard line.hasPrefix("listening on ws://127.0.0.1:"),
+      let port = Int(line.dropFirst(28).prefix { $0.isNumber })
+    else {
+      child.stop()
+      let errors = await onOwnThread { child.stderr.readDataToEndOfFile() }
+      throw PeerError.noPort("qna-server: " + String(decoding: errors, as: UTF8.self))
+    }
+    child.discardOutput()
+    self.child = child
+    self.port = port
+  }
+
+  public var url: String { "ws://127.0.0.1:\(port)/socket" }
+
+  public func http(_ method: String, _ path: String, body: String = "") async throws
+    -> HTTPResponse
+  {
+    let port = self.port
+    return try await onOwnThread { try httpRequest(method, port: port, path: path, body: body) }
+  }
+
+  /// The questions in its database, as `GET /api/questions` lists them.
+  public func questions() async throws -> [[String: Any]] {
+    let body = try await http("GET", "/api/questions").body
+    return try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [[String: Any]] ?? []
+  }
+
+  /// SIGKILL: no chance to close anything.
+  public func kill9() async {
+    kill(child.pid, SIGKILL)
+    _ = await onOwnThread { self.child.wait() }
+  }
+
+  public func stop() { child.stop() }
+}

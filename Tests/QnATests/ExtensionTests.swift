@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import QnA
+
+@Suite("QnAState: protocol extensions and their absence")
+struct ExtensionTests {
+  let all = [ProtocolExtension.token, ProtocolExtension.resume]
+
+  @Test func aReconnectPresentsUnansweredQuestionsToAServerThatCanResume() {
+    var harness = Harness()
+    harness.apply(.received(.handshake(Handshake(id: firstConnection, extensions: all))))
+    harness.ask("open", 1)
+    harness.ask("answered", 2)
+    harness.respond("open", id: 10)
+    harness.respond("answered", id: 11, answered: true)
+    harness.apply(.disconnected(reason: "drop", retry: nil))
+    let effects = harness.apply(
+      .received(.handshake(Handshake(id: secondConnection, extensions: all))))
+    #expect(
+      effects.contains(.resume(Resume(id: secondConnection, questions: [uuid(10, group: 0x5E)]))))
+    #expect(!effects.changeNames.contains("notice"))
+    // The server's reply: the answer given while away arrives as a repeated response.
+    #expect(harness.respond("open", id: 10, answered: true).changeNames == ["answered"])
+  }
+
+  @Test func withoutExtensionsAReconnectSaysOnceWhatMayGoWrong() {
+    var harness = Harness()
+    harness.connect(firstConnection)
+    harness.ask("asked", 1)
+    harness.respond("asked", id: 10)
+    harness.ask("in flight", 2)
+    harness.apply(.disconnected(reason: "drop", retry: nil))
+    let effects = harness.apply(.received(.handshake(Handshake(id: secondConnection))))
+    #expect(!effects.contains { if case .resume = $0 { true } else { false } })
+    let notices = harness.state.currentNotices.map(\.text)
+    #expect(notices.contains { $0.contains("answers given while you were disconnected") })
+    #expect(notices.contains { $0.contains("it may show some twice") })
+    #expect(effects.sent.map(\.content) == ["in flight"], "resent all the same")
+
+    harness.ask("again in flight", 3)
+    harness.apply(.disconnected(reason: "drop", retry: nil))
+    let again = harness.apply(.received(.handshake(Handshake(id: firstConnection))))
+    #expect(!again.changeNames.contains("notice"), "each is said once")
+  }
+
+  @Test func theFirstHandshakeOfAnOldServerSaysNothing() {
+    var harness = Harness()
+    harness.ask("queued before connecting", 1)
+    let effects = harness.apply(.received(.handshake(Handshake(id: firstConnection))))
+    #expect(!effects.changeNames.contains("notice"))
+    #expect(effects.sent.count == 1)
+  }
+
+  @Test func pendingQuestionsAreTheQueuedAndSendingOnes() {
+    var harness = Harness()
+    harness.connect()
+    harness.ask("sending", 1)
+    harness.ask("refused", 2)
+    harness.ask("created", 3)
+    harness.respond("refused", id: nil, success: false, message: "no")
+    harness.respond("created", id: 30)
+    #expect(harness.state.pendingQuestions.map(\.content) == ["sending"])
+  }
+
+  @Test func resumeAndExtensionsRoundTripOnTheWire() throws {
+    let codec = WireCodec()
+    let resume = WireMessage.resume(
+      Resume(id: firstConnection, questions: [uuid(1)], tokens: [uuid(2)]))
+    #expect(try codec.decode(codec.encode(resume)) == resume)
+    let handshake = WireMessage.handshake(Handshake(id: firstConnection, extensions: all))
+    #expect(try codec.decode(codec.encode(handshake)) == handshake)
+    // An existing back end's handshake has no extensions key at all.
+    let plain = String(
+      decoding: codec.encode(.handshake(Handshake(id: firstConnection))), as: UTF8.self)
+    #expect(!plain.contains("extensions"))
+  }
+}
