@@ -16,6 +16,18 @@ extension QnAState {
           kind: .error)
       ]
     }
+    // Characters are what people count, bytes what servers limit: combining marks and
+    // escaped controls can make 1,000 characters far more than 16 KiB on the wire.
+    let size = WireCodec().encode(
+      .newQuestion(NewQuestion(id: token, content: content, token: token))
+    ).count
+    if size > configuration.maxMessageBytes {
+      return [
+        notice(
+          "Too long for the server: \(size) bytes as sent, at most \(configuration.maxMessageBytes).",
+          kind: .error)
+      ]
+    }
     guard questions[token] == nil else { return [.log("ignored: token \(token) already used")] }
     let question = Question(id: token, content: content, status: .queued, sequence: nextSequence)
     nextSequence += 1

@@ -71,11 +71,17 @@ extension QnAState {
 
   private mutating func answered(_ serverID: UUID) -> [QnAEffect] {
     guard let token = tokenByServerID[serverID] else {
+      // Bounded: a hostile server could otherwise grow this set without end.
+      if earlyAnswers.count >= Self.maxEarlyAnswers, let any = earlyAnswers.first {
+        earlyAnswers.remove(any)
+      }
       earlyAnswers.insert(serverID)
       return [.log("answer for \(serverID) before its question; kept for later")]
     }
     return markAnswered(token)
   }
+
+  static let maxEarlyAnswers = 10_000
 
   private mutating func markAnswered(_ token: UUID) -> [QnAEffect] {
     // Found once, changed in place: this is the hot path of a busy session.

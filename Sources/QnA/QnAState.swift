@@ -5,15 +5,20 @@ import Foundation
 public struct QnAConfiguration: Sendable, Hashable {
   /// Longest question, in characters (grapheme clusters). Default 1,000.
   public var maxQuestionLength: Int
+  /// Largest `newQuestion` message, in bytes: the existing back ends close the socket (1009)
+  /// on a message over 16 KiB. Default 16,384.
+  public var maxMessageBytes: Int
   /// How long a notice stays up. Default 5 s.
   public var noticeLifetime: Duration
   /// Notices shown at once; older ones go first. Default 3.
   public var maxNotices: Int
 
   public init(
-    maxQuestionLength: Int = 1000, noticeLifetime: Duration = .seconds(5), maxNotices: Int = 3
+    maxQuestionLength: Int = 1000, maxMessageBytes: Int = 16_384,
+    noticeLifetime: Duration = .seconds(5), maxNotices: Int = 3
   ) {
     self.maxQuestionLength = maxQuestionLength
+    self.maxMessageBytes = maxMessageBytes
     self.noticeLifetime = noticeLifetime
     self.maxNotices = maxNotices
   }

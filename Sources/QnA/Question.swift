@@ -63,6 +63,12 @@ public struct Notice: Sendable, Hashable {
   public var kind: Kind
   /// Clock time after which it is no longer shown.
   public var expiresAt: Duration
+
+  public init(text: String, kind: Kind, expiresAt: Duration) {
+    self.text = text
+    self.kind = kind
+    self.expiresAt = expiresAt
+  }
 }
 
 /// What the attendee's list adds up to.

@@ -73,10 +73,34 @@ public struct PendingQuestionsFile: Sendable {
     }
   }
 
+  /// Takes the file for this process: two clients on the same server must not send (and
+  /// overwrite) each other's questions. `nil` if another process holds it; the lock lasts
+  /// as long as the returned object.
+  public func lock() -> FileLock? {
+    try? FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let descriptor = open(url.path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return nil }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      close(descriptor)
+      return nil
+    }
+    return FileLock(descriptor: descriptor)
+  }
+
   /// Moves an unreadable file aside rather than overwrite what it may still hold.
   public func quarantine() {
     let aside = url.appendingPathExtension("unreadable")
     try? FileManager.default.removeItem(at: aside)
     try? FileManager.default.moveItem(at: url, to: aside)
   }
+}
+
+/// An exclusive `flock`, released when this goes away (or the process ends).
+public final class FileLock: Sendable {
+  private let descriptor: Int32
+
+  init(descriptor: Int32) { self.descriptor = descriptor }
+
+  deinit { close(descriptor) }
 }

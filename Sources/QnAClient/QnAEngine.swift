@@ -39,7 +39,9 @@ public actor QnAEngine {
   private let clock: any SessionClock
   private let codec = WireCodec()
   private let sendsBinary: Bool
-  private let pendingFile: PendingQuestionsFile?
+  /// `nil` also when another client holds the file (this run then keeps questions in memory).
+  private var pendingFile: PendingQuestionsFile?
+  private var pendingLock: FileLock?
   /// Tokens last written to `pendingFile`, to write only when they change.
   private var savedPending: [UUID] = []
   private let log: @Sendable (String) -> Void
@@ -94,6 +96,17 @@ public actor QnAEngine {
 
   private func restorePending() -> [Question] {
     guard let pendingFile else { return [] }
+    guard let lock = pendingFile.lock() else {
+      log("another qna is using \(pendingFile.url.path); unsent questions stay in memory")
+      changeSink.yield(
+        .notice(
+          Notice(
+            text: "Another qna is connected to this server: questions typed here are not kept "
+              + "after quitting.", kind: .info, expiresAt: state.now + .seconds(5))))
+      self.pendingFile = nil
+      return []
+    }
+    pendingLock = lock
     let entries: [PendingQuestionsFile.Entry]
     do {
       entries = try pendingFile.load()
@@ -226,7 +239,9 @@ public actor QnAEngine {
         else { continue }
         if await write(.newQuestion(message), onAttempt: attempt) {
           changeSink.yield(.sent(question))
-        } else {
+        } else if message.id == state.connectionID {
+          // Only while that connection is still current: after a new handshake the question
+          // has already gone out again, and this failure must not requeue it.
           apply(.sendFailed(token))
         }
       case .resume(let message, let attempt):

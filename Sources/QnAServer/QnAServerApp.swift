@@ -9,6 +9,7 @@ import ServiceLifecycle
 /// Why the server would not start.
 public enum ServerStartError: Error, CustomStringConvertible {
   case publicWithoutToken(String)
+  case weakToken
   case invalidReject(String)
   case store(StoreError)
 
@@ -17,6 +18,8 @@ public enum ServerStartError: Error, CustomStringConvertible {
     case .publicWithoutToken(let host):
       "refusing to listen on \(host) without --admin-token: anyone could answer questions "
         + "(give --admin-token TOKEN, or --allow-public to accept that)"
+    case .weakToken:
+      "--admin-token must be at least 12 characters (an empty one would let anyone in)"
     case .invalidReject(let detail): "--reject is not a valid regular expression: \(detail)"
     case .store(let error): "\(error)"
     }
@@ -34,6 +37,7 @@ public struct QnAServerApp: Sendable {
     configuration: ServerConfiguration, environment: ServerEnvironment = ServerEnvironment(),
     logger: Logger = Logger(label: "qna-server")
   ) throws(ServerStartError) {
+    if let token = configuration.adminToken, token.count < 12 { throw .weakToken }
     if configuration.adminToken == nil, !configuration.allowPublic,
       !configuration.bindsLoopbackOnly
     {
@@ -67,7 +71,8 @@ public struct QnAServerApp: Sendable {
         webSocketRouter: webSocketRouter(),
         configuration: .init(
           ws: .init(
-            maxFrameSize: configuration.maxMessageSize, autoPing: .disabled,
+            maxFrameSize: configuration.maxMessageSize,
+            autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
             closeTimeout: .seconds(5)))),
       configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
@@ -83,6 +88,11 @@ public struct QnAServerApp: Sendable {
 
   private func httpRouter() -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
+    if configuration.adminToken == nil, !configuration.allowPublic {
+      // Without a token, loopback is the only protection: refuse requests for other host
+      // names, which is how a web page would reach this server through DNS rebinding.
+      router.add(middleware: LoopbackHostOnly())
+    }
     let presenter = router.group()
     if let token = configuration.adminToken {
       Self.addLoginRoutes(to: router, token: token)

@@ -80,6 +80,9 @@ final class QuestionDesk: Sendable {
       logger.warning("ignored resume from \(connection.id) naming \(resume.id)")
       return
     }
+    askers.withLock { askers in
+      for id in resume.questions where askers[id] != nil { askers[id] = connection.id }
+    }
     let moved: [StoredQuestion]
     do {
       moved = try await store.reassign(
@@ -111,7 +114,10 @@ final class QuestionDesk: Sendable {
       return QuestionResponse(
         success: false, message: reason, content: question.content, token: token)
     }
-    guard connection.allowQuestion(now: environment.uptime()) else {
+    // A resend of a stored question is not a new question: it skips the rate limit.
+    var isResend = false
+    if let token, case .some(.some) = try? await store.question(token: token) { isResend = true }
+    guard isResend || connection.allowQuestion(now: environment.uptime()) else {
       return refuse("Too many questions at once: wait a few seconds and try again.")
     }
     guard question.id == connection.id else {
@@ -163,7 +169,15 @@ final class QuestionDesk: Sendable {
     } else {
       logger.info("answered \(id); its connection \(askedFrom) is gone")
     }
-    return try await store.markAnswered(id: id)
+    let question = try await store.markAnswered(id: id)
+    // A resume may have moved the question meanwhile, after reading it unanswered: the new
+    // connection hears it too. (Resume updates the map before it reads the database.)
+    if let movedTo = askers.withLock({ $0[id] }), movedTo != askedFrom,
+      let asker = hub.connection(movedTo)
+    {
+      await send(.questionAnswer(QuestionAnswer(questionId: id)), to: asker)
+    }
+    return question
   }
 
   private func scheduleAutoAnswer(_ id: UUID) {

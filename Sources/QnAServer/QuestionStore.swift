@@ -115,6 +115,12 @@ public final class QuestionStore: Sendable {
     }
   }
 
+  public func question(token: UUID) async throws(StoreError) -> StoredQuestion? {
+    try await read { db in
+      try QuestionRecord.filter(Column("token") == token.uuidString).fetchOne(db)?.question
+    }
+  }
+
   public func question(id: UUID) async throws(StoreError) -> StoredQuestion? {
     try await read { db in try QuestionRecord.fetchOne(db, key: id.uuidString)?.question }
   }

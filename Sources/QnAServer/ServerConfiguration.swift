@@ -16,9 +16,13 @@ public struct ServerConfiguration: Sendable {
   /// Longest question, in characters.
   public var maxQuestionLength = 1000
   /// Questions a connection may ask at once, refilled at that many per `rateWindow`.
-  public var rateLimit = 5
-  public var rateWindow: Duration = .seconds(10)
+  public var rateLimit = 10
+  public var rateWindow: Duration = .seconds(30)
   public var maxConnections = 10_000
+  /// The server pings each socket this often and drops it without a pong by the next ping,
+  /// so sockets of attendees who vanished (sleep, roaming) do not pile up. `nil`: never
+  /// ping, as the existing back ends. Default 60 s.
+  public var pingInterval: Duration? = .seconds(60)
   /// Project extensions (client tokens echoed and deduplicated); off to behave exactly as
   /// the existing back ends.
   public var extensions = true

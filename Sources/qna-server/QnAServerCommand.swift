@@ -28,6 +28,8 @@ struct QnAServerCommand: AsyncParsableCommand {
   var rateLimit = 5
   @Option(help: "Time in which --rate-limit questions are allowed again.") var rateWindow = "10s"
   @Option(help: "Most WebSockets open at once (more: close 1013).") var maxConnections = 10_000
+  @Option(help: "Ping each socket this often, dropping it without a pong by the next; 0: never.")
+  var pingInterval = "60s"
   @Flag(help: "Behave exactly as the existing back ends: no project extensions.")
   var noExtensions = false
   @Flag(help: "Enable the mock controls (/control/...) and the options below.") var mock = false
@@ -80,6 +82,8 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.rateLimit = rateLimit
     configuration.rateWindow = try DurationValue.parse(rateWindow)
     configuration.maxConnections = maxConnections
+    let ping = try DurationValue.parse(pingInterval)
+    configuration.pingInterval = ping == .zero ? nil : ping
     configuration.extensions = !noExtensions
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
     guard maxQuestionLength > 0, rateLimit > 0, maxConnections > 0,

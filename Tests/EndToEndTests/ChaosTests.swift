@@ -154,6 +154,21 @@ struct ChaosTests {
     server.stop()
   }
 
+  @Test func twoClientsOnOneServerDoNotShareTheirPendingQuestions() async throws {
+    let server = try await QnAServerProcess(["--port", "0", "--db", ":memory:"])
+    let state = HeadlessProcess.freshDirectory()
+    let first = try HeadlessProcess(["--url", server.url], stateDirectory: state)
+    _ = try await first.waitFor("handshake")
+    let second = try HeadlessProcess(["--url", server.url], stateDirectory: state)
+    let notice = try await second.waitFor("notice")
+    #expect(notice["text"]?.hasPrefix("Another qna is connected to this server") == true)
+    first.interrupt()
+    second.interrupt()
+    #expect(await first.exitStatus() == 0)
+    #expect(await second.exitStatus() == 0)
+    server.stop()
+  }
+
   @Test func anOldBackEndDegradesAsPromisedWithoutCrashing() async throws {
     let server = try await QnAServerProcess([
       "--port", "0", "--db", ":memory:", "--mock", "--no-extensions",

@@ -36,7 +36,10 @@ public func httpRequest(
     }
   }
   guard connected == 0 else { throw HTTPRequestError.connectFailed(errno) }
-  var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+  var request = "\(method) \(path) HTTP/1.1\r\nConnection: close\r\n"
+  if !headers.keys.contains(where: { $0.lowercased() == "host" }) {
+    request += "Host: 127.0.0.1:\(port)\r\n"
+  }
   for (name, value) in headers { request += "\(name): \(value)\r\n" }
   request += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
   let bytes = Array(request.utf8)

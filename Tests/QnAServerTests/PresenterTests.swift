@@ -97,6 +97,16 @@ struct PresenterTests {
     await server.stop()
   }
 
+  @Test func withoutATokenOnlyLoopbackHostNamesAreServed() async throws {
+    let server = try await ServerUnderTest()
+    #expect(try await server.http("GET", "/api/questions").status == 200)
+    let rebound = try await server.http(
+      "GET", "/api/questions", headers: ["Host": "evil.example:80"])
+    #expect(rebound.status == 421)
+    #expect(try await server.http("GET", "/", headers: ["Host": "localhost:8080"]).status == 200)
+    await server.stop()
+  }
+
   @Test func aPublicAddressNeedsATokenOrAnExplicitAllowance() throws {
     var configuration = ServerConfiguration()
     configuration.host = "0.0.0.0"
@@ -105,7 +115,9 @@ struct PresenterTests {
     configuration.allowPublic = true
     _ = try QnAServerApp(configuration: configuration)
     configuration.allowPublic = false
-    configuration.adminToken = "t"
+    configuration.adminToken = "short"
+    #expect(throws: ServerStartError.self) { try QnAServerApp(configuration: configuration) }
+    configuration.adminToken = "long-enough-token"
     _ = try QnAServerApp(configuration: configuration)
   }
 }

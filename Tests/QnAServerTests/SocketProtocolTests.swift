@@ -33,6 +33,18 @@ struct SocketProtocolTests {
     await server.stop()
   }
 
+  @Test func serverPingsAreAnsweredAndKeepTheSocket() async throws {
+    let server = try await ServerUnderTest { $0.pingInterval = .milliseconds(100) }
+    let attendee = try Attendee(server.socketURL)
+    let id = try await attendee.handshake()
+    try await Task.sleep(for: .milliseconds(600))
+    try await attendee.ask("after a few pings", as: id)
+    #expect(try await attendee.response().success)
+    #expect(!attendee.events.contains { if case .disconnected = $0 { true } else { false } })
+    await attendee.close()
+    await server.stop()
+  }
+
   @Test func textFramesAreAcceptedToo() async throws {
     let server = try await ServerUnderTest()
     let attendee = try Attendee(server.socketURL)
@@ -156,6 +168,23 @@ struct SocketProtocolTests {
     #expect(first.id == again.id && first.token == token && again.token == token)
     let rows = try await server.http("GET", "/api/questions").body
     #expect(rows.components(separatedBy: "\"once\"").count == 2, "one row")
+    await attendee.close()
+    await server.stop()
+  }
+
+  @Test func aResendOfAStoredQuestionIsNotCountedByTheRateLimit() async throws {
+    let server = try await ServerUnderTest {
+      $0.rateLimit = 1
+      $0.rateWindow = .seconds(60)
+    }
+    let attendee = try Attendee(server.socketURL)
+    let id = try await attendee.handshake()
+    let token = UUID()
+    try await attendee.ask("first", as: id, token: token)
+    try await attendee.ask("first", as: id, token: token)
+    try await attendee.ask("second", as: id, token: UUID())
+    let responses = try await (0..<3).asyncMap { try await attendee.response(occurrence: $0) }
+    #expect(responses.map(\.success) == [true, true, false])
     await attendee.close()
     await server.stop()
   }

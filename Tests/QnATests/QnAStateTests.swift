@@ -41,6 +41,17 @@ struct AskingTests {
     #expect(harness.state.counts.asked == 1)
   }
 
+  @Test func aQuestionTooBigInBytesForTheServerIsRefused() {
+    var harness = Harness()
+    harness.connect()
+    // 500 characters, each a letter with 20 combining accents: about 20 KB of UTF-8.
+    let heavy = String(repeating: "a" + String(repeating: "\u{301}", count: 20), count: 500)
+    #expect(heavy.count == 500)
+    #expect(harness.ask(heavy, 1).changeNames == ["notice"])
+    #expect(harness.state.currentNotices.last?.text.hasPrefix("Too long for the server") == true)
+    #expect(harness.state.counts.asked == 0)
+  }
+
   @Test func aReusedTokenIsIgnored() {
     var harness = Harness()
     harness.ask("one", 1)
