@@ -19,6 +19,9 @@ public enum QnAEvent: Sendable, Hashable {
   case disconnected(reason: String, retry: Retry?)
   /// The user typed a question; `token` is a fresh UUID for it.
   case ask(String, token: UUID)
+  /// A question typed in an earlier run and kept unsent: queued as typed, without the
+  /// length limit of this run (which may be lower than the one it was typed under).
+  case restore(String, token: UUID)
   /// The user asks again a question the server refused.
   case retry(UUID)
   /// A `send` effect could not be performed (the connection went away under it).

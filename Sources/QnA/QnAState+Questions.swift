@@ -3,13 +3,13 @@ import Foundation
 /// The user's side: asking, retrying, and what happens to typed questions as the
 /// connection comes and goes.
 extension QnAState {
-  mutating func ask(_ text: String, token: UUID) -> [QnAEffect] {
+  mutating func ask(_ text: String, token: UUID, checkingLength: Bool = true) -> [QnAEffect] {
     let content = text.trimmingCharacters(in: .whitespacesAndNewlines)
     if content.isEmpty {
       return [notice("Type a question first.", kind: .error)]
     }
     let length = content.count
-    if length > configuration.maxQuestionLength {
+    if checkingLength, length > configuration.maxQuestionLength {
       return [
         notice(
           "Too long: \(length) characters, at most \(configuration.maxQuestionLength).",

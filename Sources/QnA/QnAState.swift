@@ -92,6 +92,8 @@ public struct QnAState: Sendable, Equatable {
       return [.log("ignored: \(error)")]
     case .ask(let text, let token):
       return ask(text, token: token)
+    case .restore(let text, let token):
+      return ask(text, token: token, checkingLength: false)
     case .retry(let token):
       return retry(token)
     case .sendFailed(let token):

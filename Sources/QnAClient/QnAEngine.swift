@@ -115,7 +115,7 @@ public actor QnAEngine {
       pendingFile.quarantine()
       return []
     }
-    for entry in entries { apply(.ask(entry.content, token: entry.token)) }
+    for entry in entries { apply(.restore(entry.content, token: entry.token)) }
     return entries.compactMap { state.question(token: $0.token) }
   }
 

@@ -52,6 +52,16 @@ struct AskingTests {
     #expect(harness.state.counts.asked == 0)
   }
 
+  @Test func aRestoredQuestionKeepsWhatALowerLimitWouldRefuse() {
+    var harness = Harness(configuration: QnAConfiguration(maxQuestionLength: 5))
+    #expect(
+      harness.apply(.restore("typed under a higher limit", token: uuid(1))).changeNames == [
+        "queued"
+      ])
+    #expect(harness.ask("typed under this limit", 2).changeNames == ["notice"])
+    #expect(harness.state.pendingQuestions.map(\.content) == ["typed under a higher limit"])
+  }
+
   @Test func aReusedTokenIsIgnored() {
     var harness = Harness()
     harness.ask("one", 1)
