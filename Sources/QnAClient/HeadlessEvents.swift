@@ -22,7 +22,7 @@ public enum HeadlessEvents {
     case .disconnected(let reason, let retry):
       JSONLine([
         "event": .string("disconnected"), "reason": .string(reason),
-        "retryIn": retry.map { .number(seconds($0.after)) } ?? .null,
+        "retryIn": retry.map { .number($0.after / .seconds(1)) } ?? .null,
         "attempt": retry.map { .int($0.attempt) } ?? .null,
       ])
     case .notice(let notice):
@@ -49,9 +49,4 @@ public enum HeadlessEvents {
   }
 
   private static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
-  static func seconds(_ duration: Duration) -> Double {
-    let (whole, atto) = duration.components
-    return Double(whole) + Double(atto) / 1e18
-  }
 }

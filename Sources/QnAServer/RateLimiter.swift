@@ -17,15 +17,10 @@ struct RateLimiter: Sendable {
   mutating func allow(now: Duration) -> Bool {
     let elapsed = max(.zero, now - updatedAt)
     updatedAt = max(updatedAt, now)
-    let perSecond = Double(burst) / Self.seconds(window)
-    tokens = min(Double(burst), tokens + Self.seconds(elapsed) * perSecond)
+    let perSecond = Double(burst) / (window / .seconds(1))
+    tokens = min(Double(burst), tokens + elapsed / .seconds(1) * perSecond)
     guard tokens >= 1 else { return false }
     tokens -= 1
     return true
-  }
-
-  static func seconds(_ duration: Duration) -> Double {
-    let (whole, atto) = duration.components
-    return Double(whole) + Double(atto) / 1e18
   }
 }

@@ -72,6 +72,13 @@ public final class ChildProcess: @unchecked Sendable {
     stderr = FileHandle(fileDescriptor: errors[0], closeOnDealloc: true)
   }
 
+  /// The next line of stdout, newline included; shorter if stdout ends first. Blocks.
+  public func readStdoutLine() -> String {
+    var bytes: [UInt8] = []
+    while bytes.last != 0x0A, let byte = stdout.readData(ofLength: 1).first { bytes.append(byte) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// Reads stdout and stderr to their end on threads of their own, keeping nothing: a
   /// chatty child must never block on a full pipe nobody reads.
   public func discardOutput() {

@@ -24,14 +24,7 @@ public final class PeerProcess: Sendable {
     }
     let scriptPath = Self.packageRoot.appendingPathComponent("Tests/Interop/\(script)").path
     child = try ChildProcess(Self.python, [scriptPath, "--port", "0"] + arguments)
-    var line: [UInt8] = []
-    while line.last != 0x0A {
-      guard let byte = child.stdout.readData(ofLength: 1).first else {
-        throw PeerError.noPort(script)
-      }
-      line.append(byte)
-    }
-    let text = String(decoding: line, as: UTF8.self)
+    let text = child.readStdoutLine()
     guard text.hasPrefix("listening on "),
       let port = Int(text.dropFirst(13).trimmingCharacters(in: .whitespacesAndNewlines))
     else { throw PeerError.noPort(script) }

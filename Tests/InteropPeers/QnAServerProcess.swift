@@ -14,13 +14,7 @@ public final class QnAServerProcess: Sendable {
   /// Starts it and waits for "listening on ws://127.0.0.1:PORT/socket".
   public init(_ arguments: [String]) async throws {
     let child = try ChildProcess(Self.path, arguments)
-    let line = await onOwnThread { () -> String in
-      var bytes: [UInt8] = []
-      while bytes.last != 0x0A, let byte = child.stdout.readData(ofLength: 1).first {
-        bytes.append(byte)
-      }
-      return String(decoding: bytes, as: UTF8.self)
-    }
+    let line = await onOwnThread { child.readStdoutLine() }
     guard line.hasPrefix("listening on ws://127.0.0.1:"),
       let port = Int(line.dropFirst(28).prefix { $0.isNumber })
     else {
