@@ -22,11 +22,17 @@ public enum WireDecodingError: Error, Sendable, Hashable, CustomStringConvertibl
 /// 2001-01-01, upper-case UUIDs, nil optionals omitted), tolerant of ISO-8601 date strings,
 /// `null` optionals and lower-case UUIDs on the way in.
 public struct WireCodec: Sendable {
-  public init() {}
+  // Made once per codec, not per message: both are reusable and Sendable.
+  private let decoder: JSONDecoder
+  private let encoder = JSONEncoder()
+
+  public init() {
+    decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom(WireDate.decode)
+  }
 
   public func decode(_ bytes: some Collection<UInt8>) throws(WireDecodingError) -> WireMessage {
     let data = Data(bytes)
-    let decoder = Self.makeDecoder()
     let type: String
     do {
       type = try decoder.decode(TypeOnly.self, from: data).type
@@ -56,7 +62,6 @@ public struct WireCodec: Sendable {
   }
 
   public func encode(_ message: WireMessage) -> [UInt8] {
-    let encoder = JSONEncoder()
     let data: Data
     do {
       switch message {
@@ -71,12 +76,6 @@ public struct WireCodec: Sendable {
       preconditionFailure("wire message failed to encode: \(error)")
     }
     return Array(data)
-  }
-
-  private static func makeDecoder() -> JSONDecoder {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .custom(WireDate.decode)
-    return decoder
   }
 
   /// One line a log can carry, without the decoder's nested context dump.
