@@ -44,10 +44,14 @@ let package = Package(
       name: "QnA", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
     // The engine under every front end: WebSocketClient + wire codec + QnAState.
     .target(name: "QnAClient", dependencies: ["QnA", "WebSocketClient"]),
+    // ncursesw's wide-character API, and C for what Swift cannot import (macros, wcwidth).
+    .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
+    // The terminal front end: pure view, line editor and key map; the ncurses backend and UI loop.
+    .target(name: "QnATerminal", dependencies: ["QnA", "QnAClient", "CNcurses"]),
     .executableTarget(
       name: "qna",
       dependencies: [
-        "QnAClient", "CommandLineValues",
+        "QnAClient", "QnATerminal", "CommandLineValues",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -113,6 +117,8 @@ let package = Package(
     ),
     // Nothing lost under injected faults: the built client and server, as processes.
     .testTarget(name: "EndToEndTests", dependencies: ["qna", "qna-server", "InteropPeers"]),
+    // The pure view as snapshots, the editor, key handling and scrolling.
+    .testTarget(name: "QnATerminalTests", dependencies: ["QnATerminal"]),
     .testTarget(name: "CommandLineValuesTests", dependencies: ["CommandLineValues"]),
     // Runs the built `wsc` against real peers; depends on it so that it is built first.
     .testTarget(name: "wscTests", dependencies: ["wsc", "InteropPeers"]),

@@ -53,6 +53,8 @@ public actor QnAEngine {
   /// The attempt of the open connection (from `.opened`); messages built for it go out on
   /// it or not at all.
   private var openAttempt = 0
+  /// Hears every new state, with the changes it reported (the terminal UI redraws from it).
+  private var observer: (@Sendable (QnAState, [QnAChange]) -> Void)?
   /// A disconnect waits for the event after it, which says whether and when a retry follows.
   private var pendingDisconnect: Disconnect?
 
@@ -78,6 +80,15 @@ public actor QnAEngine {
     (changes, changeSink) = AsyncStream.makeStream()
     (outboxQuestions, outbox) = AsyncStream.makeStream()
   }
+
+  /// Calls `observer` after every state change (keep-alive round trips and stalls too, which
+  /// `changes` does not report), on the engine's executor: it must return quickly.
+  public func observe(_ observer: @escaping @Sendable (QnAState, [QnAChange]) -> Void) {
+    self.observer = observer
+  }
+
+  /// Whether unsent questions survive quitting (the pending file is this client's).
+  public var keepsPendingQuestions: Bool { pendingFile != nil }
 
   /// Restores the questions left pending by an earlier run (queued again, in their order),
   /// then connects, and keeps connecting as the reconnect policy says. Returns the restored
@@ -209,6 +220,7 @@ public actor QnAEngine {
   private func apply(_ event: QnAEvent) {
     let now = clock.now
     if now > state.now { _ = state.apply(.clock(now)) }
+    var reported: [QnAChange] = []
     for effect in state.apply(event) {
       switch effect {
       case .send(let message, let token):
@@ -216,11 +228,14 @@ public actor QnAEngine {
       case .resume(let message): outbox.yield(.resume(message, attempt: openAttempt))
       // "Sent" is reported by the outbox, once the socket has taken the message.
       case .report(.sent): break
-      case .report(let change): changeSink.yield(change)
+      case .report(let change):
+        changeSink.yield(change)
+        reported.append(change)
       case .log(let line): log(line)
       }
     }
     savePending()
+    observer?(state, reported)
   }
 
   /// What the outbox sends, in order.
@@ -239,6 +254,7 @@ public actor QnAEngine {
         else { continue }
         if await write(.newQuestion(message), onAttempt: attempt) {
           changeSink.yield(.sent(question))
+          observer?(state, [.sent(question)])
         } else if message.id == state.connectionID {
           // Only while that connection is still current: after a new handshake the question
           // has already gone out again, and this failure must not requeue it.

@@ -55,7 +55,7 @@ struct Headless {
         sink.yield(.timedOut)
       }
     }
-    let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { sink.yield(.interrupted) }
+    let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { _ in sink.yield(.interrupted) }
     defer { signals.cancel() }
 
     // Questions left pending by an earlier run are this run's to see through, too.

@@ -3,6 +3,7 @@ import CommandLineValues
 import Foundation
 import QnA
 import QnAClient
+import QnATerminal
 import RFC6455
 import WebSocketClient
 
@@ -12,6 +13,8 @@ struct QnACommand: AsyncParsableCommand {
     commandName: "qna",
     abstract: "Ask questions at a live conference Q&A and see them answered.",
     discussion: """
+      Without --headless, a full-screen terminal UI: type a question and press Enter; F1 or ? \
+      lists every key. Logs go to --log-file, never to the screen. \
       With --headless, questions come from --ask and stdin lines, and every state change is \
       printed as one JSON object per line (see the README for the schema). Exit status: 0 \
       done, 1 a question failed or the connection ended for good, 5 timed out, 64 bad usage. \
@@ -40,6 +43,14 @@ struct QnACommand: AsyncParsableCommand {
   @Option(help: "Where unsent questions are kept between runs (default $XDG_STATE_HOME/qna).")
   var stateDir: String?
   @Flag(help: "Keep unsent questions in memory only.") var noPersist = false
+  @Flag(help: "Ring the terminal bell when a question is answered (terminal UI).")
+  var bell = false
+  @Flag(help: "Bold and reverse instead of colours (also when NO_COLOR is set).")
+  var noColor = false
+  @Flag(help: "Leave the mouse to the terminal (no wheel scrolling, plain text selection).")
+  var noMouse = false
+  @Option(help: "The terminal UI's log (default $XDG_STATE_HOME/qna/qna.log).")
+  var logFile: String?
 
   func run() async throws {
     let target: WebSocketURL
@@ -54,8 +65,8 @@ struct QnACommand: AsyncParsableCommand {
       Headless.fail("\(error)", status: .usage)
     }
     guard headless else {
-      Headless.fail(
-        "the terminal UI is not built yet; run with --headless", status: .usage)
+      try await runTerminal(url: target, configuration: configuration)
+      return
     }
     let options = Headless.Options(
       // With --ask, stdin is left alone unless --stdin says otherwise: a script's inherited
@@ -65,6 +76,38 @@ struct QnACommand: AsyncParsableCommand {
       verbose: verbose)
     let status = await Headless(url: target, configuration: configuration, options: options).run()
     if status != .success { throw ExitCode(status.rawValue) }
+  }
+
+  private func runTerminal(url: WebSocketURL, configuration: EngineConfiguration) async throws {
+    guard TerminalFrontEnd.hasTerminal else {
+      Headless.fail(TerminalFrontEnd.Failure.notATerminal.description, status: .usage)
+    }
+    // Before ncurses and wcwidth: without it, wide text is garbage.
+    setlocale(LC_ALL, "")
+    let log: LogFile
+    do {
+      log = try LogFile(
+        path: logFile
+          ?? PendingQuestionsFile.defaultDirectory().appendingPathComponent("qna.log").path)
+    } catch {
+      Headless.fail(error.description, status: .usage)
+    }
+    log.write("qna starting: \(url)")
+    let clock = SystemClock()
+    let engine = QnAEngine(
+      url: url, configuration: configuration, clock: clock, log: { log.write($0) })
+    let environment = ProcessInfo.processInfo.environment
+    let colors = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
+    do {
+      let signal = try await TerminalFrontEnd.run(
+        engine: engine, clock: clock, log: log,
+        options: .init(colors: colors, bell: bell, mouse: !noMouse))
+      log.write("qna stopped" + (signal.map { " by signal \($0)" } ?? ""))
+      if let signal { throw ExitCode(128 + signal) }
+    } catch let failure as TerminalFrontEnd.Failure {
+      log.write("fatal: \(failure)")
+      Headless.fail(failure.description, status: .failed)
+    }
   }
 
   private func makeConfiguration(url: String) throws -> EngineConfiguration {

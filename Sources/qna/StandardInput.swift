@@ -37,20 +37,3 @@ struct StandardInputLines: AsyncSequence, Sendable {
     AsyncIterator(base: stream.makeAsyncIterator(), room: room)
   }
 }
-
-/// Turns signals into a callback (and keeps their default action from killing the process).
-final class SignalWatch {
-  private let sources: [any DispatchSourceSignal]
-
-  init(signals: [Int32], handler: @escaping @Sendable () -> Void) {
-    sources = signals.map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler(handler: handler)
-      source.resume()
-      return source
-    }
-  }
-
-  func cancel() { for source in sources { source.cancel() } }
-}

@@ -1,0 +1,145 @@
+import CNcurses
+import Foundation
+
+/// The only code that talks to ncurses: takes the terminal, paints frames by repainting the
+/// cells that changed, reads keys, gives the terminal back. Used from one thread only.
+final class NcursesScreen {
+  enum StartError: Error, CustomStringConvertible {
+    case notATerminal
+    case unknownTerminal(String)
+
+    var description: String {
+      switch self {
+      case .notATerminal:
+        "stdin and stdout must be a terminal; for scripts and pipes, use --headless"
+      case .unknownTerminal(let name):
+        "cannot use terminal type '\(name)' (check TERM), or use --headless"
+      }
+    }
+  }
+
+  private let window: UnsafeMutablePointer<WINDOW>
+  private let screen: OpaquePointer
+  private var shown: ScreenGrid?
+  let hasColors: Bool
+  private var ended = false
+
+  init(mouse: Bool) throws(StartError) {
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+    guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
+      let screen = newterm(nil, output, input)
+    else {
+      throw .unknownTerminal(ProcessInfo.processInfo.environment["TERM"] ?? "")
+    }
+    self.screen = screen
+    window = qna_stdscr()
+    raw()
+    noecho()
+    nonl()
+    keypad(window, true)
+    nodelay(window, true)
+    set_escdelay(25)
+    hasColors = has_colors()
+    if hasColors {
+      start_color()
+      use_default_colors()
+      let colors: [CellColor: Int32] = [
+        .red: COLOR_RED, .green: COLOR_GREEN, .yellow: COLOR_YELLOW, .blue: COLOR_BLUE,
+        .magenta: COLOR_MAGENTA, .cyan: COLOR_CYAN,
+      ]
+      for (color, value) in colors { init_pair(Int16(color.rawValue), Int16(value), -1) }
+    }
+    if mouse { qna_enable_wheel() }
+    define_key("\u{1B}[200~", Int32(QNA_KEY_PASTE_START))
+    define_key("\u{1B}[201~", Int32(QNA_KEY_PASTE_END))
+    // Bracketed paste: the terminal marks pasted text, so its line breaks do not ask.
+    Self.writeToTerminal("\u{1B}[?2004h")
+  }
+
+  var size: (rows: Int, columns: Int) {
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    qna_window_size(window, &rows, &columns)
+    return (Int(rows), Int(columns))
+  }
+
+  /// Paints `frame`, touching only the cells that differ from the last one painted.
+  func paint(_ frame: Frame) {
+    let changed = GridDiff.changedCells(from: shown, to: frame.grid)
+    if shown?.rows != frame.grid.rows || shown?.columns != frame.grid.columns {
+      werase(window)
+    }
+    let grid = frame.grid
+    var text: [wchar_t] = []
+    for index in changed {
+      let cell = grid.cells[index]
+      if cell.isContinuation { continue }
+      text.removeAll(keepingCapacity: true)
+      for scalar in cell.text.unicodeScalars { text.append(wchar_t(bitPattern: scalar.value)) }
+      text.append(0)
+      let style = cell.style
+      var bits: UInt32 = 0
+      if style.bold { bits |= UInt32(QNA_STYLE_BOLD) }
+      if style.reverse { bits |= UInt32(QNA_STYLE_REVERSE) }
+      if style.underline { bits |= UInt32(QNA_STYLE_UNDERLINE) }
+      if style.dim { bits |= UInt32(QNA_STYLE_DIM) }
+      let pair = hasColors ? Int16(style.color?.rawValue ?? 0) : 0
+      _ = qna_put_cell(
+        window, Int32(index / grid.columns), Int32(index % grid.columns), text, bits, pair)
+    }
+    if let cursor = frame.cursor {
+      curs_set(1)
+      wmove(window, Int32(cursor.row), Int32(cursor.column))
+    } else {
+      curs_set(0)
+    }
+    wnoutrefresh(window)
+    doupdate()
+    shown = grid
+  }
+
+  /// Ctrl-L: the terminal may show anything; paint every cell on the next frame.
+  func forgetScreen() {
+    shown = nil
+    clearok(window, true)
+  }
+
+  /// The next key already typed, or `nil` when there is none.
+  func readKey() -> Key? {
+    while true {
+      var character: wint_t = 0
+      let result = wget_wch(window, &character)
+      switch result {
+      case ERR: return nil
+      case KEY_CODE_YES:
+        if let key = KeyDecoding.functionKey(Int32(character), wheel: qna_wheel_direction) {
+          return key
+        }
+      default:
+        if character == 0x1B {
+          // Esc then a character is how terminals send Alt-character.
+          var next: wint_t = 0
+          if wget_wch(window, &next) == OK, let scalar = Unicode.Scalar(next), next >= 0x20 {
+            return .alt(Character(scalar))
+          }
+          return .escape
+        }
+        if let key = KeyDecoding.character(UInt32(character)) { return key }
+      }
+    }
+  }
+
+  /// Gives the terminal back as it was. Safe to call more than once.
+  func end() {
+    guard !ended else { return }
+    ended = true
+    Self.writeToTerminal("\u{1B}[?2004l")
+    endwin()
+    delscreen(screen)
+  }
+
+  private static func writeToTerminal(_ sequence: String) {
+    var bytes = Array(sequence.utf8)
+    _ = write(STDOUT_FILENO, &bytes, bytes.count)
+  }
+}

@@ -1,0 +1,52 @@
+import QnA
+
+/// The view's styles, in colour or in monochrome (bold, reverse, underline only): the same
+/// meaning either way.
+struct Palette {
+  enum Tone {
+    case good, warning, bad, quiet
+  }
+
+  let colors: Bool
+
+  func style(_ tone: Tone) -> CellStyle {
+    switch (tone, colors) {
+    case (.good, true): CellStyle(color: .green)
+    case (.warning, true): CellStyle(color: .yellow, bold: true)
+    case (.bad, true): CellStyle(color: .red, bold: true)
+    case (.good, false): CellStyle(bold: true)
+    case (.warning, false): CellStyle(underline: true)
+    case (.bad, false): CellStyle(reverse: true)
+    case (.quiet, _): CellStyle(dim: true)
+    }
+  }
+
+  func label(_ status: QuestionStatus) -> CellStyle {
+    switch (status, colors) {
+    case (.unanswered, true): CellStyle(color: .red)
+    case (.answered, true): CellStyle(color: .green)
+    case (.sending, true), (.queued, true): CellStyle(color: .yellow)
+    case (.failed, true): CellStyle(color: .red, bold: true)
+    case (.unanswered, false): CellStyle(bold: true)
+    case (.answered, false): CellStyle()
+    case (.sending, false), (.queued, false): CellStyle(underline: true)
+    case (.failed, false): CellStyle(reverse: true)
+    }
+  }
+
+  /// A question just answered.
+  var highlight: CellStyle {
+    colors
+      ? CellStyle(color: .green, bold: true, reverse: true) : CellStyle(bold: true, reverse: true)
+  }
+
+  var title: CellStyle { colors ? CellStyle(color: .cyan, bold: true) : CellStyle(bold: true) }
+  var faint: CellStyle { CellStyle(dim: true) }
+  var prompt: CellStyle { colors ? CellStyle(color: .cyan, bold: true) : CellStyle(bold: true) }
+  /// The footer's bar, and an error or a question inside it.
+  var bar: CellStyle { CellStyle(reverse: true) }
+  var barAlert: CellStyle {
+    colors
+      ? CellStyle(color: .red, bold: true, reverse: true) : CellStyle(bold: true, reverse: true)
+  }
+}

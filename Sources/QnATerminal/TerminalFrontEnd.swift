@@ -1,0 +1,133 @@
+import CNcurses
+import Foundation
+import QnA
+import QnAClient
+import Synchronization
+import WebSocketClient
+
+/// `qna` with a screen: the engine on the cooperative pool, the UI on a thread of its own,
+/// news between them through a `TerminalInbox`, keys back as `TerminalAction`s.
+public enum TerminalFrontEnd {
+  public struct Options: Sendable {
+    public var colors: Bool
+    public var bell: Bool
+    public var mouse: Bool
+
+    public init(colors: Bool, bell: Bool, mouse: Bool) {
+      self.colors = colors
+      self.bell = bell
+      self.mouse = mouse
+    }
+  }
+
+  public enum Failure: Error, CustomStringConvertible {
+    case notATerminal
+    case screen(String)
+
+    public var description: String {
+      switch self {
+      case .notATerminal:
+        "stdin and stdout must be a terminal; for scripts and pipes, use --headless"
+      case .screen(let reason): reason
+      }
+    }
+  }
+
+  /// Whether the terminal UI can start here at all (checked before anything else starts).
+  public static var hasTerminal: Bool {
+    isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+  }
+
+  /// Runs until the user quits or a signal arrives; the terminal is restored on return.
+  /// Returns the signal that ended it, if one did.
+  public static func run(
+    engine: QnAEngine, clock: any SessionClock, log: LogFile, options: Options
+  ) async throws(Failure) -> Int32? {
+    guard hasTerminal else { throw .notATerminal }
+    let inbox = TerminalInbox()
+    await engine.observe { state, changes in inbox.post(state: state, changes: changes) }
+    await engine.start()
+    let model = TerminalModel(
+      options: .init(
+        url: engine.url.description, colors: options.colors,
+        maxLength: await engine.state.configuration.maxQuestionLength,
+        keepsQueuedQuestions: await engine.keepsPendingQuestions),
+      state: await engine.state)
+    let (actions, actionSink) = AsyncStream<TerminalAction>.makeStream()
+    let performer = Task {
+      for await action in actions {
+        switch action {
+        case .ask(let text):
+          if await engine.ask(text) == nil { inbox.post(refused: text) }
+        case .reconnectNow: await engine.reconnectNow()
+        case .quit, .redraw: break
+        }
+      }
+    }
+    let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP, SIGWINCH]) { number in
+      inbox.post(signal: number)
+    }
+    let restoreStandardError = log.captureStandardError()
+    qna_install_crash_restore(STDOUT_FILENO, dup(STDOUT_FILENO))
+    let outcome = await onUIThread {
+      TerminalLoop(
+        model: model, inbox: inbox, clock: clock, actions: actionSink, bell: options.bell,
+        mouse: options.mouse
+      ).run()
+    }
+    restoreStandardError()
+    signals.cancel()
+    // Questions typed just before quitting still reach the engine (and its pending file).
+    actionSink.finish()
+    await performer.value
+    await stop(engine, within: .seconds(3), log: log)
+    switch outcome {
+    case .quit: return nil
+    case .signalled(let number): return number
+    case .failed(let reason): throw .screen(reason)
+    }
+  }
+
+  private static func onUIThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      let thread = Thread { continuation.resume(returning: body()) }
+      thread.name = "qna-ui"
+      thread.start()
+    }
+  }
+
+  /// Closes with 1000, but does not let a dead network hold the user's shell.
+  private static func stop(_ engine: QnAEngine, within limit: Duration, log: LogFile) async {
+    let done = ResumeOnce()
+    await withCheckedContinuation { continuation in
+      done.set(continuation)
+      Task {
+        await engine.stop()
+        done.resume()
+      }
+      Task {
+        try? await Task.sleep(for: limit)
+        if done.resume() {
+          log.write("the connection did not close within \(limit); leaving anyway")
+        }
+      }
+    }
+  }
+}
+
+/// A continuation that whichever comes first resumes.
+private final class ResumeOnce: Sendable {
+  private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+  func set(_ continuation: CheckedContinuation<Void, Never>) {
+    self.continuation.withLock { $0 = continuation }
+  }
+
+  /// Whether this call was the one that resumed it.
+  @discardableResult
+  func resume() -> Bool {
+    guard let waiting = continuation.withLock({ $0.take() }) else { return false }
+    waiting.resume()
+    return true
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import QnA
+import Synchronization
+
+/// Where other threads leave news for the UI thread, with a pipe to wake it: the UI thread
+/// polls the pipe's read end together with stdin, so it sleeps until there is something to
+/// do. News coalesces: only the latest state is kept.
+final class TerminalInbox: Sendable {
+  struct News {
+    var state: QnAState?
+    var answers = 0
+    var refused: [String] = []
+    var signals: Set<Int32> = []
+  }
+
+  private let news = Mutex(News())
+  /// Set while a wake-up byte is in the pipe, so that a burst of news writes one.
+  private let awake = Atomic(false)
+  let wakeFD: Int32
+  private let writeFD: Int32
+
+  init() {
+    var fds: [Int32] = [0, 0]
+    if pipe(&fds) != 0 { fatalError("no pipe for the UI's wake-ups: errno \(errno)") }
+    for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    wakeFD = fds[0]
+    writeFD = fds[1]
+  }
+
+  deinit {
+    close(wakeFD)
+    close(writeFD)
+  }
+
+  func post(state: QnAState, changes: [QnAChange]) {
+    let answers = changes.count { if case .answered = $0 { true } else { false } }
+    news.withLock {
+      $0.state = state
+      $0.answers += answers
+    }
+    wake()
+  }
+
+  func post(refused text: String) {
+    news.withLock { $0.refused.append(text) }
+    wake()
+  }
+
+  func post(signal: Int32) {
+    news.withLock { _ = $0.signals.insert(signal) }
+    wake()
+  }
+
+  /// Everything posted since the last call (on the UI thread, after the pipe was readable).
+  func take() -> News {
+    var byte: UInt8 = 0
+    awake.store(false, ordering: .sequentiallyConsistent)
+    while read(wakeFD, &byte, 1) > 0 {}
+    return news.withLock { news in
+      defer { news = News() }
+      return news
+    }
+  }
+
+  private func wake() {
+    guard !awake.exchange(true, ordering: .sequentiallyConsistent) else { return }
+    var byte: UInt8 = 1
+    _ = write(writeFD, &byte, 1)
+  }
+}

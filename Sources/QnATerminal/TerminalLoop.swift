@@ -1,0 +1,114 @@
+import CNcurses
+import Foundation
+import QnA
+import WebSocketClient
+
+/// The UI thread: owns ncurses, sleeps in `poll` on stdin and the inbox's pipe until a key,
+/// news or a timer (a countdown, a notice's end) needs the screen, then paints the cells that
+/// changed. Nothing else touches the terminal while it runs.
+final class TerminalLoop {
+  enum Outcome: Sendable {
+    case quit
+    /// SIGINT, SIGTERM or SIGHUP from outside.
+    case signalled(Int32)
+    case failed(String)
+  }
+
+  private var model: TerminalModel
+  private let inbox: TerminalInbox
+  private let clock: any SessionClock
+  private let actions: AsyncStream<TerminalAction>.Continuation
+  private let bell: Bool
+  private let mouse: Bool
+
+  init(
+    model: TerminalModel, inbox: TerminalInbox, clock: any SessionClock,
+    actions: AsyncStream<TerminalAction>.Continuation, bell: Bool, mouse: Bool
+  ) {
+    self.model = model
+    self.inbox = inbox
+    self.clock = clock
+    self.actions = actions
+    self.bell = bell
+    self.mouse = mouse
+  }
+
+  func run() -> Outcome {
+    let screen: NcursesScreen
+    do {
+      screen = try NcursesScreen(mouse: mouse)
+    } catch {
+      return .failed(error.description)
+    }
+    defer { screen.end() }
+    if !screen.hasColors { model.options.colors = false }
+    let size = screen.size
+    model.resize(rows: size.rows, columns: size.columns)
+    while true {
+      model.now = clock.now
+      screen.paint(TerminalView.render(model))
+      waitForInput()
+      if let outcome = takeNews(screen) { return outcome }
+      while let key = screen.readKey() {
+        if key == .resize {
+          // ncurses has resized its screen already.
+          resized(screen)
+          continue
+        }
+        for action in model.handle(key) {
+          switch action {
+          case .quit: return .quit
+          case .redraw: screen.forgetScreen()
+          case .ask, .reconnectNow: actions.yield(action)
+          }
+        }
+      }
+    }
+  }
+
+  /// Sleeps until stdin or the inbox is readable, or the screen's next timed change.
+  private func waitForInput() {
+    var timeout: Int32 = -1
+    if let next = model.nextChange {
+      let left = max(.zero, next - clock.now)
+      timeout = Int32(min(3_600_000, (left / .milliseconds(1)).rounded(.up)))
+    }
+    var fds = [
+      pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: inbox.wakeFD, events: Int16(POLLIN), revents: 0),
+    ]
+    _ = poll(&fds, 2, timeout)
+  }
+
+  private func takeNews(_ screen: NcursesScreen) -> Outcome? {
+    let news = inbox.take()
+    if let state = news.state { model.update(state: state) }
+    for text in news.refused { model.restoreInput(text) }
+    if bell, news.answers > 0 { beep() }
+    for signal in news.signals.sorted() {
+      if signal == SIGWINCH {
+        resize(screen)
+      } else {
+        return .signalled(signal)
+      }
+    }
+    return nil
+  }
+
+  /// After SIGWINCH: tells ncurses the new size if it has not noticed (resizeterm queues a
+  /// KEY_RESIZE, which then lands in `resized`).
+  private func resize(_ screen: NcursesScreen) {
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    if qna_terminal_size(STDOUT_FILENO, &rows, &columns) == 0, is_term_resized(rows, columns) {
+      resizeterm(rows, columns)
+    }
+    resized(screen)
+  }
+
+  private func resized(_ screen: NcursesScreen) {
+    let size = screen.size
+    model.resize(rows: size.rows, columns: size.columns)
+    screen.forgetScreen()
+  }
+}

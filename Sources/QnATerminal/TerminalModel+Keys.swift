@@ -1,0 +1,134 @@
+import Foundation
+import QnA
+
+extension TerminalModel {
+  /// Applies a key; returns what the UI loop must do.
+  public mutating func handle(_ key: Key) -> [TerminalAction] {
+    if showsHelp {
+      // Any key closes the help; Ctrl-C still quits from there.
+      showsHelp = false
+      return key == .control("c") ? requestQuit() : []
+    }
+    if confirmingQuit {
+      confirmingQuit = false
+      switch key {
+      case .text("y"), .text("Y"), .control("c"): return [.quit]
+      default: return []
+      }
+    }
+    if pasting {
+      return handlePaste(key)
+    }
+    switch key {
+    case .text(let text):
+      if text == "?" && editor.isEmpty {
+        showsHelp = true
+        return []
+      }
+      editor.insert(text)
+    case .enter: return submit()
+    case .function(1):
+      showsHelp = true
+    case .control("c"): return requestQuit()
+    case .control("d"):
+      if editor.isEmpty { return requestQuit() }
+      editor.deleteForward()
+    case .control("l"): return [.redraw]
+    case .control("r"): return [.reconnectNow]
+    case .control("p"):
+      if let line = history.previous(current: editor.text) { editor.replace(with: line) }
+    case .control("n"):
+      if let line = history.next() { editor.replace(with: line) }
+    case .up: scroll = questionList.scrolled(scroll, by: -1)
+    case .down: scroll = questionList.scrolled(scroll, by: 1)
+    case .wheelUp: scroll = questionList.scrolled(scroll, by: -3)
+    case .wheelDown: scroll = questionList.scrolled(scroll, by: 3)
+    case .pageUp: scroll = questionList.scrolled(scroll, by: -max(1, listHeight - 1))
+    case .pageDown: scroll = questionList.scrolled(scroll, by: max(1, listHeight - 1))
+    case .home:
+      // Home/End move in the line being typed, and scroll the list when it is empty.
+      if editor.isEmpty { scroll = questionList.scrolledToTop() } else { editor.moveToStart() }
+    case .end:
+      if editor.isEmpty { scroll = .following } else { editor.moveToEnd() }
+    case .pasteStart: pasting = true
+    case .pasteEnd, .resize, .escape, .tab, .function: break
+    default: edit(key)
+    }
+    keepCursorVisible()
+    return []
+  }
+
+  private mutating func edit(_ key: Key) {
+    switch key {
+    case .left, .control("b"): editor.moveLeft()
+    case .right, .control("f"): editor.moveRight()
+    case .control("a"): editor.moveToStart()
+    case .control("e"): editor.moveToEnd()
+    case .alt("b"), .alt("B"): editor.moveWordLeft()
+    case .alt("f"), .alt("F"): editor.moveWordRight()
+    case .backspace, .control("h"): editor.deleteBackward()
+    case .delete: editor.deleteForward()
+    case .control("u"): editor.deleteToStart()
+    case .control("k"): editor.deleteToEnd()
+    case .control("w"): editor.deleteWordBackward()
+    default: break
+    }
+  }
+
+  /// Pasted text goes in as typed, except that its line breaks (and tabs) become single
+  /// spaces: a pasted paragraph is one question.
+  private mutating func handlePaste(_ key: Key) -> [TerminalAction] {
+    switch key {
+    case .pasteEnd: pasting = false
+    case .text(let text): editor.insert(Self.oneLine(text))
+    case .enter, .tab, .control("j"):
+      if editor.characters.last != " " && !editor.isEmpty { editor.insert(" ") }
+    case .control("c"):
+      pasting = false
+      return requestQuit()
+    default: break
+    }
+    keepCursorVisible()
+    return []
+  }
+
+  static func oneLine(_ text: String) -> String {
+    String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+  }
+
+  private mutating func submit() -> [TerminalAction] {
+    let text = editor.text.trimmingCharacters(in: .whitespaces)
+    guard !text.isEmpty else { return [] }
+    if text.count > options.maxLength {
+      addNotice(
+        "Too long: \(text.count) characters, at most \(options.maxLength). Shorten it and "
+          + "press Enter.", kind: .error)
+      return []
+    }
+    history.record(text)
+    editor = LineEditor()
+    inputOffset = 0
+    scroll = .following
+    return [.ask(text)]
+  }
+
+  private mutating func requestQuit() -> [TerminalAction] {
+    guard state.pendingQuestions.isEmpty else {
+      confirmingQuit = true
+      return []
+    }
+    return [.quit]
+  }
+
+  /// The confirmation line shown while `confirmingQuit`.
+  var quitQuestion: String {
+    let count = state.pendingQuestions.count
+    let questions = count == 1 ? "1 question is" : "\(count) questions are"
+    let fate =
+      options.keepsQueuedQuestions
+      ? (count == 1 ? "it is kept and sent" : "they are kept and sent")
+        + " the next time qna starts"
+      : (count == 1 ? "it will be lost" : "they will be lost")
+    return "\(questions) not sent yet (\(fate)). Quit anyway? y/n"
+  }
+}

@@ -1,0 +1,157 @@
+import QnA
+
+/// What the UI loop must do after a key: the model itself never performs effects.
+public enum TerminalAction: Sendable, Equatable {
+  case ask(String)
+  case reconnectNow
+  /// Forget what is on screen and paint everything again (Ctrl-L).
+  case redraw
+  case quit
+}
+
+/// Everything the screen shows: the engine's latest state and the UI's own (input line,
+/// scrolling, overlays, local notices). Pure: keys in, actions out, and `view` draws it.
+public struct TerminalModel: Sendable {
+  public struct Options: Sendable {
+    public var url: String
+    /// Colours, or bold/reverse only (monochrome terminals, `NO_COLOR`).
+    public var colors: Bool
+    public var maxLength: Int
+    /// Whether queued questions survive quitting (the pending file is ours).
+    public var keepsQueuedQuestions: Bool
+    /// How long a question that was just answered stays highlighted.
+    public var highlightDuration: Duration
+
+    public init(
+      url: String, colors: Bool = true, maxLength: Int = 1000, keepsQueuedQuestions: Bool = true,
+      highlightDuration: Duration = .seconds(3)
+    ) {
+      self.url = url
+      self.colors = colors
+      self.maxLength = maxLength
+      self.keepsQueuedQuestions = keepsQueuedQuestions
+      self.highlightDuration = highlightDuration
+    }
+  }
+
+  public var options: Options
+  public private(set) var state: QnAState
+  /// `state.orderedQuestions`, sorted once per state rather than once per frame.
+  public private(set) var questions: [Question]
+  public var rows: Int
+  public var columns: Int
+  /// The clock reading frames are drawn at (same clock as the state's).
+  public var now: Duration = .zero
+  public internal(set) var editor = LineEditor()
+  public internal(set) var history = InputHistory()
+  public internal(set) var scroll = ScrollPosition.following
+  public internal(set) var showsHelp = false
+  public internal(set) var confirmingQuit = false
+  /// Inside a bracketed paste: line breaks become spaces instead of asking.
+  public internal(set) var pasting = false
+  /// The first column of the input shown (long input scrolls sideways).
+  public internal(set) var inputOffset = 0
+  /// The UI's own notices (a question too long, a refused one put back).
+  public internal(set) var localNotices: [Notice] = []
+  /// Clock time of the most recent flip to answered, for the highlight's end.
+  private var latestAnswer: Duration?
+
+  public init(options: Options, state: QnAState = QnAState(), rows: Int = 24, columns: Int = 80) {
+    self.options = options
+    self.state = state
+    self.questions = state.orderedQuestions
+    latestAnswer = questions.lazy.compactMap(\.answeredAt).max()
+    self.rows = rows
+    self.columns = columns
+  }
+
+  public mutating func update(state: QnAState) {
+    self.state = state
+    questions = state.orderedQuestions
+    latestAnswer = questions.lazy.compactMap(\.answeredAt).max()
+    now = max(now, state.now)
+  }
+
+  /// A question the engine refused (its notice says why): back into an empty input line,
+  /// so that nothing typed is lost.
+  public mutating func restoreInput(_ text: String) {
+    if editor.isEmpty {
+      editor.replace(with: text)
+      keepCursorVisible()
+    }
+  }
+
+  public mutating func resize(rows: Int, columns: Int) {
+    self.rows = rows
+    self.columns = columns
+    keepCursorVisible()
+  }
+
+  // MARK: Layout
+
+  public static let minimumColumns = 40
+  public static let minimumRows = 6
+
+  var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
+  /// Rows between the header and the footer.
+  var listHeight: Int { max(0, rows - 3) }
+  var questionList: QuestionList {
+    QuestionList(questions: questions, width: columns, height: listHeight)
+  }
+
+  static let prompt = "Ask a question › "
+  /// Columns for the input text: after the prompt, before the character counter.
+  var inputWidth: Int { max(1, columns - TextWidth.of(Self.prompt) - counterWidth - 1) }
+  var counterWidth: Int { showsCounter ? String(options.maxLength).count * 2 + 2 : 0 }
+  /// The counter appears once the input nears the limit.
+  var showsCounter: Bool { editor.characters.count * 10 >= options.maxLength * 8 }
+
+  mutating func keepCursorVisible() {
+    let cursorColumn = TextWidth.of(String(editor.characters[..<editor.cursor]))
+    if cursorColumn < inputOffset {
+      inputOffset = max(0, cursorColumn - inputWidth / 3)
+    } else if cursorColumn >= inputOffset + inputWidth {
+      inputOffset = cursorColumn - inputWidth + 1
+    }
+    if editor.cursor == 0 { inputOffset = 0 }
+  }
+
+  // MARK: Time
+
+  /// Notices up now: the engine's and the UI's, oldest first.
+  var notices: [Notice] {
+    (state.notices + localNotices).filter { $0.expiresAt > now }
+  }
+
+  func isHighlighted(_ question: Question) -> Bool {
+    guard question.status == .answered, let at = question.answeredAt else { return false }
+    return now < at + options.highlightDuration
+  }
+
+  /// When the screen next changes without any input: a countdown ticks, a notice expires, a
+  /// highlight ends. `nil`: not until something happens (an idle UI sleeps).
+  public var nextChange: Duration? {
+    var times = notices.map(\.expiresAt)
+    if case .waitingToRetry(let at, _, _) = state.connection, at > now {
+      // When the whole seconds shown go down by one.
+      let left = at - now
+      let shown = Duration.seconds(QnAStateSeconds.roundedUp(left))
+      times.append(now + left - shown + .seconds(1))
+    }
+    if let latestAnswer { times.append(latestAnswer + options.highlightDuration) }
+    return times.filter { $0 > now }.min()
+  }
+
+  mutating func addNotice(_ text: String, kind: Notice.Kind) {
+    localNotices.removeAll { $0.expiresAt <= now }
+    localNotices.append(Notice(text: text, kind: kind, expiresAt: now + .seconds(5)))
+    if localNotices.count > 3 { localNotices.removeFirst() }
+  }
+}
+
+enum QnAStateSeconds {
+  static func roundedUp(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    return seconds + (attoseconds > 0 ? 1 : 0)
+  }
+}

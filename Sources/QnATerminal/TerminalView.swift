@@ -1,0 +1,195 @@
+import QnA
+
+/// A drawn frame: the cells, and where the cursor goes (`nil`: hidden).
+public struct Frame: Sendable, Equatable {
+  public var grid: ScreenGrid
+  public var cursor: (row: Int, column: Int)?
+
+  public static func == (a: Frame, b: Frame) -> Bool {
+    a.grid == b.grid && a.cursor?.row == b.cursor?.row && a.cursor?.column == b.cursor?.column
+  }
+}
+
+/// `view(model) -> frame`: pure, so every screen is a snapshot test away. Work is bounded by
+/// the screen's size, not by the number of questions.
+public enum TerminalView {
+  public static func render(_ model: TerminalModel) -> Frame {
+    var grid = ScreenGrid(rows: model.rows, columns: model.columns)
+    guard !model.isTooSmall else {
+      let message =
+        "Too small: \(model.columns)×\(model.rows) (qna needs "
+        + "\(TerminalModel.minimumColumns)×\(TerminalModel.minimumRows))"
+      grid.write(TextWidth.truncate(message, to: model.columns), row: 0, column: 0)
+      return Frame(grid: grid, cursor: nil)
+    }
+    let palette = Palette(colors: model.options.colors)
+    drawHeader(model, palette, into: &grid)
+    let moreBelow = drawList(model, palette, into: &grid)
+    drawFooter(model, palette, moreBelow: moreBelow, into: &grid)
+    let cursor = drawInput(model, palette, into: &grid)
+    if model.showsHelp {
+      HelpOverlay.draw(into: &grid, top: 1, height: model.listHeight, palette: palette)
+      return Frame(grid: grid, cursor: nil)
+    }
+    return Frame(grid: grid, cursor: model.confirmingQuit ? nil : cursor)
+  }
+
+  // MARK: Header
+
+  static func drawHeader(_ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid) {
+    let status = connectionWords(model)
+    var column = grid.write(" qna", row: 0, column: 0, style: palette.title)
+    // The state in words comes first, then the URL, then the reason for a disconnection.
+    let core = "● " + status.words
+    let coreWidth = min(TextWidth.of(core), grid.columns - column - 2)
+    let urlRoom = grid.columns - column - coreWidth - 5
+    if urlRoom > 8 {
+      let url = Sanitizer.forScreen(model.options.url)
+      column = grid.write(
+        TextWidth.truncate(url, to: urlRoom), row: 0, column: column + 2, style: palette.faint)
+    }
+    var right = core
+    if let detail = status.detail {
+      let room = grid.columns - column - coreWidth - 6
+      if room > 8 { right += " · " + TextWidth.truncate(Sanitizer.forScreen(detail), to: room) }
+    }
+    let rightWidth = min(TextWidth.of(right), grid.columns - column - 2)
+    grid.write(
+      TextWidth.truncate(right, to: rightWidth), row: 0, column: grid.columns - rightWidth - 1,
+      style: palette.style(status.tone))
+  }
+
+  /// The connection in words, and what went wrong (shown when there is room).
+  static func connectionWords(_ model: TerminalModel) -> (
+    words: String, detail: String?, tone: Palette.Tone
+  ) {
+    let state = model.state
+    switch state.connection {
+    case .idle: return ("starting…", nil, .quiet)
+    case .connecting(let attempt):
+      return (attempt > 1 ? "connecting (attempt \(attempt))…" : "connecting…", nil, .warning)
+    case .awaitingHandshake: return ("connected, waiting for the handshake…", nil, .warning)
+    case .ready(let id):
+      let shortID = "#" + id.uuidString.prefix(8).lowercased()
+      if let stalled = state.stalledFor {
+        return (
+          "stalled: no pong for \(QnAStateSeconds.whole(stalled)) s · \(shortID)", nil, .warning
+        )
+      }
+      let roundTrip = state.roundTrip.map { " · \(Self.milliseconds($0))" } ?? ""
+      return ("connected\(roundTrip) · \(shortID)", nil, .good)
+    case .waitingToRetry(let at, let attempt, let reason):
+      let left = QnAStateSeconds.roundedUp(max(.zero, at - model.now))
+      return ("reconnecting in \(left) s (attempt \(attempt))", reason, .bad)
+    case .offline(let reason): return ("offline", reason, .bad)
+    }
+  }
+
+  static func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let tenths = (seconds * 10_000 + attoseconds / 100_000_000_000_000)
+    // Below 10 ms, one decimal; loopback pings take a fraction of a millisecond.
+    if tenths < 100 { return "\(tenths / 10).\(tenths % 10) ms" }
+    return "\(tenths / 10) ms"
+  }
+
+  // MARK: List
+
+  /// Returns whether questions lie below the ones shown.
+  static func drawList(_ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid)
+    -> Bool
+  {
+    guard !model.questions.isEmpty else {
+      let hint = " No questions yet. Type one below and press Enter; F1 or ? shows every key."
+      grid.write(
+        TextWidth.truncate(hint, to: grid.columns), row: 2, column: 0, style: palette.faint)
+      return false
+    }
+    let list = model.questionList
+    let (rows, moreBelow) = list.visibleRows(model.scroll)
+    let textColumn = QuestionList.labelColumns
+    for (offset, row) in rows.enumerated() {
+      let y = 1 + offset
+      let highlighted = model.isHighlighted(row.question)
+      let textStyle = highlighted ? palette.highlight : CellStyle.plain
+      switch row.part {
+      case .first(let label, let text):
+        let style = highlighted ? palette.highlight : palette.label(row.question.status)
+        grid.write(" " + label, row: y, column: 0, style: style)
+        if highlighted { grid.fill(row: y, from: 0, to: textColumn, style: style) }
+        grid.write(text, row: y, column: textColumn, style: textStyle)
+      case .continuation(let text):
+        grid.write(text, row: y, column: textColumn, style: textStyle)
+      case .reason(let text):
+        grid.write(text, row: y, column: textColumn, style: palette.style(.bad))
+      }
+    }
+    return moreBelow
+  }
+
+  // MARK: Footer
+
+  static func drawFooter(
+    _ model: TerminalModel, _ palette: Palette, moreBelow: Bool, into grid: inout ScreenGrid
+  ) {
+    let y = model.rows - 2
+    grid.fill(row: y, style: palette.bar)
+    if model.confirmingQuit {
+      grid.write(" " + model.quitQuestion, row: y, column: 0, style: palette.barAlert)
+      grid.fill(row: y, style: palette.barAlert)
+      return
+    }
+    let counts = model.state.counts
+    var summary = " \(counts.asked) asked · \(counts.answered) answered · \(counts.pending) pending"
+    if counts.failed > 0 { summary += " · \(counts.failed) failed" }
+    let scrollHint = moreBelow && model.scroll != .following ? "↓ more below: End " : ""
+    let hintWidth = TextWidth.of(scrollHint)
+    var column = grid.write(
+      summary, row: y, column: 0, style: palette.bar, limit: grid.columns - hintWidth)
+    if let notice = model.notices.last, grid.columns - hintWidth - column > 12 {
+      column = grid.write(" │ ", row: y, column: column, style: palette.bar)
+      let style = notice.kind == .error ? palette.barAlert : palette.bar
+      let end = grid.columns - hintWidth - 1
+      grid.write(
+        TextWidth.truncate(Sanitizer.forScreen(notice.text), to: end - column), row: y,
+        column: column, style: style, limit: end)
+    }
+    if hintWidth > 0 {
+      grid.write(scrollHint, row: y, column: grid.columns - hintWidth, style: palette.bar)
+    }
+  }
+
+  // MARK: Input
+
+  /// Returns the cursor's place.
+  static func drawInput(_ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid)
+    -> (row: Int, column: Int)
+  {
+    let y = model.rows - 1
+    let start = grid.write(TerminalModel.prompt, row: y, column: 0, style: palette.prompt)
+    let end = start + model.inputWidth
+    var column = 0
+    var x = start
+    var cursorX = start
+    for (index, character) in model.editor.characters.enumerated() {
+      if index == model.editor.cursor { cursorX = x }
+      let width = TextWidth.of(character)
+      defer { column += width }
+      guard column >= model.inputOffset else { continue }
+      if x + width > end { break }
+      x = grid.write(String(character), row: y, column: x, limit: end)
+    }
+    if model.editor.cursor == model.editor.characters.count { cursorX = x }
+    if model.showsCounter {
+      let count = model.editor.characters.count
+      let counter = "\(count)/\(model.options.maxLength)"
+      let style = count > model.options.maxLength ? palette.style(.bad) : palette.faint
+      grid.write(counter, row: y, column: grid.columns - TextWidth.of(counter) - 1, style: style)
+    }
+    return (y, min(cursorX, grid.columns - 1))
+  }
+}
+
+extension QnAStateSeconds {
+  static func whole(_ duration: Duration) -> Int64 { duration.components.seconds }
+}

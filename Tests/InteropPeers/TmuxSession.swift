@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// A tmux server of our own with one pane running a shell, driven the way a person uses a
+/// terminal: keys in with `send-keys`, the screen out with `capture-pane`. Its own socket
+/// name keeps it apart from any other tmux; `kill` (or deinit) ends that server only.
+public final class TmuxSession: Sendable {
+  public let socketName: String
+  private static let counter = Atomic(0)
+
+  /// Starts `bash` (no rc files) in a `columns`×`rows` pane, with `environment`.
+  public init(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
+    socketName = "qna-test-\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
+    let variables = (["HISTFILE": "/dev/null"].merging(environment) { $1 })
+      .flatMap { ["-e", "\($0.key)=\($0.value)"] }
+    try tmux(
+      ["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", "main"] + variables
+        + ["bash --norc --noprofile"])
+  }
+
+  deinit { kill() }
+
+  /// Runs a tmux command against this server; returns its stdout.
+  @discardableResult
+  public func tmux(_ arguments: [String]) throws -> String {
+    let child = try ChildProcess(
+      "/usr/bin/env", ["tmux", "-L", socketName, "-f", "/dev/null"] + arguments)
+    try child.stdin.close()
+    let output = child.stdout.readDataToEndOfFile()
+    let errors = child.stderr.readDataToEndOfFile()
+    let status = child.wait()
+    guard status == 0 else {
+      throw TmuxError.failed(arguments, status, String(decoding: errors, as: UTF8.self))
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// Named keys, as tmux spells them: "Enter", "C-c", "F1", "PPage", "Escape".
+  public func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
+
+  /// Literal text, as if typed.
+  public func type(_ text: String) throws { try tmux(["send-keys", "-t", "main", "-l", text]) }
+
+  /// Types a shell command and presses Enter.
+  public func run(_ command: String) throws {
+    try type(command)
+    try press("Enter")
+  }
+
+  /// The visible screen, one line per row (trailing blanks trimmed by tmux).
+  public func screen() throws -> String { try tmux(["capture-pane", "-t", "main", "-p"]) }
+
+  public func resize(columns: Int, rows: Int) throws {
+    try tmux(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"])
+  }
+
+  /// Polls the screen until `predicate` holds; throws with the last screen if it never does.
+  @discardableResult
+  public func waitFor(
+    _ what: String, seconds: Double = 15, interval: Duration = .milliseconds(20),
+    _ predicate: @escaping @Sendable (String) -> Bool
+  ) async throws -> String {
+    let deadline = Date().addingTimeInterval(seconds)
+    var last = ""
+    while true {
+      last = try await onOwnThread { try self.screen() }
+      if predicate(last) { return last }
+      guard Date() < deadline else { throw TmuxError.timedOut(what, last) }
+      try await Task.sleep(for: interval)
+    }
+  }
+
+  /// Ends this tmux server and everything running in it.
+  public func kill() { _ = try? tmux(["kill-server"]) }
+}
+
+public enum TmuxError: Error, CustomStringConvertible {
+  case failed([String], Int32, String)
+  case timedOut(String, String)
+
+  public var description: String {
+    switch self {
+    case .failed(let arguments, let status, let errors):
+      "tmux \(arguments.joined(separator: " ")) exited \(status): \(errors)"
+    case .timedOut(let what, let screen): "timed out waiting for \(what); the screen:\n\(screen)"
+    }
+  }
+}

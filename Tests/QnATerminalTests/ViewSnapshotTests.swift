@@ -1,0 +1,337 @@
+import Foundation
+import QnA
+import Testing
+
+@testable import QnATerminal
+
+@Suite("The pure view, as screens")
+struct ViewSnapshotTests {
+  @Test func emptyStateBeforeConnecting() {
+    expectScreen(
+      Scenario().model(rows: 8),
+      """
+       qna  ws://127.0.0.1:8080/socket                ● starting…
+
+       No questions yet. Type one below and press Enter; F1 or ? …
+
+
+
+       0 asked · 0 answered · 0 pending
+      Ask a question ›
+      """)
+  }
+
+  @Test func connectingShowsTheAttempt() {
+    var scenario = Scenario()
+    scenario.apply(.connecting(attempt: 3))
+    let model = scenario.model(rows: 6)
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket  ● connecting (attempt 3)…
+
+       No questions yet. Type one below and press Enter; F1 or ? …
+
+       0 asked · 0 answered · 0 pending
+      Ask a question ›
+      """)
+    #expect(TerminalView.render(model).grid[0, 56].style.color == .yellow)
+  }
+
+  @Test func everyStatusWithItsColour() {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.apply(.roundTrip(.microseconds(2_500)))
+    scenario.asked("Is it answered?", answered: true)
+    scenario.asked("Still waiting?")
+    scenario.refuse(scenario.ask("Refused one"), reason: "Too many questions, wait a bit")
+    scenario.ask("On the wire")
+    scenario.apply(.disconnected(reason: "connection reset", retry: nil))
+    scenario.ask("Typed offline")
+    scenario.apply(.clock(.seconds(200)))
+    let model = scenario.model()
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket  ● offline · connection r…
+       Answered    Is it answered?
+       Unanswered  Still waiting?
+       Failed      Refused one
+                   ↳ Too many questions, wait a bit
+       Queued      On the wire
+       Queued      Typed offline
+
+
+
+       5 asked · 1 answered · 2 pending · 1 failed
+      Ask a question ›
+      """)
+    let grid = TerminalView.render(model).grid
+    #expect(grid[1, 1].style.color == .green)
+    #expect(grid[2, 1].style.color == .red)
+    #expect(grid[3, 1].style.color == .red && grid[3, 1].style.bold)
+    #expect(grid[5, 1].style.color == .yellow)
+  }
+
+  @Test func connectedWithRoundTripAndNotice() {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.apply(.roundTrip(.milliseconds(23)))
+    scenario.asked("First")
+    scenario.ask("On the wire")
+    let model = scenario.model(rows: 6)
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080…  ● connected · 23 ms · #1a2b3c4d
+       Unanswered  First
+       Sending…    On the wire
+
+       2 asked · 0 answered · 1 pending │ Question created
+      Ask a question ›
+      """)
+  }
+
+  @Test func stalledReconnectingAndOfflineHeaders() {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.apply(.stalled(waited: .milliseconds(4_300)))
+    #expect(
+      screen(scenario.model(rows: 6)).split(separator: "\n")[0]
+        == " qna  ws://127.0.0…  ● stalled: no pong for 4 s · #1a2b3c4d")
+    scenario.apply(
+      .disconnected(
+        reason: "ping timeout", retry: .init(after: .milliseconds(2_500), attempt: 2)))
+    var model = scenario.model(rows: 6, columns: 80)
+    #expect(
+      screen(model).split(separator: "\n")[0]
+        == " qna  ws://127.0.0.1:8080/socket  ● reconnecting in 3 s (attempt 2) · ping tim…")
+    #expect(model.nextChange == scenario.state.now + .milliseconds(500))
+    model.now = scenario.state.now + .milliseconds(600)
+    #expect(screen(model).split(separator: "\n")[0].contains("reconnecting in 2 s (attempt 2)"))
+    scenario.apply(.disconnected(reason: "server went away", retry: nil))
+    #expect(
+      screen(scenario.model(rows: 6)).split(separator: "\n")[0]
+        == " qna  ws://127.0.0.1:8080/socket  ● offline · server went …")
+  }
+
+  @Test func longQuestionsWrapAtWordsWithAHangingIndent() {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.asked(
+      "How does the engine decide when a connection is dead, and what happens to the "
+        + "questions typed while it reconnects?")
+    scenario.asked("Supercalifragilisticexpialidociousandthensomemoreletters")
+    expectScreen(
+      scenario.model(rows: 9),
+      """
+       qna  ws://127.0.0.1:8080/socket    ● connected · #1a2b3c4d
+       Unanswered  How does the engine decide when a connection
+                   is dead, and what happens to the questions
+                   typed while it reconnects?
+       Unanswered  Supercalifragilisticexpialidociousandthensomem
+                   oreletters
+
+       2 asked · 0 answered · 0 pending │ Question created
+      Ask a question ›
+      """)
+  }
+
+  @Test func wideCharactersEmojiAndCombiningMarks() {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.asked("日本語の質問はどのように表示されますか？折り返しも正しく")
+    scenario.asked("Emoji 👍🏽 and 🎉 count two columns each 🚀🚀🚀🚀🚀🚀🚀🚀🚀")
+    scenario.asked("Combining: e\u{301}le\u{300}ve, n\u{303}o")
+    let model = scenario.model(rows: 9)
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket    ● connected · #1a2b3c4d
+       Unanswered  日本語の質問はどのように表示されますか？折り返
+                   しも正しく
+       Unanswered  Emoji 👍🏽 and 🎉 count two columns each
+                   🚀🚀🚀🚀🚀🚀🚀🚀🚀
+       Unanswered  Combining: e\u{301}le\u{300}ve, n\u{303}o
+
+       3 asked · 0 answered · 0 pending │ Question created
+      Ask a question ›
+      """)
+    // Every row is exactly as wide as the screen, counting wide cells twice.
+    let grid = TerminalView.render(model).grid
+    for row in 0..<grid.rows {
+      let text = (0..<grid.columns).map { grid[row, $0].text }.joined()
+      #expect(TextWidth.of(text) == grid.columns)
+    }
+  }
+
+  @Test func hostileTextIsShownEscapedNeverInterpreted() {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.asked("Hi\u{1B}[2J\u{1B}]0;pwned\u{07} bell\r\nnext \u{202E}reversed\u{9B}31m")
+    let model = scenario.model(rows: 7)
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket    ● connected · #1a2b3c4d
+       Unanswered  Hi\\e[2J\\e]0;pwned\\x07 bell\\r\\nnext
+                   \\u{202E}reversed\\x9B31m
+
+
+       1 asked · 0 answered · 0 pending │ Question created
+      Ask a question ›
+      """)
+    for cell in TerminalView.render(model).grid.cells {
+      #expect(
+        !cell.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+    }
+  }
+
+  @Test func manyQuestionsFollowTheNewestAndScroll() {
+    var scenario = Scenario()
+    scenario.connect()
+    for number in 1...30 { scenario.asked("Question number \(number)", answered: number % 3 == 0) }
+    var model = scenario.model(rows: 8)
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket    ● connected · #1a2b3c4d
+       Unanswered  Question number 26
+       Answered    Question number 27
+       Unanswered  Question number 28
+       Unanswered  Question number 29
+       Answered    Question number 30
+       30 asked · 10 answered · 0 pending │ Question created
+      Ask a question ›
+      """)
+    _ = model.press(.pageUp)
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket    ● connected · #1a2b3c4d
+       Unanswered  Question number 22
+       Unanswered  Question number 23
+       Answered    Question number 24
+       Unanswered  Question number 25
+       Unanswered  Question number 26
+       30 asked · 10 answered · 0 pending       ↓ more below: End
+      Ask a question ›
+      """)
+    _ = model.press(.home)
+    #expect(screen(model).split(separator: "\n")[1].hasSuffix("Question number 1"))
+    _ = model.press(.down, .down)
+    #expect(screen(model).split(separator: "\n")[1].hasSuffix("Question number 3"))
+    _ = model.press(.end)
+    #expect(model.scroll == .following)
+    // A new question while scrolled up does not move the view.
+    _ = model.press(.wheelUp)
+    let listRows = { (model: TerminalModel) in screen(model).split(separator: "\n")[1...5] }
+    let before = listRows(model)
+    scenario.asked("Newest")
+    model.update(state: scenario.state)
+    #expect(listRows(model) == before)
+  }
+
+  @Test func helpOverlayListsEveryKey() {
+    var model = Scenario().model(rows: 20, columns: 70)
+    _ = model.press(.text("?"))
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket                          ● starting…
+        ┌───────────────────────────── Keys ─────────────────────────────┐
+        │                                                                │
+        │ Enter                    ask the question typed                │
+        │ ← → Ctrl-B Ctrl-F        move by character                     │
+        │ Alt-B Alt-F              move by word                          │
+        │ Home End Ctrl-A Ctrl-E   start / end of the line               │
+        │ Backspace Delete         delete a character                    │
+        │ Ctrl-U Ctrl-K            delete to the start / end of the line │
+        │ Ctrl-W                   delete the word before the cursor     │
+        │ Ctrl-P Ctrl-N            previous / next question asked        │
+        │ ↑ ↓ PgUp PgDn wheel      scroll the questions                  │
+        │ Home End (empty line)    oldest / newest question              │
+        │ Ctrl-R                   reconnect now                         │
+        │ Ctrl-L                   redraw the screen                     │
+        │ F1, ? (empty line)       this help; any key closes it          │
+        │ Ctrl-C, Ctrl-D (empty)   quit                                  │
+        └────────────────────────────────────────────────────────────────┘
+       0 asked · 0 answered · 0 pending
+      Ask a question ›
+      """)
+    #expect(TerminalView.render(model).cursor == nil)
+    _ = model.press(.escape)
+    #expect(!model.showsHelp)
+  }
+
+  @Test func tooSmallTerminalShowsOneLine() {
+    expectScreen(
+      Scenario().model(rows: 4, columns: 60),
+      """
+      Too small: 60×4 (qna needs 40×6)
+
+
+
+      """)
+    expectScreen(
+      Scenario().model(rows: 10, columns: 30),
+      """
+      Too small: 30×10 (qna needs 4…
+
+
+
+
+
+
+
+
+
+      """)
+  }
+
+  @Test func monochromeUsesAttributesOnly() {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.asked("Answered", answered: true)
+    scenario.asked("Waiting")
+    scenario.apply(.clock(.seconds(200)))
+    let model = scenario.model(rows: 6, colors: false)
+    let grid = TerminalView.render(model).grid
+    #expect(grid.cells.allSatisfy { $0.style.color == nil })
+    #expect(grid[2, 1].style.bold)  // Unanswered stands out
+    #expect(screen(model) == screen(scenario.model(rows: 6, colors: true)))
+  }
+
+  @Test func justAnsweredIsHighlightedBriefly() {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.asked("Quick one", answered: true)
+    var model = scenario.model(rows: 6)
+    #expect(TerminalView.render(model).grid[1, 1].style.reverse)
+    #expect(model.nextChange == scenario.state.now + .seconds(3))
+    model.now = scenario.state.now + .seconds(3)
+    #expect(!TerminalView.render(model).grid[1, 1].style.reverse)
+    // Only the notice's end is left to wait for.
+    #expect(model.nextChange == scenario.state.now + .seconds(5))
+  }
+
+  @Test func longInputScrollsSidewaysAndCountsNearTheLimit() {
+    var model = Scenario(maxLength: 60).model(rows: 6, columns: 50)
+    model.type(String(repeating: "abcdefghij", count: 5))
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket      ● starting…
+
+       No questions yet. Type one below and press Enter…
+
+       0 asked · 0 answered · 0 pending
+      Ask a question › fghijabcdefghijabcdefghij  50/60
+      """)
+    let cursor = TerminalView.render(model).cursor
+    #expect(cursor?.row == 5)
+    _ = model.press(.control("a"))
+    #expect(TerminalView.render(model).grid.lines[5].hasPrefix("Ask a question › abcdefghij"))
+    #expect(TerminalView.render(model).cursor?.column == 17)
+  }
+}
