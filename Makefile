@@ -6,7 +6,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2
 
-.PHONY: all build test lint format bench fuzz run clean
+.PHONY: all build test lint format bench fuzz run clean tmux
 
 all: build
 
@@ -14,10 +14,15 @@ build:
 	$(SWIFT) build
 
 ## Runs every test target and the format lint (what CI runs).
-test: lint $(VENV)/.installed
+test: lint $(VENV)/.installed tmux
 	$(SWIFT) build --build-tests
 	# Serial: CPU-bound property tests would otherwise starve the timers of the network tests.
 	$(SWIFT) test --no-parallel
+
+## The terminal UI's end-to-end tests drive qna inside tmux.
+tmux:
+	@command -v tmux >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -q tmux; } \
+	  || { echo "make test needs tmux (apt-get install tmux)" >&2; exit 1; }
 
 $(VENV)/.installed: Makefile
 	python3 -m venv $(VENV)
@@ -35,10 +40,13 @@ bench:
 	# SwiftPM reuses its build plan and misses files added to a path dependency: drop it.
 	rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
 	cd Benchmarks && $(SWIFT) build -c release
+	# The built qna and qna-server, which TerminalBenchmarks runs in tmux.
+	cd Benchmarks && $(SWIFT) build -c release --product qna && $(SWIFT) build -c release --product qna-server
 	Benchmarks/.build/release/CoreBenchmarks
 	Benchmarks/.build/release/ClientBenchmarks
 	Benchmarks/.build/release/QnABenchmarks
 	Benchmarks/.build/release/ServerBenchmarks
+	Benchmarks/.build/release/TerminalBenchmarks
 
 ## libFuzzer on the frame decoder, handshake parser and connection (FUZZ_SECONDS each run).
 fuzz:
@@ -49,8 +57,8 @@ fuzz:
 	$(FUZZ_DIR)/fuzz-rfc6455 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -max_len=4096 $(FUZZ_DIR)/corpus 2>&1 | swift demangle | tee $(FUZZ_DIR)/last-run.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'
 
-## Builds and starts the product: qna-server on 127.0.0.1:8080 with qna.sqlite, and a client
-## connected to it (headless until the terminal UI lands with issue 6). The server stops with it.
+## Builds and starts the product: qna-server on 127.0.0.1:8080 with qna.sqlite in the
+## background, and the qna terminal UI connected to it. Quitting qna stops the server.
 run: build
 	@./scripts/run-local.sh
 

@@ -12,6 +12,9 @@ let package = Package(
     .executable(name: "wsc", targets: ["wsc"]),
     .executable(name: "qna", targets: ["qna"]),
     .executable(name: "qna-server", targets: ["qna-server"]),
+    .library(name: "QnATerminal", targets: ["QnATerminal"]),
+    // Test peers (tmux, processes, latency), also for the side-by-side runs of Benchmarks/.
+    .library(name: "InteropPeers", targets: ["InteropPeers"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),

@@ -44,6 +44,14 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "TerminalBenchmarks",
+      dependencies: [
+        .product(name: "QnATerminal", package: "qna"),
+        .product(name: "QnA", package: "qna"),
+        .product(name: "InteropPeers", package: "qna"),
+      ]
+    ),
+    .executableTarget(
       name: "QnABenchmarks",
       dependencies: [.product(name: "QnA", package: "qna")]
     ),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make run`: qna-server on its embedded SQLite default, and a client connected to it.
-# The server is stopped (by its PID) when the client exits.
+# `make run`: qna-server on its embedded SQLite default in the background, and the qna
+# terminal UI connected to it in the foreground. Quitting qna stops that server (by its PID).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.build/debug
@@ -16,6 +16,13 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 URL="$(sed -n 's/^listening on //p' .build/qna-server.out)"
-echo "qna-server: $URL (log: $LOG); presenter page: http://127.0.0.1:$PORT/"
-echo "Type a question per line; answer it on the presenter page; Ctrl-D or Ctrl-C quits."
-"$BIN/qna" --headless --url "$URL"
+echo "Presenter page: http://127.0.0.1:$PORT/  (answer questions there)"
+echo "qna-server: $URL, database qna.sqlite, log $LOG"
+if [ -t 0 ] && [ -t 1 ]; then
+  echo "Starting qna in 2 s (F1 or ? for keys, Ctrl-C quits)…"
+  sleep 2
+  "$BIN/qna" --url "$URL"
+else
+  echo "Not a terminal: running qna --headless (one question per stdin line)."
+  "$BIN/qna" --headless --url "$URL"
+fi

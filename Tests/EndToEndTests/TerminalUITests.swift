@@ -78,28 +78,111 @@ struct TerminalUITests {
   /// Answer-to-screen latency over 50 answers: from the presenter's answer request until
   /// the pane shows the new count. Printed, not asserted (`make bench` reports it too).
   func measureAnswerToScreen(_ tmux: TmuxSession, _ server: QnAServerProcess) async throws {
-    let count = 50
-    for index in 1...count {
-      try tmux.type("Latency question \(index)")
-      try tmux.press("Enter")
-    }
-    try await tmux.waitFor("all asked") {
-      $0.contains(" \(count + 1) asked · 1 answered · 0 pending")
-    }
-    let ids = try await server.questions()
-      .filter { ($0["content"] as? String)?.hasPrefix("Latency question") == true }
-      .compactMap { $0["id"] as? String }
-    #expect(ids.count == count)
-    var samples = LatencySamples()
-    for (index, id) in ids.enumerated() {
-      try await samples.measure {
-        _ = try await server.http("POST", "/api/questions/\(id)/answer")
-      } until: {
-        try await tmux.waitFor("answer \(index + 1) on screen", interval: .milliseconds(1)) {
-          $0.contains("· \(index + 2) answered ·")
-        }
-      }
-    }
+    let samples = try await AnswerLatency.measure(
+      tmux, server, allAsked: { $0.contains(" 51 asked · 1 answered · 0 pending") },
+      shown: { number, screen in screen.contains("· \(number + 1) answered ·") })
     print("answer-to-screen latency (debug build, tmux capture-pane polling): \(samples.summary)")
+  }
+
+  /// Starts the client against a fresh server and waits until it is connected.
+  static func connectedClient(_ extra: [String] = []) async throws -> (
+    TmuxSession, QnAServerProcess, URL
+  ) {
+    let state = HeadlessProcess.freshDirectory()
+    let server = try await QnAServerProcess(
+      Self.serverArguments(port: 0, database: ":memory:") + extra)
+    let tmux = try TmuxSession(
+      environment: ["XDG_STATE_HOME": state.path, "LC_ALL": "C.UTF-8"])
+    try Self.startClient(in: tmux, url: server.url, state: state)
+    try await tmux.waitFor("connected") { $0.contains("● connected") }
+    return (tmux, server, state)
+  }
+
+  static func clientPID(_ tmux: TmuxSession) throws -> pid_t {
+    try #require(try tmux.commandsRunning().first)
+  }
+
+  @Test(arguments: [(SIGTERM, "EXIT=143"), (SIGHUP, "EXIT=129"), (SIGINT, "EXIT=130")])
+  func aSignalRestoresTheTerminal(signal: Int32, exit: String) async throws {
+    let (tmux, server, _) = try await Self.connectedClient()
+    defer { server.stop() }
+    kill(try Self.clientPID(tmux), signal)
+    let screen = try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
+    #expect(screen.contains(exit))
+  }
+
+  @Test func aCrashStillRestoresTheTerminal() async throws {
+    let (tmux, server, _) = try await Self.connectedClient()
+    defer { server.stop() }
+    kill(try Self.clientPID(tmux), SIGABRT)
+    let screen = try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
+    #expect(screen.contains("qna: crashed; the terminal was restored"))
+    #expect(screen.contains("EXIT=134"))
+  }
+
+  @Test func idleClientSleeps() async throws {
+    let (tmux, server, _) = try await Self.connectedClient()
+    defer { server.stop() }
+    let pid = try Self.clientPID(tmux)
+    func cpuTicks() throws -> Int {
+      let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+      let fields = stat[stat.range(of: ") ", options: .backwards)!.upperBound...]
+        .split(separator: " ")
+      // utime and stime: fields 14 and 15 of stat, 12 and 13 after the name.
+      return Int(fields[11])! + Int(fields[12])!
+    }
+    let before = try cpuTicks()
+    try await Task.sleep(for: .seconds(3))
+    let used = try cpuTicks() - before
+    // A busy loop would use about 300 ticks in 3 s; a ping a second costs a few.
+    #expect(used < 30, "\(used) ticks of CPU in 3 s idle")
+    try tmux.press("C-c")
+    try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
+  }
+
+  @Test func quittingOfflineAsksThenKeepsTheQuestionForTheNextRun() async throws {
+    let (tmux, server, state) = try await Self.connectedClient()
+    let url = server.url
+    server.stop()
+    try await tmux.waitFor("reconnecting") { $0.contains("reconnecting in") }
+    try tmux.type("Typed while offline")
+    try tmux.press("Enter")
+    try await tmux.waitFor("queued") { $0.contains(" Queued      Typed while offline") }
+    try tmux.press("C-d")
+    try await tmux.waitFor("the question about quitting") {
+      $0.contains("1 question is not sent yet (it is kept and sent the next time qna starts)")
+    }
+    try tmux.press("n")
+    try await tmux.waitFor("back to the list") { !$0.contains("Quit anyway?") }
+    try tmux.press("C-c")
+    try await tmux.waitFor("the question again") { $0.contains("Quit anyway? y/n") }
+    try tmux.press("y")
+    let screen = try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
+    #expect(screen.contains("EXIT=0"))
+
+    // The next run, with the server back on the same port, sends it.
+    let port = try #require(Int(url.split(separator: ":").last!.prefix { $0.isNumber }))
+    let back = try await QnAServerProcess(Self.serverArguments(port: port, database: ":memory:"))
+    defer { back.stop() }
+    try tmux.run("clear")
+    try Self.startClient(in: tmux, url: url, state: state)
+    try await tmux.waitFor("sent and created") { $0.contains(" Unanswered  Typed while offline") }
+    #expect(try await back.questions().compactMap { $0["content"] as? String } == ["Typed while offline"])
+    try tmux.press("C-c")
+    try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
+  }
+
+  @Test func withoutATerminalOrWithABadURLItSaysSoAndExits64() async throws {
+    let piped = try ChildProcess(HeadlessProcess.qnaPath, ["--url", "ws://127.0.0.1:9/socket"])
+    try piped.stdin.close()
+    let errors = await onOwnThread { piped.stderr.readDataToEndOfFile() }
+    #expect(await onOwnThread { piped.wait() } == 64)
+    #expect(String(decoding: errors, as: UTF8.self).contains("use --headless"))
+
+    let badURL = try ChildProcess(HeadlessProcess.qnaPath, ["--url", "http://example.com/"])
+    try badURL.stdin.close()
+    let complaint = await onOwnThread { badURL.stderr.readDataToEndOfFile() }
+    #expect(await onOwnThread { badURL.wait() } == 64)
+    #expect(String(decoding: complaint, as: UTF8.self).contains("http"))
   }
 }

@@ -47,8 +47,11 @@ public final class TmuxSession: Sendable {
     try press("Enter")
   }
 
-  /// The visible screen, one line per row (trailing blanks trimmed by tmux).
-  public func screen() throws -> String { try tmux(["capture-pane", "-t", "main", "-p"]) }
+  /// The visible screen, one line per row (trailing blanks trimmed by tmux); with
+  /// `joinedLines`, lines the terminal wrapped come back whole.
+  public func screen(joinedLines: Bool = false) throws -> String {
+    try tmux(["capture-pane", "-t", "main", "-p"] + (joinedLines ? ["-J"] : []))
+  }
 
   public func resize(columns: Int, rows: Int) throws {
     try tmux(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"])
@@ -58,15 +61,31 @@ public final class TmuxSession: Sendable {
   @discardableResult
   public func waitFor(
     _ what: String, seconds: Double = 15, interval: Duration = .milliseconds(20),
-    _ predicate: @escaping @Sendable (String) -> Bool
+    joinedLines: Bool = false, _ predicate: @escaping @Sendable (String) -> Bool
   ) async throws -> String {
     let deadline = Date().addingTimeInterval(seconds)
     var last = ""
     while true {
-      last = try await onOwnThread { try self.screen() }
+      last = try await onOwnThread { try self.screen(joinedLines: joinedLines) }
       if predicate(last) { return last }
       guard Date() < deadline else { throw TmuxError.timedOut(what, last) }
       try await Task.sleep(for: interval)
+    }
+  }
+
+  /// The processes the pane's shell is running (its children), by PID.
+  public func commandsRunning() throws -> [pid_t] {
+    let shell = try tmux(["list-panes", "-t", "main", "-F", "#{pane_pid}"])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry -> pid_t? in
+      guard let pid = pid_t(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let afterName = stat.range(of: ") ", options: .backwards)
+      else { return nil }
+      // "pid (name) state ppid ...": the parent is the second field after the name.
+      let fields = stat[afterName.upperBound...].split(separator: " ")
+      return fields.count > 1 && String(fields[1]) == shell ? pid : nil
     }
   }
 

@@ -1,0 +1,140 @@
+import Foundation
+import QnA
+import QnATerminal
+
+enum FrameBenchmark {
+  static let rows = 60
+  static let columns = 200
+  static let questionCount = 10_000
+
+  static func run() {
+    let state = stateWithQuestions(questionCount)
+    var model = TerminalModel(
+      options: .init(url: "ws://127.0.0.1:8080/socket"), state: state, rows: rows,
+      columns: columns)
+    model.now = state.now
+
+    let following = fastestFrame(model)
+    var scrolled = model
+    for _ in 0..<(questionCount / 2 / rows) { _ = scrolled.handle(.pageUp) }
+    let middle = fastestFrame(scrolled)
+    let answered = fastestFrameAfterAnAnswer(model, state)
+    let naive = fastest(runs: 5) { () -> Int in
+      // What a list not bounded by the screen pays: every question wrapped, every frame.
+      let width = columns - 14
+      return model.questions.reduce(0) { count, question in
+        count + TextWrap.lines(Sanitizer.forScreen(question.content), width: width).count
+      }
+    }
+    let ordering = fastest(runs: 5) { () -> Int in
+      var copy = model
+      copy.update(state: state)
+      return copy.questions.count
+    }
+
+    print("Frame of \(questionCount) questions at \(columns)×\(rows), fastest of 200 frames")
+    print(pad("case", 44) + pad("time", 12) + "vs baseline")
+    print(pad("view + diff, following the newest", 44) + pad(micro(following), 12) + ratio(naive / following))
+    print(pad("view + diff, scrolled to the middle", 44) + pad(micro(middle), 12) + ratio(naive / middle))
+    print(pad("view + diff, one answer since last frame", 44) + pad(micro(answered), 12) + ratio(naive / answered))
+    print(pad("baseline: lay out all \(questionCount) questions", 44) + pad(micro(naive), 12) + "1.00×")
+    print(pad("per state change: order \(questionCount) questions", 44) + pad(micro(ordering), 12) + "(once per change, not per frame)")
+    print("target: view + diff under 2 ms → " + (max(following, middle, answered) < 0.002 ? "met" : "NOT met"))
+  }
+
+  /// View plus diff against the previous frame, the fastest of 200.
+  static func fastestFrame(_ model: TerminalModel) -> Double {
+    var previous = TerminalView.render(model).grid
+    return fastest(runs: 200) { () -> Int in
+      let frame = TerminalView.render(model)
+      let changed = GridDiff.changedCells(from: previous, to: frame.grid)
+      previous = frame.grid
+      return changed.count + 1
+    }
+  }
+
+  /// One question flips to answered between frames: new state in, view plus diff out.
+  static func fastestFrameAfterAnAnswer(_ model: TerminalModel, _ state: QnAState) -> Double {
+    var states: [QnAState] = []
+    var current = state
+    for index in 0..<200 {
+      _ = current.apply(.received(.questionAnswer(QuestionAnswer(questionId: serverID(questionCount - 1 - index)))))
+      states.append(current)
+    }
+    var model = model
+    var previous = TerminalView.render(model).grid
+    var index = 0
+    var best = Double.infinity
+    for next in states {
+      model.update(state: next)  // untimed: the ordering is measured on its own
+      let start = ContinuousClock.now
+      let frame = TerminalView.render(model)
+      let changed = GridDiff.changedCells(from: previous, to: frame.grid)
+      best = min(best, (ContinuousClock.now - start) / .seconds(1))
+      previous = frame.grid
+      index += changed.count
+    }
+    precondition(index > 0)
+    return best
+  }
+
+  static func stateWithQuestions(_ count: Int) -> QnAState {
+    var state = QnAState()
+    _ = state.apply(.clock(.seconds(100)))
+    _ = state.apply(.connecting(attempt: 1))
+    _ = state.apply(.connected)
+    let connection = UUID()
+    _ = state.apply(.received(.handshake(Handshake(id: connection, extensions: ["token"]))))
+    let texts = [
+      "How does the engine notice a dead connection?",
+      "Could you say more about the trade-offs between a sans-I/O core and a runtime that owns its sockets, "
+        + "especially for testing with injected clocks?",
+      "日本語の質問はどのように表示されますか？",
+      "Short one 👍",
+    ]
+    for index in 0..<count {
+      let token = tokenID(index)
+      let text = texts[index % texts.count] + " #\(index)"
+      _ = state.apply(.ask(text, token: token))
+      _ = state.apply(
+        .received(
+          .questionResponse(
+            QuestionResponse(
+              success: true, message: "Question created", id: serverID(index), answered: false,
+              content: text, createdAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(index)),
+              token: token))))
+      if index % 3 == 0 { _ = state.apply(.received(.questionAnswer(QuestionAnswer(questionId: serverID(index))))) }
+    }
+    _ = state.apply(.clock(.seconds(200)))
+    return state
+  }
+
+  static func tokenID(_ index: Int) -> UUID { uuid(index, group: 0x70) }
+  static func serverID(_ index: Int) -> UUID { uuid(index, group: 0x5E) }
+
+  static func uuid(_ number: Int, group: Int) -> UUID {
+    UUID(uuidString: String(format: "%08X-0000-4000-8000-%012X", group, number))!
+  }
+
+  static func fastest(runs: Int, _ body: () -> Int) -> Double {
+    var best = Double.infinity
+    var sink = 0
+    for _ in 0..<runs {
+      let start = ContinuousClock.now
+      sink &+= body()
+      best = min(best, (ContinuousClock.now - start) / .seconds(1))
+    }
+    precondition(sink != 0)
+    return best
+  }
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+  text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}
+
+func micro(_ seconds: Double) -> String {
+  seconds >= 0.001 ? String(format: "%.2f ms", seconds * 1e3) : String(format: "%.0f µs", seconds * 1e6)
+}
+
+func ratio(_ value: Double) -> String { String(format: "%.1f× faster", value) }
