@@ -17,11 +17,13 @@ struct TerminalUITests {
   /// Starts `qna` in the pane; when it exits the shell prints its status, and whether the
   /// terminal's modes are back to what they were (spelled so that the command line itself
   /// does not match).
-  static func startClient(in tmux: TmuxSession, url: String, state: URL) throws {
+  static func startClient(
+    in tmux: TmuxSession, url: String, state: URL, options: [String] = []
+  ) throws {
     let modes = state.appendingPathComponent("tty-modes").path
     try tmux.run(
       "PS1='$ '; stty -g > \(modes); '\(HeadlessProcess.qnaPath)' --url \(url) "
-        + quickReconnect.joined(separator: " ")
+        + (quickReconnect + options).joined(separator: " ")
         + "; echo \"EXIT=$?\"; stty -g | cmp -s - \(modes) && echo TTY=RE''STORED")
   }
 
@@ -85,15 +87,15 @@ struct TerminalUITests {
   }
 
   /// Starts the client against a fresh server and waits until it is connected.
-  static func connectedClient(_ extra: [String] = []) async throws -> (
-    TmuxSession, QnAServerProcess, URL
-  ) {
+  static func connectedClient(
+    options: [String] = [], environment: [String: String] = [:], rows: Int = 30
+  ) async throws -> (TmuxSession, QnAServerProcess, URL) {
     let state = HeadlessProcess.freshDirectory()
-    let server = try await QnAServerProcess(
-      Self.serverArguments(port: 0, database: ":memory:") + extra)
+    let server = try await QnAServerProcess(Self.serverArguments(port: 0, database: ":memory:"))
     let tmux = try TmuxSession(
-      environment: ["XDG_STATE_HOME": state.path, "LC_ALL": "C.UTF-8"])
-    try Self.startClient(in: tmux, url: server.url, state: state)
+      rows: rows,
+      environment: ["XDG_STATE_HOME": state.path, "LC_ALL": "C.UTF-8"].merging(environment) { $1 })
+    try Self.startClient(in: tmux, url: server.url, state: state, options: options)
     try await tmux.waitFor("connected") { $0.contains("● connected") }
     return (tmux, server, state)
   }
@@ -168,6 +170,58 @@ struct TerminalUITests {
     try Self.startClient(in: tmux, url: url, state: state)
     try await tmux.waitFor("sent and created") { $0.contains(" Unanswered  Typed while offline") }
     #expect(try await back.questions().compactMap { $0["content"] as? String } == ["Typed while offline"])
+    try tmux.press("C-c")
+    try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
+  }
+
+  @Test func mouseWheelScrollsPasteIsOneQuestionAndTheBellRings() async throws {
+    let (tmux, server, _) = try await Self.connectedClient(options: ["--bell"], rows: 12)
+    defer { server.stop() }
+    for number in 1...20 {
+      try tmux.type("q \(number)")
+      try tmux.press("Enter")
+    }
+    try await tmux.waitFor("the newest at the bottom") { Self.lines($0)[9] == " Unanswered  q 20" }
+    // A wheel-up report as a terminal sends it (X10: ESC [ M, button 64+32, column, row).
+    try tmux.tmux(["send-keys", "-t", "main", "-H", "1b", "5b", "4d", "60", "21", "21"])
+    try await tmux.waitFor("scrolled up three rows") {
+      Self.lines($0)[9] == " Unanswered  q 17" && $0.contains("↓ more below: End")
+    }
+    try tmux.press("End")
+    try await tmux.waitFor("following again") { Self.lines($0)[9] == " Unanswered  q 20" }
+
+    // tmux pastes with the bracketed-paste markers qna asked for: the line break is a space.
+    try tmux.tmux(["set-buffer", "pasted line one\nline two"])
+    try tmux.tmux(["paste-buffer", "-p", "-t", "main"])
+    try await tmux.waitFor("one line in the input") {
+      Self.lines($0)[11] == "Ask a question › pasted line one line two"
+    }
+    try tmux.press("Enter")
+    try await tmux.waitFor("asked as one question") {
+      $0.contains(" Unanswered  pasted line one line two")
+    }
+
+    #expect(try tmux.tmux(["display", "-p", "-t", "main", "#{window_bell_flag}"]) == "0\n")
+    let id = try #require(try await server.questions().first?["id"] as? String)
+    #expect(try await server.http("POST", "/api/questions/\(id)/answer").status == 200)
+    try await tmux.waitFor("the bell") { _ in
+      (try? tmux.tmux(["display", "-p", "-t", "main", "#{window_bell_flag}"])) == "1\n"
+    }
+    try tmux.press("C-c")
+    try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
+  }
+
+  @Test func noColorMeansAttributesOnly() async throws {
+    let (tmux, server, _) = try await Self.connectedClient(environment: ["NO_COLOR": "1"])
+    defer { server.stop() }
+    try tmux.type("Monochrome?")
+    try tmux.press("Enter")
+    try await tmux.waitFor("unanswered") { $0.contains(" Unanswered  Monochrome?") }
+    let styled = try tmux.tmux(["capture-pane", "-t", "main", "-p", "-e"])
+    // No SGR colour (30–37, 90–97, 38;…) anywhere; bold (1) and reverse (7) are there.
+    let colour = try Regex(#"\x1B\[([0-9;]*;)?(3[0-8]|9[0-7])(;[0-9;]*)?m"#)
+    #expect(styled.firstMatch(of: colour) == nil)
+    #expect(styled.contains("\u{1B}[1m") || styled.contains(";1m"))
     try tmux.press("C-c")
     try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
   }
