@@ -57,7 +57,10 @@ static int saved_tty = -1;
 static int crash_message_fd = -1;
 
 static void restore_on_crash(int signal_number) {
-  static const char reset[] = "\033[?2004l\033[?1000l\033[?1006l\033[0m\033[?25h\033[?1049l\r\n";
+  // Paste and mouse modes off, attributes reset, cursor shown, cursor keys back to normal
+  // mode (rmkx), alternate screen left.
+  static const char reset[] =
+      "\033[?2004l\033[?1000l\033[?1006l\033[0m\033[?25h\033[?1l\033>\033[?1049l\r\n";
   static const char message[] = "qna: crashed; the terminal was restored (details in the log)\n";
   if (saved_tty >= 0) {
     ssize_t ignored = write(saved_tty, reset, sizeof reset - 1);
@@ -72,8 +75,13 @@ static void restore_on_crash(int signal_number) {
   raise(signal_number);
 }
 
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE};
+#define CRASH_SIGNAL_COUNT (sizeof crash_signals / sizeof crash_signals[0])
+static struct sigaction previous_actions[CRASH_SIGNAL_COUNT];
+static int installed = 0;
+
 void qna_install_crash_restore(int tty, int message_fd) {
-  if (tcgetattr(tty, &saved_modes) != 0) return;
+  if (installed || tcgetattr(tty, &saved_modes) != 0) return;
   saved_tty = tty;
   crash_message_fd = message_fd;
   struct sigaction action;
@@ -81,8 +89,17 @@ void qna_install_crash_restore(int tty, int message_fd) {
   action.sa_handler = restore_on_crash;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESETHAND;
-  int crashes[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE};
-  for (unsigned i = 0; i < sizeof crashes / sizeof crashes[0]; i++) {
-    sigaction(crashes[i], &action, NULL);
+  for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
+    sigaction(crash_signals[i], &action, &previous_actions[i]);
   }
+  installed = 1;
+}
+
+void qna_remove_crash_restore(void) {
+  if (!installed) return;
+  for (unsigned i = 0; i < CRASH_SIGNAL_COUNT; i++) {
+    sigaction(crash_signals[i], &previous_actions[i], NULL);
+  }
+  installed = 0;
+  saved_tty = -1;
 }

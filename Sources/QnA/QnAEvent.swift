@@ -26,6 +26,9 @@ public enum QnAEvent: Sendable, Hashable {
   case retry(UUID)
   /// A `send` effect could not be performed (the connection went away under it).
   case sendFailed(UUID)
+  /// Something the front end should tell the attendee (from the client itself, not the
+  /// server): shown and expired like any notice.
+  case notice(String, kind: Notice.Kind)
 
   public struct Retry: Sendable, Hashable {
     public var after: Duration

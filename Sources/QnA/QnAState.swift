@@ -98,6 +98,8 @@ public struct QnAState: Sendable, Equatable {
       return retry(token)
     case .sendFailed(let token):
       return requeue(token)
+    case .notice(let text, let kind):
+      return [notice(text, kind: kind)]
     case .connecting, .connected, .roundTrip, .stalled, .disconnected:
       return applyConnectionChange(event)
     }

@@ -109,12 +109,11 @@ public actor QnAEngine {
     guard let pendingFile else { return [] }
     guard let lock = pendingFile.lock() else {
       log("another qna is using \(pendingFile.url.path); unsent questions stay in memory")
-      changeSink.yield(
-        .notice(
-          Notice(
-            text: "Another qna is connected to this server: questions typed here are not kept "
-              + "after quitting.", kind: .info, expiresAt: state.now + .seconds(5))))
       self.pendingFile = nil
+      apply(
+        .notice(
+          "Another qna is connected to this server: questions typed here are not kept "
+            + "after quitting.", kind: .info))
       return []
     }
     pendingLock = lock

@@ -18,17 +18,19 @@ enum HelpOverlay {
   ]
 
   static func draw(into grid: inout ScreenGrid, top: Int, height: Int, palette: Palette) {
-    let keyWidth = 24
     let width = min(grid.columns - 2, 66)
-    let rows = min(height, keys.count + 3)
+    let keyWidth = min(24, width / 2 - 2)
+    // Borders, a blank line when there is room for it, then as many keys as fit.
+    let spacer = height >= keys.count + 3 ? 1 : 0
+    let rows = min(height, keys.count + 2 + spacer)
+    let shown = rows - 2 - spacer
     let left = (grid.columns - width) / 2
     let border = palette.title
     for offset in 0..<rows {
       let y = top + offset
       // The whole row: text under the box must not peek out beside it.
       grid.write(String(repeating: " ", count: grid.columns), row: y, column: 0)
-      let isEdge = offset == 0 || offset == rows - 1
-      if isEdge {
+      if offset == 0 || offset == rows - 1 {
         let horizontal = String(repeating: "─", count: width - 2)
         let line = offset == 0 ? "┌" + horizontal + "┐" : "└" + horizontal + "┘"
         grid.write(line, row: y, column: left, style: border)
@@ -37,13 +39,18 @@ enum HelpOverlay {
         grid.write("│", row: y, column: left + width - 1, style: border)
       }
     }
-    let title = " Keys "
-    grid.write(title, row: top, column: left + (width - title.count) / 2, style: border)
-    for (index, (key, meaning)) in keys.enumerated() where index + 2 < rows - 1 {
-      let y = top + 1 + index + 1
+    let title = shown < keys.count ? " Keys (a taller terminal shows all) " : " Keys "
+    let fittedTitle = TextWidth.truncate(title, to: width - 4)
+    grid.write(
+      fittedTitle, row: top, column: left + (width - TextWidth.of(fittedTitle)) / 2, style: border)
+    for (index, (key, meaning)) in keys.prefix(max(0, shown)).enumerated() {
+      let y = top + 1 + spacer + index
+      let meaningWidth = width - keyWidth - 5
       grid.write(
-        key, row: y, column: left + 2, style: CellStyle(bold: true), limit: left + keyWidth + 2)
-      grid.write(meaning, row: y, column: left + keyWidth + 3, limit: left + width - 2)
+        TextWidth.truncate(key, to: keyWidth), row: y, column: left + 2,
+        style: CellStyle(bold: true))
+      grid.write(
+        TextWidth.truncate(meaning, to: meaningWidth), row: y, column: left + keyWidth + 3)
     }
   }
 }

@@ -116,17 +116,34 @@ final class NcursesScreen {
           return key
         }
       default:
-        if character == 0x1B {
-          // Esc then a character is how terminals send Alt-character.
-          var next: wint_t = 0
-          if wget_wch(window, &next) == OK, let scalar = Unicode.Scalar(next), next >= 0x20 {
-            return .alt(Character(scalar))
-          }
-          return .escape
-        }
+        if character == 0x1B { return readAfterEscape() }
         if let key = KeyDecoding.character(UInt32(character)) { return key }
       }
     }
+  }
+
+  /// Esc then a character is how terminals send Alt-character. Esc `[` or Esc `O` starts a
+  /// sequence ncurses did not recognise (a key this terminal type does not describe): it is
+  /// read to its end and dropped, never typed. Anything else after Esc is left for the next
+  /// read.
+  private func readAfterEscape() -> Key {
+    var next: wint_t = 0
+    let result = wget_wch(window, &next)
+    guard result == OK else {
+      if result == KEY_CODE_YES { ungetch(Int32(next)) }
+      return .escape
+    }
+    if next == 0x5B || next == 0x4F {
+      // CSI: parameter and intermediate bytes (0x20–0x3F), then a final byte (0x40–0x7E).
+      var byte: wint_t = 0
+      while wget_wch(window, &byte) == OK, (0x20...0x3F).contains(byte) {}
+      return .escape
+    }
+    guard next >= 0x20, next != 0x7F, let scalar = Unicode.Scalar(next) else {
+      unget_wch(wchar_t(bitPattern: next))
+      return .escape
+    }
+    return .alt(Character(scalar))
   }
 
   /// Gives the terminal back as it was. Safe to call more than once.

@@ -47,6 +47,9 @@ public enum TerminalFrontEnd {
     let inbox = TerminalInbox()
     await engine.observe { state, changes in inbox.post(state: state, changes: changes) }
     await engine.start()
+    // The states carry everything the screen shows; the changes stream must still be read,
+    // or it would keep every change of a long session.
+    let changes = Task { for await _ in engine.changes {} }
     let model = TerminalModel(
       options: .init(
         url: engine.url.description, colors: options.colors,
@@ -58,7 +61,11 @@ public enum TerminalFrontEnd {
       for await action in actions {
         switch action {
         case .ask(let text):
-          if await engine.ask(text) == nil { inbox.post(refused: text) }
+          if await engine.ask(text) == nil {
+            inbox.post(refused: text)
+          } else {
+            inbox.postTaken()
+          }
         case .reconnectNow: await engine.reconnectNow()
         case .quit, .redraw: break
         }
@@ -81,6 +88,8 @@ public enum TerminalFrontEnd {
     actionSink.finish()
     await performer.value
     await stop(engine, within: .seconds(3), log: log)
+    changes.cancel()
+    qna_remove_crash_restore()
     switch outcome {
     case .quit: return nil
     case .signalled(let number): return number

@@ -10,6 +10,8 @@ final class TerminalInbox: Sendable {
     var state: QnAState?
     var answers = 0
     var refused: [String] = []
+    /// Asked questions the engine took.
+    var taken = 0
     var signals: Set<Int32> = []
   }
 
@@ -43,6 +45,11 @@ final class TerminalInbox: Sendable {
 
   func post(refused text: String) {
     news.withLock { $0.refused.append(text) }
+    wake()
+  }
+
+  func postTaken() {
+    news.withLock { $0.taken += 1 }
     wake()
   }
 

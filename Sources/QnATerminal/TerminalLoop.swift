@@ -47,9 +47,9 @@ final class TerminalLoop {
     while true {
       model.now = clock.now
       screen.paint(TerminalView.render(model))
-      waitForInput()
+      if !waitForInput() { return .signalled(SIGHUP) }
       if let outcome = takeNews(screen) { return outcome }
-      while let key = screen.readKey() {
+      for key in readKeys(screen) {
         if key == .resize {
           // ncurses has resized its screen already.
           resized(screen)
@@ -66,8 +66,23 @@ final class TerminalLoop {
     }
   }
 
-  /// Sleeps until stdin or the inbox is readable, or the screen's next timed change.
-  private func waitForInput() {
+  /// Every key waiting, with runs of text joined: a large paste is one insertion, not one per
+  /// character.
+  private func readKeys(_ screen: NcursesScreen) -> [Key] {
+    var keys: [Key] = []
+    while let key = screen.readKey() {
+      if case .text(let more) = key, case .text(let text)? = keys.last, text != "?" {
+        keys[keys.count - 1] = .text(text + more)
+      } else {
+        keys.append(key)
+      }
+    }
+    return keys
+  }
+
+  /// Sleeps until stdin or the inbox is readable, or the screen's next timed change. False
+  /// when the terminal is gone (hung up without a SIGHUP reaching us).
+  private func waitForInput() -> Bool {
     var timeout: Int32 = -1
     if let next = model.nextChange {
       let left = max(.zero, next - clock.now)
@@ -77,12 +92,14 @@ final class TerminalLoop {
       pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
       pollfd(fd: inbox.wakeFD, events: Int16(POLLIN), revents: 0),
     ]
-    _ = poll(&fds, 2, timeout)
+    guard poll(&fds, 2, timeout) > 0 else { return true }
+    return fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) == 0
   }
 
   private func takeNews(_ screen: NcursesScreen) -> Outcome? {
     let news = inbox.take()
     if let state = news.state { model.update(state: state) }
+    for _ in 0..<news.taken { model.askTaken() }
     for text in news.refused { model.restoreInput(text) }
     if bell, news.answers > 0 { beep() }
     for signal in news.signals.sorted() {

@@ -4,6 +4,13 @@ import QnA
 extension TerminalModel {
   /// Applies a key; returns what the UI loop must do.
   public mutating func handle(_ key: Key) -> [TerminalAction] {
+    // Paste markers first: a paste that closes an overlay must still be one question.
+    if key == .pasteStart || key == .pasteEnd {
+      pasting = key == .pasteStart
+      showsHelp = false
+      confirmingQuit = false
+      return []
+    }
     if showsHelp {
       // Any key closes the help; Ctrl-C still quits from there.
       showsHelp = false
@@ -25,7 +32,7 @@ extension TerminalModel {
         showsHelp = true
         return []
       }
-      editor.insert(text)
+      editor.insert(Self.typeable(text))
     case .enter: return submit()
     case .function(1):
       showsHelp = true
@@ -50,8 +57,7 @@ extension TerminalModel {
       if editor.isEmpty { scroll = questionList.scrolledToTop() } else { editor.moveToStart() }
     case .end:
       if editor.isEmpty { scroll = .following } else { editor.moveToEnd() }
-    case .pasteStart: pasting = true
-    case .pasteEnd, .resize, .escape, .tab, .function: break
+    case .pasteStart, .pasteEnd, .resize, .escape, .tab, .function: break
     default: edit(key)
     }
     keepCursorVisible()
@@ -79,8 +85,9 @@ extension TerminalModel {
   /// spaces: a pasted paragraph is one question.
   private mutating func handlePaste(_ key: Key) -> [TerminalAction] {
     switch key {
-    case .pasteEnd: pasting = false
-    case .text(let text): editor.insert(Self.oneLine(text))
+    case .text(let text): editor.insert(Self.typeable(Self.oneLine(text)))
+    // A lost end marker must not leave Enter disabled: Esc ends the paste.
+    case .escape: pasting = false
     case .enter, .tab, .control("j"):
       if editor.characters.last != " " && !editor.isEmpty { editor.insert(" ") }
     case .control("c"):
@@ -96,6 +103,15 @@ extension TerminalModel {
     String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
   }
 
+  /// Typed or pasted text without what the terminal would act on or cannot draw (bidi
+  /// controls, unprintable characters): the input line shows exactly what is sent.
+  static func typeable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: Sanitizer.needsEscaping) else { return text }
+    var kept = String.UnicodeScalarView()
+    kept.append(contentsOf: text.unicodeScalars.filter { !Sanitizer.needsEscaping($0) })
+    return String(kept)
+  }
+
   private mutating func submit() -> [TerminalAction] {
     let text = editor.text.trimmingCharacters(in: .whitespaces)
     guard !text.isEmpty else { return [] }
@@ -106,6 +122,7 @@ extension TerminalModel {
       return []
     }
     history.record(text)
+    asksInFlight += 1
     editor = LineEditor()
     inputOffset = 0
     scroll = .following
@@ -113,22 +130,24 @@ extension TerminalModel {
   }
 
   private mutating func requestQuit() -> [TerminalAction] {
-    guard state.pendingQuestions.isEmpty else {
+    guard state.pendingQuestions.isEmpty && asksInFlight == 0 else {
       confirmingQuit = true
       return []
     }
     return [.quit]
   }
 
-  /// The confirmation line shown while `confirmingQuit`.
+  /// The confirmation line shown while `confirmingQuit`: the question first, so that a
+  /// narrow terminal cuts the explanation rather than the question.
   var quitQuestion: String {
-    let count = state.pendingQuestions.count
-    let questions = count == 1 ? "1 question is" : "\(count) questions are"
+    let count = state.pendingQuestions.count + asksInFlight
+    guard count > 0 else { return "Everything is sent now. Quit? y/n" }
+    let questions = count == 1 ? "1 question" : "\(count) questions"
     let fate =
       options.keepsQueuedQuestions
       ? (count == 1 ? "it is kept and sent" : "they are kept and sent")
         + " the next time qna starts"
       : (count == 1 ? "it will be lost" : "they will be lost")
-    return "\(questions) not sent yet (\(fate)). Quit anyway? y/n"
+    return "Quit with \(questions) not sent? y/n (\(fate))"
   }
 }

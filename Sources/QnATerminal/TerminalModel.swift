@@ -53,14 +53,18 @@ public struct TerminalModel: Sendable {
   public internal(set) var inputOffset = 0
   /// The UI's own notices (a question too long, a refused one put back).
   public internal(set) var localNotices: [Notice] = []
-  /// Clock time of the most recent flip to answered, for the highlight's end.
-  private var latestAnswer: Duration?
+  /// Clock times of the flips to answered still highlighted, for the highlights' ends.
+  private var recentAnswers: [Duration] = []
+  /// Questions asked (an `.ask` action out) that the engine has not taken yet: they are not
+  /// in `state` yet, and quitting must still count them.
+  public internal(set) var asksInFlight = 0
 
   public init(options: Options, state: QnAState = QnAState(), rows: Int = 24, columns: Int = 80) {
     self.options = options
     self.state = state
     self.questions = state.orderedQuestions
-    latestAnswer = questions.lazy.compactMap(\.answeredAt).max()
+    recentAnswers = Self.recentAnswers(
+      questions, now: state.now, within: options.highlightDuration)
     self.rows = rows
     self.columns = columns
   }
@@ -68,16 +72,29 @@ public struct TerminalModel: Sendable {
   public mutating func update(state: QnAState) {
     self.state = state
     questions = state.orderedQuestions
-    latestAnswer = questions.lazy.compactMap(\.answeredAt).max()
     now = max(now, state.now)
+    recentAnswers = Self.recentAnswers(questions, now: now, within: options.highlightDuration)
   }
 
-  /// A question the engine refused (its notice says why): back into an empty input line,
-  /// so that nothing typed is lost.
+  static func recentAnswers(_ questions: [Question], now: Duration, within: Duration)
+    -> [Duration]
+  {
+    questions.compactMap { $0.answeredAt.flatMap { $0 + within > now ? $0 : nil } }
+  }
+
+  /// The engine has taken an asked question (it is in the states from now on).
+  public mutating func askTaken() { asksInFlight = max(0, asksInFlight - 1) }
+
+  /// A question the engine refused (its notice says why): back into the input line, so that
+  /// nothing typed is lost; into the history if something new is being typed.
   public mutating func restoreInput(_ text: String) {
+    askTaken()
     if editor.isEmpty {
       editor.replace(with: text)
       keepCursorVisible()
+    } else {
+      history.record(text)
+      addNotice("The refused question is in the history: Ctrl-P brings it back.", kind: .info)
     }
   }
 
@@ -120,7 +137,9 @@ public struct TerminalModel: Sendable {
 
   /// Notices up now: the engine's and the UI's, oldest first.
   var notices: [Notice] {
-    (state.notices + localNotices).filter { $0.expiresAt > now }
+    (state.notices + localNotices).filter { $0.expiresAt > now }.sorted {
+      $0.expiresAt < $1.expiresAt
+    }
   }
 
   func isHighlighted(_ question: Question) -> Bool {
@@ -138,7 +157,7 @@ public struct TerminalModel: Sendable {
       let shown = Duration.seconds(QnAStateSeconds.roundedUp(left))
       times.append(now + left - shown + .seconds(1))
     }
-    if let latestAnswer { times.append(latestAnswer + options.highlightDuration) }
+    times += recentAnswers.map { $0 + options.highlightDuration }
     return times.filter { $0 > now }.min()
   }
 

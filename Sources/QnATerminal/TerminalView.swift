@@ -135,7 +135,8 @@ public enum TerminalView {
     let y = model.rows - 2
     grid.fill(row: y, style: palette.bar)
     if model.confirmingQuit {
-      grid.write(" " + model.quitQuestion, row: y, column: 0, style: palette.barAlert)
+      let question = TextWidth.truncate(model.quitQuestion, to: grid.columns - 2)
+      grid.write(" " + question, row: y, column: 0, style: palette.barAlert)
       grid.fill(row: y, style: palette.barAlert)
       return
     }
@@ -143,20 +144,23 @@ public enum TerminalView {
     var summary = " \(counts.asked) asked · \(counts.answered) answered · \(counts.pending) pending"
     if counts.failed > 0 { summary += " · \(counts.failed) failed" }
     let scrollHint = moreBelow && model.scroll != .following ? "↓ more below: End " : ""
-    let hintWidth = TextWidth.of(scrollHint)
-    var column = grid.write(
-      summary, row: y, column: 0, style: palette.bar, limit: grid.columns - hintWidth)
-    if let notice = model.notices.last, grid.columns - hintWidth - column > 12 {
-      column = grid.write(" │ ", row: y, column: column, style: palette.bar)
+    let end = grid.columns - TextWidth.of(scrollHint)
+    var column = 0
+    if let notice = model.notices.last {
+      let text = Sanitizer.forScreen(notice.text)
+      // A notice needs room; on a narrow terminal it goes first and the counts wait.
+      if end - TextWidth.of(summary) - 3 >= min(24, TextWidth.of(text)) {
+        column = grid.write(summary, row: y, column: 0, style: palette.bar)
+        column = grid.write(" │", row: y, column: column, style: palette.bar)
+      }
       let style = notice.kind == .error ? palette.barAlert : palette.bar
-      let end = grid.columns - hintWidth - 1
       grid.write(
-        TextWidth.truncate(Sanitizer.forScreen(notice.text), to: end - column), row: y,
-        column: column, style: style, limit: end)
+        TextWidth.truncate(text, to: end - column - 2), row: y,
+        column: column + 1, style: style)
+    } else {
+      grid.write(TextWidth.truncate(summary, to: end), row: y, column: 0, style: palette.bar)
     }
-    if hintWidth > 0 {
-      grid.write(scrollHint, row: y, column: grid.columns - hintWidth, style: palette.bar)
-    }
+    if !scrollHint.isEmpty { grid.write(scrollHint, row: y, column: end, style: palette.bar) }
   }
 
   // MARK: Input

@@ -82,8 +82,15 @@ struct QnACommand: AsyncParsableCommand {
     guard TerminalFrontEnd.hasTerminal else {
       Headless.fail(TerminalFrontEnd.Failure.notATerminal.description, status: .usage)
     }
-    // Before ncurses and wcwidth: without it, wide text is garbage.
+    // Before ncurses and wcwidth: without a UTF-8 locale, wide text is garbage.
     setlocale(LC_ALL, "")
+    if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8"
+      && setlocale(LC_ALL, "C.UTF-8") == nil
+    {
+      Headless.fail(
+        "the terminal UI needs a UTF-8 locale (set LANG, e.g. LANG=C.UTF-8), or use --headless",
+        status: .usage)
+    }
     let log: LogFile
     do {
       log = try LogFile(

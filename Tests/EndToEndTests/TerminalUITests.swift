@@ -152,12 +152,12 @@ struct TerminalUITests {
     try await tmux.waitFor("queued") { $0.contains(" Queued      Typed while offline") }
     try tmux.press("C-d")
     try await tmux.waitFor("the question about quitting") {
-      $0.contains("1 question is not sent yet (it is kept and sent the next time qna starts)")
+      $0.contains("Quit with 1 question not sent? y/n (it is kept and sent the next time qna")
     }
     try tmux.press("n")
-    try await tmux.waitFor("back to the list") { !$0.contains("Quit anyway?") }
+    try await tmux.waitFor("back to the list") { !$0.contains("Quit with") }
     try tmux.press("C-c")
-    try await tmux.waitFor("the question again") { $0.contains("Quit anyway? y/n") }
+    try await tmux.waitFor("the question again") { $0.contains("Quit with 1 question") }
     try tmux.press("y")
     let screen = try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
     #expect(screen.contains("EXIT=0"))
@@ -169,7 +169,8 @@ struct TerminalUITests {
     try tmux.run("clear")
     try Self.startClient(in: tmux, url: url, state: state)
     try await tmux.waitFor("sent and created") { $0.contains(" Unanswered  Typed while offline") }
-    #expect(try await back.questions().compactMap { $0["content"] as? String } == ["Typed while offline"])
+    #expect(
+      try await back.questions().compactMap { $0["content"] as? String } == ["Typed while offline"])
     try tmux.press("C-c")
     try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
   }
@@ -200,6 +201,12 @@ struct TerminalUITests {
     try await tmux.waitFor("asked as one question") {
       $0.contains(" Unanswered  pasted line one line two")
     }
+
+    // A key sequence this terminal type does not describe is dropped, not typed.
+    try tmux.tmux(["send-keys", "-t", "main", "-H", "1b", "5b", "39", "39", "3b", "35", "7e"])
+    try tmux.type("x")
+    try await tmux.waitFor("only the x typed") { Self.lines($0)[11] == "Ask a question › x" }
+    try tmux.press("BSpace")
 
     #expect(try tmux.tmux(["display", "-p", "-t", "main", "#{window_bell_flag}"]) == "0\n")
     let id = try #require(try await server.questions().first?["id"] as? String)

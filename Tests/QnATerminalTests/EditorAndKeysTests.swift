@@ -129,7 +129,7 @@ struct KeyHandlingTests {
     scenario.ask("not sent")
     model = scenario.model()
     #expect(model.press(.control("c")).isEmpty)
-    #expect(screen(model).contains("1 question is not sent yet (it is kept and sent the next"))
+    #expect(screen(model).contains("Quit with 1 question not sent? y/n (it is kept and sent t…"))
     #expect(model.press(.text("n")).isEmpty)
     #expect(!model.confirmingQuit)
     #expect(model.press(.control("d"), .text("y")) == [.quit])
@@ -145,6 +145,64 @@ struct KeyHandlingTests {
     #expect(model.press(.control("r")) == [.reconnectNow])
     model.type("a?")
     #expect(!model.showsHelp && model.editor.text == "a?")
+  }
+
+  @Test func aPasteThatClosesTheHelpIsStillOneQuestion() {
+    var model = Scenario().model()
+    _ = model.press(.function(1))
+    let actions = model.press(.pasteStart, .text("line one"), .enter, .text("line two"), .pasteEnd)
+    #expect(actions.isEmpty)
+    #expect(!model.showsHelp)
+    #expect(model.editor.text == "line one line two")
+    // A lost end marker: Esc ends the paste, and Enter asks again.
+    _ = model.press(.pasteStart, .escape)
+    #expect(model.press(.enter) == [.ask("line one line two")])
+  }
+
+  @Test func aQuestionNotYetTakenByTheEngineStillAsksBeforeQuitting() {
+    var model = Scenario().model()
+    model.type("just typed")
+    #expect(model.press(.enter) == [.ask("just typed")])
+    #expect(model.press(.control("c")).isEmpty)
+    #expect(model.confirmingQuit)
+    _ = model.press(.text("n"))
+    model.askTaken()
+    #expect(model.press(.control("c")) == [.quit])
+  }
+
+  @Test func aRefusedQuestionWhileTypingGoesToTheHistory() {
+    var model = Scenario().model()
+    model.type("new text")
+    model.restoreInput("refused one")
+    #expect(model.editor.text == "new text")
+    #expect(model.notices.last?.text.contains("Ctrl-P") == true)
+    _ = model.press(.control("p"))
+    #expect(model.editor.text == "refused one")
+  }
+
+  @Test func invisibleControlsAreNotTyped() {
+    var model = Scenario().model()
+    _ = model.press(.text("abc\u{202E}def\u{200F}"))
+    #expect(model.editor.text == "abcdef")
+  }
+
+  @Test func everyHighlightEndIsScheduledAndTheNewestNoticeShows() {
+    var scenario = Scenario()
+    scenario.connect()
+    let first = scenario.asked("First")
+    let second = scenario.asked("Second")
+    scenario.answer(first)
+    scenario.apply(.clock(.seconds(102)))
+    scenario.answer(second)
+    var model = scenario.model()
+    // Highlights end at 103 and 105; the engine's notices at 105 and 107.
+    #expect(model.nextChange == .seconds(103))
+    scenario.refuse(scenario.ask("Third"), reason: "Slow down")
+    model.update(state: scenario.state)
+    model.now = .seconds(101)
+    model.restoreInput("x")  // a local notice, older than the refusal's
+    model.now = .seconds(102)
+    #expect(model.notices.last?.text == "Slow down" || model.notices.last?.kind == .error)
   }
 }
 

@@ -214,7 +214,7 @@ struct ViewSnapshotTests {
        Answered    Question number 24
        Unanswered  Question number 25
        Unanswered  Question number 26
-       30 asked · 10 answered · 0 pending       ↓ more below: End
+       Question created                         ↓ more below: End
       Ask a question ›
       """)
     _ = model.press(.home)
@@ -333,5 +333,24 @@ struct ViewSnapshotTests {
     _ = model.press(.control("a"))
     #expect(TerminalView.render(model).grid.lines[5].hasPrefix("Ask a question › abcdefghij"))
     #expect(TerminalView.render(model).cursor?.column == 17)
+  }
+
+  @Test func atTheMinimumSizeHelpNoticesAndTheQuitQuestionStillShow() {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.refuse(scenario.ask("Too many"), reason: "Rate limited: wait a few seconds")
+    var model = scenario.model(rows: 6, columns: 40)
+    let footer = screen(model).split(separator: "\n")[4]
+    #expect(footer.hasPrefix(" Rate limited"))
+    _ = model.press(.function(1))
+    let help = screen(model).split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(help[1].contains("Keys (a taller"))
+    #expect(help[2].contains("Enter") && help[2].contains("ask the"))
+    _ = model.press(.escape)
+    scenario.apply(.disconnected(reason: "gone", retry: nil))
+    scenario.ask("Queued")
+    model = scenario.model(rows: 24, columns: 80)
+    _ = model.press(.control("c"))
+    #expect(screen(model).contains(" Quit with 1 question not sent? y/n (it is kept"))
   }
 }

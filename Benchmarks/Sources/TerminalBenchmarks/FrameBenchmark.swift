@@ -34,12 +34,23 @@ enum FrameBenchmark {
 
     print("Frame of \(questionCount) questions at \(columns)×\(rows), fastest of 200 frames")
     print(pad("case", 44) + pad("time", 12) + "vs baseline")
-    print(pad("view + diff, following the newest", 44) + pad(micro(following), 12) + ratio(naive / following))
-    print(pad("view + diff, scrolled to the middle", 44) + pad(micro(middle), 12) + ratio(naive / middle))
-    print(pad("view + diff, one answer since last frame", 44) + pad(micro(answered), 12) + ratio(naive / answered))
-    print(pad("baseline: lay out all \(questionCount) questions", 44) + pad(micro(naive), 12) + "1.00×")
-    print(pad("per state change: order \(questionCount) questions", 44) + pad(micro(ordering), 12) + "(once per change, not per frame)")
-    print("target: view + diff under 2 ms → " + (max(following, middle, answered) < 0.002 ? "met" : "NOT met"))
+    print(
+      pad("view + diff, following the newest", 44) + pad(micro(following), 12)
+        + ratio(naive / following))
+    print(
+      pad("view + diff, scrolled to the middle", 44) + pad(micro(middle), 12)
+        + ratio(naive / middle))
+    print(
+      pad("view + diff, one answer since last frame", 44) + pad(micro(answered), 12)
+        + ratio(naive / answered))
+    print(
+      pad("baseline: lay out all \(questionCount) questions", 44) + pad(micro(naive), 12) + "1.00×")
+    print(
+      pad("per state change: order \(questionCount) questions", 44) + pad(micro(ordering), 12)
+        + "(once per change, not per frame)")
+    print(
+      "target: view + diff under 2 ms → "
+        + (max(following, middle, answered) < 0.002 ? "met" : "NOT met"))
   }
 
   /// View plus diff against the previous frame, the fastest of 200.
@@ -58,7 +69,8 @@ enum FrameBenchmark {
     var states: [QnAState] = []
     var current = state
     for index in 0..<200 {
-      _ = current.apply(.received(.questionAnswer(QuestionAnswer(questionId: serverID(questionCount - 1 - index)))))
+      _ = current.apply(
+        .received(.questionAnswer(QuestionAnswer(questionId: serverID(questionCount - 1 - index)))))
       states.append(current)
     }
     var model = model
@@ -103,7 +115,9 @@ enum FrameBenchmark {
               success: true, message: "Question created", id: serverID(index), answered: false,
               content: text, createdAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(index)),
               token: token))))
-      if index % 3 == 0 { _ = state.apply(.received(.questionAnswer(QuestionAnswer(questionId: serverID(index))))) }
+      if index % 3 == 0 {
+        _ = state.apply(.received(.questionAnswer(QuestionAnswer(questionId: serverID(index)))))
+      }
     }
     _ = state.apply(.clock(.seconds(200)))
     return state
@@ -134,7 +148,8 @@ func pad(_ text: String, _ width: Int) -> String {
 }
 
 func micro(_ seconds: Double) -> String {
-  seconds >= 0.001 ? String(format: "%.2f ms", seconds * 1e3) : String(format: "%.0f µs", seconds * 1e6)
+  seconds >= 0.001
+    ? String(format: "%.2f ms", seconds * 1e3) : String(format: "%.0f µs", seconds * 1e6)
 }
 
 func ratio(_ value: Double) -> String { String(format: "%.1f× faster", value) }

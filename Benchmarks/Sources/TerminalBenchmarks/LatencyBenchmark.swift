@@ -8,10 +8,16 @@ enum LatencyBenchmark {
     do {
       let screen = try await measure(headless: false)
       let headless = try await measure(headless: true)
-      print("Answer-to-screen latency over 50 answers, tmux 100×30 (capture-pane polled every ~1 ms)")
+      print(
+        "Answer-to-screen latency over 50 answers, tmux 100×30 (capture-pane polled every ~1 ms)")
       print(pad("client", 44) + pad("p50", 12) + pad("p99", 12) + "p50 ratio")
-      print(pad("qna terminal UI", 44) + pad(ms(screen.percentile(0.5)), 12) + pad(ms(screen.percentile(0.99)), 12) + String(format: "%.2f×", headless.percentile(0.5) / screen.percentile(0.5)))
-      print(pad("baseline: qna --headless (JSON lines)", 44) + pad(ms(headless.percentile(0.5)), 12) + pad(ms(headless.percentile(0.99)), 12) + "1.00×")
+      print(
+        pad("qna terminal UI", 44) + pad(ms(screen.percentile(0.5)), 12)
+          + pad(ms(screen.percentile(0.99)), 12)
+          + String(format: "%.2f×", headless.percentile(0.5) / screen.percentile(0.5)))
+      print(
+        pad("baseline: qna --headless (JSON lines)", 44) + pad(ms(headless.percentile(0.5)), 12)
+          + pad(ms(headless.percentile(0.99)), 12) + "1.00×")
     } catch {
       print("latency benchmark failed: \(error)")
     }
@@ -33,7 +39,8 @@ enum LatencyBenchmark {
         allAsked: { $0.contains("\"content\":\"\(AnswerLatency.prefix)50\"") },
         shown: { number, screen in
           screen.split(separator: "\n").contains {
-            $0.contains("\"answered\"") && $0.contains("\"content\":\"\(AnswerLatency.prefix)\(number)\"")
+            $0.contains("\"answered\"")
+              && $0.contains("\"content\":\"\(AnswerLatency.prefix)\(number)\"")
           }
         })
     }

@@ -45,4 +45,7 @@ int qna_terminal_size(int fd, int *rows, int *columns);
 /// alternate screen, paste and mouse modes) before the default action runs. Signal-safe.
 void qna_install_crash_restore(int tty, int message_fd);
 
+/// Puts back the crash handlers that were there before (once the terminal is given back).
+void qna_remove_crash_restore(void);
+
 #endif
