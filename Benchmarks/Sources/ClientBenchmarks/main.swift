@@ -41,28 +41,33 @@ print(
 print("| row | RFC6455 | websocket-kit | ratio (×, >1 = ours faster) |")
 print("|---|---:|---:|---:|")
 
-let small = (count: 100_000, size: 64)
-let smallPath = "/flood?count=\(small.count)&size=\(small.size)&kind=text"
-let ourSmall = try await receiveTime(
-  ours, path: smallPath, count: small.count, bytes: small.count * small.size)
-let kitSmall = try await receiveTime(
-  kit, path: smallPath, count: small.count, bytes: small.count * small.size)
-print(
-  "| receive 100k × 64 B text (msg/s) | \(Int(Double(small.count) / ourSmall)) | \(Int(Double(small.count) / kitSmall)) | \(String(format: kitSmall / ourSmall)) |"
-)
+// `ClientBenchmarks echo` runs the echo rows only (for profiling).
+let echoOnly = CommandLine.arguments.dropFirst().first == "echo"
+if !echoOnly {
+  let small = (count: 100_000, size: 64)
+  let smallPath = "/flood?count=\(small.count)&size=\(small.size)&kind=text"
+  let ourSmall = try await receiveTime(
+    ours, path: smallPath, count: small.count, bytes: small.count * small.size)
+  let kitSmall = try await receiveTime(
+    kit, path: smallPath, count: small.count, bytes: small.count * small.size)
+  print(
+    "| receive 100k × 64 B text (msg/s) | \(Int(Double(small.count) / ourSmall)) | \(Int(Double(small.count) / kitSmall)) | \(String(format: kitSmall / ourSmall)) |"
+  )
 
-let large = (count: 50, size: 4 << 20)
-let largePath = "/flood?count=\(large.count)&size=\(large.size)&kind=binary"
-let ourLarge = try await receiveTime(
-  ours, path: largePath, count: large.count, bytes: large.count * large.size)
-let kitLarge = try await receiveTime(
-  kit, path: largePath, count: large.count, bytes: large.count * large.size)
-let megabytes = Double(large.count * large.size) / 1e6
-print(
-  "| receive 50 × 4 MiB binary (MB/s) | \(Int(megabytes / ourLarge)) | \(Int(megabytes / kitLarge)) | \(String(format: kitLarge / ourLarge)) |"
-)
+  let large = (count: 50, size: 4 << 20)
+  let largePath = "/flood?count=\(large.count)&size=\(large.size)&kind=binary"
+  let ourLarge = try await receiveTime(
+    ours, path: largePath, count: large.count, bytes: large.count * large.size)
+  let kitLarge = try await receiveTime(
+    kit, path: largePath, count: large.count, bytes: large.count * large.size)
+  let megabytes = Double(large.count * large.size) / 1e6
+  print(
+    "| receive 50 × 4 MiB binary (MB/s) | \(Int(megabytes / ourLarge)) | \(Int(megabytes / kitLarge)) | \(String(format: kitLarge / ourLarge)) |"
+  )
 
-let echoes = 5_000
+}
+
+let echoes = echoOnly ? 50_000 : 5_000
 let ourTimes = try await ours.echo(count: echoes).sorted()
 let kitTimes = try await kit.echo(count: echoes).sorted()
 let ourMean = Double(ourTimes.reduce(0, +)) / Double(echoes) / 1000
