@@ -68,8 +68,16 @@ if !echoOnly {
 }
 
 let echoes = echoOnly ? 50_000 : 5_000
-let ourTimes = try await ours.echo(count: echoes).sorted()
-let kitTimes = try await kit.echo(count: echoes).sorted()
+// Ten alternating blocks, so that neither client always runs first (on two shared cores the
+// machine's state drifts over a run, and a fixed order would favour one side).
+var ourBlocks: [Int64] = []
+var kitBlocks: [Int64] = []
+for _ in 0..<10 {
+  ourBlocks += try await ours.echo(count: echoes / 10)
+  kitBlocks += try await kit.echo(count: echoes / 10)
+}
+let ourTimes = ourBlocks.sorted()
+let kitTimes = kitBlocks.sorted()
 let ourMean = Double(ourTimes.reduce(0, +)) / Double(echoes) / 1000
 let kitMean = Double(kitTimes.reduce(0, +)) / Double(echoes) / 1000
 print(
