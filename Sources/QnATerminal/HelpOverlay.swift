@@ -11,6 +11,7 @@ enum HelpOverlay {
     ("Ctrl-P Ctrl-N", "previous / next question asked"),
     ("↑ ↓ PgUp PgDn wheel", "scroll the questions"),
     ("Home End (empty line)", "oldest / newest question"),
+    ("Ctrl-T", "ask the last refused question again"),
     ("Ctrl-R", "reconnect now"),
     ("Ctrl-L", "redraw the screen"),
     ("F1, ? (empty line)", "this help; any key closes it"),

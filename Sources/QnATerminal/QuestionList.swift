@@ -43,7 +43,8 @@ struct QuestionList {
     ]
     rows += text.dropFirst().map { ListRow(part: .continuation($0), question: question) }
     if case .failed(let reason) = question.status {
-      let lines = TextWrap.lines("↳ " + Sanitizer.forScreen(reason), width: textWidth)
+      let lines = TextWrap.lines(
+        "↳ " + Sanitizer.forScreen(reason) + " (Ctrl-T asks again)", width: textWidth)
       rows += lines.map { ListRow(part: .reason($0), question: question) }
     }
     return rows

@@ -66,6 +66,7 @@ public enum TerminalFrontEnd {
           } else {
             inbox.postTaken()
           }
+        case .retry(let token): await engine.retry(token)
         case .reconnectNow: await engine.reconnectNow()
         case .quit, .redraw: break
         }

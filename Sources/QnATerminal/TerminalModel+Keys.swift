@@ -42,6 +42,7 @@ extension TerminalModel {
       editor.deleteForward()
     case .control("l"): return [.redraw]
     case .control("r"): return [.reconnectNow]
+    case .control("t"): return retryLastFailed()
     case .control("p"):
       if let line = history.previous(current: editor.text) { editor.replace(with: line) }
     case .control("n"):
@@ -127,6 +128,16 @@ extension TerminalModel {
     inputOffset = 0
     scroll = .following
     return [.ask(text)]
+  }
+
+  /// Ctrl-T: the most recently typed question the server refused goes out again.
+  private mutating func retryLastFailed() -> [TerminalAction] {
+    let failed = questions.last { if case .failed = $0.status { true } else { false } }
+    guard let failed else {
+      addNotice("No refused question to ask again.", kind: .info)
+      return []
+    }
+    return [.retry(failed.id)]
   }
 
   private mutating func requestQuit() -> [TerminalAction] {

@@ -3,6 +3,8 @@ import QnA
 /// What the UI loop must do after a key: the model itself never performs effects.
 public enum TerminalAction: Sendable, Equatable {
   case ask(String)
+  /// Ask again a question the server refused (its token).
+  case retry(QnA.Question.ID)
   case reconnectNow
   /// Forget what is on screen and paint everything again (Ctrl-L).
   case redraw

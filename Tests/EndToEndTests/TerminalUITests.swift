@@ -75,6 +75,11 @@ struct TerminalUITests {
     let screen = try await tmux.waitFor("the shell back") { $0.contains("TTY=RESTORED") }
     #expect(screen.contains("EXIT=0"))
     #expect(Self.lines(screen).last { !$0.isEmpty } == "$")
+    // The log went to its file, never to the screen.
+    let log = try String(
+      contentsOf: state.appendingPathComponent("qna/qna.log"), encoding: .utf8)
+    #expect(log.contains("qna starting: \(server.url)") && log.contains("qna stopped"))
+    #expect(!screen.contains("qna starting"))
   }
 
   /// Answer-to-screen latency over 50 answers: from the presenter's answer request until

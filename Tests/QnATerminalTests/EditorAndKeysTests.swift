@@ -143,6 +143,8 @@ struct KeyHandlingTests {
     #expect(!model.showsHelp && model.editor.isEmpty)
     #expect(model.press(.control("l")) == [.redraw])
     #expect(model.press(.control("r")) == [.reconnectNow])
+    #expect(model.press(.control("t")).isEmpty)  // nothing refused: a notice says so
+    #expect(model.notices.last?.text == "No refused question to ask again.")
     model.type("a?")
     #expect(!model.showsHelp && model.editor.text == "a?")
   }
@@ -168,6 +170,17 @@ struct KeyHandlingTests {
     _ = model.press(.text("n"))
     model.askTaken()
     #expect(model.press(.control("c")) == [.quit])
+  }
+
+  @Test func ctrlTAsksTheLastRefusedQuestionAgain() {
+    var scenario = Scenario()
+    scenario.connect()
+    let first = scenario.ask("First refused")
+    scenario.refuse(first, reason: "no")
+    let second = scenario.ask("Second refused")
+    scenario.refuse(second, reason: "no")
+    var model = scenario.model()
+    #expect(model.press(.control("t")) == [.retry(second)])
   }
 
   @Test func aRefusedQuestionWhileTypingGoesToTheHistory() {
@@ -208,6 +221,9 @@ struct KeyHandlingTests {
 
 @Suite("Text on a terminal")
 struct TerminalTextTests {
+  /// Before each test: widths need the UTF-8 locale, whichever test runs first.
+  init() { #expect(utf8Locale) }
+
   @Test func widthsFollowWcwidth() {
     #expect(utf8Locale)
     #expect(TextWidth.of("abc") == 3)
