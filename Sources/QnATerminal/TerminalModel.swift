@@ -156,7 +156,7 @@ public struct TerminalModel: Sendable {
     if case .waitingToRetry(let at, _, _) = state.connection, at > now {
       // When the whole seconds shown go down by one.
       let left = at - now
-      let shown = Duration.seconds(QnAStateSeconds.roundedUp(left))
+      let shown = Duration.seconds(ShownSeconds.roundedUp(left))
       times.append(now + left - shown + .seconds(1))
     }
     times += recentAnswers.map { $0 + options.highlightDuration }
@@ -167,12 +167,5 @@ public struct TerminalModel: Sendable {
     localNotices.removeAll { $0.expiresAt <= now }
     localNotices.append(Notice(text: text, kind: kind, expiresAt: now + .seconds(5)))
     if localNotices.count > 3 { localNotices.removeFirst() }
-  }
-}
-
-enum QnAStateSeconds {
-  static func roundedUp(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return seconds + (attoseconds > 0 ? 1 : 0)
   }
 }
