@@ -44,7 +44,8 @@ final class Fleet: Sendable {
               attendees[index].questionID = body.id
               attendees[index].responseAt = now
             case .questionAnswer: attendees[index].answerAt = now
-            case .newQuestion: break
+            // Client-to-server messages: a server never sends them.
+            case .newQuestion, .resume: break
             }
           }
         }
