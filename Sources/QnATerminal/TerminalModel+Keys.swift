@@ -19,7 +19,9 @@ extension TerminalModel {
     if confirmingQuit {
       confirmingQuit = false
       switch key {
-      case .text("y"), .text("Y"), .control("c"): return [.quit]
+      case .control("c"): return [.quit]
+      // Keys typed quickly arrive joined: "yes" is a yes too.
+      case .text(let text) where text.lowercased().hasPrefix("y"): return [.quit]
       default: return []
       }
     }

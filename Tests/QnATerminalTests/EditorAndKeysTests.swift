@@ -133,6 +133,7 @@ struct KeyHandlingTests {
     #expect(model.press(.text("n")).isEmpty)
     #expect(!model.confirmingQuit)
     #expect(model.press(.control("d"), .text("y")) == [.quit])
+    #expect(model.press(.control("c"), .text("yes")) == [.quit])
   }
 
   @Test func helpAndOtherCommands() {
