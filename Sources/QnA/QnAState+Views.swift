@@ -60,7 +60,9 @@ extension QnAState {
     }
   }
 
-  static func wholeSeconds(_ duration: Duration, roundingUp: Bool = false) -> Int64 {
+  /// Whole seconds as a status shows them: a wait truncated (4.3 s waited is 4), a countdown
+  /// rounded up (2.5 s left is 3 until it is 2).
+  public static func wholeSeconds(_ duration: Duration, roundingUp: Bool = false) -> Int64 {
     let (seconds, attoseconds) = duration.components
     return seconds + (roundingUp && attoseconds > 0 ? 1 : 0)
   }

@@ -156,7 +156,7 @@ public struct TerminalModel: Sendable {
     if case .waitingToRetry(let at, _, _) = state.connection, at > now {
       // When the whole seconds shown go down by one.
       let left = at - now
-      let shown = Duration.seconds(ShownSeconds.roundedUp(left))
+      let shown = Duration.seconds(QnAState.wholeSeconds(left, roundingUp: true))
       times.append(now + left - shown + .seconds(1))
     }
     times += recentAnswers.map { $0 + options.highlightDuration }

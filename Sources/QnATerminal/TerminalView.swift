@@ -73,13 +73,13 @@ public enum TerminalView {
       let shortID = "#" + id.uuidString.prefix(8).lowercased()
       if let stalled = state.stalledFor {
         return (
-          "stalled: no pong for \(ShownSeconds.whole(stalled)) s · \(shortID)", nil, .warning
+          "stalled: no pong for \(QnAState.wholeSeconds(stalled)) s · \(shortID)", nil, .warning
         )
       }
       let roundTrip = state.roundTrip.map { " · \(Self.milliseconds($0))" } ?? ""
       return ("connected\(roundTrip) · \(shortID)", nil, .good)
     case .waitingToRetry(let at, let attempt, let reason):
-      let left = ShownSeconds.roundedUp(max(.zero, at - model.now))
+      let left = QnAState.wholeSeconds(max(.zero, at - model.now), roundingUp: true)
       return ("reconnecting in \(left) s (attempt \(attempt))", reason, .bad)
     case .offline(let reason): return ("offline", reason, .bad)
     }
