@@ -4,17 +4,13 @@ import Foundation
 /// The only code that talks to ncurses: takes the terminal, paints frames by repainting the
 /// cells that changed, reads keys, gives the terminal back. Used from one thread only.
 final class NcursesScreen {
-  enum StartError: Error, CustomStringConvertible {
-    case notATerminal
-    case unknownTerminal(String)
+  /// `TerminalFrontEnd` has checked that stdin and stdout are a terminal; what is left to
+  /// fail is a terminal type ncurses does not know.
+  struct StartError: Error, CustomStringConvertible {
+    let terminalType: String
 
     var description: String {
-      switch self {
-      case .notATerminal:
-        "stdin and stdout must be a terminal; for scripts and pipes, use --headless"
-      case .unknownTerminal(let name):
-        "cannot use terminal type '\(name)' (check TERM), or use --headless"
-      }
+      "cannot use terminal type '\(terminalType)' (check TERM), or use --headless"
     }
   }
 
@@ -25,11 +21,10 @@ final class NcursesScreen {
   private var ended = false
 
   init(mouse: Bool) throws(StartError) {
-    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
     guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
       let screen = newterm(nil, output, input)
     else {
-      throw .unknownTerminal(ProcessInfo.processInfo.environment["TERM"] ?? "")
+      throw StartError(terminalType: ProcessInfo.processInfo.environment["TERM"] ?? "")
     }
     self.screen = screen
     window = qna_stdscr()
