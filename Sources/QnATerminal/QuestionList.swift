@@ -112,8 +112,10 @@ struct QuestionList {
       index -= 1
       line += rows(of: questions[index]).count
     }
-    while index < questions.count, line >= rows(of: questions[index]).count {
-      line -= rows(of: questions[index]).count
+    while index < questions.count {
+      let count = rows(of: questions[index]).count
+      guard line >= count else { break }
+      line -= count
       index += 1
     }
     guard index < questions.count else { return .following }
