@@ -1,37 +1,46 @@
 import NIOCore
 import RFC6455
+import Synchronization
 
 /// One connection, from the handshake request to the end of TCP: the protocol core, keep-alive
-/// and the timers, serialized by the actor. Returns why it ended.
-actor ClientSession {
-  private var connection: ClientConnection
-  private var keepAlive: KeepAlive?
+/// and the timers. Bytes are parsed on the thread that read them (NIO's event loop) and their
+/// events go straight to the consumer's queue: no task sits between the socket and the
+/// consumer, which saves a thread wake-up per read. A lock serializes reads, sends and timers;
+/// nothing under it waits.
+final class ClientSession: TransportSink, Sendable {
+  private struct State {
+    var connection: ClientConnection
+    var keepAlive: KeepAlive?
+    var handshakeDeadline: Duration?
+    var timer: (task: Task<Void, Never>, deadline: Duration)?
+    var nextStallReport: Duration?
+    var outcome: Disconnect?
+    var closeRequested = false
+    var finished = false
+    /// `run()`, waiting for the outcome.
+    var waiter: CheckedContinuation<Disconnect, Never>?
+    /// Reading stopped because the consumer is behind: a pong may be waiting unread, so the
+    /// ping timeout must not fire.
+    var pausedSince: Duration?
+    var openedAt: Duration?
+  }
+
+  private let state: Mutex<State>
   private let channel: any TransportChannel
   private let clock: any SessionClock
   private let configuration: ClientConfiguration
   private let events: EventQueue<ClientEvent>
   /// Which connection attempt of its client this is (1 for the first).
-  nonisolated let attempt: Int
+  let attempt: Int
   private let onRoundTrip: @Sendable (Duration) -> Void
-
-  private var handshakeDeadline: Duration?
-  private var timer: (task: Task<Void, Never>, deadline: Duration)?
-  private var nextStallReport: Duration?
-  private var outcome: Disconnect?
-  private var closeRequested = false
-  private var finished = false
-  /// The reader is handing events to a full queue: it is not reading, so a pong may be
-  /// waiting unread and the ping timeout must not fire.
-  private var deliveringSince: Duration?
-  private(set) var openedAt: Duration?
 
   init(
     connection: ClientConnection, channel: any TransportChannel, clock: any SessionClock,
     configuration: ClientConfiguration, events: EventQueue<ClientEvent>, attempt: Int,
     onRoundTrip: @escaping @Sendable (Duration) -> Void = { _ in }
   ) {
+    state = Mutex(State(connection: connection))
     self.onRoundTrip = onRoundTrip
-    self.connection = connection
     self.channel = channel
     self.clock = clock
     self.configuration = configuration
@@ -39,84 +48,139 @@ actor ClientSession {
     self.attempt = attempt
   }
 
+  var openedAt: Duration? { state.withLock { $0.openedAt } }
+
+  /// Sends the handshake, reads until the connection ends, and returns why it ended.
   func run() async -> Disconnect {
-    flush()
-    handshakeDeadline = clock.now + configuration.handshakeTimeout
-    rescheduleTimer()
-    while !finished {
-      let chunk: ByteBuffer?
-      do {
-        chunk = try await channel.read()
-      } catch {
-        end(transportError: error)
-        break
+    let started = await withCheckedContinuation { continuation in
+      let ended = state.withLock { state -> Disconnect? in
+        guard !state.finished else { return state.outcome }
+        state.waiter = continuation
+        state.handshakeDeadline = clock.now + configuration.handshakeTimeout
+        flush(&state)
+        rescheduleTimer(&state)
+        return nil
       }
-      if finished { break }
-      if let chunk {
-        let now = clock.now
-        await handle(chunk.withUnsafeReadableBytes { connection.receive($0, now: now) })
+      if let ended {
+        continuation.resume(returning: ended)
       } else {
-        await handle(connection.transportClosed(now: clock.now))
+        channel.start(delivering: self)
       }
     }
-    timer?.task.cancel()
-    channel.close()
-    return outcome ?? .connectFailed("connection ended")
+    return started
+  }
+
+  // MARK: The transport's calls
+
+  func received(_ bytes: ByteBuffer) -> Bool {
+    let (delivery, done) = state.withLock { state -> (Delivery, Completion?) in
+      guard !state.finished else { return (Delivery(), nil) }
+      let now = clock.now
+      let coreEvents = bytes.withUnsafeReadableBytes { state.connection.receive($0, now: now) }
+      let delivery = handle(coreEvents, &state)
+      if !delivery.hasRoom {
+        state.pausedSince = now
+        rescheduleTimer(&state)
+      }
+      return (delivery, takeCompletion(&state))
+    }
+    delivery.wake()
+    done?.resume()
+    return delivery.hasRoom
+  }
+
+  func ended(_ failure: TransportError?) {
+    let (delivery, done) = state.withLock { state -> (Delivery, Completion?) in
+      var delivery = Delivery()
+      if !state.finished {
+        if let failure {
+          end(&state, transportError: failure)
+        } else {
+          delivery = handle(state.connection.transportClosed(now: clock.now), &state)
+          end(&state, as: .connectFailed("connection ended"))
+        }
+      }
+      return (delivery, takeCompletion(&state))
+    }
+    delivery.wake()
+    done?.resume()
   }
 
   // MARK: Commands
 
   func send(_ message: WebSocketMessage) async throws(ClientError) {
-    guard connection.state == .open, !finished else {
-      throw connection.state == .closing ? .closing : .notConnected
-    }
-    do throws(SendError) {
-      switch message.kind {
-      case .text: try connection.send(text: message.text ?? "")
-      case .binary: try connection.send(binary: message.data)
+    // No continuation on the common path: suspending, even briefly, costs a task hop.
+    let pendingWrite = try state.withLock { state throws(ClientError) -> WriteCompletion? in
+      guard state.connection.state == .open, !state.finished else {
+        throw state.connection.state == .closing ? .closing : .notConnected
       }
-    } catch {
-      throw .invalid(error)
+      do throws(SendError) {
+        switch message.kind {
+        case .text: try state.connection.send(text: message.text ?? "")
+        case .binary: try state.connection.send(binary: message.data)
+        }
+      } catch {
+        throw .invalid(error)
+      }
+      // Ordered now (written under the lock). Below the transport's high-water mark the send
+      // is done; past it, wait for this write to reach the socket, so a fast sender cannot
+      // outrun the network.
+      guard !channel.isWritable else {
+        flush(&state)
+        return nil
+      }
+      let completion = WriteCompletion()
+      channel.write(state.connection.takeOutbound()) { completion.complete($0) }
+      return completion
     }
-    // Ordered now. Below the transport's high-water mark the send is done; past it, wait
-    // for this write to reach the socket, so a fast sender cannot outrun the network.
-    guard !channel.isWritable else {
-      flush()
-      return
-    }
-    let frames = connection.takeOutbound()
-    let failure: TransportError? = await withCheckedContinuation { continuation in
-      channel.write(frames) { continuation.resume(returning: $0) }
-    }
-    if let failure { throw .connectionLost(failure.description) }
+    if let failure = await pendingWrite?.wait() { throw .connectionLost(failure.description) }
   }
 
-  func close(code: CloseCode?, reason: String) async {
-    closeRequested = true
-    do {
-      await handle(try connection.close(code: code, reason: reason, now: clock.now))
-    } catch {
-      await handle(connection.transportClosed(now: clock.now))
+  func close(code: CloseCode?, reason: String) {
+    let (delivery, done) = state.withLock { state -> (Delivery, Completion?) in
+      state.closeRequested = true
+      let now = clock.now
+      let delivery: Delivery
+      do {
+        delivery = handle(try state.connection.close(code: code, reason: reason, now: now), &state)
+      } catch {
+        delivery = handle(state.connection.transportClosed(now: now), &state)
+      }
+      return (delivery, takeCompletion(&state))
     }
+    delivery.wake()
+    done?.resume()
   }
 
   /// Drops TCP at once (a user's "reconnect now", or the client shutting down hard).
   func abort(as disconnect: Disconnect) {
-    end(as: disconnect)
+    let done = state.withLock { state -> Completion? in
+      end(&state, as: disconnect)
+      return takeCompletion(&state)
+    }
+    done?.resume()
   }
 
   // MARK: Events from the core
 
-  private func handle(_ coreEvents: [WebSocketEvent]) async {
+  /// Events queued for the consumer: wake it once the lock is released.
+  private struct Delivery {
+    /// False when the consumer is behind and reading should stop.
+    var hasRoom = true
+    var wake = EventQueue<ClientEvent>.ConsumerWake(consumer: nil)
+  }
+
+  /// Acts on the core's events and queues them for the consumer.
+  private func handle(_ coreEvents: [WebSocketEvent], _ state: inout State) -> Delivery {
     var batch: [ClientEvent] = []
     batch.reserveCapacity(coreEvents.count)
     for event in coreEvents {
       switch event {
       case .opened(let response):
-        handshakeDeadline = nil
-        openedAt = clock.now
+        state.handshakeDeadline = nil
+        state.openedAt = clock.now
         if let interval = configuration.pingInterval {
-          keepAlive = KeepAlive(
+          state.keepAlive = KeepAlive(
             interval: interval, timeout: configuration.pingTimeout, now: clock.now)
         }
         batch.append(.opened(subprotocol: response.subprotocol, attempt: attempt))
@@ -125,30 +189,33 @@ actor ClientSession {
       case .ping:
         break  // the core queued the pong
       case .pong(let payload):
-        if let roundTrip = keepAlive?.pongReceived(payload, now: clock.now) {
-          nextStallReport = nil
+        if let roundTrip = state.keepAlive?.pongReceived(payload, now: clock.now) {
+          state.nextStallReport = nil
           onRoundTrip(roundTrip)
           batch.append(.roundTrip(roundTrip))
         }
       case .closed(let status):
-        end(as: Self.disconnect(for: status))
+        end(&state, as: Self.disconnect(for: status))
       }
     }
-    // Replies (pongs, close echoes) go out before we possibly wait on a slow consumer.
-    flush()
-    await deliver(batch)
-    rescheduleTimer()
+    // Replies (pongs, close echoes) go out whether or not the consumer keeps up.
+    flush(&state)
+    let (hasRoom, wake) = events.append(contentsOf: batch) { [weak self] in
+      self?.consumerCaughtUp()
+    }
+    rescheduleTimer(&state)
+    return Delivery(hasRoom: hasRoom, wake: wake)
   }
 
-  /// Hands the events of one read to the consumer in one step.
-  private func deliver(_ batch: [ClientEvent]) async {
-    guard !batch.isEmpty else { return }
-    if events.isFull, deliveringSince == nil { deliveringSince = clock.now }
-    await events.push(contentsOf: batch)
-    if let since = deliveringSince {
-      keepAlive?.postpone(by: clock.now - since)
-      deliveringSince = nil
+  private func consumerCaughtUp() {
+    let resume = state.withLock { state -> Bool in
+      guard let since = state.pausedSince else { return false }
+      state.keepAlive?.postpone(by: clock.now - since)
+      state.pausedSince = nil
+      rescheduleTimer(&state)
+      return !state.finished
     }
+    if resume { channel.resumeReading() }
   }
 
   private static func disconnect(for status: CloseStatus) -> Disconnect {
@@ -164,101 +231,130 @@ actor ClientSession {
 
   /// `deadline` identifies the timer that fired: one cancelled after it woke must not act
   /// for (or clear) the timer that replaced it.
-  private func tick(for deadline: Duration) async {
-    guard timer?.deadline == deadline else { return }
-    timer = nil
-    let now = clock.now
-    if let handshakeDeadline, now >= handshakeDeadline {
-      end(as: .timedOut("no handshake response within \(configuration.handshakeTimeout)"))
-      return
+  private func tick(for deadline: Duration) {
+    let (delivery, done) = state.withLock { state -> (Delivery, Completion?) in
+      let delivery = tick(for: deadline, &state)
+      return (delivery, takeCompletion(&state))
     }
-    await handle(connection.handleDeadline(now: now))
-    if finished { return }
-    if connection.state == .open, deliveringSince == nil, var keepAlive {
+    delivery.wake()
+    done?.resume()
+  }
+
+  private func tick(for deadline: Duration, _ state: inout State) -> Delivery {
+    guard state.timer?.deadline == deadline else { return Delivery() }
+    state.timer = nil
+    let now = clock.now
+    if let handshakeDeadline = state.handshakeDeadline, now >= handshakeDeadline {
+      end(&state, as: .timedOut("no handshake response within \(configuration.handshakeTimeout)"))
+      return Delivery()
+    }
+    let delivery = handle(state.connection.handleDeadline(now: now), &state)
+    if state.finished { return delivery }
+    if state.connection.state == .open, state.pausedSince == nil, var keepAlive = state.keepAlive {
       let action = keepAlive.poll(now: now)
-      self.keepAlive = keepAlive
+      state.keepAlive = keepAlive
       switch action {
       case .sendPing(let payload):
-        try? connection.ping(payload: payload)
-        flush()
+        try? state.connection.ping(payload: payload)
+        flush(&state)
       case .timedOut(let waited):
         // The link is presumably dead: say why, best effort, and drop it without waiting.
-        _ = try? connection.close(code: .internalError, reason: "ping timeout", now: now)
-        flush()
-        end(as: .pingTimeout(waited: waited))
-        return
+        _ = try? state.connection.close(code: .internalError, reason: "ping timeout", now: now)
+        flush(&state)
+        end(&state, as: .pingTimeout(waited: waited))
+        return delivery
       case nil:
         break
       }
       if let waited = keepAlive.waitingForPong(now: now), waited >= configuration.stallThreshold,
-        now >= (nextStallReport ?? now)
+        now >= (state.nextStallReport ?? now)
       {
-        nextStallReport = now + .seconds(1)
-        // Never wait here: a blocked tick would hold every timer (ping timeout included).
+        state.nextStallReport = now + .seconds(1)
+        // A stall report may be dropped: the next one supersedes it.
         events.tryPush(.stalled(waited: waited))
       }
     }
-    rescheduleTimer()
+    rescheduleTimer(&state)
+    return delivery
   }
 
-  private func rescheduleTimer() {
-    guard !finished else { return }
-    var deadlines = [handshakeDeadline, connection.deadline, nextStallReport].compactMap { $0 }
-    if let keepAlive, connection.state == .open {
+  private func rescheduleTimer(_ state: inout State) {
+    guard !state.finished else { return }
+    let now = clock.now
+    var deadlines = [state.handshakeDeadline, state.connection.deadline, state.nextStallReport]
+      .compactMap { $0 }
+    // While reading is paused, keep-alive waits: `consumerCaughtUp` postpones and reschedules.
+    if let keepAlive = state.keepAlive, state.connection.state == .open, state.pausedSince == nil {
       deadlines.append(keepAlive.deadline)
       // Wake when an unanswered ping crosses the stall threshold, to report it.
-      if nextStallReport == nil, let waited = keepAlive.waitingForPong(now: clock.now) {
-        deadlines.append(clock.now + max(.zero, configuration.stallThreshold - waited))
+      if state.nextStallReport == nil, let waited = keepAlive.waitingForPong(now: now) {
+        deadlines.append(now + max(.zero, configuration.stallThreshold - waited))
       }
     }
-    if deliveringSince != nil { deadlines.append(clock.now + .seconds(1)) }
     guard let next = deadlines.min() else {
-      timer?.task.cancel()
-      timer = nil
+      state.timer?.task.cancel()
+      state.timer = nil
       return
     }
-    if let timer, timer.deadline == next { return }
-    timer?.task.cancel()
+    if let timer = state.timer, timer.deadline == next { return }
+    state.timer?.task.cancel()
     let clock = self.clock
-    timer = (
+    state.timer = (
       Task { [weak self] in
         do { try await clock.sleep(until: next) } catch { return }
-        await self?.tick(for: next)
+        self?.tick(for: next)
       }, next
     )
   }
 
   // MARK: Ending
 
-  private func flush() {
-    let frames = connection.takeOutbound()
+  /// `run()`'s continuation and what to resume it with, once the session has ended. Taken
+  /// under the lock and resumed after it, when the last events are queued, so the consumer
+  /// sees them before the disconnect.
+  private struct Completion {
+    let waiter: CheckedContinuation<Disconnect, Never>
+    let outcome: Disconnect
+    func resume() { waiter.resume(returning: outcome) }
+  }
+
+  private func takeCompletion(_ state: inout State) -> Completion? {
+    guard state.finished, let waiter = state.waiter, let outcome = state.outcome else {
+      return nil
+    }
+    state.waiter = nil
+    return Completion(waiter: waiter, outcome: outcome)
+  }
+
+  private func flush(_ state: inout State) {
+    let frames = state.connection.takeOutbound()
     if !frames.isEmpty { channel.write(frames, completion: nil) }
   }
 
-  private func end(as disconnect: Disconnect) {
-    guard !finished else { return }
+  private func end(_ state: inout State, as disconnect: Disconnect) {
+    guard !state.finished else { return }
     // A close the user asked for is reported as such, unless the peer broke the protocol
     // first: that is what the user needs to hear.
     var isViolation = false
     if case .closed(let status) = disconnect, case .protocolViolation = status.error {
       isViolation = true
     }
-    outcome = closeRequested && !isViolation ? .userClosed : disconnect
-    finished = true
-    timer?.task.cancel()
-    timer = nil
+    state.outcome = state.closeRequested && !isViolation ? .userClosed : disconnect
+    state.finished = true
+    state.timer?.task.cancel()
+    state.timer = nil
     channel.close()
   }
 
-  private func end(transportError error: TransportError) {
+  private func end(_ state: inout State, transportError error: TransportError) {
     switch error {
-    case .tls(let detail): end(as: .tlsFailed(detail))
+    case .tls(let detail): end(&state, as: .tlsFailed(detail))
     default:
-      let status = connection.transportClosed(now: clock.now)
-      if case .closed(let closed) = status.first, connection.handshake != nil {
-        end(as: .closed(closed))
+      let status = state.connection.transportClosed(now: clock.now)
+      if case .closed(let closed) = status.first, state.connection.handshake != nil {
+        end(&state, as: .closed(closed))
       } else {
-        end(as: .connectFailed(error.description))
+        end(&state, as: .connectFailed(error.description))
       }
     }
   }

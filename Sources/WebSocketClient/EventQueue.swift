@@ -3,9 +3,10 @@ import Synchronization
 /// A bounded single-consumer queue: a producer hands over all the events of one socket read
 /// with one lock and at most one wake-up; the consumer takes one element at a time (state
 /// lives here, not in iterators, so a new `for await` loop loses nothing, and a taken element
-/// is referenced nowhere else). `push` suspends while `capacity` elements wait, so a slow
-/// consumer stops the producer (and with it, reading from the socket) instead of letting
-/// memory grow; a batch may overshoot the capacity by its own size.
+/// is referenced nowhere else). `push` suspends while `capacity` elements wait, and
+/// `append(_:whenRoom:)` tells its caller to stop (the socket reader stops reading), so a
+/// slow consumer holds back the producers instead of letting memory grow; a batch may
+/// overshoot the capacity by its own size.
 final class EventQueue<Element: Sendable>: Sendable {
   private struct State {
     /// Taken slots are set to nil at once, so a taken element is referenced nowhere here.
@@ -16,7 +17,8 @@ final class EventQueue<Element: Sendable>: Sendable {
     /// Set once the client is closing: pushes no longer wait (nobody may be reading).
     var unbounded = false
     var consumer: CheckedContinuation<Void, Never>?
-    var producers: [CheckedContinuation<Void, Never>] = []
+    /// Producers held back until there is room again.
+    var producers: [@Sendable () -> Void] = []
 
     /// Elements waiting for the consumer.
     var count: Int { buffer.count - head }
@@ -50,12 +52,37 @@ final class EventQueue<Element: Sendable>: Sendable {
       await withCheckedContinuation { continuation in
         let resumeNow = state.withLock { state -> Bool in
           if state.count < capacity || state.finished || state.unbounded { return true }
-          state.producers.append(continuation)
+          state.producers.append { continuation.resume() }
           return false
         }
         if resumeNow { continuation.resume() }
       }
     }
+  }
+
+  /// Appends `elements` even past the capacity (they were already read), never waiting.
+  /// `hasRoom` is false when the queue is full: the caller should then stop producing until
+  /// `whenRoom` is called, once, after the consumer has made room. The caller wakes the
+  /// consumer (`wake()`) after releasing its own locks, so the woken consumer does not
+  /// contend for them.
+  func append(contentsOf elements: [Element], whenRoom: @escaping @Sendable () -> Void) -> (
+    hasRoom: Bool, wake: ConsumerWake
+  ) {
+    guard !elements.isEmpty else { return (true, ConsumerWake(consumer: nil)) }
+    return state.withLock { state in
+      if state.finished { return (true, ConsumerWake(consumer: nil)) }
+      state.buffer.append(contentsOf: elements.map { Optional($0) })
+      let room = state.unbounded || state.count < capacity
+      if !room { state.producers.append(whenRoom) }
+      defer { state.consumer = nil }
+      return (room, ConsumerWake(consumer: state.consumer))
+    }
+  }
+
+  /// The consumer to resume after an `append`, if it was waiting.
+  struct ConsumerWake: Sendable {
+    let consumer: CheckedContinuation<Void, Never>?
+    func callAsFunction() { consumer?.resume() }
   }
 
   /// Adds the element only if there is room now; never waits. For reports that may be
@@ -87,7 +114,7 @@ final class EventQueue<Element: Sendable>: Sendable {
       defer { state.producers = [] }
       return state.producers
     }
-    for producer in producers { producer.resume() }
+    for producer in producers { producer() }
   }
 
   /// Ends the sequence after the elements already queued; later pushes are dropped.
@@ -101,7 +128,7 @@ final class EventQueue<Element: Sendable>: Sendable {
       return (state.consumer, state.producers)
     }
     consumer?.resume()
-    for producer in producers { producer.resume() }
+    for producer in producers { producer() }
   }
 
   /// The next element, waiting while there is none; nil once finished and drained, or when
@@ -109,7 +136,7 @@ final class EventQueue<Element: Sendable>: Sendable {
   func next() async -> Element? {
     while true {
       // .some(element or nil-for-the-end), or nil to wait.
-      let taken = state.withLock { state -> (Element?, [CheckedContinuation<Void, Never>])? in
+      let taken = state.withLock { state -> (Element?, [@Sendable () -> Void])? in
         if state.count > 0 {
           let element = state.buffer[state.head]
           state.buffer[state.head] = nil
@@ -129,7 +156,7 @@ final class EventQueue<Element: Sendable>: Sendable {
         return nil
       }
       if let (element, producers) = taken {
-        for producer in producers { producer.resume() }
+        for producer in producers { producer() }
         return element
       }
       await withTaskCancellationHandler {

@@ -79,8 +79,12 @@ struct NIOTransportChannel: TransportChannel {
   let channel: any Channel
   let bridge: InboundBridge
 
-  func read() async throws(TransportError) -> ByteBuffer? {
-    try await bridge.read(from: channel)
+  func start(delivering sink: any TransportSink) {
+    bridge.start(sink, on: channel)
+  }
+
+  func resumeReading() {
+    bridge.resumeReading(on: channel)
   }
 
   func write(_ chunks: [[UInt8]], completion: (@Sendable (TransportError?) -> Void)?) {
@@ -114,115 +118,81 @@ struct NIOTransportChannel: TransportChannel {
   }
 }
 
-/// Hands what the channel reads to one async reader. autoRead is off: the bridge keeps
-/// reading from the event loop while fewer than `maxBufferedChunks` chunks wait, and pauses
-/// past that until the reader catches up, so an unread backlog stays in the kernel (and TCP
-/// slows the peer) instead of growing in memory.
+/// Hands what the channel reads to the session's sink, on the event loop, with no task hop.
+/// autoRead is off: the bridge asks for the next read only while the sink wants more, so an
+/// unread backlog stays in the kernel (and TCP slows the peer) instead of growing in memory.
 final class InboundBridge: ChannelInboundHandler, Sendable {
   typealias InboundIn = ByteBuffer
 
-  static let maxBufferedChunks = 4
-
   private struct State {
-    var chunks: [ByteBuffer] = []
-    var ended = false
-    var failure: TransportError?
-    var reader: CheckedContinuation<ByteBuffer?, any Error>?
-    /// No socket read is outstanding; the reader must ask for one.
-    var paused = true
+    var sink: (any TransportSink)?
+    var wantsMore = true
+    /// How the channel ended (`.some(nil)` for an EOF), once it did.
+    var ending: TransportError??
   }
 
   private let state = Mutex(State())
 
-  func read(from channel: any Channel) async throws(TransportError) -> ByteBuffer? {
-    do {
-      return try await withCheckedThrowingContinuation { continuation in
-        enum Next {
-          case chunk(ByteBuffer, resumeReading: Bool)
-          case end(TransportError?)
-          case wait(resumeReading: Bool)
-        }
-        let next = state.withLock { state -> Next in
-          let resume = state.paused && !state.ended
-          if !state.chunks.isEmpty {
-            let chunk = state.chunks.removeFirst()
-            let resumeNow = resume && state.chunks.count < Self.maxBufferedChunks
-            if resumeNow { state.paused = false }
-            return .chunk(chunk, resumeReading: resumeNow)
-          }
-          if state.ended { return .end(state.failure) }
-          state.reader = continuation
-          if resume { state.paused = false }
-          return .wait(resumeReading: resume)
-        }
-        switch next {
-        case .chunk(let bytes, let resumeReading):
-          if resumeReading { channel.read() }
-          continuation.resume(returning: bytes)
-        case .end(nil): continuation.resume(returning: nil)
-        case .end(let error?): continuation.resume(throwing: error)
-        case .wait(let resumeReading): if resumeReading { channel.read() }
-        }
-      }
-    } catch let error as TransportError {
-      throw error
-    } catch {
-      throw .io("\(error)")
+  func start(_ sink: any TransportSink, on channel: any Channel) {
+    let ending = state.withLock { state -> TransportError?? in
+      if state.ending == nil { state.sink = sink }
+      return state.ending
+    }
+    if let failure = ending {
+      channel.eventLoop.execute { sink.ended(failure) }
+    } else {
+      channel.read()
+    }
+  }
+
+  func resumeReading(on channel: any Channel) {
+    channel.eventLoop.execute {
+      self.state.withLock { $0.wantsMore = true }
+      channel.read()
     }
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     // Passed on as is: the core reads straight from NIO's buffer, with no copy here.
-    let bytes = unwrapInboundIn(data)
-    let reader = state.withLock { state -> CheckedContinuation<ByteBuffer?, any Error>? in
-      if let reader = state.reader {
-        state.reader = nil
-        return reader
-      }
-      state.chunks.append(bytes)
-      return nil
-    }
-    reader?.resume(returning: bytes)
+    guard let sink = state.withLock({ $0.sink }) else { return }
+    let wantsMore = sink.received(unwrapInboundIn(data))
+    if !wantsMore { state.withLock { $0.wantsMore = false } }
   }
 
   func channelReadComplete(context: ChannelHandlerContext) {
-    // Keep reading while there is room; otherwise pause until the reader catches up.
-    let keepReading = state.withLock { state -> Bool in
-      let room = state.chunks.count < Self.maxBufferedChunks
-      state.paused = !room
-      return room
-    }
-    if keepReading { context.read() }
+    if state.withLock({ $0.wantsMore && $0.sink != nil }) { context.read() }
   }
 
   func channelInactive(context: ChannelHandlerContext) {
-    end(with: nil)
+    endSoon(with: nil, on: context.eventLoop)
     context.fireChannelInactive()
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
     if let sslError = error as? NIOSSLError, case .uncleanShutdown = sslError {
       // The peer closed TCP without a TLS close_notify: an ordinary EOF here.
-      end(with: nil)
+      endSoon(with: nil, on: context.eventLoop)
     } else if error is NIOSSLError || error is BoringSSLError {
-      end(with: .tls("\(error)"))
+      endSoon(with: .tls("\(error)"), on: context.eventLoop)
     } else {
-      end(with: .io("\(error)"))
+      endSoon(with: .io("\(error)"), on: context.eventLoop)
     }
     context.close(promise: nil)
   }
 
+  /// On the next turn of the loop: this may run inside a `close` or `write` the sink itself
+  /// made, and the sink must not be re-entered.
+  private func endSoon(with failure: TransportError?, on loop: any EventLoop) {
+    loop.execute { self.end(with: failure) }
+  }
+
   private func end(with failure: TransportError?) {
-    let reader = state.withLock { state -> CheckedContinuation<ByteBuffer?, any Error>? in
-      if !state.ended {
-        state.ended = true
-        state.failure = failure
-      }
-      defer { state.reader = nil }
-      return state.chunks.isEmpty ? state.reader : nil
+    let sink = state.withLock { state -> (any TransportSink)? in
+      guard state.ending == nil else { return nil }
+      state.ending = .some(failure)
+      defer { state.sink = nil }
+      return state.sink
     }
-    if let reader {
-      if let failure { reader.resume(throwing: failure) } else { reader.resume(returning: nil) }
-    }
+    sink?.ended(failure)
   }
 }

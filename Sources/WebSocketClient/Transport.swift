@@ -8,11 +8,14 @@ public protocol WebSocketTransport: Sendable {
     -> any TransportChannel
 }
 
-/// One connected byte stream.
+/// One connected byte stream. It pushes what it reads to a `TransportSink`, on whatever
+/// thread read it (the event loop, for NIO), so the bytes are parsed where they arrive.
 public protocol TransportChannel: Sendable {
-  /// The next bytes the peer sent; `nil` once it closed. One reader at a time. Nothing is read
-  /// from the socket until this is called, which is how a slow consumer holds back the peer.
-  func read() async throws(TransportError) -> ByteBuffer?
+  /// Starts reading and hands everything to `sink`, one call at a time, in order. Nothing is
+  /// read before this is called.
+  func start(delivering sink: any TransportSink)
+  /// Reads again after the sink's `received` returned false. Callable from any thread.
+  func resumeReading()
   /// Queues `chunks` for writing, in call order, and returns at once; `completion` is told
   /// when they reached the socket (or failed).
   func write(_ chunks: [[UInt8]], completion: (@Sendable (TransportError?) -> Void)?)
@@ -20,6 +23,17 @@ public protocol TransportChannel: Sendable {
   var isWritable: Bool { get }
   /// Drops the connection.
   func close()
+}
+
+/// Where a `TransportChannel` delivers. Never called re-entrantly from inside a call the
+/// sink made on the channel (a `close` or `write` made while handling `received` does not
+/// call `ended` before that handling returns).
+public protocol TransportSink: AnyObject, Sendable {
+  /// The next bytes the peer sent. Returns false to stop reading until `resumeReading()`:
+  /// that is how a slow consumer holds back the peer (TCP keeps the backlog in the kernel).
+  func received(_ bytes: ByteBuffer) -> Bool
+  /// The connection ended: `nil` for an EOF, else why it failed. Called once, last.
+  func ended(_ failure: TransportError?)
 }
 
 /// Trust settings for `wss://`.

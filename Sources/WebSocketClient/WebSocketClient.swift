@@ -87,7 +87,7 @@ public final class WebSocketClient: Sendable {
     }
     // The caller may be the consumer, or the consumer may have stopped: pushes must not wait.
     queue.stopHoldingProducers()
-    await session?.close(code: code, reason: reason)
+    session?.close(code: code, reason: reason)
     if let supervisor { await supervisor.value } else { queue.finish() }
   }
 
@@ -100,7 +100,7 @@ public final class WebSocketClient: Sendable {
       control.backoff?.cancel()
       return control.session
     }
-    if let session { Task { await session.abort(as: .connectFailed("reconnecting on request")) } }
+    session?.abort(as: .connectFailed("reconnecting on request"))
   }
 
   // MARK: Supervision
@@ -168,7 +168,7 @@ public final class WebSocketClient: Sendable {
       return (.userClosed, nil)
     }
     let disconnect = await session.run()
-    let openedAt = await session.openedAt
+    let openedAt = session.openedAt
     control.withLock { $0.session = nil }
     return (disconnect, openedAt.map { clock.now - $0 })
   }

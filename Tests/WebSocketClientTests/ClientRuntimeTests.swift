@@ -217,6 +217,37 @@ struct ClientRuntimeTests {
     await closeGracefully(client, answeredBy: server)
   }
 
+  @Test func aSlowConsumerStopsTheReadingAndLosesNothing() async throws {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = WebSocketClient(
+      url: url,
+      configuration: ClientConfiguration(
+        pingInterval: .seconds(20), pingTimeout: .seconds(20), eventBufferSize: 4),
+      transport: transport, clock: clock, random: SystemRandomNumberGenerator())
+    let server = await startAndAwaitRequest(client, on: transport)
+    server.accept()
+    for index in 0..<50 { server.send(serverFrame(.text, Array("m\(index)".utf8))) }
+    // Nobody reads the events: the client stops taking chunks a few past the buffer's size.
+    #expect(await eventually { server.unreadByClient > 0 })
+    for _ in 0..<200 { await Task.yield() }
+    #expect(server.unreadByClient >= 40)
+    // A paused reader may have a pong waiting unread: keep-alive must not call the link dead.
+    clock.advance(by: .seconds(60))
+    var messages: [String] = []
+    var iterator = client.events.makeAsyncIterator()
+    while messages.count < 50, let event = await iterator.next() {
+      switch event {
+      case .message(let message): messages.append(message.text ?? "")
+      case .disconnected(let why): Issue.record("disconnected while paused: \(why)")
+      default: break
+      }
+    }
+    #expect(messages == (0..<50).map { "m\($0)" })
+    #expect(server.unreadByClient == 0)
+    await closeGracefully(client, answeredBy: server)
+  }
+
   @Test func reconnectNowDoesNotOverrideThePolicy() async {
     let transport = PipeTransport()
     transport.plan([.fail(.connectFailed("down"))])

@@ -39,6 +39,9 @@ final class PipeServer: Sendable {
     var serverClosed = false
     var reader: CheckedContinuation<[UInt8]?, Never>?
     var fromClient: [UInt8] = []
+    /// The client stopped reading; its pump waits here for `resumeReading`.
+    var pausedPump: CheckedContinuation<Void, Never>?
+    var resumeRequested = false
   }
 
   private let state = Mutex(State())
@@ -47,6 +50,8 @@ final class PipeServer: Sendable {
   /// Everything the client wrote so far.
   var written: [UInt8] { state.withLock { $0.fromClient } }
   var clientClosed: Bool { state.withLock { $0.clientClosed } }
+  /// Chunks sent that the client has not read yet.
+  var unreadByClient: Int { state.withLock { $0.toClient.count } }
 
   /// Frames the client wrote after the handshake request, decoded.
   var framesFromClient: [FrameDecoder.Output] {
@@ -111,6 +116,42 @@ final class PipeServer: Sendable {
     }
   }
 
+  /// Delivers what the server sends, like a socket's reader would.
+  fileprivate func pump(to sink: any TransportSink) {
+    Task {
+      while let bytes = await clientRead() {
+        if !sink.received(ByteBuffer(bytes: bytes)) { await waitForResume() }
+      }
+      sink.ended(nil)
+    }
+  }
+
+  private func waitForResume() async {
+    await withCheckedContinuation { continuation in
+      let resumeNow = state.withLock { state -> Bool in
+        if state.resumeRequested {
+          state.resumeRequested = false
+          return true
+        }
+        state.pausedPump = continuation
+        return false
+      }
+      if resumeNow { continuation.resume() }
+    }
+  }
+
+  fileprivate func resumePump() {
+    let pump = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      guard let pump = state.pausedPump else {
+        state.resumeRequested = true
+        return nil
+      }
+      state.pausedPump = nil
+      return pump
+    }
+    pump?.resume()
+  }
+
   fileprivate func clientWrite(_ chunks: [[UInt8]]) -> Bool {
     state.withLock { state in
       guard !state.clientClosed, !state.serverClosed else { return false }
@@ -130,9 +171,8 @@ final class PipeServer: Sendable {
 
   struct ClientEnd: TransportChannel {
     let server: PipeServer
-    func read() async throws(TransportError) -> ByteBuffer? {
-      await server.clientRead().map { ByteBuffer(bytes: $0) }
-    }
+    func start(delivering sink: any TransportSink) { server.pump(to: sink) }
+    func resumeReading() { server.resumePump() }
     func write(_ chunks: [[UInt8]], completion: (@Sendable (TransportError?) -> Void)?) {
       let written = server.clientWrite(chunks)
       completion?(written ? nil : .io("closed"))
