@@ -96,6 +96,8 @@ struct WSC: AsyncParsableCommand {
     if status != .success { Diagnostics.fail(Diagnostics.message(for: ending), status: status) }
   }
 
+  static let maxUnsentLines = 64
+
   private func makeConfiguration() throws -> ClientConfiguration {
     var handshake = HandshakeOptions(origin: origin, subprotocols: subprotocol)
     for header in headers {
@@ -119,11 +121,17 @@ struct WSC: AsyncParsableCommand {
   }
 
   /// Reads stdin on its own thread (reads block); each line is sent once connected. At the
-  /// end of input the connection closes with 1000, unless --count waits for replies.
+  /// end of input the connection closes with 1000, unless --count waits for replies. At most
+  /// `maxUnsentLines` lines wait in memory: past that the reader stops, so `wsc < hugefile`
+  /// against a slow server holds the file back in the pipe instead of buffering all of it.
   private func startSendingStdin(to client: WebSocketClient, gate: OpenGate) {
+    let freeSlots = DispatchSemaphore(value: Self.maxUnsentLines)
     let lines = AsyncStream<String> { continuation in
       Thread.detachNewThread {
-        while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+        while let line = readLine(strippingNewline: true) {
+          freeSlots.wait()
+          continuation.yield(line)
+        }
         continuation.finish()
       }
     }
@@ -131,6 +139,7 @@ struct WSC: AsyncParsableCommand {
     let closeAtEnd = count == nil
     Task {
       for await line in lines {
+        defer { freeSlots.signal() }
         while true {
           await gate.waitUntilOpen()
           do throws(ClientError) {

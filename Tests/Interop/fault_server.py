@@ -96,7 +96,10 @@ class FaultServer:
                         await writer.drain()
             writer.write(response)
             await writer.drain()
-            if path == "/no-pong":
+            if path == "/no-read":
+                # Accepts, then never reads: the client's writes back up.
+                await asyncio.sleep(3600)
+            elif path == "/no-pong":
                 while await reader.read(65536):
                     pass
             elif path == "/drop-mid-message":

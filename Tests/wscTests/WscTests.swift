@@ -68,6 +68,46 @@ struct WscTests {
     #expect(run.status == 0, "\(run.stderr)")
   }
 
+  @Test func stdinIsHeldBackWhileTheServerDoesNotRead() throws {
+    let server = try PeerProcess(script: "fault_server.py")
+    let child = try ChildProcess(
+      Self.wscPath, ["ws://127.0.0.1:\(server.port)/no-read", "--ping-interval", "0"])
+    child.discardOutput()
+    // Offer 64 MiB of lines without ever blocking: what wsc takes is what it buffered (plus
+    // the kernel's socket and pipe buffers, a few MiB).
+    let input = child.stdin.fileDescriptor
+    #expect(fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK) == 0)
+    let line = [UInt8](repeating: UInt8(ascii: "q"), count: 1023) + [0x0A]
+    let offered = 64 << 20
+    var taken = 0
+    let deadline = Date().addingTimeInterval(6)
+    var lastTaken = Date()
+    // Until wsc has taken nothing for a second (it holds back), or took it all (it does not).
+    while taken < offered, Date() < deadline, Date() < lastTaken + 1, child.poll() == nil {
+      let wrote = line.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+      if wrote > 0 {
+        taken += wrote
+        if wrote < line.count { taken += writeRest(of: line, from: wrote, to: input) }
+        lastTaken = Date()
+      } else {
+        usleep(10_000)
+      }
+    }
+    #expect(child.poll() == nil, "wsc exited early")
+    #expect(taken < 32 << 20, "wsc took \(taken >> 20) MiB of stdin from a server that reads none")
+    child.stop()
+  }
+
+  /// Finishes a partly written line, so that the stream stays whole lines.
+  private func writeRest(of line: [UInt8], from start: Int, to fd: Int32) -> Int {
+    var offset = start
+    while offset < line.count {
+      let wrote = line[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if wrote > 0 { offset += wrote } else { usleep(1_000) }
+    }
+    return offset - start
+  }
+
   @Test func failuresExitNonZeroWithOneClearLine() throws {
     let faults = try PeerProcess(script: "fault_server.py")
     let base = "ws://127.0.0.1:\(faults.port)"
