@@ -60,7 +60,19 @@ public struct ClientConnection: Sendable {
     return outbound
   }
 
+  /// Like `takeOutbound()`, but a violation found in the last read stays pending: for a
+  /// runtime that hands events to the application asynchronously, which flushes the
+  /// application's replies with this until it has handled the messages before the
+  /// violation, then calls `takeOutbound()`.
+  public mutating func takeReplies() -> [[UInt8]] {
+    defer { outbound = [] }
+    return outbound
+  }
+
   public var hasOutbound: Bool { !outbound.isEmpty || pendingViolation != nil }
+
+  /// The last read ended in a protocol violation that `takeOutbound()` has not yet failed.
+  public var hasPendingViolation: Bool { pendingViolation != nil }
 
   // MARK: Bytes in
 
@@ -87,10 +99,8 @@ public struct ClientConnection: Sendable {
     guard state == .open || state == .closing, failure == nil, !decoder.receivedClose else {
       return events
     }
-    if pendingViolation != nil {
-      applyPendingViolation()  // nothing after a violation is read
-      return events
-    }
+    // Nothing after a violation is read; it is failed at the next `takeOutbound()`.
+    if pendingViolation != nil { return events }
     var frames: [FrameDecoder.Output] = []
     var violation: ProtocolError?
     do throws(ProtocolError) {

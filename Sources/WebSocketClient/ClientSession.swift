@@ -23,7 +23,13 @@ final class ClientSession: TransportSink, Sendable {
     /// ping timeout must not fire.
     var pausedSince: Duration?
     var openedAt: Duration?
+    /// A read ended in a protocol violation, after messages the consumer may reply to (an
+    /// echo, say): its close frame waits until the consumer has handled them, or until this.
+    var repliesDeadline: Duration?
   }
+
+  /// The longest a violation's close waits for the consumer's replies to the messages before it.
+  static let repliesGrace = Duration.milliseconds(250)
 
   private let state: Mutex<State>
   private let channel: any TransportChannel
@@ -85,6 +91,7 @@ final class ClientSession: TransportSink, Sendable {
       return (delivery, takeCompletion(&state))
     }
     delivery.wake()
+    if delivery.awaitsReplies { events.whenDrained { [weak self] in self?.repliesHandled() } }
     done?.resume()
     return delivery.hasRoom
   }
@@ -130,7 +137,7 @@ final class ClientSession: TransportSink, Sendable {
         return nil
       }
       let completion = WriteCompletion()
-      channel.write(state.connection.takeOutbound()) { completion.complete($0) }
+      channel.write(takeFrames(&state)) { completion.complete($0) }
       return completion
     }
     if let failure = await pendingWrite?.wait() { throw .connectionLost(failure.description) }
@@ -139,6 +146,7 @@ final class ClientSession: TransportSink, Sendable {
   func close(code: CloseCode?, reason: String) {
     let (delivery, done) = state.withLock { state -> (Delivery, Completion?) in
       state.closeRequested = true
+      state.repliesDeadline = nil
       let now = clock.now
       let delivery: Delivery
       do {
@@ -168,6 +176,9 @@ final class ClientSession: TransportSink, Sendable {
     /// False when the consumer is behind and reading should stop.
     var hasRoom = true
     var wake = EventQueue<ClientEvent>.ConsumerWake(consumer: nil)
+    /// A violation follows the messages delivered so far: tell `repliesHandled` once the
+    /// consumer has handled them.
+    var awaitsReplies = false
   }
 
   /// Acts on the core's events and queues them for the consumer.
@@ -198,13 +209,27 @@ final class ClientSession: TransportSink, Sendable {
         end(&state, as: Self.disconnect(for: status))
       }
     }
+    // The messages before a violation (from this read or earlier ones) may still be with the
+    // consumer: hold the close frame until it has handled them (wsc --echo echoes them).
+    let awaitsReplies = state.repliesDeadline == nil && state.connection.hasPendingViolation
+    if awaitsReplies { state.repliesDeadline = clock.now + Self.repliesGrace }
     // Replies (pongs, close echoes) go out whether or not the consumer keeps up.
     flush(&state)
     let (hasRoom, wake) = events.append(contentsOf: batch) { [weak self] in
       self?.consumerCaughtUp()
     }
     rescheduleTimer(&state)
-    return Delivery(hasRoom: hasRoom, wake: wake)
+    return Delivery(hasRoom: hasRoom, wake: wake, awaitsReplies: awaitsReplies)
+  }
+
+  /// The consumer has handled the messages before a violation: fail the connection now.
+  private func repliesHandled() {
+    state.withLock { state in
+      guard state.repliesDeadline != nil, !state.finished else { return }
+      state.repliesDeadline = nil
+      flush(&state)
+      rescheduleTimer(&state)
+    }
   }
 
   private func consumerCaughtUp() {
@@ -244,6 +269,14 @@ final class ClientSession: TransportSink, Sendable {
     guard state.timer?.deadline == deadline else { return Delivery() }
     state.timer = nil
     let now = clock.now
+    if let repliesDeadline = state.repliesDeadline {
+      // The core's deadline handling would fail the held violation: wait for the replies.
+      guard now >= repliesDeadline else {
+        rescheduleTimer(&state)
+        return Delivery()
+      }
+      state.repliesDeadline = nil
+    }
     if let handshakeDeadline = state.handshakeDeadline, now >= handshakeDeadline {
       end(&state, as: .timedOut("no handshake response within \(configuration.handshakeTimeout)"))
       return Delivery()
@@ -281,8 +314,10 @@ final class ClientSession: TransportSink, Sendable {
   private func rescheduleTimer(_ state: inout State) {
     guard !state.finished else { return }
     let now = clock.now
-    var deadlines = [state.handshakeDeadline, state.connection.deadline, state.nextStallReport]
-      .compactMap { $0 }
+    var deadlines = [
+      state.handshakeDeadline, state.connection.deadline, state.nextStallReport,
+      state.repliesDeadline,
+    ].compactMap { $0 }
     // While reading is paused, keep-alive waits: `consumerCaughtUp` postpones and reschedules.
     if let keepAlive = state.keepAlive, state.connection.state == .open, state.pausedSince == nil {
       deadlines.append(keepAlive.deadline)
@@ -327,8 +362,14 @@ final class ClientSession: TransportSink, Sendable {
   }
 
   private func flush(_ state: inout State) {
-    let frames = state.connection.takeOutbound()
+    let frames = takeFrames(&state)
     if !frames.isEmpty { channel.write(frames, completion: nil) }
+  }
+
+  /// What to write now: everything, except a violation's close while replies are awaited.
+  private func takeFrames(_ state: inout State) -> [[UInt8]] {
+    state.repliesDeadline == nil
+      ? state.connection.takeOutbound() : state.connection.takeReplies()
   }
 
   private func end(_ state: inout State, as disconnect: Disconnect) {

@@ -19,6 +19,8 @@ final class EventQueue<Element: Sendable>: Sendable {
     var consumer: CheckedContinuation<Void, Never>?
     /// Producers held back until there is room again.
     var producers: [@Sendable () -> Void] = []
+    /// Told when the consumer next finds the queue empty.
+    var drainWatchers: [@Sendable () -> Void] = []
 
     /// Elements waiting for the consumer.
     var count: Int { buffer.count - head }
@@ -85,6 +87,18 @@ final class EventQueue<Element: Sendable>: Sendable {
     func callAsFunction() { consumer?.resume() }
   }
 
+  /// Calls `callback` once the consumer, having taken everything queued so far, waits for
+  /// more: it has then finished handling those elements (and sent any replies to them). At
+  /// once if it already waits on an empty queue, or the queue is finished.
+  func whenDrained(_ callback: @escaping @Sendable () -> Void) {
+    let now = state.withLock { state -> Bool in
+      if state.finished || (state.count == 0 && state.consumer != nil) { return true }
+      state.drainWatchers.append(callback)
+      return false
+    }
+    if now { callback() }
+  }
+
   /// Adds the element only if there is room now; never waits. For reports that may be
   /// dropped (a stall report is superseded by the next one anyway).
   @discardableResult
@@ -124,8 +138,9 @@ final class EventQueue<Element: Sendable>: Sendable {
       defer {
         state.consumer = nil
         state.producers = []
+        state.drainWatchers = []
       }
-      return (state.consumer, state.producers)
+      return (state.consumer, state.producers + state.drainWatchers)
     }
     consumer?.resume()
     for producer in producers { producer() }
@@ -161,11 +176,14 @@ final class EventQueue<Element: Sendable>: Sendable {
       }
       await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
-          let resumeNow = state.withLock { state -> Bool in
-            if state.count > 0 || state.finished || Task.isCancelled { return true }
+          let (resumeNow, watchers) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
+            if state.count > 0 || state.finished || Task.isCancelled { return (true, []) }
             state.consumer = continuation
-            return false
+            // Empty and waiting: whatever the consumer took before has been handled.
+            defer { state.drainWatchers = [] }
+            return (false, state.drainWatchers)
           }
+          for watcher in watchers { watcher() }
           if resumeNow { continuation.resume() }
         }
       } onCancel: {

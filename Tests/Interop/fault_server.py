@@ -7,6 +7,11 @@ can misbehave in ways a real library will not. Prints "listening on PORT" once r
   /restart          handshake, close with 1001, then stop listening for 2 s and come back
   /bad-frame        handshake, then a frame with reserved opcode 0x3
   /no-101           read the request and never answer
+  /no-read          handshake, then never read
+  /echo-then-violation?report=FILE
+                    a text frame "before", a frame with RSV2 set and a ping, in one write
+                    (Autobahn 3.2); then the frames the client sends, up to its close, go to
+                    FILE as "opcode:payload" lines (text payloads as text, the close as its code)
   /fail-fast-utf8   half of a 40-byte text frame whose 5th byte is invalid UTF-8, then the
                     rest only after 2 s (Autobahn 6.4.x: the client must not wait for it)
 """
@@ -96,7 +101,25 @@ class FaultServer:
                         await writer.drain()
             writer.write(response)
             await writer.drain()
-            if path == "/no-read":
+            if path.startswith("/echo-then-violation"):
+                report = path.split("report=", 1)[1]
+                bad = bytearray(frame(0x1, b"bad"))
+                bad[0] |= 0x20
+                writer.write(frame(0x1, b"before") + bytes(bad) + frame(0x9, b""))
+                await writer.drain()
+                seen = []
+                while True:
+                    opcode, data = await read_frame(reader)
+                    if opcode == 0x8:
+                        seen.append(f"8:{struct.unpack('!H', data[:2])[0]}")
+                        break
+                    seen.append(f"{opcode}:{data.decode('utf-8', 'replace')}")
+                with open(report, "w") as out:
+                    out.write("\n".join(seen) + "\n")
+                writer.write(frame(0x8, struct.pack("!H", 1000)))
+                await writer.drain()
+                writer.close()
+            elif path == "/no-read":
                 # Accepts, then never reads: the client's writes back up.
                 await asyncio.sleep(3600)
             elif path == "/no-pong":

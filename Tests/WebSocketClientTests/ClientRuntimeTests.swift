@@ -248,6 +248,86 @@ struct ClientRuntimeTests {
     await closeGracefully(client, answeredBy: server)
   }
 
+  /// A text frame with RSV2 set, which no extension allows.
+  func badFrame() -> [UInt8] {
+    var frame = serverFrame(.text, Array("bad".utf8))
+    frame[0] |= 0x20
+    return frame
+  }
+
+  /// Echoes every message, like `wsc --echo`, until the client ends.
+  func echoEverything(_ client: WebSocketClient) -> Task<[ClientEvent], Never> {
+    Task {
+      var seen: [ClientEvent] = []
+      for await event in client.events {
+        seen.append(event)
+        if case .message(let message) = event { try? await client.send(message) }
+      }
+      return seen
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func repliesToMessagesBeforeAViolationGoOutBeforeItsClose(chopped: Bool) async {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = makeClient(transport, clock, pingInterval: nil)
+    let echoes = echoEverything(client)
+    let server = await startAndAwaitRequest(client, on: transport)
+    let message = serverFrame(.text, Array("Hello, world!".utf8))
+    let ping = serverFrame(.ping, [])
+    if chopped {
+      // One read per frame: the violation and the ping after it come in later reads.
+      server.accept(then: message)
+      server.send(badFrame())
+      server.send(ping)
+    } else {
+      server.accept(then: message + badFrame() + ping)
+    }
+    let closed = await eventually {
+      server.framesFromClient.contains { if case .close = $0 { true } else { false } }
+    }
+    #expect(closed)
+    let frames = server.framesFromClient
+    #expect(frames.first == .message(.text("Hello, world!")))
+    guard case .close(let close)? = frames.last else {
+      Issue.record("no close frame last: \(frames)")
+      return
+    }
+    #expect(close.code == .protocolError && frames.count == 2)
+    server.closeTCP()
+    let seen = await echoes.value
+    #expect(
+      seen.contains {
+        if case .disconnected(.closed(let status)) = $0 {
+          status.code == .protocolError
+        } else {
+          false
+        }
+      })
+  }
+
+  @Test func aViolationIsFailedEvenIfTheConsumerNeverReplies() async {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = makeClient(transport, clock, pingInterval: nil)
+    let server = await startAndAwaitRequest(client, on: transport)
+    // Nobody reads the events: the close waits for the grace period, no longer.
+    server.accept(then: serverFrame(.text, Array("unread".utf8)) + badFrame())
+    for _ in 0..<100 { await Task.yield() }
+    #expect(!server.framesFromClient.contains { if case .close = $0 { true } else { false } })
+    #expect(await eventually { clock.sleeperCount > 0 })
+    clock.advance(by: ClientSession.repliesGrace)
+    #expect(
+      await eventually {
+        server.framesFromClient.contains {
+          if case .close(let close) = $0 { close.code == .protocolError } else { false }
+        }
+      })
+    server.closeTCP()
+    await client.close()
+  }
+
   @Test func reconnectNowDoesNotOverrideThePolicy() async {
     let transport = PipeTransport()
     transport.plan([.fail(.connectFailed("down"))])

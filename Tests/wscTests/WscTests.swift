@@ -68,6 +68,20 @@ struct WscTests {
     #expect(run.status == 0, "\(run.stderr)")
   }
 
+  @Test func echoModeRepliesToWhatCameBeforeAViolationThenFails() throws {
+    let server = try PeerProcess(script: "fault_server.py")
+    let report = FileManager.default.temporaryDirectory
+      .appendingPathComponent("wsc-violation-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    defer { try? FileManager.default.removeItem(at: report) }
+    let run = try wsc([
+      "ws://127.0.0.1:\(server.port)/echo-then-violation?report=\(report.path)", "--echo",
+    ])
+    #expect(run.status == 3, "\(run.stderr)")
+    #expect(run.stderr.contains("reserved bits"))
+    // The echo first, then the close with 1002; no pong: the ping came after the violation.
+    #expect((try? String(contentsOf: report, encoding: .utf8)) == "1:before\n8:1002\n")
+  }
+
   @Test func stdinIsHeldBackWhileTheServerDoesNotRead() throws {
     let server = try PeerProcess(script: "fault_server.py")
     let child = try ChildProcess(
