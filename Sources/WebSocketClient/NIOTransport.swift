@@ -87,7 +87,18 @@ struct NIOTransportChannel: TransportChannel {
     bridge.resumeReading(on: channel)
   }
 
+  /// Always through the event loop's task queue, even when called on the loop: a write made
+  /// inline there would overtake writes other threads queued before it (a close frame
+  /// ahead of the echo sent just before it, say). So bytes go out in the order of the calls.
   func write(_ chunks: [[UInt8]], completion: (@Sendable (TransportError?) -> Void)?) {
+    let channel = self.channel
+    channel.eventLoop.execute { Self.writeNow(chunks, to: channel, completion: completion) }
+  }
+
+  private static func writeNow(
+    _ chunks: [[UInt8]], to channel: any Channel,
+    completion: (@Sendable (TransportError?) -> Void)?
+  ) {
     guard let last = chunks.indices.last else {
       completion?(nil)
       return
@@ -113,8 +124,10 @@ struct NIOTransportChannel: TransportChannel {
 
   var isWritable: Bool { channel.isWritable }
 
+  /// Queued like a write, so the writes asked for before it go out first.
   func close() {
-    channel.close(promise: nil)
+    let channel = self.channel
+    channel.eventLoop.execute { channel.close(promise: nil) }
   }
 }
 
