@@ -25,7 +25,6 @@ public struct NIOTransport: WebSocketTransport {
     let bridge = InboundBridge()
     let bootstrap = ClientBootstrap(group: group)
       .connectTimeout(.nanoseconds(max(1_000_000, timeout.nanoseconds)))
-      .channelOption(.autoRead, value: false)
       .channelOption(.socketOption(.tcp_nodelay), value: 1)
       .channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
@@ -132,10 +131,12 @@ struct NIOTransportChannel: TransportChannel {
 }
 
 /// Hands what the channel reads to the session's sink, on the event loop, with no task hop.
-/// autoRead is off: the bridge asks for the next read only while the sink wants more, so an
-/// unread backlog stays in the kernel (and TCP slows the peer) instead of growing in memory.
-final class InboundBridge: ChannelInboundHandler, Sendable {
+/// It passes on the channel's requests to read only while the sink wants more (and not before
+/// it started), so an unread backlog stays in the kernel (and TCP slows the peer) instead of
+/// growing in memory.
+final class InboundBridge: ChannelDuplexHandler, Sendable {
   typealias InboundIn = ByteBuffer
+  typealias OutboundIn = ByteBuffer
 
   private struct State {
     var sink: (any TransportSink)?
@@ -172,7 +173,7 @@ final class InboundBridge: ChannelInboundHandler, Sendable {
     if !wantsMore { state.withLock { $0.wantsMore = false } }
   }
 
-  func channelReadComplete(context: ChannelHandlerContext) {
+  func read(context: ChannelHandlerContext) {
     if state.withLock({ $0.wantsMore && $0.sink != nil }) { context.read() }
   }
 

@@ -13,6 +13,16 @@ import Testing
 final class HummingbirdPeer: Sendable {
   let port: Int
   private let service: Task<Void, any Error>
+  /// How many messages `/flood` has handed to the socket so far.
+  var flooded: Int { floodCount.value.withLock { $0 } }
+  private let floodCount = Counter()
+
+  private final class Counter: Sendable {
+    let value = Mutex(0)
+  }
+
+  /// `/flood` sends this many 1 MiB binary messages, message i filled with the byte i % 256.
+  static let floodMessages = 200
 
   /// Stopping by cancellation makes Hummingbird log an "Already closed" error: noise here.
   static var quietLogger: Logger {
@@ -23,6 +33,7 @@ final class HummingbirdPeer: Sendable {
 
   init() async throws {
     let ready = AsyncStream<Int>.makeStream()
+    let floodCount = self.floodCount
     let app = Application(
       router: Router(),
       server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 16 << 20))) {
@@ -36,6 +47,13 @@ final class HummingbirdPeer: Sendable {
           case "/close":
             try await outbound.close(.unknown(3000), reason: "Because")
             return
+          case "/flood":
+            // Each write waits while the socket is full: the count shows what the client took.
+            for index in 0..<Self.floodMessages {
+              try await outbound.write(
+                .binary(ByteBuffer(repeating: UInt8(index % 256), count: 1 << 20)))
+              floodCount.value.withLock { $0 += 1 }
+            }
           default:
             break
           }
@@ -110,6 +128,32 @@ struct HummingbirdInteropTests {
       return
     }
     #expect(status.code == CloseCode(3000) && status.reason == "Because" && status.wasClean)
+    await server.stop()
+  }
+
+  @Test func aConsumerThatStopsReadingHoldsTheServerBack() async throws {
+    let server = try await HummingbirdPeer()
+    let client = try client(
+      "/flood", port: server.port, ClientConfiguration(pingInterval: nil, eventBufferSize: 4))
+    client.start()
+    var events = client.events.makeAsyncIterator()
+    while let event = await events.next() {
+      if case .opened = event { break }
+    }
+    // Not reading: the client holds a few events, the kernel a few MiB, and then the server
+    // must wait. Unbounded buffering would have taken all 200 MiB by now.
+    try await Task.sleep(for: .seconds(1))
+    let takenWhilePaused = server.flooded
+    #expect(takenWhilePaused < HummingbirdPeer.floodMessages / 2)
+    var received: [UInt8] = []
+    while received.count < HummingbirdPeer.floodMessages, let event = await events.next() {
+      if case .message(let message) = event {
+        #expect(message.data.count == 1 << 20)
+        received.append(message.data.first ?? 0)
+      }
+    }
+    #expect(received == (0..<HummingbirdPeer.floodMessages).map { UInt8($0 % 256) })
+    await client.close()
     await server.stop()
   }
 
