@@ -10,24 +10,31 @@ let (server, port) = try await BenchServer.start(on: serverGroup)
 let ours = OurClient(port: port)
 let kit = KitClient(port: port, group: clientGroup)
 let clock = ContinuousClock()
-let repetitions = 3
+let repetitions = 5
 
 func seconds(_ duration: Duration) -> Double {
   Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
 
-/// The fastest of `repetitions` receive runs, in seconds.
+/// The fastest of `repetitions` receive runs of each client, in seconds. The runs alternate
+/// between the clients, so that a drift in the machine's state over the run favours neither.
+func receiveTimes(path: String, count: Int, bytes: Int) async throws -> (ours: Double, kit: Double)
+{
+  var best = (ours: Double.infinity, kit: Double.infinity)
+  for _ in 0..<repetitions {
+    best.ours = min(best.ours, try await receiveTime(ours, path: path, count: count, bytes: bytes))
+    best.kit = min(best.kit, try await receiveTime(kit, path: path, count: count, bytes: bytes))
+  }
+  return best
+}
+
 func receiveTime(_ client: any BenchClient, path: String, count: Int, bytes: Int) async throws
   -> Double
 {
-  var best = Double.infinity
-  for _ in 0..<repetitions {
-    let start = clock.now
-    let received = try await client.receive(path: path, count: count)
-    precondition(received == bytes, "received \(received) of \(bytes) bytes")
-    best = min(best, seconds(clock.now - start))
-  }
-  return best
+  let start = clock.now
+  let received = try await client.receive(path: path, count: count)
+  precondition(received == bytes, "received \(received) of \(bytes) bytes")
+  return seconds(clock.now - start)
 }
 
 func percentile(_ sorted: [Int64], _ fraction: Double) -> Double {
@@ -46,20 +53,16 @@ let echoOnly = CommandLine.arguments.dropFirst().first == "echo"
 if !echoOnly {
   let small = (count: 100_000, size: 64)
   let smallPath = "/flood?count=\(small.count)&size=\(small.size)&kind=text"
-  let ourSmall = try await receiveTime(
-    ours, path: smallPath, count: small.count, bytes: small.count * small.size)
-  let kitSmall = try await receiveTime(
-    kit, path: smallPath, count: small.count, bytes: small.count * small.size)
+  let (ourSmall, kitSmall) = try await receiveTimes(
+    path: smallPath, count: small.count, bytes: small.count * small.size)
   print(
     "| receive 100k × 64 B text (msg/s) | \(Int(Double(small.count) / ourSmall)) | \(Int(Double(small.count) / kitSmall)) | \(String(format: kitSmall / ourSmall)) |"
   )
 
   let large = (count: 50, size: 4 << 20)
   let largePath = "/flood?count=\(large.count)&size=\(large.size)&kind=binary"
-  let ourLarge = try await receiveTime(
-    ours, path: largePath, count: large.count, bytes: large.count * large.size)
-  let kitLarge = try await receiveTime(
-    kit, path: largePath, count: large.count, bytes: large.count * large.size)
+  let (ourLarge, kitLarge) = try await receiveTimes(
+    path: largePath, count: large.count, bytes: large.count * large.size)
   let megabytes = Double(large.count * large.size) / 1e6
   print(
     "| receive 50 × 4 MiB binary (MB/s) | \(Int(megabytes / ourLarge)) | \(Int(megabytes / kitLarge)) | \(String(format: kitLarge / ourLarge)) |"
