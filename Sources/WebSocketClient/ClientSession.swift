@@ -84,7 +84,7 @@ final class ClientSession: TransportSink, Sendable {
       let now = clock.now
       let coreEvents = bytes.withUnsafeReadableBytes { state.connection.receive($0, now: now) }
       let delivery = handle(coreEvents, &state)
-      if !delivery.hasRoom {
+      if !delivery.hasRoom, state.pausedSince == nil {
         state.pausedSince = now
         rescheduleTimer(&state)
       }
@@ -179,6 +179,8 @@ final class ClientSession: TransportSink, Sendable {
     /// A violation follows the messages delivered so far: tell `repliesHandled` once the
     /// consumer has handled them.
     var awaitsReplies = false
+    /// An unanswered ping to report, this long.
+    var stalled: Duration?
   }
 
   /// Acts on the core's events and queues them for the consumer.
@@ -235,7 +237,7 @@ final class ClientSession: TransportSink, Sendable {
   private func consumerCaughtUp() {
     let resume = state.withLock { state -> Bool in
       guard let since = state.pausedSince else { return false }
-      state.keepAlive?.postpone(by: clock.now - since)
+      state.keepAlive?.postpone(by: min(clock.now - since, configuration.pingTimeout))
       state.pausedSince = nil
       rescheduleTimer(&state)
       return !state.finished
@@ -262,6 +264,8 @@ final class ClientSession: TransportSink, Sendable {
       return (delivery, takeCompletion(&state))
     }
     delivery.wake()
+    // A stall report may be dropped: the next one supersedes it.
+    if let waited = delivery.stalled { events.tryPush(.stalled(waited: waited)) }
     done?.resume()
   }
 
@@ -281,49 +285,72 @@ final class ClientSession: TransportSink, Sendable {
       end(&state, as: .timedOut("no handshake response within \(configuration.handshakeTimeout)"))
       return Delivery()
     }
-    let delivery = handle(state.connection.handleDeadline(now: now), &state)
+    var delivery = handle(state.connection.handleDeadline(now: now), &state)
     if state.finished { return delivery }
-    if state.connection.state == .open, state.pausedSince == nil, var keepAlive = state.keepAlive {
-      let action = keepAlive.poll(now: now)
-      state.keepAlive = keepAlive
-      switch action {
-      case .sendPing(let payload):
-        try? state.connection.ping(payload: payload)
-        flush(&state)
-      case .timedOut(let waited):
-        // The link is presumably dead: say why, best effort, and drop it without waiting.
-        _ = try? state.connection.close(code: .internalError, reason: "ping timeout", now: now)
-        flush(&state)
-        end(&state, as: .pingTimeout(waited: waited))
-        return delivery
-      case nil:
-        break
-      }
-      if let waited = keepAlive.waitingForPong(now: now), waited >= configuration.stallThreshold,
-        now >= (state.nextStallReport ?? now)
-      {
-        state.nextStallReport = now + .seconds(1)
-        // A stall report may be dropped: the next one supersedes it.
-        events.tryPush(.stalled(waited: waited))
+    if state.connection.state == .open, var keepAlive = state.keepAlive {
+      if state.pausedSince != nil {
+        // Paused, a pong may wait unread: the timeout is held back, by one more timeout at most
+        // (both ends may be stuck writing to each other).
+        if let waited = keepAlive.waitingForPong(now: now),
+          now >= keepAlive.deadline + configuration.pingTimeout
+        {
+          failForPingTimeout(waited: waited, &state)
+          return delivery
+        }
+      } else {
+        let action = keepAlive.poll(now: now)
+        state.keepAlive = keepAlive
+        switch action {
+        case .sendPing(let payload):
+          try? state.connection.ping(payload: payload)
+          flush(&state)
+        case .timedOut(let waited):
+          failForPingTimeout(waited: waited, &state)
+          return delivery
+        case nil:
+          break
+        }
+        if let waited = keepAlive.waitingForPong(now: now), waited >= configuration.stallThreshold,
+          now >= (state.nextStallReport ?? now)
+        {
+          state.nextStallReport = now + .seconds(1)
+          delivery.stalled = waited
+        }
       }
     }
     rescheduleTimer(&state)
     return delivery
   }
 
+  /// The link is presumably dead: say why, best effort, and drop it without waiting.
+  private func failForPingTimeout(waited: Duration, _ state: inout State) {
+    _ = try? state.connection.close(code: .internalError, reason: "ping timeout", now: clock.now)
+    flush(&state)
+    end(&state, as: .pingTimeout(waited: waited))
+  }
+
   private func rescheduleTimer(_ state: inout State) {
     guard !state.finished else { return }
     let now = clock.now
-    var deadlines = [
-      state.handshakeDeadline, state.connection.deadline, state.nextStallReport,
-      state.repliesDeadline,
-    ].compactMap { $0 }
-    // While reading is paused, keep-alive waits: `consumerCaughtUp` postpones and reschedules.
-    if let keepAlive = state.keepAlive, state.connection.state == .open, state.pausedSince == nil {
-      deadlines.append(keepAlive.deadline)
-      // Wake when an unanswered ping crosses the stall threshold, to report it.
-      if state.nextStallReport == nil, let waited = keepAlive.waitingForPong(now: now) {
-        deadlines.append(now + max(.zero, configuration.stallThreshold - waited))
+    var deadlines: [Duration] = []
+    if let repliesDeadline = state.repliesDeadline {
+      deadlines = [repliesDeadline]  // nothing else acts before it (see `tick`)
+    } else {
+      deadlines = [state.handshakeDeadline, state.connection.deadline].compactMap { $0 }
+      if let keepAlive = state.keepAlive, state.connection.state == .open {
+        let waited = keepAlive.waitingForPong(now: now)
+        if state.pausedSince != nil {
+          // `consumerCaughtUp` postpones and reschedules; until then only the held-back timeout.
+          if waited != nil { deadlines.append(keepAlive.deadline + configuration.pingTimeout) }
+        } else {
+          deadlines.append(keepAlive.deadline)
+          if let next = state.nextStallReport {
+            deadlines.append(next)
+          } else if let waited {
+            // Wake when the unanswered ping crosses the stall threshold, to report it.
+            deadlines.append(now + max(.zero, configuration.stallThreshold - waited))
+          }
+        }
       }
     }
     guard let next = deadlines.min() else {

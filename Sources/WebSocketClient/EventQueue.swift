@@ -163,7 +163,9 @@ final class EventQueue<Element: Sendable>: Sendable {
             state.buffer.removeFirst(state.head)
             state.head = 0
           }
-          let wake = state.count < capacity ? state.producers : []
+          // Producers resume at half the capacity, not one below it: each pause and resume
+          // of the socket reader costs more than a few events of slack.
+          let wake = state.count <= capacity / 2 ? state.producers : []
           if !wake.isEmpty { state.producers = [] }
           return (element, wake)
         }
@@ -178,6 +180,7 @@ final class EventQueue<Element: Sendable>: Sendable {
         await withCheckedContinuation { continuation in
           let (resumeNow, watchers) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             if state.count > 0 || state.finished || Task.isCancelled { return (true, []) }
+            precondition(state.consumer == nil, "EventQueue has a single consumer")
             state.consumer = continuation
             // Empty and waiting: whatever the consumer took before has been handled.
             defer { state.drainWatchers = [] }

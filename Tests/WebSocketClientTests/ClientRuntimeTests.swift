@@ -21,12 +21,16 @@ struct ClientRuntimeTests {
       transport: transport, clock: clock, random: SystemRandomNumberGenerator())
   }
 
-  /// Collects events in the background.
+  /// Collects events in the background. With `stopAfter`, it stops reading (and so holds the
+  /// client back) after the first event that matches, for good.
   final class Recorder: Sendable {
     private let events = Mutex<[ClientEvent]>([])
-    init(_ client: WebSocketClient) {
+    init(_ client: WebSocketClient, stopAfter: (@Sendable (ClientEvent) -> Bool)? = nil) {
       Task {
-        for await event in client.events { self.record(event) }
+        for await event in client.events {
+          self.record(event)
+          if stopAfter?(event) == true { break }
+        }
       }
     }
     private func record(_ event: ClientEvent) { events.withLock { $0.append(event) } }
@@ -314,9 +318,8 @@ struct ClientRuntimeTests {
     let server = await startAndAwaitRequest(client, on: transport)
     // Nobody reads the events: the close waits for the grace period, no longer.
     server.accept(then: serverFrame(.text, Array("unread".utf8)) + badFrame())
-    for _ in 0..<100 { await Task.yield() }
+    #expect(await eventually { clock.sleeperDeadlines.contains(ClientSession.repliesGrace) })
     #expect(!server.framesFromClient.contains { if case .close = $0 { true } else { false } })
-    #expect(await eventually { clock.sleeperCount > 0 })
     clock.advance(by: ClientSession.repliesGrace)
     #expect(
       await eventually {
@@ -325,6 +328,44 @@ struct ClientRuntimeTests {
         }
       })
     server.closeTCP()
+    await client.close()
+  }
+
+  @Test func aStalledPingWhilePausedNeitherSpinsTheTimerNorWaitsForever() async {
+    let transport = PipeTransport()
+    let clock = ManualClock()
+    let client = WebSocketClient(
+      url: url,
+      configuration: ClientConfiguration(
+        pingInterval: .seconds(1), pingTimeout: .seconds(20), eventBufferSize: 2),
+      transport: transport, clock: clock, random: SystemRandomNumberGenerator())
+    // The consumer stops reading once told of the stall.
+    let recorder = Recorder(client, stopAfter: { if case .stalled = $0 { true } else { false } })
+    let server = await startAndAwaitRequest(client, on: transport)
+    server.accept()
+    #expect(await eventually { recorder.contains { if case .opened = $0 { true } else { false } } })
+    // A ping goes unanswered long enough to be reported as a stall.
+    for _ in 0..<6 {
+      clock.advance(by: .seconds(1))
+      for _ in 0..<20 { await Task.yield() }
+    }
+    #expect(
+      await eventually { recorder.contains { if case .stalled = $0 { true } else { false } } })
+    for index in 0..<50 { server.send(serverFrame(.text, Array("m\(index)".utf8))) }
+    #expect(await eventually { server.unreadByClient > 0 })
+    // The next stall report's time passes while paused: the timer must not re-arm in a loop.
+    clock.advance(by: .seconds(2))
+    let before = clock.sleepCalls
+    for _ in 0..<500 { await Task.yield() }
+    #expect(clock.sleepCalls - before < 10, "the timer re-armed \(clock.sleepCalls - before) times")
+    // And the held-back timeout still ends a link that stays stuck (both ends writing, say).
+    clock.advance(by: .seconds(40))
+    #expect(await eventually { server.clientClosed })
+    let frames = server.framesFromClient
+    #expect(
+      frames.contains {
+        if case .close(let close) = $0 { close.code == .internalError } else { false }
+      })
     await client.close()
   }
 

@@ -21,6 +21,10 @@ final class ManualClock: SessionClock {
 
   /// How many tasks are sleeping on this clock.
   var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+  /// Until when each of them sleeps.
+  var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline) } }
+  /// How many sleeps were ever asked for: a timer that keeps re-arming shows up here.
+  var sleepCalls: Int { state.withLock { $0.nextID } }
 
   func sleep(until deadline: Duration) async throws {
     let id = state.withLock { state in
