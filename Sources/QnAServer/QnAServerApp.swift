@@ -74,7 +74,11 @@ public struct QnAServerApp: Sendable {
             maxFrameSize: configuration.maxMessageSize,
             autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
             closeTimeout: .seconds(5)))),
-      configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+      // A room of attendees reconnects at once after a Wi-Fi drop; past Hummingbird's default
+      // of 256 pending connections the rest would wait out TCP's one-second SYN retry. (The
+      // kernel caps this at net.core.somaxconn.)
+      configuration: .init(
+        address: .hostname(configuration.host, port: configuration.port), backlog: 4096),
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
       logger: logger)
     // The hub comes after the application: services shut down in reverse order, so the hub
