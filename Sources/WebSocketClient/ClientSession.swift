@@ -20,7 +20,7 @@ final class ClientSession: TransportSink, Sendable {
     /// `run()`, waiting for the outcome.
     var waiter: CheckedContinuation<Disconnect, Never>?
     /// Reading stopped because the consumer is behind: a pong may be waiting unread, so the
-    /// ping timeout must not fire.
+    /// ping timeout is held back (by one more timeout at most).
     var pausedSince: Duration?
     var openedAt: Duration?
     /// A read ended in a protocol violation, after messages the consumer may reply to (an
