@@ -79,8 +79,8 @@ final class ClientSession: TransportSink, Sendable {
   // MARK: The transport's calls
 
   func received(_ bytes: ByteBuffer) -> Bool {
-    let (delivery, done) = state.withLock { state -> (Delivery, Completion?) in
-      guard !state.finished else { return (Delivery(), nil) }
+    let delivery = act { state in
+      guard !state.finished else { return Delivery() }
       let now = clock.now
       let coreEvents = bytes.withUnsafeReadableBytes { state.connection.receive($0, now: now) }
       let delivery = handle(coreEvents, &state)
@@ -88,29 +88,24 @@ final class ClientSession: TransportSink, Sendable {
         state.pausedSince = now
         rescheduleTimer(&state)
       }
-      return (delivery, takeCompletion(&state))
+      return delivery
+    } afterwards: { delivery in
+      if delivery.awaitsReplies { events.whenDrained { [weak self] in self?.repliesHandled() } }
     }
-    delivery.wake()
-    if delivery.awaitsReplies { events.whenDrained { [weak self] in self?.repliesHandled() } }
-    done?.resume()
     return delivery.hasRoom
   }
 
   func ended(_ failure: TransportError?) {
-    let (delivery, done) = state.withLock { state -> (Delivery, Completion?) in
-      var delivery = Delivery()
-      if !state.finished {
-        if let failure {
-          end(&state, transportError: failure)
-        } else {
-          delivery = handle(state.connection.transportClosed(now: clock.now), &state)
-          end(&state, as: .connectFailed("connection ended"))
-        }
+    act { state in
+      guard !state.finished else { return Delivery() }
+      if let failure {
+        end(&state, transportError: failure)
+        return Delivery()
       }
-      return (delivery, takeCompletion(&state))
+      let delivery = handle(state.connection.transportClosed(now: clock.now), &state)
+      end(&state, as: .connectFailed("connection ended"))
+      return delivery
     }
-    delivery.wake()
-    done?.resume()
   }
 
   // MARK: Commands
@@ -144,29 +139,24 @@ final class ClientSession: TransportSink, Sendable {
   }
 
   func close(code: CloseCode?, reason: String) {
-    let (delivery, done) = state.withLock { state -> (Delivery, Completion?) in
+    act { state in
       state.closeRequested = true
       state.repliesDeadline = nil
       let now = clock.now
-      let delivery: Delivery
       do {
-        delivery = handle(try state.connection.close(code: code, reason: reason, now: now), &state)
+        return handle(try state.connection.close(code: code, reason: reason, now: now), &state)
       } catch {
-        delivery = handle(state.connection.transportClosed(now: now), &state)
+        return handle(state.connection.transportClosed(now: now), &state)
       }
-      return (delivery, takeCompletion(&state))
     }
-    delivery.wake()
-    done?.resume()
   }
 
   /// Drops TCP at once (a user's "reconnect now", or the client shutting down hard).
   func abort(as disconnect: Disconnect) {
-    let done = state.withLock { state -> Completion? in
+    act { state in
       end(&state, as: disconnect)
-      return takeCompletion(&state)
+      return Delivery()
     }
-    done?.resume()
   }
 
   // MARK: Events from the core
@@ -259,14 +249,12 @@ final class ClientSession: TransportSink, Sendable {
   /// `deadline` identifies the timer that fired: one cancelled after it woke must not act
   /// for (or clear) the timer that replaced it.
   private func tick(for deadline: Duration) {
-    let (delivery, done) = state.withLock { state -> (Delivery, Completion?) in
-      let delivery = tick(for: deadline, &state)
-      return (delivery, takeCompletion(&state))
+    act { state in
+      tick(for: deadline, &state)
+    } afterwards: { delivery in
+      // A stall report may be dropped: the next one supersedes it.
+      if let waited = delivery.stalled { events.tryPush(.stalled(waited: waited)) }
     }
-    delivery.wake()
-    // A stall report may be dropped: the next one supersedes it.
-    if let waited = delivery.stalled { events.tryPush(.stalled(waited: waited)) }
-    done?.resume()
   }
 
   private func tick(for deadline: Duration, _ state: inout State) -> Delivery {
@@ -371,9 +359,25 @@ final class ClientSession: TransportSink, Sendable {
 
   // MARK: Ending
 
-  /// `run()`'s continuation and what to resume it with, once the session has ended. Taken
-  /// under the lock and resumed after it, when the last events are queued, so the consumer
-  /// sees them before the disconnect.
+  /// Runs `body` under the lock; then, with the lock released, wakes the consumer for the
+  /// events queued, lets `afterwards` act on them, and resumes `run()` if the session ended
+  /// (last, so that the consumer sees the events before the disconnect).
+  @discardableResult
+  private func act(
+    _ body: (inout State) -> Delivery, afterwards: (Delivery) -> Void = { _ in }
+  ) -> Delivery {
+    let (delivery, done) = state.withLock { state in
+      let delivery = body(&state)
+      return (delivery, takeCompletion(&state))
+    }
+    delivery.wake()
+    afterwards(delivery)
+    done?.resume()
+    return delivery
+  }
+
+  /// `run()`'s continuation and what to resume it with, once the session has ended (see
+  /// `act`).
   private struct Completion {
     let waiter: CheckedContinuation<Disconnect, Never>
     let outcome: Disconnect
