@@ -12,12 +12,14 @@ struct ClientRuntimeTests {
 
   func makeClient(
     _ transport: PipeTransport, _ clock: ManualClock, reconnect: ReconnectPolicy? = nil,
-    pingInterval: Duration? = .seconds(20), pingTimeout: Duration = .seconds(20)
+    pingInterval: Duration? = .seconds(20), pingTimeout: Duration = .seconds(20),
+    eventBufferSize: Int = ClientConfiguration().eventBufferSize
   ) -> WebSocketClient {
     WebSocketClient(
       url: url,
       configuration: ClientConfiguration(
-        pingInterval: pingInterval, pingTimeout: pingTimeout, reconnect: reconnect),
+        pingInterval: pingInterval, pingTimeout: pingTimeout, reconnect: reconnect,
+        eventBufferSize: eventBufferSize),
       transport: transport, clock: clock, random: SystemRandomNumberGenerator())
   }
 
@@ -210,10 +212,7 @@ struct ClientRuntimeTests {
   @Test func closeReturnsEvenWhenNobodyReadsTheEvents() async {
     let transport = PipeTransport()
     let clock = ManualClock()
-    let client = WebSocketClient(
-      url: url,
-      configuration: ClientConfiguration(pingInterval: nil, eventBufferSize: 2),
-      transport: transport, clock: clock, random: SystemRandomNumberGenerator())
+    let client = makeClient(transport, clock, pingInterval: nil, eventBufferSize: 2)
     let server = await startAndAwaitRequest(client, on: transport)
     // Far more messages than the buffer holds, and no consumer at all.
     server.accept(then: (0..<10).flatMap { serverFrame(.text, Array("m\($0)".utf8)) })
@@ -224,11 +223,7 @@ struct ClientRuntimeTests {
   @Test func aSlowConsumerStopsTheReadingAndLosesNothing() async throws {
     let transport = PipeTransport()
     let clock = ManualClock()
-    let client = WebSocketClient(
-      url: url,
-      configuration: ClientConfiguration(
-        pingInterval: .seconds(20), pingTimeout: .seconds(20), eventBufferSize: 4),
-      transport: transport, clock: clock, random: SystemRandomNumberGenerator())
+    let client = makeClient(transport, clock, eventBufferSize: 4)
     let server = await startAndAwaitRequest(client, on: transport)
     server.accept()
     for index in 0..<50 { server.send(serverFrame(.text, Array("m\(index)".utf8))) }
@@ -334,11 +329,7 @@ struct ClientRuntimeTests {
   @Test func aStalledPingWhilePausedNeitherSpinsTheTimerNorWaitsForever() async {
     let transport = PipeTransport()
     let clock = ManualClock()
-    let client = WebSocketClient(
-      url: url,
-      configuration: ClientConfiguration(
-        pingInterval: .seconds(1), pingTimeout: .seconds(20), eventBufferSize: 2),
-      transport: transport, clock: clock, random: SystemRandomNumberGenerator())
+    let client = makeClient(transport, clock, pingInterval: .seconds(1), eventBufferSize: 2)
     // The consumer stops reading once told of the stall.
     let recorder = Recorder(client, stopAfter: { if case .stalled = $0 { true } else { false } })
     let server = await startAndAwaitRequest(client, on: transport)
