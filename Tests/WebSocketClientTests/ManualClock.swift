@@ -34,12 +34,20 @@ final class ManualClock: SessionClock {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
-        let resumeNow = state.withLock { state -> Bool in
-          if deadline <= state.now { return true }
+        // A task cancelled before it got here ran its cancellation handler already, with no
+        // sleeper to find: it must not start sleeping now, or it sleeps for good.
+        enum Start { case sleep, wake, cancelled }
+        let start = state.withLock { state -> Start in
+          if Task.isCancelled { return .cancelled }
+          if deadline <= state.now { return .wake }
           state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-          return false
+          return .sleep
         }
-        if resumeNow { continuation.resume() }
+        switch start {
+        case .sleep: break
+        case .wake: continuation.resume()
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        }
       }
     } onCancel: {
       let sleeper = state.withLock { state -> Sleeper? in
