@@ -20,10 +20,14 @@ public enum QnAEvent: Sendable, Hashable {
   /// The user typed a question; `token` is a fresh UUID for it.
   case ask(String, token: UUID)
   /// A question typed in an earlier run and kept unsent: queued as typed, without the
-  /// length limit of this run (which may be lower than the one it was typed under).
-  case restore(String, token: UUID)
+  /// length limit of this run (which may be lower than the one it was typed under); or, with
+  /// `failure`, kept as refused for good until the user retries or discards it.
+  case restore(String, token: UUID, failure: String? = nil)
   /// The user asks again a question the server refused.
   case retry(UUID)
+  /// The user gives up a question the server refused: it leaves the list and the pending
+  /// file.
+  case discard(UUID)
   /// A `send` effect could not be performed (the connection went away under it).
   case sendFailed(UUID)
   /// Something the front end should tell the attendee (from the client itself, not the
@@ -47,7 +51,8 @@ public enum QnAEffect: Sendable, Hashable {
   /// if that fails.
   case send(NewQuestion, token: UUID)
   /// Put this `resume` on the wire (servers with the extension only); nothing to report if
-  /// it fails, the next handshake sends another.
+  /// it fails, the next handshake sends another. A long list comes as several, each small
+  /// enough for any server's message limit.
   case resume(Resume)
   /// A change the attendee (or a script) should hear about.
   case report(QnAChange)
@@ -63,7 +68,11 @@ public enum QnAChange: Sendable, Hashable {
   case queued(Question)
   case sent(Question)
   case created(Question, message: String)
+  /// Refused for now; sent again in `retryIn`.
+  case waiting(Question, retryIn: Duration, reason: String)
   case failed(Question, reason: String)
+  /// A refused question the user gave up.
+  case discarded(Question)
   case answered(Question)
   case disconnected(reason: String, retry: QnAEvent.Retry?)
   case notice(Notice)

@@ -34,13 +34,18 @@ extension QnAState {
     connection = .ready(connectionID: message.id)
     handshakes += 1
     let extensions = Set(message.extensions ?? [])
+    serverExtensions = extensions
     var effects: [QnAEffect] = [.report(.handshake(connectionID: message.id))]
     if extensions.contains(ProtocolExtension.resume) {
       let mine = questions.values.filter { $0.status == .unanswered }.sorted {
         $0.sequence < $1.sequence
       }.compactMap(\.serverID)
-      if !mine.isEmpty {
-        effects.append(.resume(Resume(id: message.id, questions: mine)))
+      // Several small messages rather than one a server would close the socket for (1009).
+      var start = 0
+      while start < mine.count {
+        let chunk = Array(mine[start..<min(mine.count, start + Self.resumeChunk)])
+        effects.append(.resume(Resume(id: message.id, questions: chunk)))
+        start += Self.resumeChunk
       }
     } else if handshakes > 1, !warnedAboutLostAnswers {
       warnedAboutLostAnswers = true
@@ -53,7 +58,7 @@ extension QnAState {
       guard let question = questions[token] else { return false }
       return question.status == .queued && question.sendCount > 0
     }
-    let sends = dispatchQueued()
+    let sends = dispatchReady()
     if !extensions.contains(ProtocolExtension.token), handshakes > 1, resending,
       !warnedAboutDuplicates
     {
@@ -65,4 +70,8 @@ extension QnAState {
     }
     return effects + sends
   }
+
+  /// Ids per `resume`: 256 UUIDs are about 10 KB of JSON, under the 16 KiB message limit of
+  /// the existing back ends.
+  static let resumeChunk = 256
 }

@@ -33,7 +33,21 @@ extension QnAState {
     nextSequence += 1
     questions[token] = question
     unconfirmed.append(token)
-    return dispatch(token) ?? [.report(.queued(question))]
+    return release(token)
+  }
+
+  /// A question kept by an earlier run: queued again, or failed again with its reason.
+  mutating func restore(_ text: String, token: UUID, failure: String?) -> [QnAEffect] {
+    guard let failure else { return ask(text, token: token, checkingLength: false) }
+    guard questions[token] == nil, !text.isEmpty else {
+      return [.log("ignored: restored question \(token)")]
+    }
+    let question = Question(
+      id: token, content: text, status: .failed(reason: failure), sequence: nextSequence)
+    nextSequence += 1
+    questions[token] = question
+    unconfirmed.append(token)
+    return [.report(.failed(question, reason: failure))]
   }
 
   mutating func retry(_ token: UUID) -> [QnAEffect] {
@@ -41,7 +55,29 @@ extension QnAState {
       return [.log("ignored: retry of \(token), which has not failed")]
     }
     questions[token]?.status = .queued
-    return dispatch(token) ?? [.report(.queued(questions[token]!))]
+    questions[token]?.blindRetries = 0
+    return release(token)
+  }
+
+  mutating func discard(_ token: UUID) -> [QnAEffect] {
+    guard let question = questions[token], case .failed = question.status else {
+      return [.log("ignored: discard of \(token), which has not failed")]
+    }
+    questions[token] = nil
+    if let index = unconfirmed.firstIndex(of: token) { unconfirmed.remove(at: index) }
+    return [.report(.discarded(question))]
+  }
+
+  /// A question just queued: on the wire at once if nothing must go before it, else reported
+  /// queued and sent in its turn.
+  private mutating func release(_ token: UUID) -> [QnAEffect] {
+    // Without pacing nothing waits or holds the line, so it may go at once (O(1), the
+    // common path of a burst).
+    let effects = pacing ? dispatchReady() : (dispatch(token) ?? [])
+    if questions[token]?.status == .queued {
+      return [.report(.queued(questions[token]!))] + effects
+    }
+    return effects
   }
 
   /// Back to the queue: the connection went away before the server confirmed it.
@@ -51,10 +87,14 @@ extension QnAState {
     return [.report(.queued(questions[token]!))]
   }
 
-  /// Puts a queued question on the wire if a handshake allows it; `nil` if it must wait.
+  /// Puts a queued (or no longer waiting) question on the wire if a handshake allows it;
+  /// `nil` if it must wait.
   mutating func dispatch(_ token: UUID) -> [QnAEffect]? {
-    guard let connectionID, let question = questions[token], question.status == .queued else {
-      return nil
+    guard let connectionID, let question = questions[token] else { return nil }
+    switch question.status {
+    case .queued: break
+    case .waiting(let until, _) where until <= now: break
+    default: return nil
     }
     questions[token]?.status = .sending
     questions[token]?.sendCount += 1
@@ -62,12 +102,29 @@ extension QnAState {
     return [.send(message, token: token), .report(.sent(questions[token]!))]
   }
 
-  /// After a handshake: every queued question goes out, in typed order.
-  mutating func dispatchQueued() -> [QnAEffect] {
+  /// Sends what may go now, in typed order: nothing overtakes a question still waiting out a
+  /// refusal, and while pacing only one question is on the wire at a time.
+  mutating func dispatchReady() -> [QnAEffect] {
+    guard connectionID != nil else { return [] }
     var effects: [QnAEffect] = []
+    var pendingLeft = false
     for token in unconfirmed {
-      if let sent = dispatch(token) { effects += sent }
+      guard let question = questions[token] else { continue }
+      switch question.status {
+      case .sending:
+        pendingLeft = true
+        if pacing { return effects }
+      case .waiting(let until, _) where until > now:
+        return effects
+      case .queued, .waiting:
+        pendingLeft = true
+        if let sent = dispatch(token) { effects += sent }
+        if pacing { return effects }
+      case .failed, .unanswered, .answered:
+        continue
+      }
     }
+    if !pendingLeft { pacing = false }
     return effects
   }
 
@@ -76,5 +133,20 @@ extension QnAState {
   mutating func requeueSending() -> [QnAEffect] {
     let tokens = unconfirmed
     return tokens.flatMap { requeue($0) }
+  }
+
+  /// When the first question waiting out a refusal may go again (the engine wakes the state
+  /// then); `nil` if none waits.
+  public var nextWakeUp: Duration? {
+    guard pacing else { return nil }
+    for token in unconfirmed {
+      guard let question = questions[token] else { continue }
+      switch question.status {
+      case .waiting(let until, _): return until > now ? until : nil
+      case .queued, .sending: return nil
+      case .failed, .unanswered, .answered: continue
+      }
+    }
+    return nil
   }
 }

@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 
 /// Server messages. Responses carry no client token on reference back ends, so a response is
@@ -10,6 +11,7 @@ extension QnAState {
     case .questionResponse(let body):
       body.success ? created(body) : refused(body)
     case .questionAnswer(let body): answered(body.questionId)
+    case .resumed(let body): resumed(body)
     case .newQuestion, .resume: [.log("ignored: \(message.type) from the server")]
     }
   }
@@ -24,7 +26,8 @@ extension QnAState {
       return markAnswered(token)
     }
     var question: Question
-    let match = unconfirmedMatch(for: response, among: [.sending, .queued, .anyFailed])
+    let match = unconfirmedMatch(
+      for: response, among: [.sending, .queued, .anyWaiting, .anyFailed])
     if let match, let typed = questions[match] {
       question = typed
     } else {
@@ -51,22 +54,96 @@ extension QnAState {
       notice(response.message, kind: .info),
     ]
     if answered { effects.append(.report(.answered(question))) }
-    return effects
+    // While pacing, a confirmation lets the next question go.
+    return pacing ? effects + dispatchReady() : effects
   }
 
   private mutating func refused(_ response: QuestionResponse) -> [QnAEffect] {
     if let serverID = response.id {
       guard failedServerIDs.insert(serverID).inserted else { return [] }
     }
-    guard let token = unconfirmedMatch(for: response, among: [.sending, .queued]) else {
+    guard
+      let token = unconfirmedMatch(for: response, among: [.sending, .queued, .anyWaiting]),
+      var question = questions[token]
+    else {
       return [.log("ignored: failure response matching no pending question: \(response.message)")]
     }
     let reason = response.message
-    questions[token]?.status = .failed(reason: reason)
-    return [
-      .report(.failed(questions[token]!, reason: reason)),
-      notice(reason, kind: .error),
-    ]
+    let delay: Duration?
+    if let seconds = response.retryAfter {
+      // Said by the server: always retried, never failed for it. Bounded both ways, so that
+      // a hostile value neither spins nor parks the question for ever.
+      delay = .seconds(min(max(seconds.isFinite ? seconds : 1, 0.05), Self.longestRetryAfter))
+    } else if !serverExtensions.contains(ProtocolExtension.retryAfter),
+      question.blindRetries < Self.blindRetryDelays.count
+    {
+      // A back end that cannot say whether a refusal is final (the existing ones): retried a
+      // few times, with backoff, before the attendee is asked to decide.
+      delay = Self.blindRetryDelays[question.blindRetries]
+      question.blindRetries += 1
+    } else {
+      delay = nil
+    }
+    guard let delay else {
+      question.status = .failed(reason: reason)
+      questions[token] = question
+      return [.report(.failed(question, reason: reason)), notice(reason, kind: .error)]
+        + (pacing ? dispatchReady() : [])
+    }
+    question.status = .waiting(until: now + delay, reason: reason)
+    questions[token] = question
+    var effects: [QnAEffect] = [.report(.waiting(question, retryIn: delay, reason: reason))]
+    if !pacing {
+      // Said once per backlog, not once per refused question.
+      effects.append(notice("\(reason) Your questions go out again on their own.", kind: .info))
+    }
+    pacing = true
+    return effects
+  }
+
+  /// The longest `retryAfter` obeyed as given.
+  static let longestRetryAfter: Double = 600
+  /// Waits before each retry of a refusal from a back end without `retryAfter`; after the
+  /// last, the question fails.
+  static let blindRetryDelays: [Duration] = [1, 2, 4].map { .seconds($0) }
+
+  /// The server lost questions this client holds confirmed: they are asked again, by the same
+  /// token, so that the server stores them once more.
+  private mutating func resumed(_ reply: Resumed) -> [QnAEffect] {
+    guard reply.id == connectionID else { return [.log("ignored: resumed for another connection")] }
+    var effects: [QnAEffect] = []
+    var lost: [UUID] = []
+    for id in reply.missing.prefix(Self.resumeChunk) {
+      guard let token = tokenByServerID[id], var question = questions[token],
+        question.status == .unanswered
+      else { continue }
+      tokenByServerID[id] = nil
+      question.serverID = nil
+      question.createdAt = nil
+      question.status = .queued
+      questions[token] = question
+      lost.append(token)
+    }
+    guard !lost.isEmpty else { return [] }
+    // Back among the unconfirmed in typed order, ahead of anything typed since.
+    let questions = self.questions
+    let lostSet = Set(lost)
+    let stillUnconfirmed = unconfirmed.filter {
+      !lostSet.contains($0) && questions[$0]?.status.isUnconfirmed == true
+    }
+    unconfirmed = Deque(
+      (stillUnconfirmed + lost).sorted {
+        (questions[$0]?.sequence ?? 0) < (questions[$1]?.sequence ?? 0)
+      })
+    confirmedInUnconfirmed = 0
+    effects.append(
+      notice(
+        lost.count == 1
+          ? "The server lost a question of yours: asking it again."
+          : "The server lost \(lost.count) questions of yours: asking them again.",
+        kind: .info))
+    effects += lost.compactMap { questions[$0].map { .report(.queued($0)) } }
+    return effects + dispatchReady()
   }
 
   private mutating func answered(_ serverID: UUID) -> [QnAEffect] {
@@ -110,11 +187,14 @@ extension QnAState {
   enum MatchableStatus {
     case sending
     case queued
+    case anyWaiting
     case anyFailed
 
     func admits(_ status: QuestionStatus) -> Bool {
       switch (self, status) {
-      case (.sending, .sending), (.queued, .queued), (.anyFailed, .failed): true
+      case (.sending, .sending), (.queued, .queued), (.anyWaiting, .waiting),
+        (.anyFailed, .failed):
+        true
       default: false
       }
     }

@@ -15,11 +15,10 @@ extension QnAState {
     return confirmed + unconfirmed.compactMap { questions[$0] }.filter(\.status.isUnconfirmed)
   }
 
-  /// Questions typed and not yet confirmed, nor refused: what must survive a restart.
+  /// Questions typed and not confirmed by the server, failed ones included: what must
+  /// survive a restart (a failed one stays until the user retries or discards it).
   public var pendingQuestions: [Question] {
-    unconfirmed.compactMap { questions[$0] }.filter {
-      $0.status == .queued || $0.status == .sending
-    }
+    unconfirmed.compactMap { questions[$0] }.filter(\.status.isUnconfirmed)
   }
 
   public var counts: QuestionCounts {
@@ -27,7 +26,7 @@ extension QnAState {
     for question in questions.values {
       switch question.status {
       case .answered: counts.answered += 1
-      case .queued, .sending: counts.pending += 1
+      case .queued, .sending, .waiting: counts.pending += 1
       case .failed: counts.failed += 1
       case .unanswered: break
       }

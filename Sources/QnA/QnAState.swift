@@ -62,6 +62,12 @@ public struct QnAState: Sendable, Equatable {
   var warnedAboutLostAnswers = false
   /// Handshakes seen so far: the second one is a reconnect.
   var handshakes = 0
+  /// The extensions the current server announced in its last handshake.
+  var serverExtensions: Set<String> = []
+  /// Set by a refusal that may be retried: from then on one question is on the wire at a
+  /// time, in typed order, until none is left to send, so that a backlog meets a rate limit
+  /// with one refusal per question at most instead of one per question per retry.
+  var pacing = false
 
   public init(configuration: QnAConfiguration = QnAConfiguration()) {
     self.configuration = configuration
@@ -84,7 +90,7 @@ public struct QnAState: Sendable, Equatable {
     switch event {
     case .clock(let now):
       advanceClock(to: now)
-      return []
+      return pacing ? dispatchReady() : []
     case .received(let message):
       return receive(message)
     case .undecodable(let error):
@@ -92,10 +98,12 @@ public struct QnAState: Sendable, Equatable {
       return [.log("ignored: \(error)")]
     case .ask(let text, let token):
       return ask(text, token: token)
-    case .restore(let text, let token):
-      return ask(text, token: token, checkingLength: false)
+    case .restore(let text, let token, let failure):
+      return restore(text, token: token, failure: failure)
     case .retry(let token):
       return retry(token)
+    case .discard(let token):
+      return discard(token)
     case .sendFailed(let token):
       return requeue(token)
     case .notice(let text, let kind):

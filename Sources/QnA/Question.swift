@@ -6,16 +6,28 @@ public enum QuestionStatus: Sendable, Hashable {
   case queued
   /// On the wire, no response yet.
   case sending
-  /// The server refused it (its message as the reason); the user may retry.
+  /// Refused for now (a rate limit, a busy server): queued again, and sent again at clock
+  /// time `until`. Never failed for it.
+  case waiting(until: Duration, reason: String)
+  /// The server refused it for good (its message as the reason); the user may retry it or
+  /// discard it.
   case failed(reason: String)
   case unanswered
   case answered
 
-  /// Typed but not confirmed by the server: queued, sending or failed.
+  /// Typed but not confirmed by the server: queued, sending, waiting or failed.
   public var isUnconfirmed: Bool {
     switch self {
-    case .queued, .sending, .failed: true
+    case .queued, .sending, .waiting, .failed: true
     case .unanswered, .answered: false
+    }
+  }
+
+  /// On its way to the server: queued, sending or waiting (not failed).
+  public var isPending: Bool {
+    switch self {
+    case .queued, .sending, .waiting: true
+    case .failed, .unanswered, .answered: false
     }
   }
 }
@@ -37,6 +49,9 @@ public struct Question: Sendable, Hashable, Identifiable {
   public let sequence: Int
   /// Times it was put on the wire.
   public var sendCount = 0
+  /// Refusals retried without the server saying when (back ends without `retryAfter`):
+  /// bounded, then it fails.
+  public var blindRetries = 0
 
   public init(
     id: UUID, serverID: UUID? = nil, content: String, status: QuestionStatus,
@@ -75,7 +90,7 @@ public struct Notice: Sendable, Hashable {
 public struct QuestionCounts: Sendable, Hashable {
   public var asked = 0
   public var answered = 0
-  /// Queued or sending.
+  /// Queued, sending or waiting.
   public var pending = 0
   public var failed = 0
 

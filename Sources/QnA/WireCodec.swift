@@ -51,6 +51,8 @@ public struct WireCodec: Sendable {
         return .questionAnswer(try decoder.decode(QuestionAnswer.self, from: data))
       case Resume.type:
         return .resume(try decoder.decode(Resume.self, from: data))
+      case Resumed.type:
+        return .resumed(try decoder.decode(Resumed.self, from: data))
       default:
         throw WireDecodingError.unknownType(type)
       }
@@ -70,6 +72,7 @@ public struct WireCodec: Sendable {
       case .questionResponse(let body): data = try encoder.encode(Typed(body))
       case .questionAnswer(let body): data = try encoder.encode(Typed(body))
       case .resume(let body): data = try encoder.encode(Typed(body))
+      case .resumed(let body): data = try encoder.encode(Typed(body))
       }
     } catch {
       // Every field is a string, number, bool or finite date: encoding cannot fail.
@@ -126,3 +129,4 @@ extension NewQuestion: WireBody {}
 extension QuestionResponse: WireBody {}
 extension QuestionAnswer: WireBody {}
 extension Resume: WireBody {}
+extension Resumed: WireBody {}

@@ -8,6 +8,8 @@ public enum WireMessage: Sendable, Hashable {
   case questionAnswer(QuestionAnswer)
   /// Extension: a client presents its earlier questions on a new connection.
   case resume(Resume)
+  /// Extension: the server's reply to one `resume`, naming the questions it does not have.
+  case resumed(Resumed)
 
   /// The `type` field each message carries on the wire.
   public var type: String {
@@ -17,6 +19,7 @@ public enum WireMessage: Sendable, Hashable {
     case .questionResponse: QuestionResponse.type
     case .questionAnswer: QuestionAnswer.type
     case .resume: Resume.type
+    case .resumed: Resumed.type
     }
   }
 }
@@ -40,8 +43,10 @@ public enum ProtocolExtension {
   /// `newQuestion.token` is stored, echoed in `questionResponse`, and a repeat is not stored
   /// again.
   public static let token = "token"
-  /// The server understands `resume`.
+  /// The server understands `resume`, and answers each with `resumed`.
   public static let resume = "resume"
+  /// A refusal that may be retried carries `retryAfter`; one without it is final.
+  public static let retryAfter = "retryAfter"
 }
 
 /// Extension, client → server, right after a handshake on a new connection: "these
@@ -60,6 +65,22 @@ public struct Resume: Sendable, Hashable, Codable {
     self.id = id
     self.questions = questions
     self.tokens = tokens
+  }
+}
+
+/// Extension, server → client: the answer to one `resume`, sent after the `questionResponse`s
+/// of the questions it restored. `missing` names the questions of that `resume` the server
+/// does not have (lost in a restart, or never stored): the client asks them again.
+public struct Resumed: Sendable, Hashable, Codable {
+  static let type = "resumed"
+  /// This connection's id.
+  public var id: UUID
+  /// Server ids and tokens of the `resume` that name no stored question.
+  public var missing: [UUID]
+
+  public init(id: UUID, missing: [UUID]) {
+    self.id = id
+    self.missing = missing
   }
 }
 
@@ -90,10 +111,14 @@ public struct QuestionResponse: Sendable, Hashable, Codable {
   public var createdAt: Date?
   /// Extension: the token of the `newQuestion` this answers, from servers that echo it.
   public var token: UUID?
+  /// Extension: on a refusal that is not final (a rate limit, a busy database), the seconds
+  /// after which the same question may be sent again.
+  public var retryAfter: Double?
 
   public init(
     success: Bool, message: String, id: UUID? = nil, answered: Bool? = nil,
-    content: String? = nil, createdAt: Date? = nil, token: UUID? = nil
+    content: String? = nil, createdAt: Date? = nil, token: UUID? = nil,
+    retryAfter: Double? = nil
   ) {
     self.success = success
     self.message = message
@@ -102,6 +127,7 @@ public struct QuestionResponse: Sendable, Hashable, Codable {
     self.content = content
     self.createdAt = createdAt
     self.token = token
+    self.retryAfter = retryAfter
   }
 }
 

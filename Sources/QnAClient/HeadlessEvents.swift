@@ -16,8 +16,13 @@ public enum HeadlessEvents {
     case .sent(let question): questionLine("sent", question)
     case .created(let question, let message):
       questionLine("created", question, extra: ["message": .string(message)])
+    case .waiting(let question, let retryIn, let reason):
+      questionLine(
+        "waiting", question,
+        extra: ["retryIn": .number(retryIn / .seconds(1)), "reason": .string(reason)])
     case .failed(let question, let reason):
       questionLine("failed", question, extra: ["reason": .string(reason)])
+    case .discarded(let question): questionLine("discarded", question)
     case .answered(let question): questionLine("answered", question)
     case .disconnected(let reason, let retry):
       JSONLine([

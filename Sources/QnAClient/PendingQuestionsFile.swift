@@ -2,12 +2,21 @@ import Foundation
 import QnA
 
 /// Questions typed but not yet confirmed, kept on disk per server URL so that they survive
-/// quitting the client: sent on the next start, removed once confirmed. Written atomically
+/// quitting the client: sent on the next start, removed once confirmed. Refused ones stay,
+/// marked with their reason, until the user retries or discards them. Written atomically
 /// (a new file renamed over the old), so a crash leaves the old list or the new one.
 public struct PendingQuestionsFile: Sendable {
   public struct Entry: Sendable, Hashable, Codable {
     public var token: UUID
     public var content: String
+    /// Why the server refused it for good; absent for a question still to be sent.
+    public var failure: String?
+
+    public init(token: UUID, content: String, failure: String? = nil) {
+      self.token = token
+      self.content = content
+      self.failure = failure
+    }
   }
 
   public enum FileError: Error, CustomStringConvertible {

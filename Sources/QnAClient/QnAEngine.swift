@@ -11,16 +11,26 @@ public struct EngineConfiguration: Sendable {
   public var sendsBinary: Bool
   /// Where unconfirmed questions survive a restart; `nil` keeps them in memory only.
   public var pendingFile: PendingQuestionsFile?
+  /// What becomes of the refused questions an earlier run kept.
+  public var keptRefusals: KeptRefusals
+
+  public enum KeptRefusals: Sendable {
+    /// Shown as refused until the user retries or discards them.
+    case keep
+    case retry
+    case discard
+  }
 
   public init(
     client: ClientConfiguration = ClientConfiguration(reconnect: ReconnectPolicy()),
     state: QnAConfiguration = QnAConfiguration(), sendsBinary: Bool = true,
-    pendingFile: PendingQuestionsFile? = nil
+    pendingFile: PendingQuestionsFile? = nil, keptRefusals: KeptRefusals = .keep
   ) {
     self.client = client
     self.state = state
     self.sendsBinary = sendsBinary
     self.pendingFile = pendingFile
+    self.keptRefusals = keptRefusals
   }
 }
 
@@ -41,9 +51,10 @@ public actor QnAEngine {
   private let sendsBinary: Bool
   /// `nil` also when another client holds the file (this run then keeps questions in memory).
   private var pendingFile: PendingQuestionsFile?
+  private let keptRefusals: EngineConfiguration.KeptRefusals
   private var pendingLock: FileLock?
-  /// Tokens last written to `pendingFile`, to write only when they change.
-  private var savedPending: [UUID] = []
+  /// What was last written to `pendingFile`, to write only when it changes.
+  private var savedPending: [PendingQuestionsFile.Entry] = []
   private let log: @Sendable (String) -> Void
   private var random: any RandomNumberGenerator & Sendable
   private let changeSink: AsyncStream<QnAChange>.Continuation
@@ -57,6 +68,9 @@ public actor QnAEngine {
   private var observer: (@Sendable (QnAState, [QnAChange]) -> Void)?
   /// A disconnect waits for the event after it, which says whether and when a retry follows.
   private var pendingDisconnect: Disconnect?
+  /// Wakes the state when a question that waits out a refusal may go again.
+  private var wakeUp: (at: Duration, task: Task<Void, Never>)?
+  private var stopped = false
 
   public init(
     url: WebSocketURL, configuration: EngineConfiguration = EngineConfiguration(),
@@ -73,6 +87,7 @@ public actor QnAEngine {
     self.log = log
     sendsBinary = configuration.sendsBinary
     pendingFile = configuration.pendingFile
+    keptRefusals = configuration.keptRefusals
     state = QnAState(configuration: configuration.state)
     client = WebSocketClient(
       url: url, configuration: configuration.client, transport: transport, clock: clock,
@@ -125,19 +140,33 @@ public actor QnAEngine {
       pendingFile.quarantine()
       return []
     }
-    for entry in entries { apply(.restore(entry.content, token: entry.token)) }
+    // What the file holds now: a change (a discard) is written back.
+    savedPending = entries
+    for entry in entries {
+      switch (entry.failure, keptRefusals) {
+      case (.some, .retry): apply(.restore(entry.content, token: entry.token))
+      case (.some, .discard):
+        apply(.restore(entry.content, token: entry.token, failure: entry.failure))
+        apply(.discard(entry.token))
+      default: apply(.restore(entry.content, token: entry.token, failure: entry.failure))
+      }
+    }
     return entries.compactMap { state.question(token: $0.token) }
   }
 
   /// Writes the pending questions when they changed.
   private func savePending() {
     guard let pendingFile else { return }
-    let pending = state.pendingQuestions
-    let tokens = pending.map(\.id)
-    guard tokens != savedPending else { return }
+    let entries = state.pendingQuestions.map { question in
+      var failure: String?
+      if case .failed(let reason) = question.status { failure = reason }
+      return PendingQuestionsFile.Entry(
+        token: question.id, content: question.content, failure: failure)
+    }
+    guard entries != savedPending else { return }
     do {
-      try pendingFile.save(pending.map { .init(token: $0.id, content: $0.content) })
-      savedPending = tokens
+      try pendingFile.save(entries)
+      savedPending = entries
     } catch {
       log("\(error)")
     }
@@ -154,6 +183,9 @@ public actor QnAEngine {
 
   public func retry(_ token: UUID) { apply(.retry(token)) }
 
+  /// Gives up a question the server refused for good.
+  public func discard(_ token: UUID) { apply(.discard(token)) }
+
   /// Reconnects at once (skips the backoff wait, or drops a stuck connection).
   public func reconnectNow() { client.reconnectNow() }
 
@@ -163,6 +195,9 @@ public actor QnAEngine {
   /// Finishes the sends under way, closes with 1000, and waits until the connection has
   /// stopped and `changes` has ended.
   public func stop() async {
+    stopped = true
+    wakeUp?.task.cancel()
+    wakeUp = nil
     outbox.finish()
     if tasks.count == 2 { await tasks[1].value }
     await client.close(code: .normalClosure)
@@ -174,6 +209,9 @@ public actor QnAEngine {
   private func consume(_ events: WebSocketClient.Events) async {
     for await event in events { handle(event) }
     flushDisconnect(retry: nil)
+    stopped = true
+    wakeUp?.task.cancel()
+    wakeUp = nil
     outbox.finish()
     changeSink.finish()
   }
@@ -218,9 +256,11 @@ public actor QnAEngine {
 
   private func apply(_ event: QnAEvent) {
     let now = clock.now
-    if now > state.now { _ = state.apply(.clock(now)) }
+    // The clock first, and its effects too: it may release a question that waited.
+    var effects = now > state.now ? state.apply(.clock(now)) : []
+    effects += state.apply(event)
     var reported: [QnAChange] = []
-    for effect in state.apply(event) {
+    for effect in effects {
       switch effect {
       case .send(let message, let token):
         outbox.yield(.question(message, token, attempt: openAttempt))
@@ -234,7 +274,32 @@ public actor QnAEngine {
       }
     }
     savePending()
+    scheduleWakeUp()
     observer?(state, reported)
+  }
+
+  /// Keeps one timer at the state's next wake-up; the clock reading it applies sends what
+  /// the wait held back.
+  private func scheduleWakeUp() {
+    let next = state.nextWakeUp
+    guard next != wakeUp?.at else { return }
+    wakeUp?.task.cancel()
+    wakeUp = nil
+    guard let next, !stopped else { return }
+    let clock = self.clock
+    wakeUp = (
+      next,
+      Task { [weak self] in
+        guard (try? await clock.sleep(until: next)) != nil else { return }
+        await self?.wake(at: next)
+      }
+    )
+  }
+
+  private func wake(at time: Duration) {
+    guard wakeUp?.at == time else { return }
+    wakeUp = nil
+    apply(.clock(clock.now))
   }
 
   /// What the outbox sends, in order.

@@ -12,6 +12,7 @@ enum HelpOverlay {
     ("↑ ↓ PgUp PgDn wheel", "scroll the questions"),
     ("Home End (empty line)", "oldest / newest question"),
     ("Ctrl-T", "ask the last refused question again"),
+    ("Ctrl-X", "discard the last refused question"),
     ("Ctrl-R", "reconnect now"),
     ("Ctrl-L", "redraw the screen"),
     ("F1, ? (empty line)", "this help; any key closes it"),

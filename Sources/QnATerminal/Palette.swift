@@ -25,11 +25,11 @@ struct Palette {
     switch (status, colors) {
     case (.unanswered, true): CellStyle(color: .red)
     case (.answered, true): CellStyle(color: .green)
-    case (.sending, true), (.queued, true): CellStyle(color: .yellow)
+    case (.sending, true), (.queued, true), (.waiting, true): CellStyle(color: .yellow)
     case (.failed, true): CellStyle(color: .red, bold: true)
     case (.unanswered, false): CellStyle(bold: true)
     case (.answered, false): CellStyle()
-    case (.sending, false), (.queued, false): CellStyle(underline: true)
+    case (.sending, false), (.queued, false), (.waiting, false): CellStyle(underline: true)
     case (.failed, false): CellStyle(reverse: true)
     }
   }

@@ -30,6 +30,8 @@ struct QuestionList {
   let questions: [Question]
   let width: Int
   let height: Int
+  /// The clock reading labels count down from.
+  var now: Duration = .zero
 
   /// Columns before a question's text: a margin, the longest label and a gap.
   static let labelColumns = 13
@@ -39,25 +41,39 @@ struct QuestionList {
   func rows(of question: Question) -> [ListRow] {
     let text = TextWrap.lines(Sanitizer.forScreen(question.content), width: textWidth)
     var rows = [
-      ListRow(part: .first(label: Self.label(question.status), text: text[0]), question: question)
+      ListRow(
+        part: .first(label: Self.label(question.status, now: now), text: text[0]),
+        question: question)
     ]
     rows += text.dropFirst().map { ListRow(part: .continuation($0), question: question) }
     if case .failed(let reason) = question.status {
       let lines = TextWrap.lines(
-        "↳ " + Sanitizer.forScreen(reason) + " (Ctrl-T asks again)", width: textWidth)
+        "↳ " + Sanitizer.forScreen(reason) + " (Ctrl-T asks again, Ctrl-X discards)",
+        width: textWidth)
       rows += lines.map { ListRow(part: .reason($0), question: question) }
     }
     return rows
   }
 
-  static func label(_ status: QuestionStatus) -> String {
+  /// At most 12 columns: the label column is 13 wide with its margin.
+  static func label(_ status: QuestionStatus, now: Duration) -> String {
     switch status {
     case .queued: "Queued"
     case .sending: "Sending…"
+    // Its wait over, it is queued like any other until it can go.
+    case .waiting(let until, _) where until <= now: "Queued"
+    case .waiting(let until, _): "Waiting \(Self.countdown(until - now))"
     case .failed: "Failed"
     case .unanswered: "Unanswered"
     case .answered: "Answered"
     }
+  }
+
+  /// Whole seconds left, rounded up, as "4 s"; minutes past 99 s ("5 m"), so that the label
+  /// keeps its width.
+  static func countdown(_ left: Duration) -> String {
+    let seconds = QnAState.wholeSeconds(left, roundingUp: true)
+    return seconds > 99 ? "\((seconds + 59) / 60) m" : "\(seconds) s"
   }
 
   /// The question index and line shown at the top for `position`.

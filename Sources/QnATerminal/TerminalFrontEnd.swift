@@ -67,6 +67,7 @@ public enum TerminalFrontEnd {
             inbox.postTaken()
           }
         case .retry(let token): await engine.retry(token)
+        case .discard(let token): await engine.discard(token)
         case .reconnectNow: await engine.reconnectNow()
         case .quit, .redraw: break
         }

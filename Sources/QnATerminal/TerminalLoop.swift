@@ -59,7 +59,7 @@ final class TerminalLoop {
           switch action {
           case .quit: return .quit
           case .redraw: screen.forgetScreen()
-          case .ask, .retry, .reconnectNow: actions.yield(action)
+          case .ask, .retry, .discard, .reconnectNow: actions.yield(action)
           }
         }
       }

@@ -45,6 +45,7 @@ extension TerminalModel {
     case .control("l"): return [.redraw]
     case .control("r"): return [.reconnectNow]
     case .control("t"): return retryLastFailed()
+    case .control("x"): return discardLastFailed()
     case .control("p"):
       if let line = history.previous(current: editor.text) { editor.replace(with: line) }
     case .control("n"):
@@ -142,6 +143,16 @@ extension TerminalModel {
     return [.retry(failed.id)]
   }
 
+  /// Ctrl-X: the most recently typed question the server refused is given up.
+  private mutating func discardLastFailed() -> [TerminalAction] {
+    let failed = questions.last { if case .failed = $0.status { true } else { false } }
+    guard let failed else {
+      addNotice("No refused question to discard.", kind: .info)
+      return []
+    }
+    return [.discard(failed.id)]
+  }
+
   private mutating func requestQuit() -> [TerminalAction] {
     guard state.pendingQuestions.isEmpty && asksInFlight == 0 else {
       confirmingQuit = true
@@ -155,11 +166,13 @@ extension TerminalModel {
   var quitQuestion: String {
     let count = state.pendingQuestions.count + asksInFlight
     guard count > 0 else { return "Everything is sent now. Quit? y/n" }
-    let questions = count == 1 ? "1 question" : "\(count) questions"
+    let failed = state.counts.failed
+    var questions = count == 1 ? "1 question" : "\(count) questions"
+    if failed > 0 { questions += " (\(failed) refused)" }
+    let kept = failed > 0 ? " for" : " and sent"
     let fate =
       options.keepsQueuedQuestions
-      ? (count == 1 ? "it is kept and sent" : "they are kept and sent")
-        + " the next time qna starts"
+      ? (count == 1 ? "it is kept" : "they are kept") + kept + " the next time qna starts"
       : (count == 1 ? "it will be lost" : "they will be lost")
     return "Quit with \(questions) not sent? y/n (\(fate))"
   }

@@ -5,6 +5,8 @@ public enum TerminalAction: Sendable, Equatable {
   case ask(String)
   /// Ask again a question the server refused (its token).
   case retry(QnA.Question.ID)
+  /// Give up a question the server refused (its token).
+  case discard(QnA.Question.ID)
   case reconnectNow
   /// Forget what is on screen and paint everything again (Ctrl-L).
   case redraw
@@ -115,7 +117,7 @@ public struct TerminalModel: Sendable {
   /// Rows between the header and the footer.
   var listHeight: Int { max(0, rows - 3) }
   var questionList: QuestionList {
-    QuestionList(questions: questions, width: columns, height: listHeight)
+    QuestionList(questions: questions, width: columns, height: listHeight, now: now)
   }
 
   static let prompt = "Ask a question › "
@@ -160,6 +162,13 @@ public struct TerminalModel: Sendable {
       times.append(now + left - shown + .seconds(1))
     }
     times += recentAnswers.map { $0 + options.highlightDuration }
+    // Waiting questions count down in whole seconds.
+    for question in questions {
+      guard case .waiting(let until, _) = question.status, until > now else { continue }
+      let left = until - now
+      let shown = Duration.seconds(QnAState.wholeSeconds(left, roundingUp: true))
+      times.append(now + left - shown + .seconds(1))
+    }
     return times.filter { $0 > now }.min()
   }
 

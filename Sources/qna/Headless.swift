@@ -78,7 +78,7 @@ struct Headless {
       case .inputEnded:
         progress.inputEnded = true
       case .changesEnded:
-        if let reason = progress.lastDisconnect, !progress.isDone(options) {
+        if let reason = progress.lastDisconnect, progress.outcome(options) != .done {
           Self.note("connection ended: \(reason)")
           return .failed
         }
@@ -91,11 +91,16 @@ struct Headless {
       case .interrupted:
         return await finish(engine, &iterator, .success)
       }
-      if options.waitAnswered, let failure = progress.firstFailure {
-        Self.note("question failed: \(failure)")
+      switch progress.outcome(options) {
+      case .pending: continue
+      case .done: return await finish(engine, &iterator, .success)
+      case .failed(let failures):
+        for failure in failures {
+          Self.note(
+            "question failed: \(failure.content.prefix(60)): \(failure.reason)")
+        }
         return await finish(engine, &iterator, .failed)
       }
-      if progress.isDone(options) { return await finish(engine, &iterator, .success) }
     }
     return .success
   }
@@ -135,8 +140,9 @@ struct Headless {
     FileHandle.standardOutput.write(Data((line.description + "\n").utf8))
   }
 
+  /// One line on stderr; server text in it is escaped, so that it cannot act on a terminal.
   static func note(_ line: String) {
-    FileHandle.standardError.write(Data("qna: \(line)\n".utf8))
+    FileHandle.standardError.write(Data("qna: \(PrintableText.escaped(line))\n".utf8))
   }
 
   static func fail(_ line: String, status: ExitStatus) -> Never {
@@ -149,32 +155,58 @@ struct Headless {
 private struct Progress {
   var asked: [UUID] = []
   var inputEnded = false
-  var sent: Set<UUID> = []
+  /// Stored by the server (or answered, which implies it).
+  var confirmed: Set<UUID> = []
   var answered: Set<UUID> = []
-  var failures: [UUID: String] = [:]
+  /// Refused for good, and not retried since.
+  var failures: [UUID: Failure] = [:]
   var lastDisconnect: String?
+
+  struct Failure: Equatable {
+    var content: String
+    var reason: String
+  }
+
+  enum Outcome: Equatable {
+    case pending
+    case done
+    /// Every question has the server's verdict, and these were refused.
+    case failed([Failure])
+  }
 
   mutating func record(_ change: QnAChange) {
     switch change {
-    case .sent(let question): sent.insert(question.id)
-    case .answered(let question): answered.insert(question.id)
-    case .failed(let question, let reason): failures[question.id] = reason
-    case .created(let question, _): failures[question.id] = nil
+    case .created(let question, _):
+      confirmed.insert(question.id)
+      failures[question.id] = nil
+    case .answered(let question):
+      confirmed.insert(question.id)
+      answered.insert(question.id)
+    case .failed(let question, let reason):
+      failures[question.id] = Failure(content: question.content, reason: reason)
+    case .queued(let question), .sent(let question), .waiting(let question, _, _):
+      failures[question.id] = nil
+    case .discarded(let question):
+      failures[question.id] = nil
+      asked.removeAll { $0 == question.id }
     case .disconnected(let reason, _): lastDisconnect = reason
     case .handshake: lastDisconnect = nil
     default: break
     }
   }
 
-  var firstFailure: String? {
-    asked.lazy.compactMap { failures[$0] }.first
-  }
-
-  func isDone(_ options: Headless.Options) -> Bool {
-    guard inputEnded else { return false }
-    if options.waitAnswered { return asked.allSatisfy(answered.contains) }
-    if options.exitAfterSend { return asked.allSatisfy(sent.contains) }
-    return false
+  /// Done once every question is answered (`--wait-answered`) or stored (`--exit-after-send`);
+  /// failed once every question has a verdict and one was refused for good, so that all the
+  /// refusals are reported, not only the first.
+  func outcome(_ options: Headless.Options) -> Outcome {
+    guard inputEnded, options.waitAnswered || options.exitAfterSend else { return .pending }
+    let refused = asked.compactMap { failures[$0] }
+    if !refused.isEmpty {
+      return asked.allSatisfy { confirmed.contains($0) || failures[$0] != nil }
+        ? .failed(refused) : .pending
+    }
+    let goal = options.waitAnswered ? answered : confirmed
+    return asked.allSatisfy(goal.contains) ? .done : .pending
   }
 
   func shortfall(_ options: Headless.Options) -> String {
@@ -183,7 +215,7 @@ private struct Progress {
       let missing = asked.filter { !answered.contains($0) }.count
       return "\(missing) of \(asked.count) questions not answered"
     }
-    let missing = asked.filter { !sent.contains($0) }.count
-    return "\(missing) of \(asked.count) questions not sent"
+    let missing = asked.filter { !confirmed.contains($0) }.count
+    return "\(missing) of \(asked.count) questions not stored by the server"
   }
 }

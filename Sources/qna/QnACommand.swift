@@ -28,8 +28,12 @@ struct QnACommand: AsyncParsableCommand {
   @Flag(help: "Read questions from stdin after the --ask ones (without --ask, it always is).")
   var stdin = false
   @Flag(help: "Do not read questions from stdin.") var noStdin = false
-  @Flag(help: "Exit 0 once every question asked is answered.") var waitAnswered = false
-  @Flag(help: "Exit once every question asked has been sent.") var exitAfterSend = false
+  @Flag(help: "Exit 0 once every question asked is answered (1 if one is refused for good).")
+  var waitAnswered = false
+  @Flag(help: "Exit 0 once the server has stored every question asked (1 if one is refused).")
+  var exitAfterSend = false
+  @Flag(help: "Ask again the refused questions an earlier run kept.") var retryFailed = false
+  @Flag(help: "Drop the refused questions an earlier run kept.") var discardFailed = false
   @Option(help: "Give up after this long, exiting 5.") var timeout: String?
   @Option(help: "Keep-alive ping interval, or 0 for none.") var pingInterval = "20s"
   @Option(help: "Declare the connection dead without a pong this long.") var pingTimeout = "20s"
@@ -119,6 +123,9 @@ struct QnACommand: AsyncParsableCommand {
 
   private func makeConfiguration(url: String) throws -> EngineConfiguration {
     guard maxLength > 0 else { throw ValidationError("--max-length must be positive") }
+    guard !(retryFailed && discardFailed) else {
+      throw ValidationError("--retry-failed and --discard-failed exclude each other")
+    }
     let interval = try DurationValue.parse(pingInterval)
     let client = ClientConfiguration(
       connectTimeout: try DurationValue.parse(connectTimeout),
@@ -132,6 +139,7 @@ struct QnACommand: AsyncParsableCommand {
       ?? PendingQuestionsFile.defaultDirectory()
     return EngineConfiguration(
       client: client, state: QnAConfiguration(maxQuestionLength: maxLength), sendsBinary: !text,
-      pendingFile: noPersist ? nil : PendingQuestionsFile(directory: directory, serverURL: url))
+      pendingFile: noPersist ? nil : PendingQuestionsFile(directory: directory, serverURL: url),
+      keptRefusals: retryFailed ? .retry : discardFailed ? .discard : .keep)
   }
 }

@@ -136,6 +136,18 @@ struct KeyHandlingTests {
     #expect(model.press(.control("c"), .text("yes")) == [.quit])
   }
 
+  @Test func ctrlTRetriesAndCtrlXDiscardsTheLastRefusedQuestion() {
+    var scenario = Scenario()
+    scenario.connect()
+    let first = scenario.ask("first refused")
+    let second = scenario.ask("second refused")
+    scenario.refuse(first, reason: "no")
+    scenario.refuse(second, reason: "no")
+    var model = scenario.model()
+    #expect(model.press(.control("t")) == [.retry(second)])
+    #expect(model.press(.control("x")) == [.discard(second)])
+  }
+
   @Test func helpAndOtherCommands() {
     var model = Scenario().model()
     #expect(model.press(.function(1)).isEmpty)
@@ -146,6 +158,8 @@ struct KeyHandlingTests {
     #expect(model.press(.control("r")) == [.reconnectNow])
     #expect(model.press(.control("t")).isEmpty)  // nothing refused: a notice says so
     #expect(model.notices.last?.text == "No refused question to ask again.")
+    #expect(model.press(.control("x")).isEmpty)
+    #expect(model.notices.last?.text == "No refused question to discard.")
     model.type("a?")
     #expect(!model.showsHelp && model.editor.text == "a?")
   }

@@ -34,7 +34,10 @@ struct Scenario {
       .received(
         .handshake(
           Handshake(
-            id: connectionID, extensions: [ProtocolExtension.token, ProtocolExtension.resume]))))
+            id: connectionID,
+            extensions: [
+              ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
+            ]))))
   }
 
   /// Typed (and sent, when connected); returns the token.
@@ -66,9 +69,13 @@ struct Scenario {
     apply(.received(.questionAnswer(QuestionAnswer(questionId: serverID))))
   }
 
-  mutating func refuse(_ token: UUID, reason: String) {
+  /// Refused for good (without `retryAfter`), or for now (with it).
+  mutating func refuse(_ token: UUID, reason: String, retryAfter: Double? = nil) {
     apply(
-      .received(.questionResponse(QuestionResponse(success: false, message: reason, token: token))))
+      .received(
+        .questionResponse(
+          QuestionResponse(
+            success: false, message: reason, token: token, retryAfter: retryAfter))))
   }
 
   /// Asked, confirmed and (optionally) answered.

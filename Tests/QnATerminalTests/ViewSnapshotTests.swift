@@ -61,7 +61,7 @@ struct ViewSnapshotTests {
        Unanswered  Still waiting?
        Failed      Refused one
                    ↳ Too many questions, wait a bit (Ctrl-T asks
-                   again)
+                   again, Ctrl-X discards)
        Queued      On the wire
        Queued      Typed offline
 
@@ -236,7 +236,7 @@ struct ViewSnapshotTests {
   }
 
   @Test func helpOverlayListsEveryKey() {
-    var model = Scenario().model(rows: 20, columns: 70)
+    var model = Scenario().model(rows: 21, columns: 70)
     _ = model.press(.text("?"))
     expectScreen(
       model,
@@ -254,6 +254,7 @@ struct ViewSnapshotTests {
         │ ↑ ↓ PgUp PgDn wheel      scroll the questions                  │
         │ Home End (empty line)    oldest / newest question              │
         │ Ctrl-T                   ask the last refused question again   │
+        │ Ctrl-X                   discard the last refused question     │
         │ Ctrl-R                   reconnect now                         │
         │ Ctrl-L                   redraw the screen                     │
         │ F1, ? (empty line)       this help; any key closes it          │
@@ -354,6 +355,39 @@ struct ViewSnapshotTests {
     scenario.ask("Queued")
     model = scenario.model(rows: 24, columns: 80)
     _ = model.press(.control("c"))
-    #expect(screen(model).contains(" Quit with 1 question not sent? y/n (it is kept"))
+    // The refused question counts: it is kept too, until retried or discarded.
+    #expect(
+      screen(model).contains(
+        " Quit with 2 questions (1 refused) not sent? y/n (they are kept for the next"))
+  }
+
+  @Test func questionsWaitingOutARefusalCountDown() throws {
+    var scenario = Scenario()
+    scenario.connect()
+    scenario.asked("Stored")
+    let waiting = scenario.ask("Over the limit")
+    scenario.ask("Behind it")
+    scenario.refuse(waiting, reason: "Too many questions at once.", retryAfter: 4.2)
+    var model = scenario.model(rows: 7)
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket    ● connected · #1a2b3c4d
+       Unanswered  Stored
+       Waiting 5 s Over the limit
+       Sending…    Behind it
+
+       3 asked · 0 answered · 2 pending │ Too many questions at …
+      Ask a question ›
+      """)
+    let tick = try #require(model.nextChange)
+    let error = tick - .milliseconds(100_200)
+    #expect(error < .milliseconds(1) && error > .milliseconds(-1), "when 5 s becomes 4 s")
+    model.now = .seconds(104)
+    #expect(screen(model).contains(" Waiting 1 s Over the limit"))
+    #expect(TerminalView.render(model).grid[2, 1].style.color == .yellow)
+    // Minutes past 99 s keep the label's width.
+    scenario.refuse(waiting, reason: "later", retryAfter: 300)
+    #expect(screen(scenario.model(rows: 7)).contains(" Waiting 5 m Over the limit"))
   }
 }

@@ -52,15 +52,19 @@ struct ExtensionTests {
     #expect(effects.sent.count == 1)
   }
 
-  @Test func pendingQuestionsAreTheQueuedAndSendingOnes() {
+  @Test func pendingQuestionsAreEveryUnconfirmedOneTheRefusedIncluded() {
     var harness = Harness()
-    harness.connect()
+    harness.apply(
+      .received(
+        .handshake(Handshake(id: firstConnection, extensions: all + [ProtocolExtension.retryAfter]))
+      ))
     harness.ask("sending", 1)
     harness.ask("refused", 2)
     harness.ask("created", 3)
     harness.respond("refused", id: nil, success: false, message: "no")
     harness.respond("created", id: 30)
-    #expect(harness.state.pendingQuestions.map(\.content) == ["sending"])
+    #expect(harness.state.pendingQuestions.map(\.content) == ["sending", "refused"])
+    #expect(harness.status(2) == .failed(reason: "no"))
   }
 
   @Test func resumeAndExtensionsRoundTripOnTheWire() throws {

@@ -143,7 +143,8 @@ struct ServerMessageTests {
 
   @Test func aFailureMarksThePendingQuestionFailedWithTheServersReason() {
     var harness = Harness()
-    harness.connect()
+    // A server that says when a refusal may be retried: one without it is final.
+    harness.connectToProjectServer()
     harness.ask("spam", 1)
     let effects = harness.respond(
       "spam", id: 30, success: false, message: "Something went wrong creating the question.")
@@ -158,7 +159,8 @@ struct ServerMessageTests {
 
   @Test func aFailureWithoutContentOrIDIsAboutTheOldestQuestionOnTheWire() {
     var harness = Harness()
-    harness.connect()
+    // A server that says when a refusal may be retried: one without it is final.
+    harness.connectToProjectServer()
     harness.ask("a", 1)
     harness.ask("b", 2)
     harness.respond(nil, id: nil, success: false, message: "rate limited")
@@ -187,7 +189,8 @@ struct ServerMessageTests {
 
   @Test func aFailedQuestionCanBeRetried() {
     var harness = Harness()
-    harness.connect()
+    // A server that says when a refusal may be retried: one without it is final.
+    harness.connectToProjectServer()
     harness.ask("again", 1)
     harness.respond("again", id: nil, success: false, message: "busy")
     let effects = harness.apply(.retry(uuid(1)))
@@ -200,12 +203,13 @@ struct ServerMessageTests {
 
   @Test func retryingOfflineQueuesForTheNextHandshake() {
     var harness = Harness()
-    harness.connect()
+    // A server that says when a refusal may be retried: one without it is final.
+    harness.connectToProjectServer()
     harness.ask("again", 1)
     harness.respond("again", id: nil, success: false, message: "busy")
     harness.apply(.disconnected(reason: "gone", retry: nil))
     #expect(harness.apply(.retry(uuid(1))).changeNames == ["queued"])
-    harness.connect(secondConnection)
+    harness.connectToProjectServer(secondConnection)
     #expect(harness.status(1) == .sending)
   }
 
@@ -361,7 +365,8 @@ struct ConnectionTests {
 struct ViewTests {
   @Test func questionsAreOrderedByCreationWithPendingOnesLastInTypedOrder() {
     var harness = Harness()
-    harness.connect()
+    // A server that says when a refusal may be retried: one without it is final.
+    harness.connectToProjectServer()
     for (token, text) in [(1, "a"), (2, "b"), (3, "c"), (4, "d")] { harness.ask(text, token) }
     harness.respond("c", id: 1, createdAt: 100)
     harness.respond("a", id: 2, createdAt: 200)

@@ -41,12 +41,14 @@ struct Harness {
   @discardableResult
   mutating func respond(
     _ content: String?, id: Int?, success: Bool = true, message: String = "Question created.",
-    answered: Bool = false, createdAt: Double? = nil
+    answered: Bool = false, createdAt: Double? = nil, token: Int? = nil,
+    retryAfter: Double? = nil
   ) -> [QnAEffect] {
     let response = QuestionResponse(
       success: success, message: message, id: id.map { uuid($0, group: 0x5E) },
       answered: answered, content: content,
-      createdAt: Date(timeIntervalSinceReferenceDate: createdAt ?? Double(id ?? 0)))
+      createdAt: Date(timeIntervalSinceReferenceDate: createdAt ?? Double(id ?? 0)),
+      token: token.map { uuid($0) }, retryAfter: retryAfter)
     return apply(.received(.questionResponse(response)))
   }
 
@@ -56,7 +58,18 @@ struct Harness {
   }
 
   func status(_ token: Int) -> QuestionStatus? { state.question(token: uuid(token))?.status }
+
+  /// Connected to a server of this project: every extension announced.
+  mutating func connectToProjectServer(_ id: UUID = firstConnection) {
+    apply(.connecting(attempt: 1))
+    apply(.connected)
+    apply(.received(.handshake(Handshake(id: id, extensions: projectExtensions))))
+  }
 }
+
+let projectExtensions = [
+  ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
+]
 
 extension [QnAEffect] {
   var sent: [NewQuestion] {
@@ -77,7 +90,9 @@ extension [QnAEffect] {
       case .queued: "queued"
       case .sent: "sent"
       case .created: "created"
+      case .waiting: "waiting"
       case .failed: "failed"
+      case .discarded: "discarded"
       case .answered: "answered"
       case .disconnected: "disconnected"
       case .notice: "notice"
