@@ -116,7 +116,10 @@ let package = Package(
     // The server in this process and as a process, over loopback, with our own client.
     .testTarget(
       name: "QnAServerTests",
-      dependencies: ["QnAServer", "qna-server", "QnA", "WebSocketClient", "InteropPeers"]
+      dependencies: [
+        "QnAServer", "qna-server", "QnA", "WebSocketClient", "InteropPeers",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
     // Nothing lost under injected faults: the built client and server, as processes.
     .testTarget(name: "EndToEndTests", dependencies: ["qna", "qna-server", "InteropPeers"]),

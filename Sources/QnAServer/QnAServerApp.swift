@@ -118,9 +118,11 @@ public struct QnAServerApp: Sendable {
       let connection = SocketConnection(
         id: environment.makeID(), channel: channel, outbound: outbound,
         openedAt: environment.now(),
-        limiter: RateLimiter(
+        questionBudget: TokenBucket(
           burst: configuration.rateLimit, window: configuration.rateWindow,
           now: environment.uptime()),
+        lookupBudget: TokenBucket(
+          burst: configuration.lookupRate, window: .seconds(1), now: environment.uptime()),
         latency: configuration.mock?.latency, uptime: environment.uptime)
       defer { connection.finish() }
       if desk.hub.count >= configuration.maxConnections {

@@ -69,25 +69,37 @@ final class QuestionDesk: Sendable {
   /// Extensions announced in every handshake.
   var handshake: (UUID) -> Handshake {
     let extensions =
-      configuration.extensions ? [ProtocolExtension.token, ProtocolExtension.resume] : nil
+      configuration.extensions
+      ? [ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter] : nil
     return { Handshake(id: $0, extensions: extensions) }
   }
 
+  /// Waits until this socket may do `count` lookups: a flood of resends or resumes slows
+  /// its sender (its messages wait, TCP pushes back), never anyone else.
+  private func pace(_ count: Int, for connection: SocketConnection) async {
+    let wait = connection.spendLookups(count, now: environment.uptime())
+    if wait > .zero { try? await Task.sleep(for: wait) }
+  }
+
   /// Extension: the client's earlier questions move to this connection, and it hears their
-  /// current state at once, answers given while it was away included.
+  /// current state at once, answers given while it was away included; then `resumed`, naming
+  /// those the server does not have, so that the client asks them again.
   private func resume(_ resume: Resume, from connection: SocketConnection) async {
     guard resume.id == connection.id else {
       logger.warning("ignored resume from \(connection.id) naming \(resume.id)")
       return
     }
+    // A message holds a few hundred ids at most (the message size limit); the cap is a
+    // second guard for servers configured with a larger one.
+    let ids = Array(resume.questions.prefix(Self.maxResumeIDs))
+    let tokens = Array(resume.tokens.prefix(Self.maxResumeIDs - ids.count))
+    await pace(ids.count + tokens.count, for: connection)
     askers.withLock { askers in
-      for id in resume.questions where askers[id] != nil { askers[id] = connection.id }
+      for id in ids where askers[id] != nil { askers[id] = connection.id }
     }
     let moved: [StoredQuestion]
     do {
-      moved = try await store.reassign(
-        ids: Array(resume.questions.prefix(10_000)), tokens: Array(resume.tokens.prefix(10_000)),
-        to: connection.id)
+      moved = try await store.reassign(ids: ids, tokens: tokens, to: connection.id)
     } catch {
       logger.error("resume failed: \(error)")
       return
@@ -103,23 +115,24 @@ final class QuestionDesk: Sendable {
         token: question.token)
       await send(.questionResponse(response), to: connection)
     }
+    let found = Set(moved.map(\.id)).union(moved.compactMap(\.token))
+    let missing = (ids + tokens).filter { !found.contains($0) }
+    await send(.resumed(Resumed(id: connection.id, missing: missing)), to: connection)
   }
+
+  static let maxResumeIDs = 1000
 
   private func respond(to question: NewQuestion, from connection: SocketConnection) async
     -> QuestionResponse
   {
     let token = configuration.extensions ? question.token : nil
-    func refuse(_ reason: String) -> QuestionResponse {
+    func refuse(_ reason: String, retryAfter: Duration? = nil) -> QuestionResponse {
       logger.info("refused from \(connection.id): \(reason)")
       return QuestionResponse(
-        success: false, message: reason, content: question.content, token: token)
+        success: false, message: reason, content: question.content, token: token,
+        retryAfter: configuration.extensions ? retryAfter.map(Self.seconds) : nil)
     }
-    // A resend of a stored question is not a new question: it skips the rate limit.
-    var isResend = false
-    if let token, case .some(.some) = try? await store.question(token: token) { isResend = true }
-    guard isResend || connection.allowQuestion(now: environment.uptime()) else {
-      return refuse("Too many questions at once: wait a few seconds and try again.")
-    }
+    // What no retry can mend first: such a question is refused for good.
     guard question.id == connection.id else {
       return refuse("The id in newQuestion is not this connection's id.")
     }
@@ -128,6 +141,16 @@ final class QuestionDesk: Sendable {
     guard question.content.count <= configuration.maxQuestionLength else {
       return refuse(
         "The question is too long: at most \(configuration.maxQuestionLength) characters.")
+    }
+    // A resend of a stored question is not a new question: it skips the rate limit, and
+    // pays in lookups instead.
+    var isResend = false
+    if let token {
+      await pace(1, for: connection)
+      if case .some(.some) = try? await store.question(token: token) { isResend = true }
+    }
+    if !isResend, let wait = connection.takeQuestion(now: environment.uptime()) {
+      return refuse(Self.rateLimitedMessage, retryAfter: wait)
     }
     if let rejectPattern, let regex = try? Regex(rejectPattern),
       (try? regex.firstMatch(in: question.content)) != nil
@@ -150,32 +173,38 @@ final class QuestionDesk: Sendable {
         logger.info("question \(stored.id) sent again (token \(token?.uuidString ?? "-"))")
       }
     } catch {
+      // Busy or failing storage is not the question's fault: the client tries again.
       logger.error("could not store a question: \(error)")
-      return refuse(Self.failedSaveMessage)
+      return refuse(Self.failedSaveMessage, retryAfter: Self.storageRetry)
     }
     return QuestionResponse(
       success: true, message: Self.createdMessage, id: stored.id, answered: stored.answered,
       content: stored.content, createdAt: stored.createdAt, token: token)
   }
 
-  /// Marks a question answered and tells the connection that asked it, if it is still
-  /// there; `nil` if there is no such question.
+  static let rateLimitedMessage = "Too many questions at once."
+  /// After a failed write, the client waits this long before sending the question again.
+  static let storageRetry: Duration = .seconds(1)
+
+  /// `retryAfter` as the wire has it: seconds, rounded up to the millisecond.
+  static func seconds(_ duration: Duration) -> Double {
+    max(0.001, (duration / .seconds(1) * 1000).rounded(.up) / 1000)
+  }
+
+  /// Marks a question answered and, once that is stored, tells the connection that asked it,
+  /// if it is still there; `nil` if there is no such question.
   func answer(_ id: UUID) async throws(StoreError) -> StoredQuestion? {
-    guard let askedFrom = askers.withLock({ $0[id] }) else { return nil }
+    guard askers.withLock({ $0[id] }) != nil else { return nil }
+    // Stored first: an attendee who saw "answered" must find it answered after any restart.
+    let question = try await store.markAnswered(id: id)
+    // Read after the write: a resume that moved the question meanwhile is seen here.
+    guard let askedFrom = askers.withLock({ $0[id] }) else { return question }
     if let asker = hub.connection(askedFrom) {
       // Written before the caller's HTTP response, as the existing back ends do.
       await send(.questionAnswer(QuestionAnswer(questionId: id)), to: asker)
       logger.info("answered \(id), sent to \(asker.id)")
     } else {
       logger.info("answered \(id); its connection \(askedFrom) is gone")
-    }
-    let question = try await store.markAnswered(id: id)
-    // A resume may have moved the question meanwhile, after reading it unanswered: the new
-    // connection hears it too. (Resume updates the map before it reads the database.)
-    if let movedTo = askers.withLock({ $0[id] }), movedTo != askedFrom,
-      let asker = hub.connection(movedTo)
-    {
-      await send(.questionAnswer(QuestionAnswer(questionId: id)), to: asker)
     }
     return question
   }

@@ -20,12 +20,15 @@ public final class QuestionStore: Sendable {
   public init(path: String) throws(StoreError) {
     do {
       var configuration = Configuration()
+      // Another process (sqlite3, a backup) may hold the file for a moment: wait for it a
+      // little, then report the write as failed, which the client retries.
+      configuration.busyMode = .timeout(Self.busyTimeout)
       if path != ":memory:" {
-        // WAL with synchronous=NORMAL: a commit survives the process being killed without
-        // an fsync per question (only a power loss can take the last few).
+        // WAL with synchronous=FULL: each commit is on disk before the server says
+        // "created" or "answered", so not even a power loss takes back what it said.
         configuration.prepareDatabase { db in
           try db.execute(sql: "PRAGMA journal_mode = WAL")
-          try db.execute(sql: "PRAGMA synchronous = NORMAL")
+          try db.execute(sql: "PRAGMA synchronous = FULL")
         }
       }
       database =
@@ -36,6 +39,14 @@ public final class QuestionStore: Sendable {
     } catch {
       throw .unavailable("\(path): \(error)")
     }
+  }
+
+  /// How long a write waits for a lock another process holds.
+  static let busyTimeout: TimeInterval = 2
+
+  /// `PRAGMA synchronous` as the store's connection has it: 2 is FULL.
+  public func synchronousLevel() async throws(StoreError) -> Int {
+    try await read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
   }
 
   private static var migrator: DatabaseMigrator {
@@ -64,8 +75,11 @@ public final class QuestionStore: Sendable {
         var existing = try QuestionRecord.filter(Column("token") == token.uuidString)
           .fetchOne(db)
       {
-        existing.askedFrom = question.askedFrom.uuidString
-        try existing.update(db)
+        // Unchanged on a resend from the same connection: no write, no fsync.
+        if existing.askedFrom != question.askedFrom.uuidString {
+          existing.askedFrom = question.askedFrom.uuidString
+          try existing.update(db)
+        }
         return (existing.question, false)
       }
       try QuestionRecord(question).insert(db)
@@ -85,8 +99,10 @@ public final class QuestionStore: Sendable {
       var seen: Set<String> = []
       var moved: [StoredQuestion] = []
       for var record in byID + byToken where seen.insert(record.id).inserted {
-        record.askedFrom = connection.uuidString
-        try record.update(db)
+        if record.askedFrom != connection.uuidString {
+          record.askedFrom = connection.uuidString
+          try record.update(db)
+        }
         moved.append(record.question)
       }
       return moved.sorted { $0.createdAt < $1.createdAt }

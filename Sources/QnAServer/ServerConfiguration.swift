@@ -15,9 +15,14 @@ public struct ServerConfiguration: Sendable {
   public var maxMessageSize = 16 * 1024
   /// Longest question, in characters.
   public var maxQuestionLength = 1000
-  /// Questions a connection may ask at once, refilled at that many per `rateWindow`.
-  public var rateLimit = 10
-  public var rateWindow: Duration = .seconds(30)
+  /// Questions a connection may ask at once, refilled at that many per `rateWindow`: an
+  /// attendee's backlog of 50 goes through in 15 s. Over it a question is refused with
+  /// `retryAfter`, and the client sends it again then: nothing is lost.
+  public var rateLimit = 20
+  public var rateWindow: Duration = .seconds(10)
+  /// Work a connection may cause without asking anything new (resends of stored questions,
+  /// the ids of `resume`), per second; past it, its messages are served that much later.
+  public var lookupRate = 1000
   public var maxConnections = 10_000
   /// The server pings each socket this often and drops it without a pong by the next ping,
   /// so sockets of attendees who vanished (sleep, roaming) do not pile up. `nil`: never

@@ -14,17 +14,21 @@ final class SocketConnection: Sendable {
   private let outbound: WebSocketOutboundWriter
   private let queue: AsyncStream<Outgoing>.Continuation
   private let writer: Task<Void, Never>
-  private let limiter: Mutex<RateLimiter>
+  /// New questions (refused past it), and lookups (slowed past it).
+  private let questionBudget: Mutex<TokenBucket>
+  private let lookupBudget: Mutex<TokenBucket>
 
   init(
     id: UUID, channel: any Channel, outbound: WebSocketOutboundWriter, openedAt: Date,
-    limiter: RateLimiter, latency: Duration?, uptime: @escaping @Sendable () -> Duration
+    questionBudget: TokenBucket, lookupBudget: TokenBucket, latency: Duration?,
+    uptime: @escaping @Sendable () -> Duration
   ) {
     self.id = id
     self.channel = channel
     self.outbound = outbound
     self.openedAt = openedAt
-    self.limiter = Mutex(limiter)
+    self.questionBudget = Mutex(questionBudget)
+    self.lookupBudget = Mutex(lookupBudget)
     let (messages, queue) = AsyncStream<Outgoing>.makeStream()
     self.queue = queue
     writer = Task {
@@ -61,8 +65,14 @@ final class SocketConnection: Sendable {
     }
   }
 
-  func allowQuestion(now: Duration) -> Bool {
-    limiter.withLock { $0.allow(now: now) }
+  /// `nil` if a new question may be stored now, else how long until one may.
+  func takeQuestion(now: Duration) -> Duration? {
+    questionBudget.withLock { $0.take(now: now) }
+  }
+
+  /// How long to wait before looking up `count` stored questions for this socket.
+  func spendLookups(_ count: Int, now: Duration) -> Duration {
+    lookupBudget.withLock { $0.spend(count, now: now) }
   }
 
   /// The close handshake, with this code and reason; the socket ends when the peer answers,

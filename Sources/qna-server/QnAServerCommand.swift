@@ -24,9 +24,18 @@ struct QnAServerCommand: AsyncParsableCommand {
   @Option(help: "Largest WebSocket message, in bytes (larger: close 1009).")
   var maxMessageSize = "16384"
   @Option(help: "Longest question, in characters.") var maxQuestionLength = 1000
-  @Option(help: "Questions a connection may ask at once (refilled per --rate-window).")
-  var rateLimit = 5
-  @Option(help: "Time in which --rate-limit questions are allowed again.") var rateWindow = "10s"
+  @Option(
+    help: """
+      Questions a connection may ask at once, refilled per --rate-window; more are refused \
+      with a time to retry after (default \(Self.defaults.rateLimit)).
+      """)
+  var rateLimit: Int?
+  @Option(
+    help: """
+      Time in which --rate-limit questions are allowed again \
+      (default \(DurationValue.format(Self.defaults.rateWindow))).
+      """)
+  var rateWindow: String?
   @Option(help: "Most WebSockets open at once (more: close 1013).") var maxConnections = 10_000
   @Option(help: "Ping each socket this often, dropping it without a pong by the next; 0: never.")
   var pingInterval = "60s"
@@ -43,6 +52,9 @@ struct QnAServerCommand: AsyncParsableCommand {
   @Option(help: "With --mock: delay every outgoing WebSocket message by this long.")
   var latency: String?
   @Option(help: "Log level: trace, debug, info, warning, error.") var logLevel = "info"
+
+  /// The library's defaults, which the options fall back to and their help states.
+  static let defaults = ServerConfiguration()
 
   func run() async throws {
     let configuration: ServerConfiguration
@@ -79,14 +91,14 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.allowPublic = allowPublic
     configuration.maxMessageSize = try SizeValue.parse(maxMessageSize)
     configuration.maxQuestionLength = maxQuestionLength
-    configuration.rateLimit = rateLimit
-    configuration.rateWindow = try DurationValue.parse(rateWindow)
+    configuration.rateLimit = rateLimit ?? configuration.rateLimit
+    configuration.rateWindow = try rateWindow.map(DurationValue.parse) ?? configuration.rateWindow
     configuration.maxConnections = maxConnections
     let ping = try DurationValue.parse(pingInterval)
     configuration.pingInterval = ping == .zero ? nil : ping
     configuration.extensions = !noExtensions
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
-    guard maxQuestionLength > 0, rateLimit > 0, maxConnections > 0,
+    guard maxQuestionLength > 0, configuration.rateLimit > 0, maxConnections > 0,
       configuration.maxMessageSize >= 125, configuration.rateWindow > .zero
     else {
       throw ValidationError("limits must be positive (--max-message-size at least 125)")

@@ -95,6 +95,8 @@ struct SocketProtocolTests {
   }
 
   @Test func theRateLimitAnswersWithFailuresNotADisconnect() async throws {
+    // A small limit with a slow refill makes the refusals exact; the default limit is tested
+    // in DeliveryTests.
     let server = try await ServerUnderTest {
       $0.rateLimit = 3
       $0.rateWindow = .seconds(60)
@@ -173,6 +175,7 @@ struct SocketProtocolTests {
   }
 
   @Test func aResendOfAStoredQuestionIsNotCountedByTheRateLimit() async throws {
+    // A limit of one shows that the resend did not take the only token.
     let server = try await ServerUnderTest {
       $0.rateLimit = 1
       $0.rateWindow = .seconds(60)

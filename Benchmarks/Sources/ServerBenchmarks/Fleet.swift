@@ -44,8 +44,8 @@ final class Fleet: Sendable {
               attendees[index].questionID = body.id
               attendees[index].responseAt = now
             case .questionAnswer: attendees[index].answerAt = now
-            // Client-to-server messages: a server never sends them.
-            case .newQuestion, .resume: break
+            // Client-to-server messages, and the reply to a resume this fleet never sends.
+            case .newQuestion, .resume, .resumed: break
             }
           }
         }
