@@ -10,8 +10,9 @@ struct TerminalUITests {
     "--ping-interval", "1s", "--ping-timeout", "2s", "--max-backoff", "1s",
   ]
 
+  /// The server as a user gets it: no limit raised.
   static func serverArguments(port: Int, database: String) -> [String] {
-    ["--port", "\(port)", "--mock", "--db", database, "--rate-limit", "1000"]
+    ["--port", "\(port)", "--mock", "--db", database]
   }
 
   /// Starts `qna` in the pane; when it exits the shell prints its status, and whether the
@@ -93,10 +94,12 @@ struct TerminalUITests {
 
   /// Starts the client against a fresh server and waits until it is connected.
   static func connectedClient(
-    options: [String] = [], environment: [String: String] = [:], rows: Int = 30
+    options: [String] = [], environment: [String: String] = [:], rows: Int = 30,
+    serverOptions: [String] = []
   ) async throws -> (TmuxSession, QnAServerProcess, URL) {
     let state = HeadlessProcess.freshDirectory()
-    let server = try await QnAServerProcess(Self.serverArguments(port: 0, database: ":memory:"))
+    let server = try await QnAServerProcess(
+      Self.serverArguments(port: 0, database: ":memory:") + serverOptions)
     let tmux = try TmuxSession(
       rows: rows,
       environment: ["XDG_STATE_HOME": state.path, "LC_ALL": "C.UTF-8"].merging(environment) { $1 })
