@@ -25,6 +25,10 @@ public struct ClientConnection: Sendable {
   private var responseParser: HandshakeResponseParser
   private var decoder: FrameDecoder
   private var outbound: [[UInt8]] = []
+  /// Where in `outbound` a pong waits unsent: a later ping replaces it rather than queue
+  /// another (RFC 6455 §5.5.3 allows answering only the latest), so a peer that floods pings
+  /// cannot grow the queue.
+  private var queuedPong: Int?
   private var sentClose: CloseFrame?
   private var receivedClose: CloseFrame?
   /// The peer's close frame came before ours.
@@ -56,7 +60,10 @@ public struct ClientConnection: Sendable {
   /// reply to the messages that preceded it.
   public mutating func takeOutbound() -> [[UInt8]] {
     applyPendingViolation()
-    defer { outbound = [] }
+    defer {
+      outbound = []
+      queuedPong = nil
+    }
     return outbound
   }
 
@@ -65,7 +72,10 @@ public struct ClientConnection: Sendable {
   /// application's replies with this until it has handled the messages before the
   /// violation, then calls `takeOutbound()`.
   public mutating func takeReplies() -> [[UInt8]] {
-    defer { outbound = [] }
+    defer {
+      outbound = []
+      queuedPong = nil
+    }
     return outbound
   }
 
@@ -115,7 +125,7 @@ public struct ClientConnection: Sendable {
         events.append(.message(message))
       case .ping(let payload):
         // RFC 6455 §5.5.2: answer with the same payload, unless we are already closing.
-        if sentClose == nil { queueFrame(.pong, payload: payload) }
+        if sentClose == nil { queuePong(payload) }
         events.append(.ping(payload))
       case .pong(let payload):
         events.append(.pong(payload))
@@ -217,6 +227,19 @@ public struct ClientConnection: Sendable {
   private mutating func queueFrame(_ opcode: Opcode, payload: UnsafeRawBufferPointer) {
     let key = MaskingKey.random(using: &random)
     outbound.append(FrameEncoder.encode(opcode: opcode, payload: payload, maskingKey: key))
+  }
+
+  private mutating func queuePong(_ payload: [UInt8]) {
+    let key = MaskingKey.random(using: &random)
+    let frame = payload.withUnsafeBytes {
+      FrameEncoder.encode(opcode: .pong, payload: $0, maskingKey: key)
+    }
+    if let queuedPong {
+      outbound[queuedPong] = frame
+    } else {
+      queuedPong = outbound.count
+      outbound.append(frame)
+    }
   }
 
   private mutating func sendClose(_ frame: CloseFrame, now: Duration) {

@@ -133,7 +133,9 @@ struct NIOTransportChannel: TransportChannel {
 /// Hands what the channel reads to the session's sink, on the event loop, with no task hop.
 /// It passes on the channel's requests to read only while the sink wants more (and not before
 /// it started), so an unread backlog stays in the kernel (and TCP slows the peer) instead of
-/// growing in memory.
+/// growing in memory. Nor while the channel is not writable: what is read may need replies
+/// (pongs), and a peer that sends but never reads must not grow our unsent bytes without
+/// bound; it is read again once our writes drain.
 final class InboundBridge: ChannelDuplexHandler, Sendable {
   typealias InboundIn = ByteBuffer
   typealias OutboundIn = ByteBuffer
@@ -174,7 +176,15 @@ final class InboundBridge: ChannelDuplexHandler, Sendable {
   }
 
   func read(context: ChannelHandlerContext) {
+    guard context.channel.isWritable else { return }
     if state.withLock({ $0.wantsMore && $0.sink != nil }) { context.read() }
+  }
+
+  func channelWritabilityChanged(context: ChannelHandlerContext) {
+    if context.channel.isWritable, state.withLock({ $0.wantsMore && $0.sink != nil }) {
+      context.read()
+    }
+    context.fireChannelWritabilityChanged()
   }
 
   func channelInactive(context: ChannelHandlerContext) {

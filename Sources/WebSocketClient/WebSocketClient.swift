@@ -122,7 +122,9 @@ public final class WebSocketClient: Sendable {
       if let limit = policy.maximumAttempts, retry > limit { break }
       attempt += 1
       if !skipBackoff {
-        let delay = control.withLock { policy.delay(beforeRetry: retry, using: &$0.random) }
+        let delay = control.withLock {
+          policy.delay(beforeRetry: retry, after: disconnect, using: &$0.random)
+        }
         await queue.push(.reconnecting(after: delay, attempt: attempt))
         await waitBackoff(delay)
       }

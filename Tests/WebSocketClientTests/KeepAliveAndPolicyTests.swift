@@ -67,6 +67,26 @@ struct ReconnectPolicyTests {
     #expect(Set(firsts).count > 100)  // jittered, not a fixed step
   }
 
+  @Test func aRoomThatLostItsServerComesBackOverSecondsNotAtOnce() {
+    let policy = ReconnectPolicy()
+    var random = Counter()
+    let restart = Disconnect.closed(
+      CloseStatus(code: .goingAway, wasClean: true, closedByPeer: true, error: nil))
+    for outage in [restart, .connectFailed("connection refused"), .refused(status: 503)] {
+      let firsts = (0..<10_000).map { _ in
+        policy.delay(beforeRetry: 1, after: outage, using: &random)
+      }
+      let inHalfASecond = firsts.filter { $0 <= .milliseconds(500) }.count
+      #expect(inHalfASecond < 1_500, "\(outage): \(inHalfASecond) of 10,000 within 0.5 s")
+      #expect(firsts.allSatisfy { $0 <= .seconds(5) })
+    }
+    // One attendee's own link failing: back at once.
+    let mine = (0..<200).map { _ in
+      policy.delay(beforeRetry: 1, after: .pingTimeout(waited: .seconds(20)), using: &random)
+    }
+    #expect(mine.allSatisfy { $0 <= .milliseconds(500) })
+  }
+
   @Test func reconnectsOnlyWhenItCanHelp() {
     let policy = ReconnectPolicy()
     func closed(_ code: CloseCode, clean: Bool = true, error: WebSocketError? = nil) -> Disconnect {
@@ -77,10 +97,13 @@ struct ReconnectPolicyTests {
       .refused(status: 500), .refused(status: 503), .refused(status: 429), .refused(status: 408),
       closed(.abnormalClosure, clean: false), closed(.goingAway), closed(.internalError),
       closed(.serviceRestart), closed(.tryAgainLater),
+      // A captive portal: its HTML page, its redirect, its certificate.
+      .refused(status: 200), .refused(status: 302), .refused(status: 511),
+      .tlsFailed("bad certificate"),
     ]
     let no: [Disconnect] = [
-      .userClosed, .refused(status: 401), .refused(status: 404), .refused(status: 301),
-      .tlsFailed("bad certificate"), .handshakeFailed("bad accept"), .invalidRequest("bad header"),
+      .userClosed, .refused(status: 401), .refused(status: 403), .refused(status: 404),
+      .handshakeFailed("bad accept"), .invalidRequest("bad header"),
       closed(.normalClosure), closed(.policyViolation),
       closed(.protocolError, clean: false, error: .protocolViolation(.reservedOpcode(3))),
     ]
