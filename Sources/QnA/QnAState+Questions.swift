@@ -5,16 +5,21 @@ import Foundation
 extension QnAState {
   mutating func ask(_ text: String, token: UUID, checkingLength: Bool = true) -> [QnAEffect] {
     let content = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    if content.isEmpty {
+    switch QuestionText.problem(
+      with: content, maxLength: checkingLength ? configuration.maxQuestionLength : .max)
+    {
+    case .empty?:
       return [notice("Type a question first.", kind: .error)]
-    }
-    let length = content.count
-    if checkingLength, length > configuration.maxQuestionLength {
+    case .tooLong(let characters, let limit)?:
+      return [notice("Too long: \(characters) characters, at most \(limit).", kind: .error)]
+    case .overloadedCharacter?:
       return [
         notice(
-          "Too long: \(length) characters, at most \(configuration.maxQuestionLength).",
-          kind: .error)
+          "A character carries more than \(QuestionText.maxScalarsPerCharacter) marks: "
+            + "remove them and ask again.", kind: .error)
       ]
+    case nil:
+      break
     }
     // Characters are what people count, bytes what servers limit: combining marks and
     // escaped controls can make 1,000 characters far more than 16 KiB on the wire.

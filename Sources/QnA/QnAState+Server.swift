@@ -35,6 +35,11 @@ extension QnAState {
       guard questions[serverID] == nil, let content = response.content else {
         return [.log("ignored: questionResponse for an unknown question without content")]
       }
+      // Bounded: a hostile server could otherwise fill the list, and memory, without end.
+      guard foreignQuestions < Self.maxForeignQuestions else {
+        return [.log("ignored: questionResponse for an unknown question past the limit")]
+      }
+      foreignQuestions += 1
       question = Question(
         id: serverID, content: content, status: .unanswered, sequence: nextSequence)
       nextSequence += 1
@@ -60,7 +65,12 @@ extension QnAState {
 
   private mutating func refused(_ response: QuestionResponse) -> [QnAEffect] {
     if let serverID = response.id {
-      guard failedServerIDs.insert(serverID).inserted else { return [] }
+      guard !failedServerIDs.contains(serverID) else { return [] }
+      // Bounded like the early answers: a hostile server may send failures without end.
+      if failedServerIDs.count >= Self.maxEarlyAnswers, let any = failedServerIDs.first {
+        failedServerIDs.remove(any)
+      }
+      failedServerIDs.insert(serverID)
     }
     guard
       let token = unconfirmedMatch(for: response, among: [.sending, .queued, .anyWaiting]),
@@ -159,6 +169,8 @@ extension QnAState {
   }
 
   static let maxEarlyAnswers = 10_000
+  /// Questions a server may add to the list that were not typed here.
+  static let maxForeignQuestions = 10_000
 
   private mutating func markAnswered(_ token: UUID) -> [QnAEffect] {
     // Found once, changed in place: this is the hot path of a busy session.
@@ -209,6 +221,9 @@ extension QnAState {
     if let token = response.token, let question = questions[token], question.status.isUnconfirmed {
       return token
     }
+    // A server that echoes tokens names the question it answers: a response without a token
+    // (or with one unknown here) is about none of ours, however its content reads.
+    if serverExtensions.contains(ProtocolExtension.token) { return nil }
     for matchable in classes {
       let found = unconfirmed.first { token in
         guard let question = questions[token], matchable.admits(question.status) else {

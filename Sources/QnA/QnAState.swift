@@ -55,6 +55,8 @@ public struct QnAState: Sendable, Equatable {
   var earlyAnswers: Set<UUID> = []
   /// Server ids of failure responses seen, so that a repeated one changes nothing.
   var failedServerIDs: Set<UUID> = []
+  /// Questions in the list that were not typed here (a server sent them).
+  var foreignQuestions = 0
   var nextSequence = 0
   /// Whether the current server sends questions twice without complaint (no `token`
   /// extension) has been said; and whether answers may be lost (no `resume`).

@@ -32,17 +32,22 @@ public struct PendingQuestionsFile: Sendable {
   }
 
   public let url: URL
+  /// Whether the directory is this program's own (the default), to be kept owner-only.
+  let ownsDirectory: Bool
 
   /// The file for `serverURL` in `directory`: a readable name plus a hash, so that two URLs
-  /// never share a file.
-  public init(directory: URL, serverURL: String) {
+  /// never share a file. ASCII only and cut short, so the name stays far under the 255 bytes
+  /// a file name may have, whatever the URL.
+  public init(directory: URL, serverURL: String, ownsDirectory: Bool = false) {
     let readable = String(
-      serverURL.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" }
-        .prefix(80))
+      serverURL.unicodeScalars.prefix(80).map {
+        $0.isASCII && CharacterSet.alphanumerics.contains($0) ? Character($0) : "_"
+      })
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
     for byte in serverURL.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     url = directory.appendingPathComponent(
       "pending-\(readable)-\(String(hash, radix: 16)).json")
+    self.ownsDirectory = ownsDirectory
   }
 
   /// `$XDG_STATE_HOME/qna`, else `~/.local/state/qna`.
@@ -57,11 +62,11 @@ public struct PendingQuestionsFile: Sendable {
   }
 
   public func load() throws(FileError) -> [Entry] {
-    guard FileManager.default.fileExists(atPath: url.path) else { return [] }
     do {
-      return try JSONDecoder().decode([Entry].self, from: Data(contentsOf: url))
+      guard let data = try PrivateFiles.read(url) else { return [] }
+      return try JSONDecoder().decode([Entry].self, from: data)
     } catch {
-      throw .unreadable("\(url.path): \(error)")
+      throw .unreadable("\(error)")
     }
   }
 
@@ -69,16 +74,13 @@ public struct PendingQuestionsFile: Sendable {
   public func save(_ entries: [Entry]) throws(FileError) {
     do {
       if entries.isEmpty {
-        if FileManager.default.fileExists(atPath: url.path) {
-          try FileManager.default.removeItem(at: url)
-        }
+        try PrivateFiles.remove(url)
         return
       }
-      try FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try JSONEncoder().encode(entries).write(to: url, options: .atomic)
+      try PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
+      try PrivateFiles.replace(url, with: JSONEncoder().encode(entries))
     } catch {
-      throw .unwritable("\(url.path): \(error)")
+      throw .unwritable("\(error)")
     }
   }
 
@@ -86,9 +88,8 @@ public struct PendingQuestionsFile: Sendable {
   /// overwrite) each other's questions. `nil` if another process holds it; the lock lasts
   /// as long as the returned object.
   public func lock() -> FileLock? {
-    try? FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let descriptor = open(url.path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    try? PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
+    let descriptor = open(url.path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else { return nil }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       close(descriptor)
@@ -97,11 +98,13 @@ public struct PendingQuestionsFile: Sendable {
     return FileLock(descriptor: descriptor)
   }
 
-  /// Moves an unreadable file aside rather than overwrite what it may still hold.
+  /// Moves an unreadable file (or a symlink planted there) aside rather than overwrite what
+  /// it may still hold; a symlink's target is never touched.
   public func quarantine() {
     let aside = url.appendingPathExtension("unreadable")
-    try? FileManager.default.removeItem(at: aside)
-    try? FileManager.default.moveItem(at: url, to: aside)
+    unlink(aside.path)
+    rename(url.path, aside.path)
+    PrivateFiles.syncDirectory(url.deletingLastPathComponent())
   }
 }
 

@@ -21,8 +21,20 @@ public struct EngineConfiguration: Sendable {
     case discard
   }
 
+  /// The largest message a Q&A server sends: its messages carry one question (at most 16 KiB
+  /// on the existing back ends) or a page of the room; four times that leaves room, and keeps
+  /// what a hostile server can make the client hold small.
+  public static let maxServerMessageSize = 64 * 1024
+
+  /// The client's defaults, with the message limit sized for the protocol.
+  public static var defaultClient: ClientConfiguration {
+    ClientConfiguration(
+      protocolLimits: Configuration(maxMessageSize: maxServerMessageSize),
+      reconnect: ReconnectPolicy())
+  }
+
   public init(
-    client: ClientConfiguration = ClientConfiguration(reconnect: ReconnectPolicy()),
+    client: ClientConfiguration = EngineConfiguration.defaultClient,
     state: QnAConfiguration = QnAConfiguration(), sendsBinary: Bool = true,
     pendingFile: PendingQuestionsFile? = nil, keptRefusals: KeptRefusals = .keep
   ) {

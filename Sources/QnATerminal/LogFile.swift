@@ -1,8 +1,12 @@
 import Foundation
+import QnA
+import QnAClient
 import Synchronization
 
 /// The terminal UI's log: lines go to a file, never to the screen. While the screen is up,
 /// stderr goes there too, so that nothing (a library's warning, a crash report) garbles it.
+/// Owner-only, never through a planted symlink; every line escaped, so that text from the
+/// network cannot act on the terminal of whoever reads the log.
 public final class LogFile: Sendable {
   public let path: String
   private let fd: Int32
@@ -14,20 +18,23 @@ public final class LogFile: Sendable {
     public var description: String { "cannot open the log file \(path): \(reason)" }
   }
 
-  public init(path: String) throws(OpenError) {
-    let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw OpenError(path: path, reason: String(cString: strerror(errno))) }
+  /// `ownsDirectory`: the directory is this program's own (the default), kept owner-only.
+  public init(path: String, ownsDirectory: Bool = false) throws(OpenError) {
+    let url = URL(fileURLWithPath: path)
+    do {
+      try PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
+      fd = try PrivateFiles.openForAppend(url)
+    } catch {
+      throw OpenError(path: path, reason: error.reason)
+    }
     self.path = path
-    self.fd = fd
   }
 
   deinit { close(fd) }
 
   public func write(_ line: String) {
     let stamp = Date().formatted(.iso8601)
-    var bytes = Array("\(stamp) \(line)\n".utf8)
+    var bytes = Array("\(stamp) \(PrintableText.escaped(line))\n".utf8)
     lock.withLock { _ in _ = Foundation.write(fd, &bytes, bytes.count) }
   }
 

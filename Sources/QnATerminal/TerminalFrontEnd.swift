@@ -49,7 +49,16 @@ public enum TerminalFrontEnd {
     await engine.start()
     // The states carry everything the screen shows; the changes stream must still be read,
     // or it would keep every change of a long session.
-    let changes = Task { for await _ in engine.changes {} }
+    let changes = Task {
+      // The connection's story goes to the log (escaped there), for whoever debugs it later.
+      for await change in engine.changes {
+        switch change {
+        case .connecting, .handshake, .disconnected, .failed, .waiting:
+          log.write(HeadlessEvents.line(for: change).description)
+        default: break
+        }
+      }
+    }
     let model = TerminalModel(
       options: .init(
         url: engine.url.description, colors: options.colors,

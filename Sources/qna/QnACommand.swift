@@ -99,7 +99,8 @@ struct QnACommand: AsyncParsableCommand {
     do {
       log = try LogFile(
         path: logFile
-          ?? PendingQuestionsFile.defaultDirectory().appendingPathComponent("qna.log").path)
+          ?? PendingQuestionsFile.defaultDirectory().appendingPathComponent("qna.log").path,
+        ownsDirectory: logFile == nil)
     } catch {
       Headless.fail(error.description, status: .usage)
     }
@@ -128,6 +129,7 @@ struct QnACommand: AsyncParsableCommand {
     }
     let interval = try DurationValue.parse(pingInterval)
     let client = ClientConfiguration(
+      protocolLimits: Configuration(maxMessageSize: EngineConfiguration.maxServerMessageSize),
       connectTimeout: try DurationValue.parse(connectTimeout),
       handshakeTimeout: try DurationValue.parse(connectTimeout),
       pingInterval: interval == .zero ? nil : interval,
@@ -139,7 +141,10 @@ struct QnACommand: AsyncParsableCommand {
       ?? PendingQuestionsFile.defaultDirectory()
     return EngineConfiguration(
       client: client, state: QnAConfiguration(maxQuestionLength: maxLength), sendsBinary: !text,
-      pendingFile: noPersist ? nil : PendingQuestionsFile(directory: directory, serverURL: url),
+      pendingFile: noPersist
+        ? nil
+        : PendingQuestionsFile(
+          directory: directory, serverURL: url, ownsDirectory: stateDir == nil),
       keptRefusals: retryFailed ? .retry : discardFailed ? .discard : .keep)
   }
 }

@@ -54,17 +54,26 @@ struct ExtensionTests {
 
   @Test func pendingQuestionsAreEveryUnconfirmedOneTheRefusedIncluded() {
     var harness = Harness()
-    harness.apply(
-      .received(
-        .handshake(Handshake(id: firstConnection, extensions: all + [ProtocolExtension.retryAfter]))
-      ))
+    harness.connectToProjectServer()
     harness.ask("sending", 1)
     harness.ask("refused", 2)
     harness.ask("created", 3)
-    harness.respond("refused", id: nil, success: false, message: "no")
-    harness.respond("created", id: 30)
+    harness.respond("refused", id: nil, success: false, message: "no", token: 2)
+    harness.respond("created", id: 30, token: 3)
     #expect(harness.state.pendingQuestions.map(\.content) == ["sending", "refused"])
     #expect(harness.status(2) == .failed(reason: "no"))
+  }
+
+  @Test func aServerThatEchoesTokensIsBelievedOnlyByToken() {
+    var harness = Harness()
+    harness.connectToProjectServer()
+    harness.ask("mine", 1)
+    harness.respond("mine", id: nil, success: false, message: "forged")
+    harness.respond("mine", id: 40)
+    harness.respond("mine", id: 41, token: 99)
+    #expect(harness.status(1) == .sending, "nothing without its token")
+    harness.respond("mine", id: 42, token: 1)
+    #expect(harness.status(1) == .unanswered)
   }
 
   @Test func resumeAndExtensionsRoundTripOnTheWire() throws {

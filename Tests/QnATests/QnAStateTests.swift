@@ -44,11 +44,22 @@ struct AskingTests {
   @Test func aQuestionTooBigInBytesForTheServerIsRefused() {
     var harness = Harness()
     harness.connect()
-    // 500 characters, each a letter with 20 combining accents: about 20 KB of UTF-8.
-    let heavy = String(repeating: "a" + String(repeating: "\u{301}", count: 20), count: 500)
-    #expect(heavy.count == 500)
+    // 700 characters, each a letter with 15 combining accents (within the marks a character
+    // may carry): about 21 KB of UTF-8.
+    let heavy = String(repeating: "a" + String(repeating: "\u{301}", count: 15), count: 700)
+    #expect(heavy.count == 700)
     #expect(harness.ask(heavy, 1).changeNames == ["notice"])
     #expect(harness.state.currentNotices.last?.text.hasPrefix("Too long for the server") == true)
+    #expect(harness.state.counts.asked == 0)
+  }
+
+  @Test func aCharacterStackedWithMarksIsRefusedAndInvisibleTextIsEmpty() {
+    var harness = Harness()
+    harness.connect()
+    harness.ask("Zalgo a" + String(repeating: "\u{301}", count: 40), 1)
+    #expect(harness.state.currentNotices.last?.text.contains("more than 16 marks") == true)
+    harness.ask("\u{200B}\u{200D}\u{2060}", 2)
+    #expect(harness.state.currentNotices.last?.text == "Type a question first.")
     #expect(harness.state.counts.asked == 0)
   }
 
@@ -143,8 +154,9 @@ struct ServerMessageTests {
 
   @Test func aFailureMarksThePendingQuestionFailedWithTheServersReason() {
     var harness = Harness()
-    // A server that says when a refusal may be retried: one without it is final.
-    harness.connectToProjectServer()
+    // A server that says when a refusal may be retried (one without it is final), but
+    // matches responses the old way, without tokens.
+    harness.connect(extensions: [ProtocolExtension.retryAfter])
     harness.ask("spam", 1)
     let effects = harness.respond(
       "spam", id: 30, success: false, message: "Something went wrong creating the question.")
@@ -159,8 +171,9 @@ struct ServerMessageTests {
 
   @Test func aFailureWithoutContentOrIDIsAboutTheOldestQuestionOnTheWire() {
     var harness = Harness()
-    // A server that says when a refusal may be retried: one without it is final.
-    harness.connectToProjectServer()
+    // A server that says when a refusal may be retried (one without it is final), but
+    // matches responses the old way, without tokens.
+    harness.connect(extensions: [ProtocolExtension.retryAfter])
     harness.ask("a", 1)
     harness.ask("b", 2)
     harness.respond(nil, id: nil, success: false, message: "rate limited")
@@ -189,8 +202,9 @@ struct ServerMessageTests {
 
   @Test func aFailedQuestionCanBeRetried() {
     var harness = Harness()
-    // A server that says when a refusal may be retried: one without it is final.
-    harness.connectToProjectServer()
+    // A server that says when a refusal may be retried (one without it is final), but
+    // matches responses the old way, without tokens.
+    harness.connect(extensions: [ProtocolExtension.retryAfter])
     harness.ask("again", 1)
     harness.respond("again", id: nil, success: false, message: "busy")
     let effects = harness.apply(.retry(uuid(1)))
@@ -203,13 +217,14 @@ struct ServerMessageTests {
 
   @Test func retryingOfflineQueuesForTheNextHandshake() {
     var harness = Harness()
-    // A server that says when a refusal may be retried: one without it is final.
-    harness.connectToProjectServer()
+    // A server that says when a refusal may be retried (one without it is final), but
+    // matches responses the old way, without tokens.
+    harness.connect(extensions: [ProtocolExtension.retryAfter])
     harness.ask("again", 1)
     harness.respond("again", id: nil, success: false, message: "busy")
     harness.apply(.disconnected(reason: "gone", retry: nil))
     #expect(harness.apply(.retry(uuid(1))).changeNames == ["queued"])
-    harness.connectToProjectServer(secondConnection)
+    harness.connect(secondConnection, extensions: [ProtocolExtension.retryAfter])
     #expect(harness.status(1) == .sending)
   }
 
@@ -365,8 +380,9 @@ struct ConnectionTests {
 struct ViewTests {
   @Test func questionsAreOrderedByCreationWithPendingOnesLastInTypedOrder() {
     var harness = Harness()
-    // A server that says when a refusal may be retried: one without it is final.
-    harness.connectToProjectServer()
+    // A server that says when a refusal may be retried (one without it is final), but
+    // matches responses the old way, without tokens.
+    harness.connect(extensions: [ProtocolExtension.retryAfter])
     for (token, text) in [(1, "a"), (2, "b"), (3, "c"), (4, "d")] { harness.ask(text, token) }
     harness.respond("c", id: 1, createdAt: 100)
     harness.respond("a", id: 2, createdAt: 200)

@@ -26,11 +26,14 @@ struct Harness {
     return result
   }
 
-  /// Connected with a handshake under `id`.
-  mutating func connect(_ id: UUID = firstConnection, attempt: Int = 1) {
+  /// Connected with a handshake under `id`, announcing `extensions` (none: an existing back
+  /// end).
+  mutating func connect(
+    _ id: UUID = firstConnection, attempt: Int = 1, extensions: [String]? = nil
+  ) {
     apply(.connecting(attempt: attempt))
     apply(.connected)
-    apply(.received(.handshake(Handshake(id: id))))
+    apply(.received(.handshake(Handshake(id: id, extensions: extensions))))
   }
 
   @discardableResult

@@ -1,0 +1,114 @@
+import Foundation
+import InteropPeers
+import QnAClient
+import Testing
+
+/// `qna --headless` against servers that misbehave on purpose (Tests/Interop/fault_server.py):
+/// memory stays bounded, their text never reaches a terminal raw, and a captive portal is
+/// waited out.
+@Suite("qna --headless against hostile servers", .serialized)
+struct HostileServerTests {
+  static let escape = UInt8(0x1B)
+
+  @Test func aPingFloodThatNeverReadsLeavesTheClientSmall() async throws {
+    let server = try PeerProcess(script: "fault_server.py")
+    defer { server.stop() }
+    let qna = try HeadlessProcess(
+      ["--url", "ws://127.0.0.1:\(server.port)/ping-flood?seconds=10", "--no-reconnect"],
+      stdin: "")
+    var peak = 0
+    let pid = qna.pid
+    let watcher = Task {
+      var peak = 0
+      while let bytes = ProcessMemory.residentBytes(of: pid), !Task.isCancelled {
+        peak = max(peak, bytes)
+        try? await Task.sleep(for: .milliseconds(50))
+      }
+      return peak
+    }
+    _ = await qna.exitStatus()
+    watcher.cancel()
+    peak = await watcher.value
+    print("ping flood for 10 s: qna's peak RSS \(peak / 1_048_576) MB")
+    #expect(peak > 0 && peak < 150 * 1_048_576, "peak RSS \(peak) bytes")
+  }
+
+  @Test func aHostileCloseReasonIsEscapedOnStdoutAndStderr() async throws {
+    let server = try PeerProcess(script: "fault_server.py")
+    defer { server.stop() }
+    let qna = try HeadlessProcess(
+      ["--url", "ws://127.0.0.1:\(server.port)/hostile-close", "--no-reconnect"], stdin: "")
+    #expect(await qna.exitStatus() == 1)
+    let disconnect = try await qna.waitFor("disconnected")
+    #expect(
+      disconnect["reason"]?.contains("bye\u{1B}[2J\u{1B}]52;c;") == true, "the JSON carries it")
+    #expect(!Array(qna.rawOutput.utf8).contains(Self.escape), "escaped as \\u001b in JSON")
+    #expect(!Array(qna.stderr.utf8).contains(Self.escape))
+    #expect(qna.stderr.contains(#"bye\e[2J\e]52;c;cHduZWQ=\x07"#), "\(qna.stderr)")
+  }
+
+  @Test func aHostileReasonPhraseAndLocationAreEscaped() async throws {
+    let server = try PeerProcess(script: "fault_server.py")
+    defer { server.stop() }
+    let qna = try HeadlessProcess(
+      ["--url", "ws://127.0.0.1:\(server.port)/hostile-status", "--no-reconnect"], stdin: "")
+    #expect(await qna.exitStatus() == 1)
+    #expect(!Array(qna.rawOutput.utf8).contains(Self.escape))
+    #expect(!Array(qna.stderr.utf8).contains(Self.escape))
+    #expect(qna.stderr.contains("302"), "\(qna.stderr)")
+  }
+
+  @Test func aCaptivePortalIsWaitedOutAndTheQuestionThenGoesThrough() async throws {
+    let portal = try PeerProcess(script: "fault_server.py", arguments: ["--portal"])
+    let port = portal.port
+    let qna = try HeadlessProcess(
+      [
+        "--url", "ws://127.0.0.1:\(port)/socket", "--max-backoff", "1s", "--ask", "through?",
+        "--exit-after-send", "--timeout", "30s",
+      ])
+    let refused = try await qna.waitFor("disconnected", occurrence: 1)
+    #expect(refused["reason"]?.contains("HTTP 200") == true)
+    #expect(refused.fields["retryIn"] is Double, "a portal's page is retried")
+    portal.stop()
+    let server = try await QnAServerProcess(["--port", "\(port)", "--db", ":memory:"])
+    defer { server.stop() }
+    #expect(await qna.exitStatus() == 0, "\(qna.stderr)")
+    #expect(try await server.questions().compactMap { $0["content"] as? String } == ["through?"])
+  }
+
+  @Test func aSymlinkPlantedAtThePendingFileIsNotFollowed() async throws {
+    let state = HeadlessProcess.freshDirectory()
+    let directory = state.appendingPathComponent("qna")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let url = "ws://127.0.0.1:9/socket"
+    let victim = state.appendingPathComponent("victim.txt")
+    try Data("precious\n".utf8).write(to: victim)
+    let planted = PendingQuestionsFile(directory: directory, serverURL: url).url.path
+    try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: victim.path)
+
+    let qna = try HeadlessProcess(["--url", url, "--max-backoff", "1s"], stateDirectory: state)
+    qna.write("kept safely")
+    _ = try await qna.waitFor("queued")
+    qna.interrupt()
+    #expect(await qna.exitStatus() == 0)
+    #expect(try String(contentsOf: victim, encoding: .utf8) == "precious\n", "target untouched")
+    let attributes = try FileManager.default.attributesOfItem(atPath: planted)
+    #expect(attributes[.type] as? FileAttributeType == .typeRegular, "the link was replaced")
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.path)
+    #expect((directoryMode[.posixPermissions] as? Int) == 0o700)
+    let saved = try String(contentsOfFile: planted, encoding: .utf8)
+    #expect(saved.contains("kept safely"))
+  }
+
+  @Test func thePendingFilesNameStaysShortWhateverTheURL() {
+    let long =
+      "ws://" + String(repeating: "é", count: 300) + ".example/"
+      + String(
+        repeating: "日本", count: 200)
+    let file = PendingQuestionsFile(directory: URL(fileURLWithPath: "/tmp"), serverURL: long)
+    #expect(file.url.lastPathComponent.utf8.count + ".unreadable".count < 255)
+    let other = PendingQuestionsFile(directory: URL(fileURLWithPath: "/tmp"), serverURL: long + "x")
+    #expect(file.url != other.url, "the hash keeps them apart")
+  }
+}
