@@ -2,43 +2,69 @@ import Foundation
 import Hummingbird
 
 /// With an admin token set, presenter routes need it: as `Authorization: Bearer TOKEN`, or
-/// as the cookie the login form sets. Browsers asking for a page are sent to the login form;
-/// tools get 401.
-struct AdminAuth<Context: RequestContext>: RouterMiddleware {
-  static var cookieName: String { "qna_admin" }
+/// as the session cookie the login form sets. Browsers asking for a page are sent to the login
+/// form; tools get 401. Wrong bearer tokens are throttled per client address.
+struct AdminAuth<Context: RequestContext & RemoteAddressRequestContext>: RouterMiddleware {
+  static var cookieName: String { "qna_session" }
   let token: String
+  let sessions: PresenterSessions
+  let throttle: LoginThrottle
+  let addresses: ClientAddress
+
+  enum Credentials: Equatable {
+    case none
+    case bearer(String)
+    case session(String)
+    /// The session cookie more than once: which one was meant cannot be known.
+    case ambiguous
+  }
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    if isAuthorized(request) { return try await next(request, context) }
-    if request.method == .get, request.headers[.accept]?.contains("text/html") == true {
-      return Response.redirect(to: "/login", type: .normal)
+    switch Self.credentials(of: request) {
+    case .bearer(let offered):
+      let address = addresses.of(request, peer: context.remoteAddress)
+      let wait = throttle.reserve(address)
+      if wait > .zero { try await Task.sleep(for: wait) }
+      guard ConstantTime.equal(offered, token) else {
+        throttle.failed(address)
+        return Self.unauthorized
+      }
+      throttle.succeeded(address)
+      return try await next(request, context)
+    case .session(let id) where sessions.isValid(id):
+      return try await next(request, context)
+    case .none, .session, .ambiguous:
+      if request.method == .get, request.headers[.accept]?.contains("text/html") == true {
+        return Response.redirect(to: "/login", type: .normal)
+      }
+      return Self.unauthorized
     }
-    return Response(
+  }
+
+  static var unauthorized: Response {
+    Response(
       status: .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"qna presenter\""])
   }
 
-  func isAuthorized(_ request: Request) -> Bool {
-    if let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-      Self.constantTimeEqual(String(header.dropFirst(7)), token)
-    {
-      return true
+  static func credentials(of request: Request) -> Credentials {
+    if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+      return .bearer(String(header.dropFirst(7)))
     }
-    if let cookie = request.cookies[Self.cookieName]?.value {
-      return Self.constantTimeEqual(cookie, token)
+    let values = request.headers[values: .cookie].flatMap { line in
+      line.split(separator: ";").compactMap { pair -> Substring? in
+        let trimmed = pair.drop { $0 == " " }
+        guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == cookieName else {
+          return nil
+        }
+        return trimmed[trimmed.index(after: equals)...]
+      }
     }
-    return false
-  }
-
-  /// Compares without an early exit, so response time does not reveal a matching prefix.
-  static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-    let x = Array(a.utf8)
-    let y = Array(b.utf8)
-    var difference = UInt8(x.count == y.count ? 0 : 1)
-    for index in 0..<max(x.count, y.count) {
-      difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+    switch values.count {
+    case 0: return .none
+    case 1: return values[0].isEmpty ? .none : .session(String(values[0]))
+    default: return .ambiguous
     }
-    return difference == 0
   }
 }

@@ -7,7 +7,7 @@ import NIOWebSocket
 /// to one connection; without it, every socket is affected.
 extension QnAServerApp {
   static func addControlRoutes(
-    to router: some RouterMethods<BasicRequestContext>, desk: QuestionDesk
+    to router: some RouterMethods<ServerRequestContext>, desk: QuestionDesk
   ) {
     let hub = desk.hub
     router.post("/control/drop") { request, _ -> ControlResult in
@@ -48,7 +48,7 @@ extension QnAServerApp {
     }
     router.get("/control/connections") { _, _ -> [ConnectionJSON] in
       hub.all.sorted { $0.openedAt < $1.openedAt }.map {
-        ConnectionJSON(id: $0.id, openedAt: $0.openedAt)
+        ConnectionJSON(id: $0.id, openedAt: $0.openedAt, queued: $0.backlog)
       }
     }
   }
@@ -70,4 +70,6 @@ struct ControlResult: ResponseEncodable, Sendable {
 struct ConnectionJSON: ResponseEncodable, Sendable {
   var id: UUID
   var openedAt: Date
+  /// Bytes waiting to be written to it (an attendee that stopped reading has some).
+  var queued: Int
 }

@@ -1,9 +1,12 @@
 import Foundation
 
-/// The presenter's page: every question, oldest first, with an Answer button per unanswered
-/// row. Content is attacker-controlled and always escaped.
+/// The presenter's page: a page of questions, newest first, with an Answer button per
+/// unanswered row and a link to the older ones. Content is attacker-controlled and always
+/// escaped.
 enum PresenterPage {
-  static func render(_ questions: [StoredQuestion]) -> String {
+  static func render(
+    _ questions: [StoredQuestion], total: Int, answered: Int, olderFrom: UUID? = nil
+  ) -> String {
     let rows = questions.map { question in
       let id = question.id.uuidString
       let action =
@@ -17,7 +20,9 @@ enum PresenterPage {
         <td>\(action)</td></tr>
         """
     }
-    let open = questions.filter { !$0.answered }.count
+    let open = total - answered
+    let older =
+      olderFrom.map { "<p><a href=\"/?before=\($0.uuidString)\">Older questions</a></p>" } ?? ""
     return """
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">
@@ -32,11 +37,12 @@ enum PresenterPage {
       </style></head>
       <body>
       <h1>Questions</h1>
-      <p>\(questions.count) asked, \(open) open.</p>
+      <p>\(total) asked, \(open) open.</p>
       <table>
       <tr><th>Question</th><th>Asked</th><th></th></tr>
       \(rows.joined(separator: "\n"))
       </table>
+      \(older)
       </body></html>
 
       """

@@ -4,49 +4,104 @@ import Hummingbird
 /// The presenter's side, compatible with the existing back ends (`GET /`,
 /// `POST /{id}/answer`), plus a JSON API for tools and the login form for the admin token.
 extension QnAServerApp {
+  /// Questions per page of the presenter page and the API, unless `?limit=` says fewer.
+  static let pageSize = 1000
+
   static func addPresenterRoutes(
-    to router: some RouterMethods<BasicRequestContext>, desk: QuestionDesk
+    to router: some RouterMethods<ServerRequestContext>, desk: QuestionDesk
   ) {
-    router.get("/") { _, _ -> Response in
-      let questions = try await desk.store.all()
-      return html(PresenterPage.render(questions))
+    router.get("/") { request, _ -> Response in
+      let (limit, before) = try page(of: request)
+      let questions = try await desk.store.page(limit: limit, before: before)
+      let counts = try await desk.store.counts()
+      return html(
+        PresenterPage.render(
+          questions, total: counts.total, answered: counts.answered,
+          olderFrom: questions.count == limit ? questions.last?.id : nil))
     }
     router.post("/{id}/answer") { _, context -> Response in
       _ = try await answer(context, desk: desk)
       return Response.redirect(to: "/", type: .normal)
     }
-    router.get("/api/questions") { _, _ -> [QuestionJSON] in
-      try await desk.store.all().map(QuestionJSON.init)
+    // Newest first, a page at a time: `?limit=` (at most 1,000) and `?before=ID`.
+    router.get("/api/questions") { request, _ -> [QuestionJSON] in
+      let (limit, before) = try page(of: request)
+      return try await desk.store.page(limit: limit, before: before).map(QuestionJSON.init)
     }
     router.post("/api/questions/{id}/answer") { _, context -> QuestionJSON in
       QuestionJSON(try await answer(context, desk: desk))
     }
   }
 
-  static func addLoginRoutes(to router: Router<BasicRequestContext>, token: String) {
-    router.get("/login") { _, _ in html(PresenterPage.login(failed: false)) }
-    router.post("/login") { request, _ -> Response in
+  /// `?limit=N&before=ID`: 400 for a limit out of 1…1,000 or an id that is not one.
+  private static func page(of request: Request) throws -> (limit: Int, before: UUID?) {
+    let query = request.uri.queryParameters
+    var limit = pageSize
+    if let raw = query["limit"] {
+      guard let value = Int(String(raw)), (1...pageSize).contains(value) else {
+        throw HTTPError(.badRequest, message: "limit must be 1–\(pageSize)")
+      }
+      limit = value
+    }
+    var before: UUID?
+    if let raw = query["before"] {
+      guard let id = UUID(uuidString: String(raw)) else {
+        throw HTTPError(.badRequest, message: "before must be a question id")
+      }
+      before = id
+    }
+    return (limit, before)
+  }
+
+  func addLoginRoutes(to router: Router<ServerRequestContext>) {
+    guard let token = configuration.adminToken else { return }
+    let sessions = self.sessions
+    let throttle = self.throttle
+    let addresses = self.addresses
+    router.get("/login") { _, _ in Self.html(PresenterPage.login(failed: false)) }
+    router.post("/login") { request, context -> Response in
       let body = try await request.body.collect(upTo: 4096)
       let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: body))
-      guard let form, AdminAuth<BasicRequestContext>.constantTimeEqual(form.token, token) else {
-        var refused = html(PresenterPage.login(failed: true))
+      let address = addresses.of(request, peer: context.remoteAddress)
+      let wait = throttle.reserve(address)
+      if wait > .zero { try await Task.sleep(for: wait) }
+      guard let form, ConstantTime.equal(form.token, token) else {
+        throttle.failed(address)
+        var refused = Self.html(PresenterPage.login(failed: true))
         refused.status = .unauthorized
         return refused
       }
+      throttle.succeeded(address)
       var response = Response.redirect(to: "/", type: .normal)
       response.setCookie(
         Cookie(
-          name: AdminAuth<BasicRequestContext>.cookieName, value: token, path: "/",
-          httpOnly: true, sameSite: .strict))
+          name: AdminAuth<ServerRequestContext>.cookieName, value: sessions.create(),
+          maxAge: Int(sessions.lifetime / .seconds(1)), path: "/",
+          secure: addresses.isSecure(request, peer: context.remoteAddress), httpOnly: true,
+          sameSite: .strict))
+      return response
+    }
+    router.post("/logout") { request, context -> Response in
+      if case .session(let id) = AdminAuth<ServerRequestContext>.credentials(of: request) {
+        sessions.end(id)
+      }
+      var response = Response.redirect(to: "/login", type: .normal)
+      response.setCookie(
+        Cookie(
+          name: AdminAuth<ServerRequestContext>.cookieName, value: "", maxAge: 0, path: "/",
+          secure: addresses.isSecure(request, peer: context.remoteAddress), httpOnly: true,
+          sameSite: .strict))
       return response
     }
   }
 
   /// 400 for an id that is not a UUID, 404 for an unknown one.
-  private static func answer(_ context: BasicRequestContext, desk: QuestionDesk) async throws
+  private static func answer(_ context: ServerRequestContext, desk: QuestionDesk) async throws
     -> StoredQuestion
   {
-    guard let id = context.parameters.get("id", as: UUID.self) else {
+    guard let raw = context.parameters.get("id"), raw.count == 36,
+      let id = UUID(uuidString: raw)
+    else {
       throw HTTPError(.badRequest, message: "not a question id")
     }
     guard let question = try await desk.answer(id) else {

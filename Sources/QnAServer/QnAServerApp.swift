@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -32,6 +33,9 @@ public struct QnAServerApp: Sendable {
   public let configuration: ServerConfiguration
   let desk: QuestionDesk
   let logger: Logger
+  let sessions: PresenterSessions
+  let throttle: LoginThrottle
+  let addresses: ClientAddress
 
   public init(
     configuration: ServerConfiguration, environment: ServerEnvironment = ServerEnvironment(),
@@ -53,27 +57,36 @@ public struct QnAServerApp: Sendable {
       desk = try QuestionDesk(
         store: store, hub: SocketHub(logger: logger), configuration: configuration,
         environment: environment, logger: logger)
-    } catch let error as StoreError {
-      throw .store(error)
     } catch {
       throw .invalidReject("\(error)")
     }
     self.configuration = configuration
     self.logger = logger
+    sessions = PresenterSessions(
+      lifetime: configuration.sessionLifetime, uptime: environment.uptime,
+      makeID: environment.makeID)
+    throttle = LoginThrottle(uptime: environment.uptime)
+    addresses = ClientAddress(trustedProxies: Set(configuration.trustedProxies))
   }
 
   /// Serves until SIGINT/SIGTERM (then closes every socket with 1001 and returns) or until
   /// the task is cancelled. `onListening` gets the bound port.
   public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    let openFiles = FileLimit.raiseToHardLimit()
+    logger.info(
+      "open files: \(openFiles.soft) allowed (was \(openFiles.before), hard limit \(openFiles.hard))"
+    )
+    // Keep clear of the open-file limit: past it, accept() fails and nobody gets in.
+    let ledger = ConnectionLedger(
+      limits: .init(
+        maxOpen: max(64, min(configuration.maxOpenConnections, openFiles.soft - 128)),
+        maxPendingPerAddress: configuration.maxPendingPerAddress,
+        exempt: { [trusted = Set(configuration.trustedProxies)] address in
+          trusted.contains(address) || LoopbackHost.isLoopback(bindAddress: address)
+        }))
     let application = Application(
       router: httpRouter(),
-      server: .http1WebSocketUpgrade(
-        webSocketRouter: webSocketRouter(),
-        configuration: .init(
-          ws: .init(
-            maxFrameSize: configuration.maxMessageSize,
-            autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
-            closeTimeout: .seconds(5)))),
+      server: serverBuilder(ledger: ledger),
       // A room of attendees reconnects at once after a Wi-Fi drop; past Hummingbird's default
       // of 256 pending connections the rest would wait out TCP's one-second SYN retry. (The
       // kernel caps this at net.core.somaxconn.)
@@ -90,17 +103,50 @@ public struct QnAServerApp: Sendable {
     try await group.run()
   }
 
-  private func httpRouter() -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
-    if configuration.adminToken == nil, !configuration.allowPublic {
-      // Without a token, loopback is the only protection: refuse requests for other host
-      // names, which is how a web page would reach this server through DNS rebinding.
-      router.add(middleware: LoopbackHostOnly())
+  /// Hummingbird's HTTP/1 with the WebSocket upgrade, inside the project's guards.
+  private func serverBuilder(ledger: ConnectionLedger) -> HTTPServerBuilder {
+    let webSocketResponder = webSocketRouter().buildResponder()
+    let configuration = self.configuration
+    let logger = self.logger
+    let policy = RequestPolicy(
+      loopbackOnly: configuration.adminToken == nil && !configuration.allowPublic,
+      allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
+    let timeouts = ConnectionGuard.Timeouts(
+      header: TimeAmount(configuration.headerTimeout),
+      writeStall: TimeAmount(configuration.writeStallTimeout))
+    let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+      http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
+      ws: .init(
+        maxFrameSize: configuration.maxMessageSize,
+        autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
+        closeTimeout: .seconds(5)))
+    return HTTPServerBuilder { responder in
+      GuardedChannel(
+        base: HTTP1WebSocketUpgradeChannel(
+          responder: responder, webSocketResponder: webSocketResponder,
+          configuration: channelConfiguration),
+        makeGuard: {
+          ConnectionGuard(ledger: ledger, timeouts: timeouts) { line in logger.info("\(line)") }
+        },
+        makeGate: {
+          RequestGate(policy: policy) { status, reason, head in
+            logger.warning(
+              "refused \(head.method) \(head.uri) with \(status.code): \(reason)",
+              metadata: ["host": "\(head.headers["Host"])", "origin": "\(head.headers["Origin"])"])
+          }
+        })
     }
+  }
+
+  private func httpRouter() -> Router<ServerRequestContext> {
+    let router = Router(context: ServerRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
     let presenter = router.group()
     if let token = configuration.adminToken {
-      Self.addLoginRoutes(to: router, token: token)
-      presenter.add(middleware: AdminAuth(token: token))
+      addLoginRoutes(to: router)
+      presenter.add(
+        middleware: AdminAuth(
+          token: token, sessions: sessions, throttle: throttle, addresses: addresses))
     }
     Self.addPresenterRoutes(to: presenter, desk: desk)
     if configuration.mock != nil { Self.addControlRoutes(to: presenter, desk: desk) }
@@ -123,16 +169,18 @@ public struct QnAServerApp: Sendable {
           now: environment.uptime()),
         lookupBudget: TokenBucket(
           burst: configuration.lookupRate, window: .seconds(1), now: environment.uptime()),
-        latency: configuration.mock?.latency, uptime: environment.uptime)
+        maxQueuedBytes: configuration.sendQueueLimit, uptime: environment.uptime)
       defer { connection.finish() }
-      if desk.hub.count >= configuration.maxConnections {
+      switch desk.hub.add(connection, limit: configuration.maxConnections) {
+      case .full:
         logger.warning("refused a socket: \(configuration.maxConnections) connections open")
         try await outbound.close(.init(codeNumber: 1013), reason: "too many connections")
         return
-      }
-      guard desk.hub.add(connection) else {
+      case .shuttingDown:
         try await outbound.close(.goingAway, reason: "server shutting down")
         return
+      case .added:
+        break
       }
       defer { desk.hub.remove(connection.id) }
       if configuration.mock != nil { try await installStallHandler(on: channel) }

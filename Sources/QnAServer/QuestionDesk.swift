@@ -15,9 +15,6 @@ final class QuestionDesk: Sendable {
   let environment: ServerEnvironment
   private let codec = WireCodec()
   private let logger: Logger
-  /// Question id → the connection that asked it, so that an answer goes out without waiting
-  /// for the database (it is stored right after).
-  private let askers: Mutex<[UUID: UUID]>
   /// Checked at start; compiled per question, as `Regex` is not `Sendable`.
   private let rejectPattern: String?
 
@@ -30,19 +27,19 @@ final class QuestionDesk: Sendable {
     self.configuration = configuration
     self.environment = environment
     self.logger = logger
-    askers = Mutex(try store.askers())
     if let pattern = configuration.mock?.reject { _ = try Regex(pattern) }
     rejectPattern = configuration.mock?.reject
   }
 
-  /// Sends a message to one socket (after the mock latency, if any), returning once written.
+  /// Queues a message for one socket (written after the mock latency, if any, in order); it
+  /// returns at once, whatever the socket's reader does.
   func send(_ message: WireMessage, to connection: SocketConnection) async {
     await send(raw: ByteBuffer(bytes: codec.encode(message)), to: connection)
   }
 
   func send(raw bytes: ByteBuffer, to connection: SocketConnection) async {
     let due = configuration.mock?.latency.map { environment.uptime() + $0 }
-    await connection.send(bytes, due: due)
+    connection.send(bytes, due: due)
   }
 
   /// One message from an attendee. Anything but a valid `newQuestion` is logged and ignored,
@@ -94,18 +91,12 @@ final class QuestionDesk: Sendable {
     let ids = Array(resume.questions.prefix(Self.maxResumeIDs))
     let tokens = Array(resume.tokens.prefix(Self.maxResumeIDs - ids.count))
     await pace(ids.count + tokens.count, for: connection)
-    askers.withLock { askers in
-      for id in ids where askers[id] != nil { askers[id] = connection.id }
-    }
     let moved: [StoredQuestion]
     do {
       moved = try await store.reassign(ids: ids, tokens: tokens, to: connection.id)
     } catch {
       logger.error("resume failed: \(error)")
       return
-    }
-    askers.withLock { askers in
-      for question in moved { askers[question.id] = connection.id }
     }
     logger.info("resumed \(moved.count) questions on \(connection.id)")
     for question in moved {
@@ -137,10 +128,15 @@ final class QuestionDesk: Sendable {
       return refuse("The id in newQuestion is not this connection's id.")
     }
     let trimmed = question.content.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !trimmed.isEmpty else { return refuse("The question is empty.") }
-    guard question.content.count <= configuration.maxQuestionLength else {
+    switch QuestionText.problem(with: trimmed, maxLength: configuration.maxQuestionLength) {
+    case .empty?: return refuse("The question is empty.")
+    case .tooLong?:
       return refuse(
         "The question is too long: at most \(configuration.maxQuestionLength) characters.")
+    case .overloadedCharacter?:
+      return refuse(
+        "The question has a character with more than \(QuestionText.maxScalarsPerCharacter) marks.")
+    case nil: break
     }
     // A resend of a stored question is not a new question: it skips the rate limit, and
     // pays in lookups instead.
@@ -165,11 +161,9 @@ final class QuestionDesk: Sendable {
       let result = try await store.insert(record)
       stored = result.question
       if result.inserted {
-        askers.withLock { $0[stored.id] = stored.askedFrom }
         logger.info("question \(stored.id) from \(connection.id): \(stored.content.count) chars")
         scheduleAutoAnswer(stored.id)
       } else {
-        askers.withLock { $0[stored.id] = connection.id }
         logger.info("question \(stored.id) sent again (token \(token?.uuidString ?? "-"))")
       }
     } catch {
@@ -192,19 +186,18 @@ final class QuestionDesk: Sendable {
   }
 
   /// Marks a question answered and, once that is stored, tells the connection that asked it,
-  /// if it is still there; `nil` if there is no such question.
+  /// if it is still there; `nil` if there is no such question. The asker is read from the row
+  /// the write returns: a resume that moved the question is a write too, so whichever came
+  /// first, the attendee hears of the answer (here, or in the resume's reply).
   func answer(_ id: UUID) async throws(StoreError) -> StoredQuestion? {
-    guard askers.withLock({ $0[id] }) != nil else { return nil }
-    // Stored first: an attendee who saw "answered" must find it answered after any restart.
-    let question = try await store.markAnswered(id: id)
-    // Read after the write: a resume that moved the question meanwhile is seen here.
-    guard let askedFrom = askers.withLock({ $0[id] }) else { return question }
-    if let asker = hub.connection(askedFrom) {
-      // Written before the caller's HTTP response, as the existing back ends do.
+    guard let question = try await store.markAnswered(id: id) else { return nil }
+    if let asker = hub.connection(question.askedFrom) {
+      // Queued before the caller's HTTP response, as the existing back ends do; a slow
+      // attendee's socket never holds the presenter up.
       await send(.questionAnswer(QuestionAnswer(questionId: id)), to: asker)
       logger.info("answered \(id), sent to \(asker.id)")
     } else {
-      logger.info("answered \(id); its connection \(askedFrom) is gone")
+      logger.info("answered \(id); its connection \(question.askedFrom) is gone")
     }
     return question
   }

@@ -109,25 +109,41 @@ public final class QuestionStore: Sendable {
     }
   }
 
-  /// Who asked each question (question id → connection id), read once at start.
-  func askers() throws(StoreError) -> [UUID: UUID] {
-    do {
-      return try database.read { db in
-        var askers: [UUID: UUID] = [:]
-        for record in try QuestionRecord.fetchAll(db) {
-          let question = record.question
-          askers[question.id] = question.askedFrom
-        }
-        return askers
-      }
-    } catch {
-      throw .unavailable("\(error)")
-    }
-  }
-
+  /// Every question, oldest first (exports; pages use `page`).
   public func all() async throws(StoreError) -> [StoredQuestion] {
     try await read { db in
       try QuestionRecord.order(Column("createdAt"), Column("rowid")).fetchAll(db).map(\.question)
+    }
+  }
+
+  /// Up to `limit` questions, newest first, older than the question `before` names (an id)
+  /// when given. Reads only what it returns, however many are stored.
+  public func page(limit: Int, before: UUID? = nil) async throws(StoreError) -> [StoredQuestion] {
+    try await read { db in
+      var request = QuestionRecord.order(Column("createdAt").desc, Column("rowid").desc)
+        .limit(limit)
+      if let before {
+        guard
+          let anchor = try Row.fetchOne(
+            db, sql: "SELECT createdAt, rowid FROM question WHERE id = ?",
+            arguments: [before.uuidString])
+        else { return [] }
+        let createdAt: Double = anchor[0]
+        let rowid: Int64 = anchor[1]
+        request = request.filter(
+          sql: "createdAt < ? OR (createdAt = ? AND rowid < ?)",
+          arguments: [createdAt, createdAt, rowid])
+      }
+      return try request.fetchAll(db).map(\.question)
+    }
+  }
+
+  /// How many questions there are, and how many are answered.
+  public func counts() async throws(StoreError) -> (total: Int, answered: Int) {
+    try await read { db in
+      let total = try QuestionRecord.fetchCount(db)
+      let answered = try QuestionRecord.filter(Column("answered") == true).fetchCount(db)
+      return (total, answered)
     }
   }
 

@@ -24,6 +24,25 @@ public struct ServerConfiguration: Sendable {
   /// the ids of `resume`), per second; past it, its messages are served that much later.
   public var lookupRate = 1000
   public var maxConnections = 10_000
+  /// Origins besides the server's own whose pages may open `/socket` and post to the
+  /// presenter routes (`scheme://host[:port]`).
+  public var allowedOrigins: [String] = []
+  /// Reverse proxies in front of this server (IP addresses): their `X-Forwarded-For` and
+  /// `X-Forwarded-Proto` are believed, and they are exempt from the per-address cap.
+  public var trustedProxies: [String] = []
+  /// Time a new connection has to send its first whole request head (slowloris).
+  public var headerTimeout: Duration = .seconds(10)
+  /// An HTTP connection with nothing going on is closed after this long.
+  public var idleTimeout: Duration = .seconds(60)
+  /// A connection that reads nothing of what the server writes is closed after this long.
+  public var writeStallTimeout: Duration = .seconds(30)
+  /// Connections one address may hold without having sent a request head (loopback and
+  /// trusted proxies exempt).
+  public var maxPendingPerAddress = 64
+  /// How long a presenter's login lasts.
+  public var sessionLifetime: Duration = .seconds(12 * 3600)
+  /// Bytes queued for one attendee's socket before it is dropped as too far behind.
+  public var sendQueueLimit = 1 << 20
   /// The server pings each socket this often and drops it without a pong by the next ping,
   /// so sockets of attendees who vanished (sleep, roaming) do not pile up. `nil`: never
   /// ping, as the existing back ends. Default 60 s.
@@ -37,9 +56,11 @@ public struct ServerConfiguration: Sendable {
   public init() {}
 
   /// Whether `host` is a loopback address (safe without an admin token).
-  public var bindsLoopbackOnly: Bool {
-    ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
-  }
+  public var bindsLoopbackOnly: Bool { LoopbackHost.isLoopback(bindAddress: host) }
+
+  /// TCP connections of every kind the server holds at most: the attendees' sockets plus
+  /// room for the presenter, tools and connections still sending their first request.
+  var maxOpenConnections: Int { maxConnections + 1024 }
 }
 
 /// What `--mock` adds: answers on a timer, refusals by pattern, slow sends, and the

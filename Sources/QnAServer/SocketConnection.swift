@@ -5,65 +5,81 @@ import NIOWebSocket
 import Synchronization
 
 /// One attendee's WebSocket: its id, its writer, and what the server tracks about it.
-/// Messages are written as they come; with a mock latency they pass through one writer task
-/// instead, which delays each while keeping their order.
+///
+/// Messages wait in the socket's own queue and one writer task writes them in order (after
+/// the mock latency, if any): a send returns at once, so a slow attendee holds up nobody, not
+/// the presenter's answer, not the other attendees. Past `maxQueuedBytes` unsent the attendee
+/// is too far behind to catch up this way: its socket is dropped, and its client catches up
+/// through `resume` when it comes back.
 final class SocketConnection: Sendable {
   let id: UUID
   let channel: any Channel
   let openedAt: Date
-  private let outbound: WebSocketOutboundWriter
   private let queue: AsyncStream<Outgoing>.Continuation
   private let writer: Task<Void, Never>
+  private let queuedBytes = QueuedBytes()
+  private let maxQueuedBytes: Int
   /// New questions (refused past it), and lookups (slowed past it).
   private let questionBudget: Mutex<TokenBucket>
   private let lookupBudget: Mutex<TokenBucket>
 
   init(
     id: UUID, channel: any Channel, outbound: WebSocketOutboundWriter, openedAt: Date,
-    questionBudget: TokenBucket, lookupBudget: TokenBucket, latency: Duration?,
+    questionBudget: TokenBucket, lookupBudget: TokenBucket, maxQueuedBytes: Int,
     uptime: @escaping @Sendable () -> Duration
   ) {
     self.id = id
     self.channel = channel
-    self.outbound = outbound
     self.openedAt = openedAt
+    self.maxQueuedBytes = maxQueuedBytes
     self.questionBudget = Mutex(questionBudget)
     self.lookupBudget = Mutex(lookupBudget)
     let (messages, queue) = AsyncStream<Outgoing>.makeStream()
     self.queue = queue
+    let queuedBytes = self.queuedBytes
     writer = Task {
       for await message in messages {
-        if latency != nil, message.due > uptime() {
-          try? await Task.sleep(for: message.due - uptime())
+        switch message {
+        case .message(let bytes, let due):
+          if let due, due > uptime() { try? await Task.sleep(for: due - uptime()) }
+          // A failed write means the socket is gone; its handler cleans up.
+          try? await outbound.write(.binary(bytes))
+          queuedBytes.count.withLock { $0 -= bytes.readableBytes }
+        case .close(let code, let reason, let timeout):
+          try? await outbound.close(code, reason: reason)
+          try? await Task.sleep(for: timeout)
+          channel.close(mode: .all, promise: nil)
+          return
         }
-        // A failed write means the socket is gone; its handler cleans up.
-        try? await outbound.write(.binary(message.bytes))
-        message.written.resume()
       }
     }
   }
 
-  struct Outgoing: Sendable {
-    var bytes: ByteBuffer
-    /// Not before this uptime (the mock latency).
-    var due: Duration
-    var written: CheckedContinuation<Void, Never>
+  enum Outgoing: Sendable {
+    /// Not before `due` (an uptime: the mock latency).
+    case message(ByteBuffer, due: Duration?)
+    case close(WebSocketErrorCode, String, timeout: Duration)
   }
 
-  /// Sends a binary message, returning once the socket has taken it (or is gone). With a
-  /// mock latency it waits its turn in the writer task, which keeps the order while delaying.
-  func send(_ bytes: ByteBuffer, due: Duration?) async {
-    guard let due else {
-      // A failed write means the socket is gone; its handler cleans up.
-      try? await outbound.write(.binary(bytes))
+  /// Queues a binary message; returns at once. Drops the socket instead when the attendee is
+  /// too far behind.
+  func send(_ bytes: ByteBuffer, due: Duration?) {
+    let fits = queuedBytes.count.withLock { queued -> Bool in
+      guard queued + bytes.readableBytes <= maxQueuedBytes else { return false }
+      queued += bytes.readableBytes
+      return true
+    }
+    guard fits else {
+      drop()
       return
     }
-    await withCheckedContinuation { continuation in
-      if case .terminated = queue.yield(Outgoing(bytes: bytes, due: due, written: continuation)) {
-        continuation.resume()
-      }
+    if case .terminated = queue.yield(.message(bytes, due: due)) {
+      queuedBytes.count.withLock { $0 -= bytes.readableBytes }
     }
   }
+
+  /// Unsent bytes in the queue.
+  var backlog: Int { queuedBytes.count.withLock { $0 } }
 
   /// `nil` if a new question may be stored now, else how long until one may.
   func takeQuestion(now: Duration) -> Duration? {
@@ -75,14 +91,10 @@ final class SocketConnection: Sendable {
     lookupBudget.withLock { $0.spend(count, now: now) }
   }
 
-  /// The close handshake, with this code and reason; the socket ends when the peer answers,
-  /// or `timeout` later in any case.
+  /// The close handshake, with this code and reason, after what is queued; the socket ends
+  /// when the peer answers, or `timeout` later in any case.
   func close(code: WebSocketErrorCode, reason: String, timeout: Duration = .seconds(5)) {
-    let outbound = self.outbound
-    let channel = self.channel
-    Task {
-      try? await outbound.close(code, reason: reason)
-      try? await Task.sleep(for: timeout)
+    if case .terminated = queue.yield(.close(code, reason, timeout: timeout)) {
       channel.close(mode: .all, promise: nil)
     }
   }
@@ -103,4 +115,9 @@ final class SocketConnection: Sendable {
     queue.finish()
     writer.cancel()
   }
+}
+
+/// Bytes a socket's writer has yet to write, shared with its task.
+final class QueuedBytes: Sendable {
+  let count = Mutex(0)
 }

@@ -8,30 +8,46 @@ import Synchronization
 /// Every open attendee socket by connection id. As a service it runs beside the HTTP server
 /// and, on graceful shutdown, closes every socket with 1001 before the server stops.
 final class SocketHub: Service, Sendable {
-  private let sockets = Mutex<[UUID: SocketConnection]>([:])
-  private let shuttingDown = Mutex(false)
+  private struct State {
+    var sockets: [UUID: SocketConnection] = [:]
+    var shuttingDown = false
+  }
+
+  /// One lock for both: a socket is either added before shutdown begins (and closed by it)
+  /// or refused, never added unseen while the closing runs.
+  private let state = Mutex(State())
   private let logger: Logger
 
   init(logger: Logger) {
     self.logger = logger
   }
 
-  var count: Int { sockets.withLock { $0.count } }
-  var all: [SocketConnection] { sockets.withLock { Array($0.values) } }
+  var count: Int { state.withLock { $0.sockets.count } }
+  var all: [SocketConnection] { state.withLock { Array($0.sockets.values) } }
 
-  /// Registers a socket; false once shutdown has begun.
-  func add(_ connection: SocketConnection) -> Bool {
-    guard !shuttingDown.withLock({ $0 }) else { return false }
-    sockets.withLock { $0[connection.id] = connection }
-    return true
+  enum Admission {
+    case added
+    case full
+    case shuttingDown
+  }
+
+  /// Registers a socket unless `limit` are open or shutdown has begun: checked and counted
+  /// in one step, so a burst of connections cannot slip past the limit together.
+  func add(_ connection: SocketConnection, limit: Int) -> Admission {
+    state.withLock { state in
+      if state.shuttingDown { return .shuttingDown }
+      if state.sockets.count >= limit { return .full }
+      state.sockets[connection.id] = connection
+      return .added
+    }
   }
 
   func remove(_ id: UUID) {
-    sockets.withLock { _ = $0.removeValue(forKey: id) }
+    state.withLock { _ = $0.sockets.removeValue(forKey: id) }
   }
 
   func connection(_ id: UUID) -> SocketConnection? {
-    sockets.withLock { $0[id] }
+    state.withLock { $0.sockets[id] }
   }
 
   /// The sockets `id` names, or all of them without one.
@@ -42,8 +58,10 @@ final class SocketHub: Service, Sendable {
 
   func run() async throws {
     try? await gracefulShutdown()
-    shuttingDown.withLock { $0 = true }
-    let open = all
+    let open = state.withLock { state in
+      state.shuttingDown = true
+      return Array(state.sockets.values)
+    }
     logger.info("shutting down: closing \(open.count) sockets with 1001")
     for connection in open {
       connection.close(code: .goingAway, reason: "server shutting down", timeout: .seconds(3))

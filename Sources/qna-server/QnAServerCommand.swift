@@ -37,6 +37,30 @@ struct QnAServerCommand: AsyncParsableCommand {
       """)
   var rateWindow: String?
   @Option(help: "Most WebSockets open at once (more: close 1013).") var maxConnections = 10_000
+  @Option(
+    help: """
+      An origin (scheme://host[:port]) besides the server's own whose pages may open /socket \
+      and post to the presenter routes (repeatable).
+      """)
+  var allowedOrigin: [String] = []
+  @Option(
+    help: """
+      A reverse proxy's IP address: its X-Forwarded-For and X-Forwarded-Proto are believed, \
+      and it is exempt from --max-pending-per-address (repeatable).
+      """)
+  var trustedProxy: [String] = []
+  @Option(
+    help: """
+      Time a new connection has to send a whole request head \
+      (default \(DurationValue.format(Self.defaults.headerTimeout))).
+      """)
+  var headerTimeout: String?
+  @Option(
+    help: """
+      Connections one address may hold before sending a request head; loopback and trusted \
+      proxies exempt (default \(Self.defaults.maxPendingPerAddress)).
+      """)
+  var maxPendingPerAddress: Int?
   @Option(help: "Ping each socket this often, dropping it without a pong by the next; 0: never.")
   var pingInterval = "60s"
   @Flag(help: "Behave exactly as the existing back ends: no project extensions.")
@@ -67,7 +91,7 @@ struct QnAServerCommand: AsyncParsableCommand {
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)
       handler.logLevel = level
-      return handler
+      return EscapingLogHandler(handler)
     }
     let server: QnAServerApp
     do {
@@ -94,11 +118,17 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.rateLimit = rateLimit ?? configuration.rateLimit
     configuration.rateWindow = try rateWindow.map(DurationValue.parse) ?? configuration.rateWindow
     configuration.maxConnections = maxConnections
+    configuration.allowedOrigins = try allowedOrigin.map(Self.origin)
+    configuration.trustedProxies = trustedProxy
+    configuration.headerTimeout =
+      try headerTimeout.map(DurationValue.parse) ?? configuration.headerTimeout
+    configuration.maxPendingPerAddress = maxPendingPerAddress ?? configuration.maxPendingPerAddress
     let ping = try DurationValue.parse(pingInterval)
     configuration.pingInterval = ping == .zero ? nil : ping
     configuration.extensions = !noExtensions
     guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
     guard maxQuestionLength > 0, configuration.rateLimit > 0, maxConnections > 0,
+      configuration.maxPendingPerAddress > 0, configuration.headerTimeout > .zero,
       configuration.maxMessageSize >= 125, configuration.rateWindow > .zero
     else {
       throw ValidationError("limits must be positive (--max-message-size at least 125)")
@@ -111,6 +141,18 @@ struct QnAServerCommand: AsyncParsableCommand {
       throw ValidationError("--auto-answer-after, --reject and --latency need --mock")
     }
     return configuration
+  }
+
+  /// `scheme://host[:port]` with nothing after it, as browsers send `Origin`.
+  static func origin(_ text: String) throws -> String {
+    let lowered = text.lowercased()
+    guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
+      let rest = lowered.split(separator: "://", maxSplits: 1).last, !rest.isEmpty,
+      !rest.contains("/"), !rest.contains("@")
+    else {
+      throw ValidationError("--allowed-origin '\(text)' is not scheme://host[:port]")
+    }
+    return lowered
   }
 
   /// `DURATION` or `MIN-MAX`.

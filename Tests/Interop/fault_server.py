@@ -14,6 +14,15 @@ can misbehave in ways a real library will not. Prints "listening on PORT" once r
                     FILE as "opcode:payload" lines (text payloads as text, the close as its code)
   /fail-fast-utf8   half of a 40-byte text frame whose 5th byte is invalid UTF-8, then the
                     rest only after 2 s (Autobahn 6.4.x: the client must not wait for it)
+  /ping-flood?seconds=N
+                    handshake, then pings as fast as the socket takes them for N seconds,
+                    never reading; then TCP is dropped
+  /hostile-close    handshake, a Q&A handshake message, then a close whose reason holds ESC
+                    sequences and an OSC 52 clipboard write
+  /hostile-status   refuse the upgrade with 302, ESC sequences and OSC 52 in the reason phrase
+                    and in the Location header
+With --portal, every connection gets a captive portal's HTML page at once, whatever it sent
+(a TLS client sees bytes that are not TLS).
 """
 
 import argparse
@@ -53,9 +62,16 @@ async def read_frame(reader):
     return b0 & 0x0F, bytes(data)
 
 
+HOSTILE = "\x1b[2J\x1b]52;c;cHduZWQ=\x07\x1b[31m"
+
+PORTAL = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n"
+          b"<html><body><h1>Welcome to Conference Wi-Fi</h1><form>Accept</form></body></html>")
+
+
 class FaultServer:
-    def __init__(self, port):
+    def __init__(self, port, portal=False):
         self.port = port
+        self.portal = portal
         self.server = None
 
     async def start(self):
@@ -68,6 +84,11 @@ class FaultServer:
         await self.start()
 
     async def handle(self, reader, writer):
+        if self.portal:
+            writer.write(PORTAL)
+            await writer.drain()
+            writer.close()
+            return
         try:
             head = await reader.readuntil(b"\r\n\r\n")
             lines = head.decode("latin-1").split("\r\n")
@@ -76,6 +97,12 @@ class FaultServer:
             if path == "/no-101":
                 while await reader.read(65536):
                     pass
+                return
+            if path == "/hostile-status":
+                writer.write((f"HTTP/1.1 302 Found {HOSTILE}\r\nLocation: http://portal.example/{HOSTILE}\r\n"
+                              "Content-Length: 0\r\nConnection: close\r\n\r\n").encode())
+                await writer.drain()
+                writer.close()
                 return
             if path.startswith("/status/"):
                 code = int(path.split("/")[2])
@@ -119,6 +146,24 @@ class FaultServer:
                 writer.write(frame(0x8, struct.pack("!H", 1000)))
                 await writer.drain()
                 writer.close()
+            elif path.startswith("/ping-flood"):
+                seconds = float(path.split("seconds=", 1)[1]) if "seconds=" in path else 10
+                burst = frame(0x9, b"ping") * 1000
+                deadline = asyncio.get_running_loop().time() + seconds
+                while asyncio.get_running_loop().time() < deadline:
+                    writer.write(burst)
+                    try:
+                        await asyncio.wait_for(writer.drain(), deadline - asyncio.get_running_loop().time())
+                    except asyncio.TimeoutError:
+                        break
+                writer.transport.abort()
+            elif path == "/hostile-close":
+                writer.write(frame(0x2, b'{"type":"handshake","id":"1FC4044C-7E20-4332-9349-E4FDD69A10B3"}'))
+                reason = ("bye" + HOSTILE).encode()
+                writer.write(frame(0x8, struct.pack("!H", 1001) + reason))
+                await writer.drain()
+                while await reader.read(65536):
+                    pass
             elif path == "/no-read":
                 # Accepts, then never reads: the client's writes back up.
                 await asyncio.sleep(3600)
@@ -159,8 +204,9 @@ class FaultServer:
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--portal", action="store_true")
     args = parser.parse_args()
-    server = FaultServer(args.port)
+    server = FaultServer(args.port, portal=args.portal)
     await server.start()
     peer_runtime.announce(server.port)
     await asyncio.Future()

@@ -13,6 +13,7 @@ public final class ChildProcess: @unchecked Sendable {
   public let stderr: FileHandle
   private var status: Int32?
   private static let spawnLock = Mutex(())
+  private let keptErrors = Mutex("")
 
   /// `environment` entries are added to (or replace) this process's environment.
   public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:])
@@ -88,6 +89,24 @@ public final class ChildProcess: @unchecked Sendable {
       }
     }
   }
+
+  /// Like `discardOutput`, but keeps stderr (a server's log) for `errorsSoFar`.
+  public func keepErrorsDiscardOutput() {
+    let stdout = self.stdout
+    let stderr = self.stderr
+    Thread.detachNewThread {
+      while !stdout.availableData.isEmpty {}
+    }
+    Thread.detachNewThread { [self] in
+      while case let chunk = stderr.availableData, !chunk.isEmpty {
+        let text = String(decoding: chunk, as: UTF8.self)
+        keptErrors.withLock { $0 += text }
+      }
+    }
+  }
+
+  /// What stderr said so far (after `keepErrorsDiscardOutput`).
+  public var errorsSoFar: String { keptErrors.withLock { $0 } }
 
   /// The exit status (128 + signal when killed), waiting for it.
   public func wait() -> Int32 {

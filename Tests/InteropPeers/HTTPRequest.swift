@@ -23,6 +23,21 @@ public enum HTTPRequestError: Error, CustomStringConvertible {
 public func httpRequest(
   _ method: String, port: Int, path: String, body: String = "", headers: [String: String] = [:]
 ) throws -> HTTPResponse {
+  var request = "\(method) \(path) HTTP/1.1\r\nConnection: close\r\n"
+  if !headers.keys.contains(where: { $0.lowercased() == "host" }) {
+    request += "Host: 127.0.0.1:\(port)\r\n"
+  }
+  for (name, value) in headers { request += "\(name): \(value)\r\n" }
+  request += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+  return try rawHTTPRequest(port: port, request)
+}
+
+/// Sends `request` exactly as given (no Host added, any framing) and reads until the server
+/// closes, or only the response head with `headOnly` (a 101 keeps the connection): for
+/// requests a well-behaved client would never send.
+public func rawHTTPRequest(port: Int, _ request: String, headOnly: Bool = false) throws
+  -> HTTPResponse
+{
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard fd >= 0 else { throw HTTPRequestError.connectFailed(errno) }
   defer { close(fd) }
@@ -36,12 +51,6 @@ public func httpRequest(
     }
   }
   guard connected == 0 else { throw HTTPRequestError.connectFailed(errno) }
-  var request = "\(method) \(path) HTTP/1.1\r\nConnection: close\r\n"
-  if !headers.keys.contains(where: { $0.lowercased() == "host" }) {
-    request += "Host: 127.0.0.1:\(port)\r\n"
-  }
-  for (name, value) in headers { request += "\(name): \(value)\r\n" }
-  request += "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
   let bytes = Array(request.utf8)
   var offset = 0
   while offset < bytes.count {
@@ -55,6 +64,11 @@ public func httpRequest(
     let count = read(fd, &buffer, buffer.count)
     if count <= 0 { break }
     response += buffer[0..<count]
+    if headOnly, response.count >= 4,
+      response.indices.dropLast(3).contains(where: { response[$0..<$0 + 4] == [13, 10, 13, 10] })
+    {
+      break
+    }
   }
   return try parse(String(decoding: response, as: UTF8.self))
 }

@@ -66,6 +66,9 @@ public final class HeadlessProcess: Sendable {
   }
 
   public var events: [Event] { output.withLock { $0.events } }
+  public var pid: pid_t { child.pid }
+  /// Everything printed on stdout so far, as bytes arrived (for checks on raw bytes).
+  public var rawOutput: String { events.map(\.raw).joined(separator: "\n") }
   /// Stderr, once the process has closed it.
   public var stderr: String { errors.withLock { $0 ?? "" } }
 

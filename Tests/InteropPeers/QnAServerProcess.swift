@@ -11,9 +11,17 @@ public final class QnAServerProcess: Sendable {
       .appendingPathComponent("qna-server").path
   }
 
-  /// Starts it and waits for "listening on ws://127.0.0.1:PORT/socket".
-  public init(_ arguments: [String]) async throws {
-    let child = try ChildProcess(Self.path, arguments)
+  /// Starts it and waits for "listening on ws://127.0.0.1:PORT/socket". `environment` is
+  /// added to this process's own; `wrapper` runs it through another command (`prlimit …`).
+  public init(
+    _ arguments: [String], environment: [String: String] = [:], wrapper: [String] = []
+  ) async throws {
+    let child =
+      wrapper.isEmpty
+      ? try ChildProcess(Self.path, arguments, environment: environment)
+      : try ChildProcess(
+        wrapper[0], Array(wrapper.dropFirst()) + [Self.path] + arguments,
+        environment: environment)
     let line = await onOwnThread { child.readStdoutLine() }
     guard line.hasPrefix("listening on ws://127.0.0.1:"),
       let port = Int(line.dropFirst(28).prefix { $0.isNumber })
@@ -22,12 +30,15 @@ public final class QnAServerProcess: Sendable {
       let errors = await onOwnThread { child.stderr.readDataToEndOfFile() }
       throw PeerError.noPort("qna-server: " + String(decoding: errors, as: UTF8.self))
     }
-    child.discardOutput()
+    child.keepErrorsDiscardOutput()
     self.child = child
     self.port = port
   }
 
   public var url: String { "ws://127.0.0.1:\(port)/socket" }
+
+  /// Its log so far (stderr).
+  public var log: String { child.errorsSoFar }
 
   public func http(_ method: String, _ path: String, body: String = "") async throws
     -> HTTPResponse

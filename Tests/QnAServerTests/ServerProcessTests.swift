@@ -51,3 +51,71 @@ struct ServerProcessTests {
     }
   }
 }
+
+/// Idle and half-sent connections by the thousand, as a slowloris attack or a crowd of
+/// broken clients makes them, against the server's default settings.
+@Suite("qna-server under connection load", .serialized)
+struct ConnectionLoadTests {
+  /// Opens a TCP connection to loopback `port`; sends `bytes` if any; keeps it open.
+  static func connect(port: Int, sending bytes: String? = nil) -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else {
+      close(fd)
+      return nil
+    }
+    if let bytes { _ = bytes.withCString { write(fd, $0, strlen($0)) } }
+    return fd
+  }
+
+  @Test func twoThousandIdleAndFiveHundredHalfSentConnectionsLeaveTheDoorOpen() async throws {
+    // This process holds the 2,500 connections: it needs the descriptors itself.
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    try #require(limit.rlim_cur >= 6000, "the hard open-file limit is too low for this test")
+    // Started as laptops and many servers start it: a soft limit of 1,024 open files.
+    let server = try await QnAServerProcess(
+      ["--port", "0", "--db", ":memory:"],
+      wrapper: ["/bin/sh", "-c", #"ulimit -Sn 1024 && exec "$0" "$@""#])
+    defer { server.stop() }
+    let port = server.port
+    let (idle, halfSent) = await onOwnThread {
+      let idle = (0..<2000).compactMap { _ in Self.connect(port: port) }
+      let halfSent = (0..<500).compactMap { _ in
+        Self.connect(port: port, sending: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+      }
+      return (idle, halfSent)
+    }
+    defer { for fd in idle + halfSent { close(fd) } }
+    #expect(idle.count == 2000 && halfSent.count == 500)
+    // Held open: measured once the server has taken them all in.
+    try await Task.sleep(for: .milliseconds(500))
+
+    let pageStarted = ContinuousClock.now
+    let page = try await server.http("GET", "/")
+    let pageTook = ContinuousClock.now - pageStarted
+    let socketStarted = ContinuousClock.now
+    let attendee = try Attendee(server.url)
+    _ = try await attendee.handshake()
+    let socketTook = ContinuousClock.now - socketStarted
+    print(
+      "with 2,000 idle and 500 half-sent connections: GET / in \(pageTook), "
+        + "a new attendee's handshake in \(socketTook)")
+    #expect(page.status == 200)
+    #expect(pageTook < .seconds(1) && socketTook < .seconds(1))
+    #expect(server.log.contains("open files: "), "\(server.log.prefix(500))")
+    #expect(server.log.contains("(was 1024"), "the soft limit was raised")
+    await attendee.close()
+  }
+}

@@ -20,12 +20,16 @@ final class ServerUnderTest: Sendable {
     return logger
   }
 
-  init(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws {
+  init(
+    environment: ServerEnvironment = ServerEnvironment(),
+    _ adjust: (inout ServerConfiguration) -> Void = { _ in }
+  ) async throws {
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.databasePath = ":memory:"
     adjust(&configuration)
-    let server = try QnAServerApp(configuration: configuration, logger: Self.quietLogger)
+    let server = try QnAServerApp(
+      configuration: configuration, environment: environment, logger: Self.quietLogger)
     let ready = AsyncStream<Int>.makeStream()
     service = Task {
       try await server.run { port in
@@ -46,6 +50,12 @@ final class ServerUnderTest: Sendable {
     return try await onOwnThread {
       try httpRequest(method, port: port, path: path, body: body, headers: headers)
     }
+  }
+
+  /// `request` exactly as written, Host header and all (or none).
+  func raw(_ request: String, headOnly: Bool = false) async throws -> HTTPResponse {
+    let port = self.port
+    return try await onOwnThread { try rawHTTPRequest(port: port, request, headOnly: headOnly) }
   }
 
   func stop() async {

@@ -1,0 +1,138 @@
+import NIOCore
+import NIOHTTP1
+
+/// Who may send what, judged on each request's head before any route sees it, and for the
+/// WebSocket upgrade too (which Hummingbird would only ever refuse with a bare 400).
+struct RequestPolicy: Sendable {
+  /// No admin token guards the server: only loopback names may be in `Host`, against DNS
+  /// rebinding.
+  var loopbackOnly: Bool
+  /// Origins besides the server's own that may send state-changing requests, lower-cased,
+  /// as `scheme://host[:port]`.
+  var allowedOrigins: Set<String>
+
+  enum Verdict: Equatable {
+    case pass
+    case refuse(HTTPResponseStatus, String)
+  }
+
+  func judge(_ head: HTTPRequestHead) -> Verdict {
+    let hosts = head.headers["Host"]
+    guard hosts.count == 1, let host = hosts.first, !host.isEmpty else {
+      return .refuse(
+        .badRequest, hosts.isEmpty ? "A Host header is required." : "One Host header, please.")
+    }
+    if !head.uri.hasPrefix("/") {
+      // RFC 9112 §3.2.2: an absolute-form target's host is the one that counts. This server
+      // is no proxy: it takes one only when it names the same host as the Host header.
+      guard let target = Self.origin(of: head.uri), target.authority == host.lowercased() else {
+        return .refuse(.badRequest, "The request target names another host.")
+      }
+    }
+    if loopbackOnly, !LoopbackHost.isLoopback(authority: host) {
+      return .refuse(.misdirectedRequest, "This server answers to loopback names only.")
+    }
+    guard Self.changesState(head) else { return .pass }
+    if head.headers["Sec-Fetch-Site"].contains(where: { $0.lowercased() == "cross-site" }) {
+      return .refuse(.forbidden, "Cross-site requests are refused.")
+    }
+    if let origin = head.headers["Origin"].first, !isAllowed(origin: origin, host: host) {
+      return .refuse(.forbidden, "Requests from this origin are refused.")
+    }
+    return .pass
+  }
+
+  /// The server's own origin (either scheme: a TLS proxy may front it) or a listed one.
+  private func isAllowed(origin: String, host: String) -> Bool {
+    let origin = origin.lowercased()
+    if allowedOrigins.contains(origin) { return true }
+    guard let parsed = Self.origin(of: origin) else { return false }
+    return Self.withoutDefaultPort(parsed.authority, scheme: parsed.scheme)
+      == Self.withoutDefaultPort(host.lowercased(), scheme: parsed.scheme)
+  }
+
+  /// What a browser may send cross-site to change something: anything but a read, and the
+  /// WebSocket upgrade (a page can open a socket to any host).
+  static func changesState(_ head: HTTPRequestHead) -> Bool {
+    if head.headers["Upgrade"].contains(where: { $0.lowercased() == "websocket" }) { return true }
+    return ![.GET, .HEAD, .OPTIONS].contains(head.method)
+  }
+
+  /// Scheme and lower-cased authority of `scheme://authority[/…]`.
+  static func origin(of text: String) -> (scheme: String, authority: String)? {
+    guard let range = text.range(of: "://") else { return nil }
+    let scheme = text[..<range.lowerBound].lowercased()
+    guard scheme == "http" || scheme == "https" else { return nil }
+    let rest = text[range.upperBound...]
+    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard !authority.isEmpty, !authority.contains("@") else { return nil }
+    return (scheme, authority.lowercased())
+  }
+
+  static func withoutDefaultPort(_ authority: String, scheme: String) -> String {
+    let port = scheme == "https" ? ":443" : ":80"
+    return authority.hasSuffix(port) ? String(authority.dropLast(port.count)) : authority
+  }
+}
+
+/// Applies a `RequestPolicy` right behind the HTTP decoder: a refused request gets its
+/// status and one line saying why, and the connection closes. A WebSocket upgrade that
+/// passes leaves the gate behind it, as the upgrade removes the HTTP handlers.
+final class RequestGate: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPServerRequestPart
+  typealias InboundOut = HTTPServerRequestPart
+  typealias OutboundOut = HTTPServerResponsePart
+
+  private let policy: RequestPolicy
+  private let onRefusal: @Sendable (HTTPResponseStatus, String, HTTPRequestHead) -> Void
+  private var refused = false
+  private var upgrading = false
+
+  init(
+    policy: RequestPolicy,
+    onRefusal: @escaping @Sendable (HTTPResponseStatus, String, HTTPRequestHead) -> Void
+  ) {
+    self.policy = policy
+    self.onRefusal = onRefusal
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    if refused { return }
+    let part = unwrapInboundIn(data)
+    switch part {
+    case .head(let head):
+      if case .refuse(let status, let reason) = policy.judge(head) {
+        refuse(context: context, status: status, reason: reason, head: head)
+        return
+      }
+      upgrading = head.headers["Upgrade"].contains { $0.lowercased() == "websocket" }
+      context.fireChannelRead(data)
+    case .body:
+      context.fireChannelRead(data)
+    case .end:
+      context.fireChannelRead(data)
+      if upgrading { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+    }
+  }
+
+  private func refuse(
+    context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String,
+    head: HTTPRequestHead
+  ) {
+    refused = true
+    onRefusal(status, reason, head)
+    let body = context.channel.allocator.buffer(string: reason + "\n")
+    var headers = HTTPHeaders()
+    headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+    headers.add(name: "Content-Length", value: String(body.readableBytes))
+    headers.add(name: "Connection", value: "close")
+    for (name, value) in SecurityHeaders.fields { headers.add(name: name, value: value) }
+    let response = HTTPResponseHead(version: head.version, status: status, headers: headers)
+    context.write(wrapOutboundOut(.head(response)), promise: nil)
+    context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+    let channel = context.channel
+    context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+      channel.close(promise: nil)
+    }
+  }
+}
