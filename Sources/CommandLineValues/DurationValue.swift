@@ -60,3 +60,22 @@ extension String {
     String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
   }
 }
+
+/// Durations as people read them on a screen or in a message: one formatter for the project.
+extension DurationValue {
+  /// Whole seconds: a wait truncated (4.3 s waited is 4), a countdown rounded up (2.5 s left
+  /// is 3 until it is 2).
+  public static func wholeSeconds(_ duration: Duration, roundingUp: Bool = false) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    return seconds + (roundingUp && attoseconds > 0 ? 1 : 0)
+  }
+
+  /// A round trip: "0.4 ms" below 10 ms (loopback pings take a fraction of one), "23 ms"
+  /// above.
+  public static func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let tenths = seconds * 10_000 + attoseconds / 100_000_000_000_000
+    if tenths < 100 { return "\(tenths / 10).\(tenths % 10) ms" }
+    return "\(tenths / 10) ms"
+  }
+}

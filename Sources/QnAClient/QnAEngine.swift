@@ -47,14 +47,17 @@ public struct EngineConfiguration: Sendable {
 }
 
 /// The Q&A client without a face: a WebSocket connection, the wire codec and a `QnAState`,
-/// wired together. Front ends call `ask` and read `changes`; the state is theirs to read.
+/// wired together. Front ends call `ask` and read `updates`: every new state, with the changes
+/// it reported.
 ///
 /// Sends leave through one outbox task, so questions reach the wire in the order the
 /// reducer released them, even while other events are being applied.
 public actor QnAEngine {
   public nonisolated let url: WebSocketURL
   /// Every observable change, in order. Ends after the connection has stopped for good.
-  public nonisolated let changes: AsyncStream<QnAChange>
+  /// Every new state with the changes it reported, in order (keep-alive round trips and
+  /// stalls too, which report no change). Ends after the connection has stopped for good.
+  public nonisolated let updates: AsyncStream<EngineUpdate>
   public private(set) var state: QnAState
 
   private let client: WebSocketClient
@@ -69,15 +72,16 @@ public actor QnAEngine {
   private var savedPending: [PendingQuestionsFile.Entry] = []
   private let log: @Sendable (String) -> Void
   private var random: any RandomNumberGenerator & Sendable
-  private let changeSink: AsyncStream<QnAChange>.Continuation
+  private let updateSink: AsyncStream<EngineUpdate>.Continuation
   private let outbox: AsyncStream<Outgoing>.Continuation
   private let outboxQuestions: AsyncStream<Outgoing>
-  private var tasks: [Task<Void, Never>] = []
+  /// Applies the connection's events to the state.
+  private var consumer: Task<Void, Never>?
+  /// Puts the reducer's messages on the wire, in order.
+  private var sender: Task<Void, Never>?
   /// The attempt of the open connection (from `.opened`); messages built for it go out on
   /// it or not at all.
   private var openAttempt = 0
-  /// Hears every new state, with the changes it reported (the terminal UI redraws from it).
-  private var observer: (@Sendable (QnAState, [QnAChange]) -> Void)?
   /// A disconnect waits for the event after it, which says whether and when a retry follows.
   private var pendingDisconnect: Disconnect?
   /// Wakes the state when a question that waits out a refusal may go again.
@@ -104,14 +108,8 @@ public actor QnAEngine {
     client = WebSocketClient(
       url: url, configuration: configuration.client, transport: transport, clock: clock,
       random: connectionRandom)
-    (changes, changeSink) = AsyncStream.makeStream()
+    (updates, updateSink) = AsyncStream.makeStream()
     (outboxQuestions, outbox) = AsyncStream.makeStream()
-  }
-
-  /// Calls `observer` after every state change (keep-alive round trips and stalls too, which
-  /// `changes` does not report), on the engine's executor: it must return quickly.
-  public func observe(_ observer: @escaping @Sendable (QnAState, [QnAChange]) -> Void) {
-    self.observer = observer
   }
 
   /// Whether unsent questions survive quitting (the pending file is this client's).
@@ -122,13 +120,13 @@ public actor QnAEngine {
   /// questions.
   @discardableResult
   public func start() -> [Question] {
-    guard tasks.isEmpty else { return [] }
+    guard consumer == nil else { return [] }
     let restored = restorePending()
     client.start()
     let events = client.events
     let questions = outboxQuestions
-    tasks.append(Task { await self.consume(events) })
-    tasks.append(Task { await self.drainOutbox(questions) })
+    consumer = Task { await self.consume(events) }
+    sender = Task { await self.drainOutbox(questions) }
     return restored
   }
 
@@ -205,15 +203,15 @@ public actor QnAEngine {
   public func tick() { apply(.clock(clock.now)) }
 
   /// Finishes the sends under way, closes with 1000, and waits until the connection has
-  /// stopped and `changes` has ended.
+  /// stopped and `updates` has ended.
   public func stop() async {
     stopped = true
     wakeUp?.task.cancel()
     wakeUp = nil
     outbox.finish()
-    if tasks.count == 2 { await tasks[1].value }
+    await sender?.value
     await client.close(code: .normalClosure)
-    for task in tasks { await task.value }
+    await consumer?.value
   }
 
   // MARK: Driving the state
@@ -225,7 +223,7 @@ public actor QnAEngine {
     wakeUp?.task.cancel()
     wakeUp = nil
     outbox.finish()
-    changeSink.finish()
+    updateSink.finish()
   }
 
   private func handle(_ event: ClientEvent) {
@@ -280,14 +278,13 @@ public actor QnAEngine {
       // "Sent" is reported by the outbox, once the socket has taken the message.
       case .report(.sent): break
       case .report(let change):
-        changeSink.yield(change)
         reported.append(change)
       case .log(let line): log(line)
       }
     }
     savePending()
     scheduleWakeUp()
-    observer?(state, reported)
+    updateSink.yield(EngineUpdate(state: state, changes: reported))
   }
 
   /// Keeps one timer at the state's next wake-up; the clock reading it applies sends what
@@ -329,8 +326,7 @@ public actor QnAEngine {
           message.id == state.connectionID
         else { continue }
         if await write(.newQuestion(message), onAttempt: attempt) {
-          changeSink.yield(.sent(question))
-          observer?(state, [.sent(question)])
+          updateSink.yield(EngineUpdate(state: state, changes: [.sent(question)]))
         } else if message.id == state.connectionID {
           // Only while that connection is still current: after a new handshake the question
           // has already gone out again, and this failure must not requeue it.
@@ -367,4 +363,11 @@ public actor QnAEngine {
       UUID(uuid: raw.load(as: uuid_t.self))
     }
   }
+}
+
+/// One new state of the engine, and the changes it reported (often none: a round trip, a
+/// clock reading).
+public struct EngineUpdate: Sendable {
+  public let state: QnAState
+  public let changes: [QnAChange]
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOWebSocket
+import RFC6455
 
 /// `--mock` only: what scripted tests use to misbehave on purpose. `?id=` narrows a control
 /// to one connection; without it, every socket is affected.
@@ -18,7 +19,9 @@ extension QnAServerApp {
     router.post("/control/close") { request, _ -> ControlResult in
       let query = request.uri.queryParameters
       let code = query["code"].flatMap { UInt16(String($0)) } ?? 1001
-      guard (1000...4999).contains(code), ![1004, 1005, 1006, 1015].contains(code) else {
+      // The engine's own rule (RFC 6455 §7.4): a code the server could send, the client
+      // would refuse.
+      guard CloseCode(code).isAllowedOnWire else {
         throw HTTPError(.badRequest, message: "code must be a close code a frame may carry")
       }
       let reason = query["reason"].map { String($0) } ?? ""

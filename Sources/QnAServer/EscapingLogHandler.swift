@@ -1,5 +1,5 @@
+import CommandLineValues
 import Logging
-import QnA
 
 /// Wraps a log handler so that every message and metadata value arrives escaped: an
 /// attendee's `type`, a request path or a close reason holding a newline or an escape

@@ -1,3 +1,4 @@
+import CommandLineValues
 import Foundation
 import QnA
 import QnAClient

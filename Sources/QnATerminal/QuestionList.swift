@@ -1,3 +1,4 @@
+import CommandLineValues
 import QnA
 
 /// How the question list is scrolled: following the newest, or with a question's line at
@@ -72,7 +73,7 @@ struct QuestionList {
   /// Whole seconds left, rounded up, as "4 s"; minutes past 99 s ("5 m"), so that the label
   /// keeps its width.
   static func countdown(_ left: Duration) -> String {
-    let seconds = QnAState.wholeSeconds(left, roundingUp: true)
+    let seconds = DurationValue.wholeSeconds(left, roundingUp: true)
     return seconds > 99 ? "\((seconds + 59) / 60) m" : "\(seconds) s"
   }
 

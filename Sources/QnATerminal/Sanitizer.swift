@@ -1,4 +1,5 @@
 import CNcurses
+import CommandLineValues
 import QnA
 
 /// Makes text from the network safe to draw: what `PrintableText` escapes for logs, plus

@@ -45,20 +45,21 @@ public enum TerminalFrontEnd {
   ) async throws(Failure) -> Int32? {
     guard hasTerminal else { throw .notATerminal }
     let inbox = TerminalInbox()
-    await engine.observe { state, changes in inbox.post(state: state, changes: changes) }
-    await engine.start()
-    // The states carry everything the screen shows; the changes stream must still be read,
-    // or it would keep every change of a long session.
-    let changes = Task {
-      // The connection's story goes to the log (escaped there), for whoever debugs it later.
-      for await change in engine.changes {
-        switch change {
-        case .connecting, .handshake, .disconnected, .failed, .waiting:
-          log.write(HeadlessEvents.line(for: change).description)
-        default: break
+    // The inbox keeps only the latest state for the UI thread; the connection's story goes
+    // to the log (escaped there), for whoever debugs it later.
+    let updates = Task {
+      for await update in engine.updates {
+        inbox.post(state: update.state, changes: update.changes)
+        for change in update.changes {
+          switch change {
+          case .connecting, .handshake, .disconnected, .failed, .waiting:
+            log.write(HeadlessEvents.line(for: change).description)
+          default: break
+          }
         }
       }
     }
+    await engine.start()
     let model = TerminalModel(
       options: .init(
         url: engine.url.description, colors: options.colors,
@@ -99,7 +100,7 @@ public enum TerminalFrontEnd {
     actionSink.finish()
     await performer.value
     await stop(engine, within: .seconds(3), log: log)
-    changes.cancel()
+    updates.cancel()
     qna_remove_crash_restore()
     switch outcome {
     case .quit: return nil

@@ -1,3 +1,4 @@
+import CommandLineValues
 import QnA
 
 /// What the UI loop must do after a key: the model itself never performs effects.
@@ -158,7 +159,7 @@ public struct TerminalModel: Sendable {
     if case .waitingToRetry(let at, _, _) = state.connection, at > now {
       // When the whole seconds shown go down by one.
       let left = at - now
-      let shown = Duration.seconds(QnAState.wholeSeconds(left, roundingUp: true))
+      let shown = Duration.seconds(DurationValue.wholeSeconds(left, roundingUp: true))
       times.append(now + left - shown + .seconds(1))
     }
     times += recentAnswers.map { $0 + options.highlightDuration }
@@ -166,7 +167,7 @@ public struct TerminalModel: Sendable {
     for question in questions {
       guard case .waiting(let until, _) = question.status, until > now else { continue }
       let left = until - now
-      let shown = Duration.seconds(QnAState.wholeSeconds(left, roundingUp: true))
+      let shown = Duration.seconds(DurationValue.wholeSeconds(left, roundingUp: true))
       times.append(now + left - shown + .seconds(1))
     }
     return times.filter { $0 > now }.min()

@@ -1,3 +1,4 @@
+import CommandLineValues
 import QnA
 
 /// A drawn frame: the cells, and where the cursor goes (`nil`: hidden).
@@ -73,24 +74,17 @@ public enum TerminalView {
       let shortID = "#" + id.uuidString.prefix(8).lowercased()
       if let stalled = state.stalledFor {
         return (
-          "stalled: no pong for \(QnAState.wholeSeconds(stalled)) s · \(shortID)", nil, .warning
+          "stalled: no pong for \(DurationValue.wholeSeconds(stalled)) s · \(shortID)", nil,
+          .warning
         )
       }
-      let roundTrip = state.roundTrip.map { " · \(Self.milliseconds($0))" } ?? ""
+      let roundTrip = state.roundTrip.map { " · \(DurationValue.milliseconds($0))" } ?? ""
       return ("connected\(roundTrip) · \(shortID)", nil, .good)
     case .waitingToRetry(let at, let attempt, let reason):
-      let left = QnAState.wholeSeconds(max(.zero, at - model.now), roundingUp: true)
+      let left = DurationValue.wholeSeconds(max(.zero, at - model.now), roundingUp: true)
       return ("reconnecting in \(left) s (attempt \(attempt))", reason, .bad)
     case .offline(let reason): return ("offline", reason, .bad)
     }
-  }
-
-  static func milliseconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let tenths = (seconds * 10_000 + attoseconds / 100_000_000_000_000)
-    // Below 10 ms, one decimal; loopback pings take a fraction of a millisecond.
-    if tenths < 100 { return "\(tenths / 10).\(tenths % 10) ms" }
-    return "\(tenths / 10) ms"
   }
 
   // MARK: List

@@ -83,13 +83,13 @@ public struct FrameDecoder: Sendable {
       return available.count
     }
     // Compared without adding: a length near 2^63 must not overflow.
-    if header.fin, header.maskingKey == nil, header.opcode == .text || header.opcode == .binary,
+    if header.fin, header.maskingKey == nil, let kind = MessageKind(opcode: header.opcode),
       header.payloadLength <= available.count - headerLength,
       header.payloadLength <= maxMessageSize
     {
       let payloadEnd = headerLength + header.payloadLength
       let payload = UnsafeRawBufferPointer(rebasing: available[headerLength..<payloadEnd])
-      try emitWholeMessage(payload, kind: header.opcode == .text ? .text : .binary, into: &output)
+      try emitWholeMessage(payload, kind: kind, into: &output)
       return payloadEnd
     }
     try begin(header, into: &output)
@@ -126,7 +126,7 @@ public struct FrameDecoder: Sendable {
           size: UInt64(messageBytes.count) + UInt64(header.payloadLength), limit: maxMessageSize)
       }
       if messageKind == nil {
-        messageKind = header.opcode == .text ? .text : .binary
+        messageKind = MessageKind(opcode: header.opcode)
         utf8 = UTF8Validator()
         // Sized from the first frame (at most the limit; untouched pages cost nothing).
         // Later fragments grow it geometrically: reserving per fragment would copy the

@@ -86,7 +86,7 @@ public struct HandshakeRequest: Sendable, Hashable {
 }
 
 /// Why a handshake request could not be built.
-public enum HandshakeRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum HandshakeRequestError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidHeaderName(String)
   case invalidHeaderValue(name: String)
   case reservedHeader(String)

@@ -17,6 +17,17 @@ public enum MessageKind: Sendable, Hashable {
   case binary
 
   var opcode: Opcode { self == .text ? .text : .binary }
+
+  /// The kind of message a data frame's opcode starts; `nil` for continuation and control
+  /// frames. The one mapping from opcodes back to kinds.
+  @inline(__always)
+  init?(opcode: Opcode) {
+    switch opcode {
+    case MessageKind.text.opcode: self = .text
+    case MessageKind.binary.opcode: self = .binary
+    default: return nil
+    }
+  }
 }
 
 /// A complete data message, reassembled from its fragments. Text messages hold validated UTF-8.

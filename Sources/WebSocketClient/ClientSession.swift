@@ -2,30 +2,23 @@ import NIOCore
 import RFC6455
 import Synchronization
 
-/// One connection, from the handshake request to the end of TCP: the protocol core, keep-alive
-/// and the timers. Bytes are parsed on the thread that read them (NIO's event loop) and their
-/// events go straight to the consumer's queue: no task sits between the socket and the
-/// consumer, which saves a thread wake-up per read. A lock serializes reads, sends and timers;
-/// nothing under it waits.
+/// One connection, from the handshake request to the end of TCP: the protocol core and the
+/// timers (`SessionTimers`, a value that says what is due when). Bytes are parsed on the
+/// thread that read them (NIO's event loop) and their events go straight to the consumer's
+/// queue: no task sits between the socket and the consumer, which saves a thread wake-up per
+/// read. A lock serializes reads, sends and timers; nothing under it waits.
 final class ClientSession: TransportSink, Sendable {
   private struct State {
     var connection: ClientConnection
-    var keepAlive: KeepAlive?
-    var handshakeDeadline: Duration?
+    var timers: SessionTimers
+    /// The one task sleeping until the timers' next deadline.
     var timer: (task: Task<Void, Never>, deadline: Duration)?
-    var nextStallReport: Duration?
     var outcome: Disconnect?
     var closeRequested = false
     var finished = false
     /// `run()`, waiting for the outcome.
     var waiter: CheckedContinuation<Disconnect, Never>?
-    /// Reading stopped because the consumer is behind: a pong may be waiting unread, so the
-    /// ping timeout is held back (by one more timeout at most).
-    var pausedSince: Duration?
     var openedAt: Duration?
-    /// A read ended in a protocol violation, after messages the consumer may reply to (an
-    /// echo, say): its close frame waits until the consumer has handled them, or until this.
-    var repliesDeadline: Duration?
   }
 
   /// The longest a violation's close waits for the consumer's replies to the messages before it.
@@ -38,15 +31,16 @@ final class ClientSession: TransportSink, Sendable {
   private let events: EventQueue<ClientEvent>
   /// Which connection attempt of its client this is (1 for the first).
   let attempt: Int
-  private let onRoundTrip: @Sendable (Duration) -> Void
 
   init(
     connection: ClientConnection, channel: any TransportChannel, clock: any SessionClock,
-    configuration: ClientConfiguration, events: EventQueue<ClientEvent>, attempt: Int,
-    onRoundTrip: @escaping @Sendable (Duration) -> Void = { _ in }
+    configuration: ClientConfiguration, events: EventQueue<ClientEvent>, attempt: Int
   ) {
-    state = Mutex(State(connection: connection))
-    self.onRoundTrip = onRoundTrip
+    state = Mutex(
+      State(
+        connection: connection,
+        timers: SessionTimers(
+          pingTimeout: configuration.pingTimeout, stallThreshold: configuration.stallThreshold)))
     self.channel = channel
     self.clock = clock
     self.configuration = configuration
@@ -62,7 +56,7 @@ final class ClientSession: TransportSink, Sendable {
       let ended = state.withLock { state -> Disconnect? in
         guard !state.finished else { return state.outcome }
         state.waiter = continuation
-        state.handshakeDeadline = clock.now + configuration.handshakeTimeout
+        state.timers.handshakeStarted(now: clock.now, timeout: configuration.handshakeTimeout)
         flush(&state)
         rescheduleTimer(&state)
         return nil
@@ -84,10 +78,7 @@ final class ClientSession: TransportSink, Sendable {
       let now = clock.now
       let coreEvents = bytes.withUnsafeReadableBytes { state.connection.receive($0, now: now) }
       let delivery = handle(coreEvents, &state)
-      if !delivery.hasRoom, state.pausedSince == nil {
-        state.pausedSince = now
-        rescheduleTimer(&state)
-      }
+      if !delivery.hasRoom, state.timers.paused(now: now) { rescheduleTimer(&state) }
       return delivery
     } afterwards: { delivery in
       if delivery.awaitsReplies { events.whenDrained { [weak self] in self?.repliesHandled() } }
@@ -103,7 +94,7 @@ final class ClientSession: TransportSink, Sendable {
         return Delivery()
       }
       let delivery = handle(state.connection.transportClosed(now: clock.now), &state)
-      end(&state, as: .connectFailed("connection ended"))
+      end(&state, as: .connectFailed(.io("the server closed the connection before answering")))
       return delivery
     }
   }
@@ -141,7 +132,7 @@ final class ClientSession: TransportSink, Sendable {
   func close(code: CloseCode?, reason: String) {
     act { state in
       state.closeRequested = true
-      state.repliesDeadline = nil
+      state.timers.repliesHandled()
       let now = clock.now
       do {
         return handle(try state.connection.close(code: code, reason: reason, now: now), &state)
@@ -180,21 +171,15 @@ final class ClientSession: TransportSink, Sendable {
     for event in coreEvents {
       switch event {
       case .opened(let response):
-        state.handshakeDeadline = nil
         state.openedAt = clock.now
-        if let interval = configuration.pingInterval {
-          state.keepAlive = KeepAlive(
-            interval: interval, timeout: configuration.pingTimeout, now: clock.now)
-        }
+        state.timers.opened(now: clock.now, pingInterval: configuration.pingInterval)
         batch.append(.opened(subprotocol: response.subprotocol, attempt: attempt))
       case .message(let message):
         batch.append(.message(message))
       case .ping:
         break  // the core queued the pong
       case .pong(let payload):
-        if let roundTrip = state.keepAlive?.pongReceived(payload, now: clock.now) {
-          state.nextStallReport = nil
-          onRoundTrip(roundTrip)
+        if let roundTrip = state.timers.pongReceived(payload, now: clock.now) {
           batch.append(.roundTrip(roundTrip))
         }
       case .closed(let status):
@@ -203,8 +188,9 @@ final class ClientSession: TransportSink, Sendable {
     }
     // The messages before a violation (from this read or earlier ones) may still be with the
     // consumer: hold the close frame until it has handled them (wsc --echo echoes them).
-    let awaitsReplies = state.repliesDeadline == nil && state.connection.hasPendingViolation
-    if awaitsReplies { state.repliesDeadline = clock.now + Self.repliesGrace }
+    let awaitsReplies =
+      state.connection.hasPendingViolation
+      && state.timers.awaitReplies(now: clock.now, grace: Self.repliesGrace)
     // Replies (pongs, close echoes) go out whether or not the consumer keeps up.
     flush(&state)
     let (hasRoom, wake) = events.append(contentsOf: batch) { [weak self] in
@@ -217,8 +203,8 @@ final class ClientSession: TransportSink, Sendable {
   /// The consumer has handled the messages before a violation: fail the connection now.
   private func repliesHandled() {
     state.withLock { state in
-      guard state.repliesDeadline != nil, !state.finished else { return }
-      state.repliesDeadline = nil
+      guard state.timers.repliesDeadline != nil, !state.finished else { return }
+      state.timers.repliesHandled()
       flush(&state)
       rescheduleTimer(&state)
     }
@@ -226,9 +212,7 @@ final class ClientSession: TransportSink, Sendable {
 
   private func consumerCaughtUp() {
     let resume = state.withLock { state -> Bool in
-      guard let since = state.pausedSince else { return false }
-      state.keepAlive?.postpone(by: min(clock.now - since, configuration.pingTimeout))
-      state.pausedSince = nil
+      guard state.timers.resumed(now: clock.now) else { return false }
       rescheduleTimer(&state)
       return !state.finished
     }
@@ -238,9 +222,9 @@ final class ClientSession: TransportSink, Sendable {
   private static func disconnect(for status: CloseStatus) -> Disconnect {
     guard case .handshake(let error) = status.error else { return .closed(status) }
     switch error {
-    case .unexpectedStatus(let code, _, _): return .refused(status: code)
-    case .connectionClosed: return .connectFailed(error.description)
-    default: return .handshakeFailed(error.description)
+    case .unexpectedStatus: return .refused(error)
+    case .connectionClosed: return .connectFailed(.io(error.description))
+    default: return .handshakeFailed(error)
     }
   }
 
@@ -261,50 +245,22 @@ final class ClientSession: TransportSink, Sendable {
     guard state.timer?.deadline == deadline else { return Delivery() }
     state.timer = nil
     let now = clock.now
-    if let repliesDeadline = state.repliesDeadline {
-      // The core's deadline handling would fail the held violation: wait for the replies.
-      guard now >= repliesDeadline else {
-        rescheduleTimer(&state)
-        return Delivery()
+    var delivery = Delivery()
+    for action in state.timers.due(now: now, isOpen: state.connection.state == .open) {
+      switch action {
+      case .handshakeTimedOut:
+        end(&state, as: .timedOut(.handshake(configuration.handshakeTimeout)))
+      case .checkCore:
+        delivery = handle(state.connection.handleDeadline(now: now), &state)
+      case .sendPing(let payload):
+        try? state.connection.ping(payload: payload)
+        flush(&state)
+      case .pingTimedOut(let waited):
+        failForPingTimeout(waited: waited, &state)
+      case .reportStall(let waited):
+        delivery.stalled = waited
       }
-      state.repliesDeadline = nil
-    }
-    if let handshakeDeadline = state.handshakeDeadline, now >= handshakeDeadline {
-      end(&state, as: .timedOut("no handshake response within \(configuration.handshakeTimeout)"))
-      return Delivery()
-    }
-    var delivery = handle(state.connection.handleDeadline(now: now), &state)
-    if state.finished { return delivery }
-    if state.connection.state == .open, var keepAlive = state.keepAlive {
-      if state.pausedSince != nil {
-        // Paused, a pong may wait unread: the timeout is held back, by one more timeout at most
-        // (both ends may be stuck writing to each other).
-        if let waited = keepAlive.waitingForPong(now: now),
-          now >= keepAlive.deadline + configuration.pingTimeout
-        {
-          failForPingTimeout(waited: waited, &state)
-          return delivery
-        }
-      } else {
-        let action = keepAlive.poll(now: now)
-        state.keepAlive = keepAlive
-        switch action {
-        case .sendPing(let payload):
-          try? state.connection.ping(payload: payload)
-          flush(&state)
-        case .timedOut(let waited):
-          failForPingTimeout(waited: waited, &state)
-          return delivery
-        case nil:
-          break
-        }
-        if let waited = keepAlive.waitingForPong(now: now), waited >= configuration.stallThreshold,
-          now >= (state.nextStallReport ?? now)
-        {
-          state.nextStallReport = now + .seconds(1)
-          delivery.stalled = waited
-        }
-      }
+      if state.finished { return delivery }
     }
     rescheduleTimer(&state)
     return delivery
@@ -319,29 +275,10 @@ final class ClientSession: TransportSink, Sendable {
 
   private func rescheduleTimer(_ state: inout State) {
     guard !state.finished else { return }
-    let now = clock.now
-    var deadlines: [Duration] = []
-    if let repliesDeadline = state.repliesDeadline {
-      deadlines = [repliesDeadline]  // nothing else acts before it (see `tick`)
-    } else {
-      deadlines = [state.handshakeDeadline, state.connection.deadline].compactMap { $0 }
-      if let keepAlive = state.keepAlive, state.connection.state == .open {
-        let waited = keepAlive.waitingForPong(now: now)
-        if state.pausedSince != nil {
-          // `consumerCaughtUp` postpones and reschedules; until then only the held-back timeout.
-          if waited != nil { deadlines.append(keepAlive.deadline + configuration.pingTimeout) }
-        } else {
-          deadlines.append(keepAlive.deadline)
-          if let next = state.nextStallReport {
-            deadlines.append(next)
-          } else if let waited {
-            // Wake when the unanswered ping crosses the stall threshold, to report it.
-            deadlines.append(now + max(.zero, configuration.stallThreshold - waited))
-          }
-        }
-      }
-    }
-    guard let next = deadlines.min() else {
+    let next = state.timers.nextDeadline(
+      now: clock.now, coreDeadline: state.connection.deadline,
+      isOpen: state.connection.state == .open)
+    guard let next else {
       state.timer?.task.cancel()
       state.timer = nil
       return
@@ -399,7 +336,7 @@ final class ClientSession: TransportSink, Sendable {
 
   /// What to write now: everything, except a violation's close while replies are awaited.
   private func takeFrames(_ state: inout State) -> [[UInt8]] {
-    state.repliesDeadline == nil
+    state.timers.repliesDeadline == nil
       ? state.connection.takeOutbound() : state.connection.takeReplies()
   }
 
@@ -420,13 +357,13 @@ final class ClientSession: TransportSink, Sendable {
 
   private func end(_ state: inout State, transportError error: TransportError) {
     switch error {
-    case .tls(let detail): end(&state, as: .tlsFailed(detail))
+    case .tls: end(&state, as: .tlsFailed(error))
     default:
       let status = state.connection.transportClosed(now: clock.now)
       if case .closed(let closed) = status.first, state.connection.handshake != nil {
         end(&state, as: .closed(closed))
       } else {
-        end(&state, as: .connectFailed(error.description))
+        end(&state, as: .connectFailed(error))
       }
     }
   }

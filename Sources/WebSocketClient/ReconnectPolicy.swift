@@ -1,3 +1,4 @@
+import CommandLineValues
 import RFC6455
 
 /// When and how soon to reconnect.
@@ -52,11 +53,14 @@ public struct ReconnectPolicy: Sendable, Hashable {
   static func isOutage(_ disconnect: Disconnect) -> Bool {
     switch disconnect {
     case .connectFailed: return true
-    case .refused(let status): return status >= 500 || status == 429
+    case .refused(let refusal):
+      let status = refusal.statusCode ?? 0
+      return status >= 500 || status == 429
     case .closed(let status):
       if !status.wasClean && status.code == .abnormalClosure { return true }
       return [.goingAway, .internalError, .serviceRestart, .tryAgainLater].contains(status.code)
-    case .userClosed, .timedOut, .tlsFailed, .invalidRequest, .handshakeFailed, .pingTimeout:
+    case .userClosed, .reconnectRequested, .timedOut, .tlsFailed, .invalidRequest,
+      .handshakeFailed, .pingTimeout:
       return false
     }
   }
@@ -66,11 +70,12 @@ public struct ReconnectPolicy: Sendable, Hashable {
     case .userClosed, .invalidRequest, .handshakeFailed:
       return false
     // A captive portal intercepts TLS too: its certificate fails until the attendee logs in.
-    case .connectFailed, .timedOut, .pingTimeout, .tlsFailed:
+    case .reconnectRequested, .connectFailed, .timedOut, .pingTimeout, .tlsFailed:
       return true
-    case .refused(let status):
+    case .refused(let refusal):
       // 4xx says this URL or these credentials are wrong; anything else (a portal's 200 or
       // 302, an overloaded server's 503) may pass.
+      let status = refusal.statusCode ?? 0
       return !(400..<500).contains(status) || status == 408 || status == 429
     case .closed(let status):
       if case .protocolViolation = status.error { return false }
@@ -80,34 +85,72 @@ public struct ReconnectPolicy: Sendable, Hashable {
   }
 }
 
-/// Why a connection attempt or connection ended, as far as reconnecting is concerned.
+/// Why a connection attempt or connection ended, with the error that says so.
 public enum Disconnect: Sendable, Hashable {
   case userClosed
-  case connectFailed(String)
-  case timedOut(String)
-  case tlsFailed(String)
-  case invalidRequest(String)
-  /// The server answered the upgrade with another HTTP status.
-  case refused(status: Int)
+  /// The user asked to reconnect at once (a "reconnect now"): this connection was dropped.
+  case reconnectRequested
+  /// TCP did not connect, or ended before the server's answer.
+  case connectFailed(TransportError)
+  case timedOut(Timeout)
+  case tlsFailed(TransportError)
+  case invalidRequest(HandshakeRequestError)
+  /// The server answered the upgrade with another HTTP status: the error carries the
+  /// status, reason, headers and, for a redirect, `location`.
+  case refused(HandshakeError)
   /// The server's 101 broke the handshake rules (wrong accept key, unoffered subprotocol…).
-  case handshakeFailed(String)
+  case handshakeFailed(HandshakeError)
   /// No pong within the ping timeout.
   case pingTimeout(waited: Duration)
   case closed(CloseStatus)
+
+  public enum Timeout: Sendable, Hashable {
+    /// TCP (and TLS) did not connect within this long.
+    case connect(Duration)
+    /// No 101 within this long of connecting.
+    case handshake(Duration)
+  }
+
+  /// A refusal with this HTTP status (and no headers), as tests and policies spell one.
+  public static func refused(status: Int) -> Disconnect {
+    .refused(.unexpectedStatus(code: status, reason: "", headers: HTTPHeaders()))
+  }
+
+  /// The HTTP status of a refused upgrade.
+  public var refusalStatus: Int? {
+    if case .refused(let refusal) = self { refusal.statusCode } else { nil }
+  }
 }
 
 extension Disconnect: CustomStringConvertible {
   public var description: String {
     switch self {
     case .userClosed: "closed"
-    case .connectFailed(let detail): detail
-    case .timedOut(let detail): "timed out: \(detail)"
-    case .tlsFailed(let detail): "TLS failed: \(detail)"
-    case .invalidRequest(let detail): "invalid request: \(detail)"
-    case .refused(let status): "server refused the WebSocket upgrade with HTTP \(status)"
-    case .handshakeFailed(let detail): "handshake failed: \(detail)"
-    case .pingTimeout(let waited): "no pong for \(waited): connection presumed dead"
+    case .reconnectRequested: "reconnecting on request"
+    case .connectFailed(let error): error.description
+    case .timedOut(.connect(let limit)):
+      "timed out: no connection within \(DurationValue.format(limit))"
+    case .timedOut(.handshake(let limit)):
+      "timed out: no handshake response within \(DurationValue.format(limit))"
+    case .tlsFailed(let error): error.description
+    case .invalidRequest(let error): "invalid request: \(error)"
+    case .refused(let refusal): Self.describe(refusal)
+    case .handshakeFailed(let error): "handshake failed: \(error)"
+    case .pingTimeout(let waited):
+      "no pong for \(DurationValue.format(waited)): connection presumed dead"
     case .closed(let status): status.description
     }
+  }
+
+  /// "server refused the WebSocket upgrade with HTTP 302 Found", and where a redirect points:
+  /// on conference Wi-Fi that is usually the network's login page.
+  private static func describe(_ refusal: HandshakeError) -> String {
+    guard case .unexpectedStatus(let code, let reason, _) = refusal else {
+      return refusal.description
+    }
+    var text = "server refused the WebSocket upgrade with HTTP \(code)"
+    if !reason.isEmpty { text += " \(reason)" }
+    if let location = refusal.location { text += "; it redirects to \(location)" }
+    return text
   }
 }

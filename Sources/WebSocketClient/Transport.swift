@@ -1,3 +1,4 @@
+import CommandLineValues
 import NIOCore
 import RFC6455
 
@@ -58,7 +59,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .connectFailed(let detail): "connection failed: \(detail)"
-    case .connectTimedOut(let timeout): "connection timed out after \(timeout)"
+    case .connectTimedOut(let timeout):
+      "connection timed out after \(DurationValue.format(timeout))"
     case .tls(let detail): "TLS failed: \(detail)"
     case .io(let detail): "connection error: \(detail)"
     }

@@ -18,11 +18,6 @@ public final class WebSocketClient: Sendable {
   private let queue: EventQueue<ClientEvent>
   private let control: Mutex<Control>
 
-  /// The round-trip time of the last answered keep-alive ping, on any connection so far.
-  public var lastRoundTrip: Duration? { roundTrip.withLock { $0 } }
-
-  private let roundTrip = Mutex<Duration?>(nil)
-
   private struct Control {
     var random: any RandomNumberGenerator & Sendable
     var session: ClientSession?
@@ -100,7 +95,7 @@ public final class WebSocketClient: Sendable {
       control.backoff?.cancel()
       return control.session
     }
-    session?.abort(as: .connectFailed("reconnecting on request"))
+    session?.abort(as: .reconnectRequested)
   }
 
   // MARK: Supervision
@@ -144,7 +139,7 @@ public final class WebSocketClient: Sendable {
         url: url, options: configuration.handshake, configuration: configuration.protocolLimits,
         random: seed)
     } catch {
-      return (.invalidRequest(error.description), nil)
+      return (.invalidRequest(error), nil)
     }
     let channel: any TransportChannel
     do {
@@ -152,15 +147,14 @@ public final class WebSocketClient: Sendable {
         to: url, tls: configuration.tls, timeout: configuration.connectTimeout)
     } catch {
       switch error {
-      case .connectTimedOut: return (.timedOut(error.description), nil)
-      case .tls(let detail): return (.tlsFailed(detail), nil)
-      default: return (.connectFailed(error.description), nil)
+      case .connectTimedOut(let limit): return (.timedOut(.connect(limit)), nil)
+      case .tls: return (.tlsFailed(error), nil)
+      default: return (.connectFailed(error), nil)
       }
     }
     let session = ClientSession(
       connection: connection, channel: channel, clock: clock, configuration: configuration,
-      events: queue, attempt: attempt,
-      onRoundTrip: { [weak self] time in self?.roundTrip.withLock { $0 = time } })
+      events: queue, attempt: attempt)
     let stopping = control.withLock { control in
       if !control.stopping { control.session = session }
       return control.stopping

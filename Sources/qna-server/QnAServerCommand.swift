@@ -15,15 +15,23 @@ struct QnAServerCommand: AsyncParsableCommand {
       Durations: 1, 0.5, 500ms, 2s, 1m.
       """)
 
-  @Option(help: "Address to listen on.") var host = "127.0.0.1"
-  @Option(help: "Port to listen on; 0 picks a free one.") var port = 8080
-  @Option(help: "SQLite database file, or :memory:.") var db = "qna.sqlite"
+  @Option(help: "Address to listen on (default \(Self.defaults.host)).") var host: String?
+  @Option(help: "Port to listen on; 0 picks a free one (default \(Self.defaults.port)).")
+  var port: Int?
+  @Option(help: "SQLite database file, or :memory: (default \(Self.defaults.databasePath)).")
+  var db: String?
   @Option(help: "Require this token for the presenter page, answers, API and controls.")
   var adminToken: String?
   @Flag(help: "Listen on a non-loopback address without --admin-token.") var allowPublic = false
-  @Option(help: "Largest WebSocket message, in bytes (larger: close 1009).")
-  var maxMessageSize = "16384"
-  @Option(help: "Longest question, in characters.") var maxQuestionLength = 1000
+  @Option(
+    help: """
+      Largest WebSocket message, in bytes; larger: close 1009 \
+      (default \(Self.defaults.maxMessageSize)).
+      """)
+  var maxMessageSize: String?
+  @Option(
+    help: "Longest question, in characters (default \(Self.defaults.maxQuestionLength)).")
+  var maxQuestionLength: Int?
   @Option(
     help: """
       Questions a connection may ask at once, refilled per --rate-window; more are refused \
@@ -36,7 +44,10 @@ struct QnAServerCommand: AsyncParsableCommand {
       (default \(DurationValue.format(Self.defaults.rateWindow))).
       """)
   var rateWindow: String?
-  @Option(help: "Most WebSockets open at once (more: close 1013).") var maxConnections = 10_000
+  @Option(
+    help:
+      "Most WebSockets open at once; more: close 1013 (default \(Self.defaults.maxConnections)).")
+  var maxConnections: Int?
   @Option(
     help: """
       An origin (scheme://host[:port]) besides the server's own whose pages may open /socket \
@@ -61,8 +72,12 @@ struct QnAServerCommand: AsyncParsableCommand {
       proxies exempt (default \(Self.defaults.maxPendingPerAddress)).
       """)
   var maxPendingPerAddress: Int?
-  @Option(help: "Ping each socket this often, dropping it without a pong by the next; 0: never.")
-  var pingInterval = "60s"
+  @Option(
+    help: """
+      Ping each socket this often, dropping it without a pong by the next; 0: never \
+      (default \(DurationValue.format(Self.defaults.pingInterval ?? .zero))).
+      """)
+  var pingInterval: String?
   @Flag(help: "Behave exactly as the existing back ends: no project extensions.")
   var noExtensions = false
   @Flag(help: "Enable the mock controls (/control/...) and the options below.") var mock = false
@@ -108,26 +123,32 @@ struct QnAServerCommand: AsyncParsableCommand {
 
   private func makeConfiguration() throws -> ServerConfiguration {
     var configuration = ServerConfiguration()
-    configuration.host = host
-    configuration.port = port
-    configuration.databasePath = db
+    configuration.host = host ?? configuration.host
+    configuration.port = port ?? configuration.port
+    configuration.databasePath = db ?? configuration.databasePath
     configuration.adminToken = adminToken
     configuration.allowPublic = allowPublic
-    configuration.maxMessageSize = try SizeValue.parse(maxMessageSize)
-    configuration.maxQuestionLength = maxQuestionLength
+    configuration.maxMessageSize =
+      try maxMessageSize.map(SizeValue.parse) ?? configuration.maxMessageSize
+    configuration.maxQuestionLength = maxQuestionLength ?? configuration.maxQuestionLength
     configuration.rateLimit = rateLimit ?? configuration.rateLimit
     configuration.rateWindow = try rateWindow.map(DurationValue.parse) ?? configuration.rateWindow
-    configuration.maxConnections = maxConnections
+    configuration.maxConnections = maxConnections ?? configuration.maxConnections
     configuration.allowedOrigins = try allowedOrigin.map(Self.origin)
     configuration.trustedProxies = trustedProxy
     configuration.headerTimeout =
       try headerTimeout.map(DurationValue.parse) ?? configuration.headerTimeout
     configuration.maxPendingPerAddress = maxPendingPerAddress ?? configuration.maxPendingPerAddress
-    let ping = try DurationValue.parse(pingInterval)
-    configuration.pingInterval = ping == .zero ? nil : ping
+    if let pingInterval {
+      let ping = try DurationValue.parse(pingInterval)
+      configuration.pingInterval = ping == .zero ? nil : ping
+    }
     configuration.extensions = !noExtensions
-    guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
-    guard maxQuestionLength > 0, configuration.rateLimit > 0, maxConnections > 0,
+    guard (0...65535).contains(configuration.port) else {
+      throw ValidationError("--port must be 0–65535")
+    }
+    guard configuration.maxQuestionLength > 0, configuration.rateLimit > 0,
+      configuration.maxConnections > 0,
       configuration.maxPendingPerAddress > 0, configuration.headerTimeout > .zero,
       configuration.maxMessageSize >= 125, configuration.rateWindow > .zero
     else {

@@ -45,7 +45,9 @@ struct Headless {
     let (inputs, sink) = AsyncStream<Input>.makeStream()
     let restored = await engine.start()
     Task {
-      for await change in engine.changes { sink.yield(.change(change)) }
+      for await update in engine.updates {
+        for change in update.changes { sink.yield(.change(change)) }
+      }
       sink.yield(.changesEnded)
     }
     startAsking(engine, into: sink)

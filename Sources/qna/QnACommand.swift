@@ -35,13 +35,34 @@ struct QnACommand: AsyncParsableCommand {
   @Flag(help: "Ask again the refused questions an earlier run kept.") var retryFailed = false
   @Flag(help: "Drop the refused questions an earlier run kept.") var discardFailed = false
   @Option(help: "Give up after this long, exiting 5.") var timeout: String?
-  @Option(help: "Keep-alive ping interval, or 0 for none.") var pingInterval = "20s"
-  @Option(help: "Declare the connection dead without a pong this long.") var pingTimeout = "20s"
-  @Option(help: "Give up a connection attempt after this long.") var connectTimeout = "10s"
+  @Option(
+    help: """
+      Keep-alive ping interval, or 0 for none \
+      (default \(DurationValue.format(Self.client.pingInterval ?? .zero))).
+      """)
+  var pingInterval: String?
+  @Option(
+    help: """
+      Declare the connection dead without a pong this long \
+      (default \(DurationValue.format(Self.client.pingTimeout))).
+      """)
+  var pingTimeout: String?
+  @Option(
+    help: """
+      Give up a connection attempt after this long \
+      (default \(DurationValue.format(Self.client.connectTimeout))).
+      """)
+  var connectTimeout: String?
   @Flag(help: "Do not reconnect after the connection drops.") var noReconnect = false
-  @Option(help: "Longest wait between reconnect attempts (the backoff's cap).")
-  var maxBackoff = "30s"
-  @Option(help: "Longest question, in characters.") var maxLength = 1000
+  @Option(
+    help: """
+      Longest wait between reconnect attempts, the backoff's cap \
+      (default \(DurationValue.format(ReconnectPolicy().maximumDelay))).
+      """)
+  var maxBackoff: String?
+  @Option(
+    help: "Longest question, in characters (default \(QnAConfiguration().maxQuestionLength)).")
+  var maxLength: Int?
   @Flag(help: "Send questions as text frames instead of binary.") var text = false
   @Flag(help: "Log details (ignored messages, resends) on stderr.") var verbose = false
   @Option(help: "Where unsent questions are kept between runs (default $XDG_STATE_HOME/qna).")
@@ -122,25 +143,38 @@ struct QnACommand: AsyncParsableCommand {
     }
   }
 
+  /// The engine's client defaults, which the options fall back to and their help states.
+  static let client = EngineConfiguration.defaultClient
+
   private func makeConfiguration(url: String) throws -> EngineConfiguration {
-    guard maxLength > 0 else { throw ValidationError("--max-length must be positive") }
+    var state = QnAConfiguration()
+    state.maxQuestionLength = maxLength ?? state.maxQuestionLength
+    guard state.maxQuestionLength > 0 else {
+      throw ValidationError("--max-length must be positive")
+    }
     guard !(retryFailed && discardFailed) else {
       throw ValidationError("--retry-failed and --discard-failed exclude each other")
     }
-    let interval = try DurationValue.parse(pingInterval)
-    let client = ClientConfiguration(
-      protocolLimits: Configuration(maxMessageSize: EngineConfiguration.maxServerMessageSize),
-      connectTimeout: try DurationValue.parse(connectTimeout),
-      handshakeTimeout: try DurationValue.parse(connectTimeout),
-      pingInterval: interval == .zero ? nil : interval,
-      pingTimeout: try DurationValue.parse(pingTimeout),
-      reconnect: noReconnect
-        ? nil : ReconnectPolicy(maximumDelay: try DurationValue.parse(maxBackoff)))
+    var client = Self.client
+    if let connectTimeout {
+      client.connectTimeout = try DurationValue.parse(connectTimeout)
+      client.handshakeTimeout = client.connectTimeout
+    }
+    if let pingInterval {
+      let interval = try DurationValue.parse(pingInterval)
+      client.pingInterval = interval == .zero ? nil : interval
+    }
+    if let pingTimeout { client.pingTimeout = try DurationValue.parse(pingTimeout) }
+    if noReconnect {
+      client.reconnect = nil
+    } else if let maxBackoff {
+      client.reconnect?.maximumDelay = try DurationValue.parse(maxBackoff)
+    }
     let directory =
       stateDir.map { URL(fileURLWithPath: $0) }
       ?? PendingQuestionsFile.defaultDirectory()
     return EngineConfiguration(
-      client: client, state: QnAConfiguration(maxQuestionLength: maxLength), sendsBinary: !text,
+      client: client, state: state, sendsBinary: !text,
       pendingFile: noPersist
         ? nil
         : PendingQuestionsFile(

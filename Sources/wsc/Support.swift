@@ -1,3 +1,4 @@
+import CommandLineValues
 import Foundation
 import RFC6455
 import WebSocketClient
@@ -51,7 +52,7 @@ enum ExitStatus: Int32 {
 
   init(for disconnect: Disconnect) {
     switch disconnect {
-    case .userClosed: self = .success
+    case .userClosed, .reconnectRequested: self = .success
     case .refused, .handshakeFailed, .invalidRequest: self = .refused
     case .tlsFailed: self = .tls
     case .timedOut, .pingTimeout: self = .timeout
@@ -69,8 +70,9 @@ enum ExitStatus: Int32 {
 }
 
 enum Diagnostics {
+  /// One line on stderr; a server's words in it (a close reason) arrive escaped.
   static func note(_ line: String) {
-    FileHandle.standardError.write(Data("wsc: \(line)\n".utf8))
+    FileHandle.standardError.write(Data("wsc: \(PrintableText.escaped(line))\n".utf8))
   }
 
   static func fail(_ line: String, status: ExitStatus) -> Never {

@@ -23,12 +23,29 @@ struct WSC: AsyncParsableCommand {
   @Option(help: "The Origin header.") var origin: String?
   @Flag(help: "Send stdin lines as binary messages.") var binary = false
   @Flag(help: "Print binary messages raw instead of base64.") var raw = false
-  @Option(help: "Keep-alive ping interval, or 0 for none (default 20s; none with --echo).")
+  @Option(
+    help: """
+      Keep-alive ping interval, or 0 for none \
+      (default \(DurationValue.format(Self.defaults.pingInterval ?? .zero)); none with --echo).
+      """)
   var pingInterval: String?
-  @Option(help: "Declare the connection dead without a pong this long.") var pingTimeout = "20s"
-  @Option(help: "Largest message accepted, in bytes.") var maxMessageSize = "16777216"
-  @Option(help: "Give up connecting (TCP, TLS, then the upgrade) after this long each.")
-  var connectTimeout = "10s"
+  @Option(
+    help: """
+      Declare the connection dead without a pong this long \
+      (default \(DurationValue.format(Self.defaults.pingTimeout))).
+      """)
+  var pingTimeout: String?
+  @Option(
+    help: """
+      Largest message accepted, in bytes (default \(Self.defaults.protocolLimits.maxMessageSize)).
+      """)
+  var maxMessageSize: String?
+  @Option(
+    help: """
+      Give up connecting (TCP, TLS, then the upgrade) after this long each \
+      (default \(DurationValue.format(Self.defaults.connectTimeout))).
+      """)
+  var connectTimeout: String?
   @Flag(help: "Reconnect with backoff after connection failures and drops.") var reconnect = false
   @Option(help: "A PEM file of certificates to trust for wss://.") var caFile: String?
   @Flag(help: "Do not verify the server's certificate (test servers only).") var insecure = false
@@ -97,6 +114,8 @@ struct WSC: AsyncParsableCommand {
   }
 
   static let maxUnsentLines = 64
+  /// The library's defaults, which the options fall back to and their help states.
+  static let defaults = ClientConfiguration()
 
   private func makeConfiguration() throws -> ClientConfiguration {
     var handshake = HandshakeOptions(origin: origin, subprotocols: subprotocol)
@@ -108,16 +127,25 @@ struct WSC: AsyncParsableCommand {
       let value = String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
       handshake.extraHeaders.append(name: name, value: value)
     }
-    let interval = try DurationValue.parse(pingInterval ?? (echo ? "0" : "20s"))
-    return ClientConfiguration(
-      handshake: handshake,
-      protocolLimits: Configuration(maxMessageSize: try SizeValue.parse(maxMessageSize)),
-      tls: TLSOptions(caFile: caFile, insecure: insecure),
-      connectTimeout: try DurationValue.parse(connectTimeout),
-      handshakeTimeout: try DurationValue.parse(connectTimeout),
-      pingInterval: interval == .zero ? nil : interval,
-      pingTimeout: try DurationValue.parse(pingTimeout),
-      reconnect: reconnect ? ReconnectPolicy() : nil)
+    var configuration = Self.defaults
+    configuration.handshake = handshake
+    configuration.tls = TLSOptions(caFile: caFile, insecure: insecure)
+    if let maxMessageSize {
+      configuration.protocolLimits.maxMessageSize = try SizeValue.parse(maxMessageSize)
+    }
+    if let connectTimeout {
+      configuration.connectTimeout = try DurationValue.parse(connectTimeout)
+      configuration.handshakeTimeout = configuration.connectTimeout
+    }
+    if let pingInterval {
+      let interval = try DurationValue.parse(pingInterval)
+      configuration.pingInterval = interval == .zero ? nil : interval
+    } else if echo {
+      configuration.pingInterval = nil  // conformance suites time every frame they see
+    }
+    if let pingTimeout { configuration.pingTimeout = try DurationValue.parse(pingTimeout) }
+    configuration.reconnect = reconnect ? ReconnectPolicy() : nil
+    return configuration
   }
 
   /// Reads stdin on its own thread (reads block); each line is sent once connected. At the
@@ -125,21 +153,11 @@ struct WSC: AsyncParsableCommand {
   /// `maxUnsentLines` lines wait in memory: past that the reader stops, so `wsc < hugefile`
   /// against a slow server holds the file back in the pipe instead of buffering all of it.
   private func startSendingStdin(to client: WebSocketClient, gate: OpenGate) {
-    let freeSlots = DispatchSemaphore(value: Self.maxUnsentLines)
-    let lines = AsyncStream<String> { continuation in
-      Thread.detachNewThread {
-        while let line = readLine(strippingNewline: true) {
-          freeSlots.wait()
-          continuation.yield(line)
-        }
-        continuation.finish()
-      }
-    }
+    let lines = StandardInputLines(capacity: Self.maxUnsentLines)
     let asBinary = binary
     let closeAtEnd = count == nil
     Task {
       for await line in lines {
-        defer { freeSlots.signal() }
         while true {
           await gate.waitUntilOpen()
           do throws(ClientError) {

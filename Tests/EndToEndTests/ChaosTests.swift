@@ -1,5 +1,5 @@
 import Foundation
-import InteropPeers
+import TestSupport
 import Testing
 
 /// Nothing lost, under faults the tests inject themselves: the built `qna --headless`

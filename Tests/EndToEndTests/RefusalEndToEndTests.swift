@@ -1,5 +1,5 @@
 import Foundation
-import InteropPeers
+import TestSupport
 import Testing
 
 /// Every question delivered once with the server's default settings: the built

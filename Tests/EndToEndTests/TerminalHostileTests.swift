@@ -1,5 +1,5 @@
 import Foundation
-import InteropPeers
+import TestSupport
 import Testing
 
 /// What a hostile server says reaches the screen and the log file escaped: a close reason, an

@@ -1,5 +1,5 @@
 import Foundation
-import InteropPeers
+import TestSupport
 import Testing
 
 /// Refusals as a person at the terminal meets them: a burst waits its turn on screen, a

@@ -1,5 +1,5 @@
 import Foundation
-import InteropPeers
+import TestSupport
 import Testing
 
 /// `qna` as a person uses it: in a tmux pane at 100×30, keys in with send-keys, the screen

@@ -1,4 +1,4 @@
-"""What every peer in this folder promises the Swift tests (Tests/InteropPeers): it prints
+"""What every peer in this folder promises the Swift tests (Tests/TestSupport): it prints
 "listening on PORT" once ready, and exits at once on SIGTERM."""
 
 import asyncio

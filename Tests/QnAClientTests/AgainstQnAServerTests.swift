@@ -1,5 +1,5 @@
 import Foundation
-import InteropPeers
+import TestSupport
 import Testing
 
 /// `qna --headless` against the project's own `qna-server`, both as processes.

@@ -1,5 +1,5 @@
 import Foundation
-import InteropPeers
+import TestSupport
 import Testing
 
 /// `qna --headless` against a real Q&A server (Tests/Interop/reference_backend.py, which

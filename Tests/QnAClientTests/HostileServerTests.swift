@@ -1,6 +1,6 @@
 import Foundation
-import InteropPeers
 import QnAClient
+import TestSupport
 import Testing
 
 /// `qna --headless` against servers that misbehave on purpose (Tests/Interop/fault_server.py):

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import InteropPeers
 import QnA
+import TestSupport
 import Testing
 import WebSocketClient
 

@@ -1,7 +1,7 @@
 import Foundation
-import InteropPeers
 import QnA
 import RFC6455
+import TestSupport
 import Testing
 import WebSocketClient
 
@@ -185,7 +185,7 @@ struct HostileInputTests {
     let port = server.port
     let started = ContinuousClock.now
     let closedAfter = await onOwnThread { () -> Duration? in
-      guard let fd = ConnectionLoadTests.connect(port: port, sending: "GET / HTTP/1.1\r\nHost:")
+      guard let fd = loopbackConnection(port: port, sending: "GET / HTTP/1.1\r\nHost:")
       else { return nil }
       defer { close(fd) }
       var byte: UInt8 = 0

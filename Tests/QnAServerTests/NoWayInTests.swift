@@ -1,7 +1,7 @@
 import Foundation
-import InteropPeers
 import QnA
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import QnAServer

@@ -1,5 +1,5 @@
 import Foundation
-import InteropPeers
+import TestSupport
 import Testing
 
 /// `qna-server` as an operator runs it: the first stdout line, signals, restarts.
@@ -56,27 +56,6 @@ struct ServerProcessTests {
 /// broken clients makes them, against the server's default settings.
 @Suite("qna-server under connection load", .serialized)
 struct ConnectionLoadTests {
-  /// Opens a TCP connection to loopback `port`; sends `bytes` if any; keeps it open.
-  static func connect(port: Int, sending bytes: String? = nil) -> Int32? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return nil }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else {
-      close(fd)
-      return nil
-    }
-    if let bytes { _ = bytes.withCString { write(fd, $0, strlen($0)) } }
-    return fd
-  }
-
   @Test func twoThousandIdleAndFiveHundredHalfSentConnectionsLeaveTheDoorOpen() async throws {
     // This process holds the 2,500 connections: it needs the descriptors itself.
     var limit = rlimit()
@@ -91,9 +70,9 @@ struct ConnectionLoadTests {
     defer { server.stop() }
     let port = server.port
     let (idle, halfSent) = await onOwnThread {
-      let idle = (0..<2000).compactMap { _ in Self.connect(port: port) }
+      let idle = (0..<2000).compactMap { _ in loopbackConnection(port: port) }
       let halfSent = (0..<500).compactMap { _ in
-        Self.connect(port: port, sending: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        loopbackConnection(port: port, sending: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
       }
       return (idle, halfSent)
     }

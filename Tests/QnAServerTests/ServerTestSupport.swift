@@ -1,9 +1,9 @@
 import Foundation
-import InteropPeers
 import Logging
 import QnA
 import RFC6455
 import Synchronization
+import TestSupport
 import WebSocketClient
 
 @testable import QnAServer

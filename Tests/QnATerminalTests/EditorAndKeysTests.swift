@@ -73,7 +73,7 @@ struct LineEditorTests {
 @Suite("Keys, as the model handles them")
 struct KeyHandlingTests {
   @Test func enterAsksAndClearsEmptyDoesNothing() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     #expect(model.press(.enter).isEmpty)
     model.type("  Why?  ")
     #expect(model.press(.enter) == [.ask("Why?")])
@@ -83,7 +83,7 @@ struct KeyHandlingTests {
   }
 
   @Test func aQuestionTooLongStaysInTheLineWithANotice() {
-    var model = Scenario(maxLength: 10).model()
+    var model = onScreen(maxLength: 10).model()
     model.type("Eleven char")
     #expect(model.press(.enter).isEmpty)
     #expect(model.editor.text == "Eleven char")
@@ -91,7 +91,7 @@ struct KeyHandlingTests {
   }
 
   @Test func aRefusedQuestionComesBackIntoAnEmptyLine() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     model.restoreInput("refused")
     #expect(model.editor.text == "refused")
     model.restoreInput("another")
@@ -99,7 +99,7 @@ struct KeyHandlingTests {
   }
 
   @Test func readlineKeys() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     model.type("one two three")
     _ = model.press(.alt("b"), .control("w"))
     #expect(marked(model.editor) == "one |three")
@@ -113,7 +113,7 @@ struct KeyHandlingTests {
   }
 
   @Test func pastedLinesBecomeOneQuestion() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     let actions = model.press(
       .pasteStart, .text("first line"), .enter, .text("second\tline\r\nthird"), .pasteEnd)
     #expect(actions.isEmpty)
@@ -122,10 +122,10 @@ struct KeyHandlingTests {
   }
 
   @Test func quittingAsksFirstWhenQuestionsAreQueued() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     #expect(model.press(.control("c")) == [.quit])
     #expect(model.press(.control("d")) == [.quit])
-    var scenario = Scenario()
+    var scenario = onScreen()
     scenario.ask("not sent")
     model = scenario.model()
     #expect(model.press(.control("c")).isEmpty)
@@ -137,8 +137,8 @@ struct KeyHandlingTests {
   }
 
   @Test func ctrlTRetriesAndCtrlXDiscardsTheLastRefusedQuestion() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     let first = scenario.ask("first refused")
     let second = scenario.ask("second refused")
     scenario.refuse(first, reason: "no")
@@ -149,7 +149,7 @@ struct KeyHandlingTests {
   }
 
   @Test func helpAndOtherCommands() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     #expect(model.press(.function(1)).isEmpty)
     #expect(model.showsHelp)
     _ = model.press(.text("x"))
@@ -165,7 +165,7 @@ struct KeyHandlingTests {
   }
 
   @Test func aPasteThatClosesTheHelpIsStillOneQuestion() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     _ = model.press(.function(1))
     let actions = model.press(.pasteStart, .text("line one"), .enter, .text("line two"), .pasteEnd)
     #expect(actions.isEmpty)
@@ -177,7 +177,7 @@ struct KeyHandlingTests {
   }
 
   @Test func aQuestionNotYetTakenByTheEngineStillAsksBeforeQuitting() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     model.type("just typed")
     #expect(model.press(.enter) == [.ask("just typed")])
     #expect(model.press(.control("c")).isEmpty)
@@ -188,8 +188,8 @@ struct KeyHandlingTests {
   }
 
   @Test func ctrlTAsksTheLastRefusedQuestionAgain() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     let first = scenario.ask("First refused")
     scenario.refuse(first, reason: "no")
     let second = scenario.ask("Second refused")
@@ -199,7 +199,7 @@ struct KeyHandlingTests {
   }
 
   @Test func aRefusedQuestionWhileTypingGoesToTheHistory() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     model.type("new text")
     model.restoreInput("refused one")
     #expect(model.editor.text == "new text")
@@ -209,14 +209,14 @@ struct KeyHandlingTests {
   }
 
   @Test func invisibleControlsAreNotTyped() {
-    var model = Scenario().model()
+    var model = onScreen().model()
     _ = model.press(.text("abc\u{202E}def\u{200F}"))
     #expect(model.editor.text == "abcdef")
   }
 
   @Test func everyHighlightEndIsScheduledAndTheNewestNoticeShows() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     let first = scenario.asked("First")
     let second = scenario.asked("Second")
     scenario.answer(first)

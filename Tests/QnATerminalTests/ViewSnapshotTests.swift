@@ -11,7 +11,7 @@ struct ViewSnapshotTests {
 
   @Test func emptyStateBeforeConnecting() {
     expectScreen(
-      Scenario().model(rows: 8),
+      onScreen().model(rows: 8),
       """
        qna  ws://127.0.0.1:8080/socket                ● starting…
 
@@ -25,7 +25,7 @@ struct ViewSnapshotTests {
   }
 
   @Test func connectingShowsTheAttempt() {
-    var scenario = Scenario()
+    var scenario = onScreen()
     scenario.apply(.connecting(attempt: 3))
     let model = scenario.model(rows: 6)
     expectScreen(
@@ -42,8 +42,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func everyStatusWithItsColour() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.apply(.roundTrip(.microseconds(2_500)))
     scenario.asked("Is it answered?", answered: true)
     scenario.asked("Still waiting?")
@@ -77,8 +77,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func connectedWithRoundTripAndNotice() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.apply(.roundTrip(.milliseconds(23)))
     scenario.asked("First")
     scenario.ask("On the wire")
@@ -96,8 +96,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func stalledReconnectingAndOfflineHeaders() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.apply(.stalled(waited: .milliseconds(4_300)))
     #expect(
       screen(scenario.model(rows: 6)).split(separator: "\n")[0]
@@ -119,8 +119,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func longQuestionsWrapAtWordsWithAHangingIndent() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.asked(
       "How does the engine decide when a connection is dead, and what happens to the "
         + "questions typed while it reconnects?")
@@ -141,8 +141,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func wideCharactersEmojiAndCombiningMarks() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.asked("日本語の質問はどのように表示されますか？折り返しも正しく")
     scenario.asked("Emoji 👍🏽 and 🎉 count two columns each 🚀🚀🚀🚀🚀🚀🚀🚀🚀")
     scenario.asked("Combining: e\u{301}le\u{300}ve, n\u{303}o")
@@ -169,8 +169,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func hostileTextIsShownEscapedNeverInterpreted() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.asked("Hi\u{1B}[2J\u{1B}]0;pwned\u{07} bell\r\nnext \u{202E}reversed\u{9B}31m")
     let model = scenario.model(rows: 7)
     expectScreen(
@@ -191,8 +191,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func manyQuestionsFollowTheNewestAndScroll() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     for number in 1...30 { scenario.asked("Question number \(number)", answered: number % 3 == 0) }
     var model = scenario.model(rows: 8)
     expectScreen(
@@ -236,7 +236,7 @@ struct ViewSnapshotTests {
   }
 
   @Test func helpOverlayListsEveryKey() {
-    var model = Scenario().model(rows: 21, columns: 70)
+    var model = onScreen().model(rows: 21, columns: 70)
     _ = model.press(.text("?"))
     expectScreen(
       model,
@@ -270,7 +270,7 @@ struct ViewSnapshotTests {
 
   @Test func tooSmallTerminalShowsOneLine() {
     expectScreen(
-      Scenario().model(rows: 4, columns: 60),
+      onScreen().model(rows: 4, columns: 60),
       """
       Too small: 60×4 (qna needs 40×6)
 
@@ -278,7 +278,7 @@ struct ViewSnapshotTests {
 
       """)
     expectScreen(
-      Scenario().model(rows: 10, columns: 30),
+      onScreen().model(rows: 10, columns: 30),
       """
       Too small: 30×10 (qna needs 4…
 
@@ -294,8 +294,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func monochromeUsesAttributesOnly() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.asked("Answered", answered: true)
     scenario.asked("Waiting")
     scenario.apply(.clock(.seconds(200)))
@@ -307,8 +307,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func justAnsweredIsHighlightedBriefly() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.asked("Quick one", answered: true)
     var model = scenario.model(rows: 6)
     #expect(TerminalView.render(model).grid[1, 1].style.reverse)
@@ -320,7 +320,7 @@ struct ViewSnapshotTests {
   }
 
   @Test func longInputScrollsSidewaysAndCountsNearTheLimit() {
-    var model = Scenario(maxLength: 60).model(rows: 6, columns: 50)
+    var model = onScreen(maxLength: 60).model(rows: 6, columns: 50)
     model.type(String(repeating: "abcdefghij", count: 5))
     expectScreen(
       model,
@@ -340,8 +340,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func atTheMinimumSizeHelpNoticesAndTheQuitQuestionStillShow() {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.refuse(scenario.ask("Too many"), reason: "Rate limited: wait a few seconds")
     var model = scenario.model(rows: 6, columns: 40)
     let footer = screen(model).split(separator: "\n")[4]
@@ -362,8 +362,8 @@ struct ViewSnapshotTests {
   }
 
   @Test func questionsWaitingOutARefusalCountDown() throws {
-    var scenario = Scenario()
-    scenario.connect()
+    var scenario = onScreen()
+    scenario.connectToProjectServer(connectionID)
     scenario.asked("Stored")
     let waiting = scenario.ask("Over the limit")
     scenario.ask("Behind it")

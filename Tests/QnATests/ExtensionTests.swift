@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import QnA
@@ -33,7 +34,7 @@ struct ExtensionTests {
     harness.apply(.disconnected(reason: "drop", retry: nil))
     let effects = harness.apply(.received(.handshake(Handshake(id: secondConnection))))
     #expect(!effects.contains { if case .resume = $0 { true } else { false } })
-    let notices = harness.state.currentNotices.map(\.text)
+    let notices = harness.state.notices.map(\.text)
     #expect(notices.contains { $0.contains("answers given while you were disconnected") })
     #expect(notices.contains { $0.contains("it may show some twice") })
     #expect(effects.sent.map(\.content) == ["in flight"], "resent all the same")

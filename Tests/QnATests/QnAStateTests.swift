@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import QnA
@@ -34,8 +35,8 @@ struct AskingTests {
     harness.connect()
     #expect(harness.ask(" \n\t ", 1).changeNames == ["notice"])
     #expect(harness.ask("123456", 2).changeNames == ["notice"])
-    #expect(harness.state.currentNotices.last?.text == "Too long: 6 characters, at most 5.")
-    #expect(harness.state.currentNotices.allSatisfy { $0.kind == .error })
+    #expect(harness.state.notices.last?.text == "Too long: 6 characters, at most 5.")
+    #expect(harness.state.notices.allSatisfy { $0.kind == .error })
     // Length is in characters: five family emoji are five, not 5 × 25 bytes.
     #expect(harness.ask(String(repeating: "👩‍👩‍👧", count: 5), 3).sent.count == 1)
     #expect(harness.state.counts.asked == 1)
@@ -49,7 +50,7 @@ struct AskingTests {
     let heavy = String(repeating: "a" + String(repeating: "\u{301}", count: 15), count: 700)
     #expect(heavy.count == 700)
     #expect(harness.ask(heavy, 1).changeNames == ["notice"])
-    #expect(harness.state.currentNotices.last?.text.hasPrefix("Too long for the server") == true)
+    #expect(harness.state.notices.last?.text.hasPrefix("Too long for the server") == true)
     #expect(harness.state.counts.asked == 0)
   }
 
@@ -57,9 +58,9 @@ struct AskingTests {
     var harness = Harness()
     harness.connect()
     harness.ask("Zalgo a" + String(repeating: "\u{301}", count: 40), 1)
-    #expect(harness.state.currentNotices.last?.text.contains("more than 16 marks") == true)
+    #expect(harness.state.notices.last?.text.contains("more than 16 marks") == true)
     harness.ask("\u{200B}\u{200D}\u{2060}", 2)
-    #expect(harness.state.currentNotices.last?.text == "Type a question first.")
+    #expect(harness.state.notices.last?.text == "Type a question first.")
     #expect(harness.state.counts.asked == 0)
   }
 
@@ -102,7 +103,7 @@ struct ServerMessageTests {
     #expect(question?.status == .unanswered)
     #expect(question?.serverID == uuid(10, group: 0x5E))
     #expect(question?.createdAt == Date(timeIntervalSinceReferenceDate: 785_000_000.123))
-    #expect(harness.state.currentNotices.map(\.text) == ["Question created."])
+    #expect(harness.state.notices.map(\.text) == ["Question created."])
     #expect(harness.state.counts == QuestionCounts(asked: 1))
   }
 
@@ -162,7 +163,7 @@ struct ServerMessageTests {
       "spam", id: 30, success: false, message: "Something went wrong creating the question.")
     #expect(effects.changeNames == ["failed", "notice"])
     #expect(harness.status(1) == .failed(reason: "Something went wrong creating the question."))
-    #expect(harness.state.currentNotices.last?.kind == .error)
+    #expect(harness.state.notices.last?.kind == .error)
     #expect(harness.state.counts == QuestionCounts(asked: 1, failed: 1))
     // The id of a failed save was never stored: an answer for it is not this question's.
     harness.answer(30)
@@ -333,37 +334,14 @@ struct ConnectionTests {
     #expect(harness.effects.sent.count == 1)
   }
 
-  @Test func statusLineFollowsTheConnection() {
-    var harness = Harness()
-    #expect(harness.state.statusLine == "not connected")
-    harness.apply(.connecting(attempt: 1))
-    #expect(harness.state.statusLine == "connecting…")
-    harness.apply(.connected)
-    harness.apply(.received(.handshake(Handshake(id: firstConnection))))
-    harness.apply(.roundTrip(.milliseconds(12)))
-    #expect(harness.state.statusLine == "connected · 12 ms · 000000C0")
-    harness.apply(.stalled(waited: .milliseconds(4200)))
-    #expect(harness.state.statusLine == "connected, stalled: no pong for 4 s · 000000C0")
-    harness.apply(.clock(.seconds(100)))
-    harness.apply(
-      .disconnected(reason: "no pong", retry: .init(after: .milliseconds(2500), attempt: 3)))
-    #expect(harness.state.statusLine == "reconnecting in 3 s (attempt 3): no pong")
-    harness.apply(.clock(.milliseconds(101_600)))
-    #expect(harness.state.statusLine == "reconnecting in 1 s (attempt 3): no pong")
-    harness.apply(.connecting(attempt: 3))
-    #expect(harness.state.statusLine == "connecting (attempt 3)…")
-    harness.apply(.disconnected(reason: "refused", retry: nil))
-    #expect(harness.state.statusLine == "offline: refused")
-  }
-
   @Test func noticesExpireOnClockTime() {
     var harness = Harness(configuration: QnAConfiguration(noticeLifetime: .seconds(3)))
     harness.apply(.clock(.seconds(10)))
     harness.ask("", 1)
     harness.apply(.clock(.seconds(12)))
-    #expect(harness.state.currentNotices.count == 1)
+    #expect(harness.state.notices.count == 1)
     harness.apply(.clock(.seconds(13)))
-    #expect(harness.state.currentNotices.isEmpty)
+    #expect(harness.state.notices.isEmpty)
     #expect(harness.state.notices.isEmpty, "expired notices leave the state")
     harness.apply(.clock(.seconds(5)))
     #expect(harness.state.now == .seconds(13), "the clock never runs backwards")
@@ -372,7 +350,7 @@ struct ConnectionTests {
   @Test func onlyTheNewestNoticesStay() {
     var harness = Harness(configuration: QnAConfiguration(maxNotices: 2))
     for text in ["", " ", "  "] { harness.apply(.ask(text, token: uuid(1))) }
-    #expect(harness.state.currentNotices.count == 2)
+    #expect(harness.state.notices.count == 2)
   }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import InteropPeers
 import RFC6455
+import TestSupport
 import Testing
 import WebSocketClient
 

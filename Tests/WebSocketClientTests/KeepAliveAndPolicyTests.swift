@@ -72,7 +72,7 @@ struct ReconnectPolicyTests {
     var random = Counter()
     let restart = Disconnect.closed(
       CloseStatus(code: .goingAway, wasClean: true, closedByPeer: true, error: nil))
-    for outage in [restart, .connectFailed("connection refused"), .refused(status: 503)] {
+    for outage in [restart, .connectFailed(.connectFailed("refused")), .refused(status: 503)] {
       let firsts = (0..<10_000).map { _ in
         policy.delay(beforeRetry: 1, after: outage, using: &random)
       }
@@ -93,17 +93,19 @@ struct ReconnectPolicyTests {
       .closed(CloseStatus(code: code, wasClean: clean, closedByPeer: true, error: error))
     }
     let yes: [Disconnect] = [
-      .connectFailed("refused"), .timedOut("connect"), .pingTimeout(waited: .seconds(20)),
+      .connectFailed(.connectFailed("refused")), .timedOut(.connect(.seconds(10))),
+      .pingTimeout(waited: .seconds(20)), .reconnectRequested,
       .refused(status: 500), .refused(status: 503), .refused(status: 429), .refused(status: 408),
       closed(.abnormalClosure, clean: false), closed(.goingAway), closed(.internalError),
       closed(.serviceRestart), closed(.tryAgainLater),
       // A captive portal: its HTML page, its redirect, its certificate.
       .refused(status: 200), .refused(status: 302), .refused(status: 511),
-      .tlsFailed("bad certificate"),
+      .tlsFailed(.tls("bad certificate")),
     ]
     let no: [Disconnect] = [
       .userClosed, .refused(status: 401), .refused(status: 403), .refused(status: 404),
-      .handshakeFailed("bad accept"), .invalidRequest("bad header"),
+      .handshakeFailed(.invalidAccept(expected: "a", received: "b")),
+      .invalidRequest(.invalidHeaderName("bad header")),
       closed(.normalClosure), closed(.policyViolation),
       closed(.protocolError, clean: false, error: .protocolViolation(.reservedOpcode(3))),
     ]

@@ -1,6 +1,7 @@
 import NIOCore
 import RFC6455
 import Synchronization
+import TestSupport
 import WebSocketClient
 
 /// An in-memory transport: each `connect` hands the test a `PipeServer` playing the server,
@@ -180,11 +181,6 @@ final class PipeServer: Sendable {
     var isWritable: Bool { true }
     func close() { server.clientClose() }
   }
-}
-
-/// An unmasked server frame.
-func serverFrame(_ opcode: Opcode, _ payload: [UInt8]) -> [UInt8] {
-  FrameEncoder.encode(opcode: opcode, payload: payload, maskingKey: nil)
 }
 
 /// Closes `client` while `server` answers the close handshake like a well-behaved server:

@@ -1,19 +1,12 @@
 import Foundation
-import InteropPeers
 import Synchronization
+import TestSupport
 import Testing
 
 /// `wsc` as a user runs it: a real process, stdin in, stdout and stderr out, exit status.
 @Suite("wsc end to end", .serialized)
 struct WscTests {
-  static var wscPath: String {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("wsc").path,
-      PeerProcess.packageRoot.appendingPathComponent(".build/debug/wsc").path,
-    ]
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
-  }
+  static var wscPath: String { BuiltProducts.path("wsc") }
 
   struct Run {
     var status: Int32
@@ -127,7 +120,7 @@ struct WscTests {
     let base = "ws://127.0.0.1:\(faults.port)"
     let refused = try wsc(["\(base)/status/404"])
     #expect(refused.status == 2)
-    #expect(refused.stderr == "wsc: server refused the WebSocket upgrade with HTTP 404\n")
+    #expect(refused.stderr == "wsc: server refused the WebSocket upgrade with HTTP 404 Refused\n")
     let violation = try wsc(["\(base)/bad-frame"])
     #expect(violation.status == 3)
     #expect(

@@ -2,13 +2,14 @@ import Dispatch
 import Foundation
 
 /// Stdin's lines, read on a thread of their own (reads block). At most `capacity` lines wait
-/// for the consumer; the reader stops reading meanwhile, so `qna < hugefile` does not buffer
-/// the file.
-struct StandardInputLines: AsyncSequence, Sendable {
+/// for the consumer; the reader stops reading meanwhile, so `qna < hugefile` or
+/// `wsc < hugefile` against a slow server holds the file back in the pipe instead of
+/// buffering it.
+public struct StandardInputLines: AsyncSequence, Sendable {
   private let stream: AsyncStream<String>
   private let room: DispatchSemaphore
 
-  init(capacity: Int = 16) {
+  public init(capacity: Int = 16) {
     let room = DispatchSemaphore(value: capacity)
     self.room = room
     stream = AsyncStream { continuation in
@@ -22,18 +23,18 @@ struct StandardInputLines: AsyncSequence, Sendable {
     }
   }
 
-  struct AsyncIterator: AsyncIteratorProtocol {
+  public struct AsyncIterator: AsyncIteratorProtocol {
     var base: AsyncStream<String>.AsyncIterator
     let room: DispatchSemaphore
 
-    mutating func next() async -> String? {
+    public mutating func next() async -> String? {
       guard let line = await base.next() else { return nil }
       room.signal()
       return line
     }
   }
 
-  func makeAsyncIterator() -> AsyncIterator {
+  public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(base: stream.makeAsyncIterator(), room: room)
   }
 }
