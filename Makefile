@@ -53,7 +53,8 @@ fuzz:
 	mkdir -p $(FUZZ_DIR)/corpus
 	cp -n Fuzz/seeds/* $(FUZZ_DIR)/corpus/ 2>/dev/null || true
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld -module-name RFC6455Fuzz \
-	  Sources/RFC6455/*.swift Fuzz/FuzzEntry.swift -o $(FUZZ_DIR)/fuzz-rfc6455
+	  Sources/RFC6455/*.swift Tests/TestSupport/SplitMix64.swift Fuzz/FuzzEntry.swift \
+	  -o $(FUZZ_DIR)/fuzz-rfc6455
 	$(FUZZ_DIR)/fuzz-rfc6455 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -max_len=4096 $(FUZZ_DIR)/corpus 2>&1 | swift demangle | tee $(FUZZ_DIR)/last-run.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'
 

@@ -13,8 +13,6 @@ let package = Package(
     .executable(name: "qna", targets: ["qna"]),
     .executable(name: "qna-server", targets: ["qna-server"]),
     .library(name: "QnATerminal", targets: ["QnATerminal"]),
-    // Test peers (tmux, processes, latency), also for the side-by-side runs of Benchmarks/.
-    .library(name: "InteropPeers", targets: ["InteropPeers"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -37,7 +35,7 @@ let package = Package(
     .target(
       name: "WebSocketClient",
       dependencies: [
-        "RFC6455",
+        "RFC6455", "CommandLineValues",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -51,7 +49,8 @@ let package = Package(
     // ncursesw's wide-character API, and C for what Swift cannot import (macros, wcwidth).
     .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
     // The terminal front end: pure view, line editor and key map; the ncurses backend and UI loop.
-    .target(name: "QnATerminal", dependencies: ["QnA", "QnAClient", "CNcurses"]),
+    .target(
+      name: "QnATerminal", dependencies: ["QnA", "QnAClient", "CNcurses", "CommandLineValues"]),
     .executableTarget(
       name: "qna",
       dependencies: [
@@ -63,7 +62,7 @@ let package = Package(
     .target(
       name: "QnAServer",
       dependencies: [
-        "QnA",
+        "QnA", "RFC6455", "CommandLineValues",
         .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -85,7 +84,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    // Durations and sizes as every command line of the project spells them.
+    // Durations, sizes and text as the project's command lines and screens spell them.
     .target(name: "CommandLineValues"),
     .executableTarget(
       name: "wsc",
@@ -97,14 +96,14 @@ let package = Package(
     .testTarget(
       name: "RFC6455Tests",
       dependencies: [
-        "RFC6455",
+        "RFC6455", "TestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
     .testTarget(
       name: "WebSocketClientTests",
       dependencies: [
-        "WebSocketClient", "InteropPeers",
+        "WebSocketClient", "TestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -113,29 +112,34 @@ let package = Package(
     ),
     .testTarget(
       name: "QnATests",
-      dependencies: ["QnA", .product(name: "PropertyBased", package: "swift-property-based")]
+      dependencies: [
+        "QnA", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
     // The engine and the built `qna --headless` against a real Q&A server.
     .testTarget(
-      name: "QnAClientTests", dependencies: ["QnAClient", "qna", "qna-server", "InteropPeers"]),
+      name: "QnAClientTests", dependencies: ["QnAClient", "qna", "qna-server", "TestSupport"]),
     // The server in this process and as a process, over loopback, with our own client.
     .testTarget(
       name: "QnAServerTests",
       dependencies: [
-        "QnAServer", "qna-server", "QnA", "WebSocketClient", "InteropPeers",
+        "QnAServer", "qna-server", "QnA", "WebSocketClient", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
       ]
     ),
     // Nothing lost under injected faults: the built client and server, as processes.
-    .testTarget(name: "EndToEndTests", dependencies: ["qna", "qna-server", "InteropPeers"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["qna", "qna-server", "TestSupport"]),
     // The pure view as snapshots, the editor, key handling and scrolling.
-    .testTarget(name: "QnATerminalTests", dependencies: ["QnATerminal"]),
+    .testTarget(name: "QnATerminalTests", dependencies: ["QnATerminal", "TestSupport"]),
     .testTarget(name: "CommandLineValuesTests", dependencies: ["CommandLineValues"]),
     // Runs the built `wsc` against real peers; depends on it so that it is built first.
-    .testTarget(name: "wscTests", dependencies: ["wsc", "InteropPeers"]),
-    // Starts the independent peers of Tests/Interop for the tests above.
-    .target(name: "InteropPeers", path: "Tests/InteropPeers"),
+    .testTarget(name: "wscTests", dependencies: ["wsc", "TestSupport"]),
+    // What the test targets share: deterministic ids and randomness, frames as a server
+    // writes them, a reducer driver, and the peers of Tests/Interop, the built programs and
+    // tmux as processes. Not a product: nothing outside this package's tests depends on it
+    // (Benchmarks/ reaches it through a symlink).
+    .target(name: "TestSupport", dependencies: ["QnA", "RFC6455"], path: "Tests/TestSupport"),
   ],
   swiftLanguageModes: [.v6]
 )

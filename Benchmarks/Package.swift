@@ -48,7 +48,15 @@ let package = Package(
       dependencies: [
         .product(name: "QnATerminal", package: "qna"),
         .product(name: "QnA", package: "qna"),
-        .product(name: "InteropPeers", package: "qna"),
+        "TestSupport",
+      ]
+    ),
+    // The tests' support target (tmux, processes, latency), through a symlink: it is no
+    // product of the root package, which ships nothing test-only.
+    .target(
+      name: "TestSupport",
+      dependencies: [
+        .product(name: "QnA", package: "qna"), .product(name: "RFC6455", package: "qna"),
       ]
     ),
     .executableTarget(

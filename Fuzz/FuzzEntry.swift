@@ -1,18 +1,7 @@
-// libFuzzer entry for the RFC 6455 core, compiled into one module with Sources/RFC6455
-// (see `make fuzz`). The first input byte picks a target; the rest is the peer's bytes.
-// Beyond "no crash", each target checks properties and traps when one breaks.
-
-/// A deterministic generator: fuzz runs must be reproducible from the input alone.
-struct FuzzRandom: RandomNumberGenerator, Sendable {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+// libFuzzer entry for the RFC 6455 core, compiled into one module with Sources/RFC6455 and
+// the tests' SplitMix64 (see `make fuzz`). The first input byte picks a target; the rest is
+// the peer's bytes. Beyond "no crash", each target checks properties and traps when one
+// breaks. The generator is deterministic: fuzz runs must be reproducible from the input.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -67,7 +56,7 @@ private func fuzzFrameDecoder(_ bytes: [UInt8], role: FrameDecoder.Role, pieceSi
 }
 
 private func fuzzHandshakeParser(_ bytes: [UInt8], pieceSize: Int) {
-  var random = FuzzRandom(state: 1)
+  var random = SplitMix64(seed: 1)
   guard let url = try? WebSocketURL("ws://fuzz.example:8080/socket"),
     let request = try? HandshakeRequest(
       url: url, options: HandshakeOptions(subprotocols: ["chat"]), random: &random)
@@ -96,7 +85,7 @@ private func fuzzHandshakeParser(_ bytes: [UInt8], pieceSize: Int) {
 private func fuzzConnection(_ bytes: [UInt8], pieceSize: Int) {
   guard let url = try? WebSocketURL("ws://fuzz.example/socket"),
     var connection = try? ClientConnection(
-      url: url, configuration: Configuration(maxMessageSize: 4096), random: FuzzRandom(state: 2))
+      url: url, configuration: Configuration(maxMessageSize: 4096), random: SplitMix64(seed: 2))
   else { fatalError("fixed connection must build") }
   let accept = connection.request.expectedAccept
   let response = Array(

@@ -1,17 +1,5 @@
 import RFC6455
-
-/// A deterministic generator so that every key and mask in a test is reproducible.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+import TestSupport
 
 /// A generator that replays fixed bytes, for byte-exact expectations (e.g. the RFC's key).
 struct ReplayGenerator: RandomNumberGenerator, Sendable {
@@ -58,22 +46,6 @@ func decode(
 /// Decodes one byte at a time.
 func decodeBytewise(_ bytes: [UInt8], role: FrameDecoder.Role = .client) -> DecodeResult {
   decode(bytes, pieces: Array(repeating: 1, count: bytes.count), role: role)
-}
-
-/// An unmasked frame as a server sends it.
-func serverFrame(_ opcode: UInt8, fin: Bool = true, rsv: UInt8 = 0, _ payload: [UInt8]) -> [UInt8] {
-  var frame: [UInt8] = [(fin ? 0x80 : 0) | rsv << 4 | opcode]
-  if payload.count < 126 {
-    frame.append(UInt8(payload.count))
-  } else if payload.count <= 0xFFFF {
-    frame += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-  } else {
-    frame.append(127)
-    for shift in stride(from: 56, through: 0, by: -8) {
-      frame.append(UInt8(truncatingIfNeeded: payload.count >> shift))
-    }
-  }
-  return frame + payload
 }
 
 func utf8(_ string: String) -> [UInt8] { Array(string.utf8) }

@@ -1,5 +1,5 @@
 import Foundation
-import InteropPeers
+import TestSupport
 
 /// Answer-to-screen in tmux: the terminal UI against `qna --headless` in the same kind of
 /// pane, polled the same way, each with a fresh release `qna-server` on a free port.

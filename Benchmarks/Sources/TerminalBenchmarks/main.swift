@@ -1,7 +1,7 @@
 import Foundation
-import InteropPeers
 import QnA
 import QnATerminal
+import TestSupport
 
 // The terminal UI's costs, each beside a baseline measured in the same run:
 // 1. A frame of 10,000 questions at 200×60 (view plus diff), against laying out every

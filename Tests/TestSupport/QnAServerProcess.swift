@@ -6,10 +6,7 @@ public final class QnAServerProcess: Sendable {
   public let port: Int
   public let child: ChildProcess
 
-  public static var path: String {
-    URL(fileURLWithPath: HeadlessProcess.qnaPath).deletingLastPathComponent()
-      .appendingPathComponent("qna-server").path
-  }
+  public static var path: String { BuiltProducts.path("qna-server") }
 
   /// Starts it and waits for "listening on ws://127.0.0.1:PORT/socket". `environment` is
   /// added to this process's own; `wrapper` runs it through another command (`prlimit …`).

@@ -6,9 +6,10 @@ public final class PeerProcess: Sendable {
   public let port: Int
   private let child: ChildProcess
 
+  /// The repository's root (resolved: Benchmarks/ reaches this file through a symlink).
   public static var packageRoot: URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
+    URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
   }
 
   /// The virtualenv Python `make test` installs `websockets` into.

@@ -38,19 +38,10 @@ public func httpRequest(
 public func rawHTTPRequest(port: Int, _ request: String, headOnly: Bool = false) throws
   -> HTTPResponse
 {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard fd >= 0 else { throw HTTPRequestError.connectFailed(errno) }
-  defer { close(fd) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = in_port_t(UInt16(port).bigEndian)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-    }
+  guard let fd = loopbackConnection(port: port) else {
+    throw HTTPRequestError.connectFailed(errno)
   }
-  guard connected == 0 else { throw HTTPRequestError.connectFailed(errno) }
+  defer { close(fd) }
   let bytes = Array(request.utf8)
   var offset = 0
   while offset < bytes.count {
@@ -106,4 +97,28 @@ private func dechunk(_ body: String) -> String {
     rest = rest[end...].dropFirst(2)
   }
   return out
+}
+
+/// A TCP connection to `port` on 127.0.0.1, having sent `bytes` if any; the caller closes
+/// it. `nil` (with `errno` set) if it could not connect.
+public func loopbackConnection(port: Int, sending bytes: String? = nil) -> Int32? {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard fd >= 0 else { return nil }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else {
+    let code = errno
+    close(fd)
+    errno = code
+    return nil
+  }
+  if let bytes { _ = bytes.withCString { write(fd, $0, strlen($0)) } }
+  return fd
 }

@@ -4,14 +4,7 @@ import Synchronization
 /// `qna --headless` as a script runs it: a real process whose JSON lines are collected as they
 /// come, so a test can wait for one, act on the server, then wait for the next.
 public final class HeadlessProcess: Sendable {
-  public static var qnaPath: String {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("qna").path,
-      PeerProcess.packageRoot.appendingPathComponent(".build/debug/qna").path,
-    ]
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
-  }
+  public static var qnaPath: String { BuiltProducts.path("qna") }
 
   public struct Event: @unchecked Sendable {
     // JSONSerialization's values: strings, numbers, null; immutable once parsed.
