@@ -3,56 +3,63 @@ import Foundation
 /// The user's side: asking, retrying, and what happens to typed questions as the
 /// connection comes and goes.
 extension QnAState {
-  mutating func ask(_ text: String, token: UUID, checkingLength: Bool = true) -> [QnAEffect] {
+  mutating func ask(_ text: String, token: UUID) -> [QnAEffect] {
     let content = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    switch QuestionText.problem(
-      with: content, maxLength: checkingLength ? configuration.maxQuestionLength : .max)
+    if let refusal = refusal(of: content, token: token, maxLength: configuration.maxQuestionLength)
     {
-    case .empty?:
-      return [notice("Type a question first.", kind: .error)]
+      return [notice(refusal, kind: .error)]
+    }
+    guard questions[token] == nil else { return [.log("ignored: token \(token) already used")] }
+    return add(content, token: token, status: .queued)
+  }
+
+  /// A question kept by an earlier run: queued again, without this run's length limit (which
+  /// may be lower than the one it was typed under); failed again with its reason; or failed
+  /// with what this version finds wrong with it, rather than dropped, so nothing is lost.
+  mutating func restore(_ text: String, token: UUID, failure: String?) -> [QnAEffect] {
+    let content = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard questions[token] == nil, !content.isEmpty else {
+      return [.log("ignored: restored question \(token)")]
+    }
+    let reason = failure ?? refusal(of: content, token: token, maxLength: .max)
+    guard let reason else { return add(content, token: token, status: .queued) }
+    add(content, token: token, status: .failed(reason: reason))
+    return [.report(.failed(questions[token]!, reason: reason))]
+  }
+
+  /// Why `content` cannot be asked, as the attendee reads it; `nil` if it can.
+  private func refusal(of content: String, token: UUID, maxLength: Int) -> String? {
+    switch QuestionText.problem(with: content, maxLength: maxLength) {
+    case .empty?: return "Type a question first."
     case .tooLong(let characters, let limit)?:
-      return [notice("Too long: \(characters) characters, at most \(limit).", kind: .error)]
+      return "Too long: \(characters) characters, at most \(limit)."
     case .overloadedCharacter?:
-      return [
-        notice(
-          "A character carries more than \(QuestionText.maxScalarsPerCharacter) marks: "
-            + "remove them and ask again.", kind: .error)
-      ]
-    case nil:
-      break
+      return "A character carries more than \(QuestionText.maxScalarsPerCharacter) marks: "
+        + "remove them and ask again."
+    case nil: break
     }
     // Characters are what people count, bytes what servers limit: combining marks and
     // escaped controls can make 1,000 characters far more than 16 KiB on the wire.
     let size = WireCodec().encode(
       .newQuestion(NewQuestion(id: token, content: content, token: token))
     ).count
-    if size > configuration.maxMessageBytes {
-      return [
-        notice(
-          "Too long for the server: \(size) bytes as sent, at most \(configuration.maxMessageBytes).",
-          kind: .error)
-      ]
+    guard size <= configuration.maxMessageBytes else {
+      return
+        "Too long for the server: \(size) bytes as sent, at most \(configuration.maxMessageBytes)."
     }
-    guard questions[token] == nil else { return [.log("ignored: token \(token) already used")] }
-    let question = Question(id: token, content: content, status: .queued, sequence: nextSequence)
-    nextSequence += 1
-    questions[token] = question
-    unconfirmed.append(token)
-    return release(token)
+    return nil
   }
 
-  /// A question kept by an earlier run: queued again, or failed again with its reason.
-  mutating func restore(_ text: String, token: UUID, failure: String?) -> [QnAEffect] {
-    guard let failure else { return ask(text, token: token, checkingLength: false) }
-    guard questions[token] == nil, !text.isEmpty else {
-      return [.log("ignored: restored question \(token)")]
-    }
-    let question = Question(
-      id: token, content: text, status: .failed(reason: failure), sequence: nextSequence)
+  /// A new question in the list: queued (and released, if it may go now), or failed.
+  @discardableResult
+  private mutating func add(_ content: String, token: UUID, status: QuestionStatus)
+    -> [QnAEffect]
+  {
+    let question = Question(id: token, content: content, status: status, sequence: nextSequence)
     nextSequence += 1
     questions[token] = question
     unconfirmed.append(token)
-    return [.report(.failed(question, reason: failure))]
+    return status == .queued ? release(token) : []
   }
 
   mutating func retry(_ token: UUID) -> [QnAEffect] {

@@ -218,7 +218,9 @@ extension QnAState {
   private func unconfirmedMatch(
     for response: QuestionResponse, among classes: [MatchableStatus]
   ) -> UUID? {
-    if let token = response.token, let question = questions[token], question.status.isUnconfirmed {
+    if let token = response.token, let question = questions[token],
+      classes.contains(where: { $0.admits(question.status) })
+    {
       return token
     }
     // A server that echoes tokens names the question it answers: a response without a token

@@ -87,10 +87,18 @@ public struct PendingQuestionsFile: Sendable {
   /// Takes the file for this process: two clients on the same server must not send (and
   /// overwrite) each other's questions. `nil` if another process holds it; the lock lasts
   /// as long as the returned object.
-  public func lock() -> FileLock? {
-    try? PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
-    let descriptor = open(url.path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard descriptor >= 0 else { return nil }
+  /// Throws when the file cannot be used at all (its directory, a planted symlink).
+  public func lock() throws(FileError) -> FileLock? {
+    do {
+      try PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
+    } catch {
+      throw .unwritable("\(error)")
+    }
+    let path = url.path + ".lock"
+    let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard descriptor >= 0 else {
+      throw .unwritable("\(path): \(String(cString: strerror(errno)))")
+    }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       close(descriptor)
       return nil
@@ -100,11 +108,14 @@ public struct PendingQuestionsFile: Sendable {
 
   /// Moves an unreadable file (or a symlink planted there) aside rather than overwrite what
   /// it may still hold; a symlink's target is never touched.
-  public func quarantine() {
+  /// Returns false if it could not be moved.
+  @discardableResult
+  public func quarantine() -> Bool {
     let aside = url.appendingPathExtension("unreadable")
     unlink(aside.path)
-    rename(url.path, aside.path)
+    guard rename(url.path, aside.path) == 0 else { return false }
     PrivateFiles.syncDirectory(url.deletingLastPathComponent())
+    return true
   }
 }
 

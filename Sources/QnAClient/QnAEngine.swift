@@ -70,6 +70,8 @@ public actor QnAEngine {
   private var pendingLock: FileLock?
   /// What was last written to `pendingFile`, to write only when it changes.
   private var savedPending: [PendingQuestionsFile.Entry] = []
+  /// The last save failed (said once until one succeeds).
+  private var saveFailing = false
   private let log: @Sendable (String) -> Void
   private var random: any RandomNumberGenerator & Sendable
   private let updateSink: AsyncStream<EngineUpdate>.Continuation
@@ -132,7 +134,14 @@ public actor QnAEngine {
 
   private func restorePending() -> [Question] {
     guard let pendingFile else { return [] }
-    guard let lock = pendingFile.lock() else {
+    let lock: FileLock?
+    do {
+      lock = try pendingFile.lock()
+    } catch {
+      keepInMemory(because: "cannot keep questions typed here after quitting: \(error)")
+      return []
+    }
+    guard let lock else {
       log("another qna is using \(pendingFile.url.path); unsent questions stay in memory")
       self.pendingFile = nil
       apply(
@@ -147,7 +156,10 @@ public actor QnAEngine {
       entries = try pendingFile.load()
     } catch {
       log("\(error); moved aside")
-      pendingFile.quarantine()
+      if !pendingFile.quarantine() {
+        // Saving now would overwrite what it may still hold.
+        keepInMemory(because: "\(error), and it could not be moved aside")
+      }
       return []
     }
     // What the file holds now: a change (a discard) is written back.
@@ -177,9 +189,22 @@ public actor QnAEngine {
     do {
       try pendingFile.save(entries)
       savedPending = entries
+      saveFailing = false
     } catch {
       log("\(error)")
+      if !saveFailing {
+        // Once per run of failures: quitting now would lose what is not saved.
+        saveFailing = true
+        apply(.notice("Questions typed here are not saved: \(error)", kind: .error))
+      }
     }
+  }
+
+  /// The pending file cannot be used: questions stay in memory only, and the attendee hears.
+  private func keepInMemory(because reason: String) {
+    log(reason)
+    pendingFile = nil
+    apply(.notice(reason.prefix(1).uppercased() + reason.dropFirst(), kind: .error))
   }
 
   /// The user typed a question. Its token is made here, from the injected randomness.

@@ -25,13 +25,9 @@ struct AdminAuth<Context: RequestContext & RemoteAddressRequestContext>: RouterM
     switch Self.credentials(of: request) {
     case .bearer(let offered):
       let address = addresses.of(request, peer: context.remoteAddress)
-      let wait = throttle.reserve(address)
-      if wait > .zero { try await Task.sleep(for: wait) }
-      guard ConstantTime.equal(offered, token) else {
-        throttle.failed(address)
+      guard await throttle.judge(address, correct: ConstantTime.equal(offered, token)) else {
         return Self.unauthorized
       }
-      throttle.succeeded(address)
       return try await next(request, context)
     case .session(let id) where sessions.isValid(id):
       return try await next(request, context)

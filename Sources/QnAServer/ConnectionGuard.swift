@@ -1,9 +1,19 @@
 import NIOCore
 import NIOHTTP1
 
+/// What the `RequestGate` tells the `ConnectionGuard` ahead of it, as outbound user events
+/// (they flow toward the head of the pipeline, where the guard sits).
+enum ConnectionMilestone: Sendable {
+  /// A whole request head arrived (as the HTTP parser sees it, not as raw bytes suggest).
+  case requestHead
+  /// The server answered 101: the connection is an attendee's WebSocket from now on.
+  case upgraded
+}
+
 /// First in every connection's pipeline, on raw bytes, so that it stays through the WebSocket
-/// upgrade: counts the connection in the ledger, closes it if its first request head is not
-/// whole within `headerTimeout` (slowloris), and closes it if it stays unwritable for
+/// upgrade: counts the connection in the ledger, closes it if no request head arrives within
+/// `headerTimeout` of connecting (slowloris; later requests on a keep-alive connection are
+/// Hummingbird's idle timeout's), and closes it if it stays unwritable for
 /// `writeStallTimeout` (a peer that stopped reading: its writes would wait for ever).
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = ByteBuffer
@@ -20,9 +30,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   private let timeouts: Timeouts
   private let onClose: @Sendable (String) -> Void
   private var admitted = false
-  private var pending = true
-  /// The last three bytes read while pending, so a "\r\n\r\n" split across reads is found.
-  private var tail: [UInt8] = []
   private var headerTimer: Scheduled<Void>?
   private var stallTimer: Scheduled<Void>?
 
@@ -33,10 +40,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     self.onClose = onClose
   }
 
+  private var id: ObjectIdentifier { ObjectIdentifier(self) }
+
   func channelActive(context: ChannelHandlerContext) {
     let channel = context.channel
     let address = channel.remoteAddress?.ipAddress ?? "unknown"
-    switch ledger.admit(ObjectIdentifier(self), channel: channel, address: address) {
+    switch ledger.admit(id, channel: channel, address: address) {
     case .refused(let reason):
       onClose("refused a connection: \(reason)")
       context.close(promise: nil)
@@ -44,41 +53,27 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     case .admitted:
       admitted = true
     }
-    let onClose = self.onClose
-    let timeout = timeouts.header
-    headerTimer = context.eventLoop.scheduleTask(in: timeout) {
-      onClose("closed a connection from \(address): no request head within \(timeout)")
-      channel.close(promise: nil)
-    }
+    headerTimer = closeLater(
+      channel, after: timeouts.header, on: context.eventLoop,
+      because: "closed a connection from \(address): no request head within \(timeouts.header)")
     context.fireChannelActive()
   }
 
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    if pending { scanForHeadEnd(unwrapInboundIn(data)) }
-    context.fireChannelRead(data)
-  }
-
-  private func scanForHeadEnd(_ buffer: ByteBuffer) {
-    let bytes = tail + buffer.readableBytesView.suffix(min(buffer.readableBytes, 65536))
-    let end: [UInt8] = [13, 10, 13, 10]
-    var found = false
-    if bytes.count >= 4 {
-      for index in 0...(bytes.count - 4) where bytes[index] == 13 {
-        if Array(bytes[index..<index + 4]) == end {
-          found = true
-          break
-        }
-      }
+  func triggerUserOutboundEvent(
+    context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?
+  ) {
+    guard let milestone = event as? ConnectionMilestone else {
+      context.triggerUserOutboundEvent(event, promise: promise)
+      return
     }
-    if found {
-      pending = false
-      tail = []
+    switch milestone {
+    case .requestHead:
       headerTimer?.cancel()
       headerTimer = nil
-      ledger.headComplete(ObjectIdentifier(self))
-    } else {
-      tail = Array(bytes.suffix(3))
+    case .upgraded:
+      ledger.upgraded(id)
     }
+    promise?.succeed()
   }
 
   func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -86,20 +81,26 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
       stallTimer?.cancel()
       stallTimer = nil
     } else if stallTimer == nil {
-      let channel = context.channel
-      let onClose = self.onClose
-      let timeout = timeouts.writeStall
-      stallTimer = context.eventLoop.scheduleTask(in: timeout) {
-        onClose("closed a connection that read nothing for \(timeout)")
-        channel.close(promise: nil)
-      }
+      stallTimer = closeLater(
+        context.channel, after: timeouts.writeStall, on: context.eventLoop,
+        because: "closed a connection that read nothing for \(timeouts.writeStall)")
     }
     context.fireChannelWritabilityChanged()
   }
 
+  private func closeLater(
+    _ channel: any Channel, after delay: TimeAmount, on loop: any EventLoop, because: String
+  ) -> Scheduled<Void> {
+    let onClose = self.onClose
+    return loop.scheduleTask(in: delay) {
+      onClose(because)
+      channel.close(promise: nil)
+    }
+  }
+
   func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
     // Shutting down: a connection that never sent a request has nothing to finish.
-    if event is ChannelShouldQuiesceEvent, pending {
+    if event is ChannelShouldQuiesceEvent, headerTimer != nil {
       context.close(promise: nil)
     }
     context.fireUserInboundEventTriggered(event)
@@ -110,7 +111,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     stallTimer?.cancel()
     if admitted {
       admitted = false
-      ledger.closed(ObjectIdentifier(self))
+      ledger.closed(id)
     }
     context.fireChannelInactive()
   }

@@ -2,19 +2,20 @@ import DequeModule
 import NIOCore
 import Synchronization
 
-/// Every TCP connection the server holds, counted atomically as it is accepted: attendees,
-/// the presenter's browser, and connections that have not yet sent a whole request head
-/// (which is all a slowloris attacker ever sends).
+/// Every TCP connection the server holds, counted atomically as it is accepted: attendees'
+/// WebSockets, and HTTP connections (the presenter's browser, tools, and whatever an
+/// attacker opens and leaves idle or half-sent).
 ///
-/// Past `maxOpen` (kept under the open-file limit) the oldest connection still without a
-/// request head is closed to make room, so a flood of idle connections cannot keep the
-/// presenter or a new attendee out; with none such, the newcomer is refused. One address may
-/// hold at most `maxPendingPerAddress` connections without a head, except loopback and the
-/// trusted proxies, behind which every attendee shares an address.
+/// Past `maxOpen` (kept under the open-file limit) the oldest HTTP connection is closed to
+/// make room (a browser opens another when it needs one), so a flood of idle connections
+/// cannot keep the presenter or a new attendee out; with none left, the newcomer is refused.
+/// One address may hold at most `maxHTTPConnectionsPerAddress` HTTP connections, except loopback
+/// and the trusted proxies, behind which every attendee shares an address. An attendee's
+/// WebSocket, once upgraded, is neither evicted nor capped here (the WebSocket limit is).
 final class ConnectionLedger: Sendable {
   struct Limits: Sendable {
     var maxOpen: Int
-    var maxPendingPerAddress: Int
+    var maxHTTPConnectionsPerAddress: Int
     /// Addresses exempt from the per-address cap.
     var exempt: @Sendable (String) -> Bool
   }
@@ -26,10 +27,10 @@ final class ConnectionLedger: Sendable {
 
   private struct State {
     var open = 0
-    var pendingByAddress: [String: Int] = [:]
-    /// Connections without a head yet, oldest first (some may have left since: checked).
-    var pendingOrder: Deque<ObjectIdentifier> = []
-    var pending: [ObjectIdentifier: (channel: any Channel, address: String)] = [:]
+    var httpByAddress: [String: Int] = [:]
+    /// HTTP connections, oldest first (some may have upgraded or left since: checked).
+    var httpOrder: Deque<ObjectIdentifier> = []
+    var http: [ObjectIdentifier: (channel: any Channel, address: String)] = [:]
   }
 
   let limits: Limits
@@ -44,21 +45,21 @@ final class ConnectionLedger: Sendable {
   func admit(_ id: ObjectIdentifier, channel: any Channel, address: String) -> Admission {
     let (admission, evicted) = state.withLock { state -> (Admission, (any Channel)?) in
       if !limits.exempt(address),
-        state.pendingByAddress[address, default: 0] >= limits.maxPendingPerAddress
+        state.httpByAddress[address, default: 0] >= limits.maxHTTPConnectionsPerAddress
       {
-        return (.refused("\(address) holds too many connections without a request"), nil)
+        return (.refused("\(address) holds too many HTTP connections"), nil)
       }
       var evicted: (any Channel)?
       if state.open >= limits.maxOpen {
-        guard let oldest = Self.takeOldestPending(&state) else {
+        guard let oldest = Self.takeOldestHTTP(&state) else {
           return (.refused("\(limits.maxOpen) connections open"), nil)
         }
         evicted = oldest
       }
       state.open += 1
-      state.pendingByAddress[address, default: 0] += 1
-      state.pending[id] = (channel, address)
-      state.pendingOrder.append(id)
+      state.httpByAddress[address, default: 0] += 1
+      state.http[id] = (channel, address)
+      state.httpOrder.append(id)
       return (.admitted, evicted)
     }
     // Closed outside the lock: its `closed` comes back here.
@@ -66,35 +67,35 @@ final class ConnectionLedger: Sendable {
     return admission
   }
 
-  /// The connection sent a whole request head: no longer pending.
-  func headComplete(_ id: ObjectIdentifier) {
-    state.withLock { state in _ = Self.removePending(id, &state) }
+  /// The connection became an attendee's WebSocket: no longer evictable or capped here.
+  func upgraded(_ id: ObjectIdentifier) {
+    state.withLock { state in _ = Self.removeHTTP(id, &state) }
   }
 
   func closed(_ id: ObjectIdentifier) {
     state.withLock { state in
-      _ = Self.removePending(id, &state)
+      _ = Self.removeHTTP(id, &state)
       state.open -= 1
     }
   }
 
-  private static func takeOldestPending(_ state: inout State) -> (any Channel)? {
-    while let oldest = state.pendingOrder.popFirst() {
-      if let entry = removePending(oldest, &state) { return entry.channel }
+  private static func takeOldestHTTP(_ state: inout State) -> (any Channel)? {
+    while let oldest = state.httpOrder.popFirst() {
+      if let entry = removeHTTP(oldest, &state) { return entry.channel }
     }
     return nil
   }
 
-  private static func removePending(_ id: ObjectIdentifier, _ state: inout State) -> (
+  private static func removeHTTP(_ id: ObjectIdentifier, _ state: inout State) -> (
     channel: any Channel, address: String
   )? {
-    guard let entry = state.pending.removeValue(forKey: id) else { return nil }
-    let left = state.pendingByAddress[entry.address, default: 1] - 1
-    state.pendingByAddress[entry.address] = left > 0 ? left : nil
+    guard let entry = state.http.removeValue(forKey: id) else { return nil }
+    let left = state.httpByAddress[entry.address, default: 1] - 1
+    state.httpByAddress[entry.address] = left > 0 ? left : nil
     // Keep the order queue from growing with connections that left long ago.
-    if state.pendingOrder.count > 2 * state.pending.count + 64 {
-      let pending = state.pending
-      state.pendingOrder.removeAll { pending[$0] == nil }
+    if state.httpOrder.count > 2 * state.http.count + 64 {
+      let http = state.http
+      state.httpOrder.removeAll { http[$0] == nil }
     }
     return entry
   }

@@ -63,15 +63,12 @@ extension QnAServerApp {
       let body = try await request.body.collect(upTo: 4096)
       let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: body))
       let address = addresses.of(request, peer: context.remoteAddress)
-      let wait = throttle.reserve(address)
-      if wait > .zero { try await Task.sleep(for: wait) }
-      guard let form, ConstantTime.equal(form.token, token) else {
-        throttle.failed(address)
+      let correct = form.map { ConstantTime.equal($0.token, token) } ?? false
+      guard await throttle.judge(address, correct: correct) else {
         var refused = Self.html(PresenterPage.login(failed: true))
         refused.status = .unauthorized
         return refused
       }
-      throttle.succeeded(address)
       var response = Response.redirect(to: "/", type: .normal)
       response.setCookie(
         Cookie(

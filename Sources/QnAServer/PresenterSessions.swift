@@ -58,14 +58,14 @@ final class PresenterSessions: Sendable {
 }
 
 /// Slows guessing of the admin token from one address without ever locking the presenter
-/// out: each failure from an address makes its next attempt wait longer (doubling from
-/// 250 ms up to 5 s); nothing is refused, so the right token always gets in, at worst 5 s
-/// later. Attempts from one address wait their turn one after another, so a parallel burst
-/// gains nothing.
+/// out: the right token is let in at once, whatever came before it; a wrong one is answered
+/// only at its turn, and the turns of one address come one after another, spaced from 250 ms
+/// doubling to 5 s. However many guesses an address sends at once, it learns their results
+/// a few a second at most; a success forgets its failures.
 final class LoginThrottle: Sendable {
   private struct Record {
     var failures = 0
-    var nextAttempt: Duration = .zero
+    var nextTurn: Duration = .zero
     var lastSeen: Duration = .zero
   }
 
@@ -80,36 +80,40 @@ final class LoginThrottle: Sendable {
     self.uptime = uptime
   }
 
-  /// How long this attempt from `address` must wait before it is judged; it takes its turn.
-  func reserve(_ address: String) -> Duration {
+  /// Whether the attempt gets in: `correct` says whether its token was right (compared in
+  /// constant time by the caller). A wrong one returns at its turn.
+  func judge(_ address: String, correct: Bool) async -> Bool {
+    if correct {
+      records.withLock { _ = $0.removeValue(forKey: address) }
+      return true
+    }
+    let wait = takeTurn(address)
+    if wait > .zero { try? await Task.sleep(for: wait) }
+    return false
+  }
+
+  /// Counts a failure and says how long until its answer is due.
+  private func takeTurn(_ address: String) -> Duration {
     let now = uptime()
     return records.withLock { records in
-      if records.count >= Self.maxAddresses, records[address] == nil {
+      if records.count >= Self.maxAddresses, records[address] == nil,
+        let quietest = records.min(by: { $0.value.lastSeen < $1.value.lastSeen })
+      {
         // Forget the quietest address: the table stays bounded.
-        if let quietest = records.min(by: { $0.value.lastSeen < $1.value.lastSeen }) {
-          records[quietest.key] = nil
-        }
+        records[quietest.key] = nil
       }
       var record = records[address] ?? Record()
-      let turn = max(now, record.nextAttempt)
-      record.nextAttempt = turn + Self.delay(after: record.failures)
+      record.failures += 1
+      let turn = max(now, record.nextTurn)
+      record.nextTurn = turn + Self.delay(after: record.failures)
       record.lastSeen = now
       records[address] = record
       return turn - now
     }
   }
 
-  func failed(_ address: String) {
-    records.withLock { $0[address, default: Record()].failures += 1 }
-  }
-
-  func succeeded(_ address: String) {
-    records.withLock { _ = $0.removeValue(forKey: address) }
-  }
-
-  /// The spacing after `failures` failures: none before the first.
+  /// The spacing after `failures` failures.
   static func delay(after failures: Int) -> Duration {
-    guard failures > 0 else { return .zero }
-    return min(longestDelay, firstDelay * (1 << min(failures - 1, 10)))
+    min(longestDelay, firstDelay * (1 << min(max(failures - 1, 0), 10)))
   }
 }

@@ -80,7 +80,7 @@ public struct QnAServerApp: Sendable {
     let ledger = ConnectionLedger(
       limits: .init(
         maxOpen: max(64, min(configuration.maxOpenConnections, openFiles.soft - 128)),
-        maxPendingPerAddress: configuration.maxPendingPerAddress,
+        maxHTTPConnectionsPerAddress: configuration.maxHTTPConnectionsPerAddress,
         exempt: { [trusted = Set(configuration.trustedProxies)] address in
           trusted.contains(address) || LoopbackHost.isLoopback(bindAddress: address)
         }))
@@ -158,6 +158,7 @@ public struct QnAServerApp: Sendable {
     let desk = self.desk
     let configuration = self.configuration
     let logger = self.logger
+    let sendBudget = SendBudget(limit: configuration.sendQueueTotalLimit)
     router.ws("/socket") { inbound, outbound, context in
       let environment = desk.environment
       let channel = context.requestContext.channel
@@ -169,7 +170,8 @@ public struct QnAServerApp: Sendable {
           now: environment.uptime()),
         lookupBudget: TokenBucket(
           burst: configuration.lookupRate, window: .seconds(1), now: environment.uptime()),
-        maxQueuedBytes: configuration.sendQueueLimit, uptime: environment.uptime)
+        maxQueuedBytes: configuration.sendQueueLimit, allQueued: sendBudget,
+        uptime: environment.uptime)
       defer { connection.finish() }
       switch desk.hub.add(connection, limit: configuration.maxConnections) {
       case .full:

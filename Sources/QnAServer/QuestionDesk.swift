@@ -119,8 +119,11 @@ final class QuestionDesk: Sendable {
     let token = configuration.extensions ? question.token : nil
     func refuse(_ reason: String, retryAfter: Duration? = nil) -> QuestionResponse {
       logger.info("refused from \(connection.id): \(reason)")
+      // The content matches a refusal to its question for clients without tokens; with a
+      // token it would only make a flood of refusals 16 KiB each.
       return QuestionResponse(
-        success: false, message: reason, content: question.content, token: token,
+        success: false, message: reason, content: token == nil ? question.content : nil,
+        token: token,
         retryAfter: configuration.extensions ? retryAfter.map(Self.seconds) : nil)
     }
     // What no retry can mend first: such a question is refused for good.

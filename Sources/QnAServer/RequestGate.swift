@@ -75,18 +75,26 @@ struct RequestPolicy: Sendable {
   }
 }
 
-/// Applies a `RequestPolicy` right behind the HTTP decoder: a refused request gets its
-/// status and one line saying why, and the connection closes. A WebSocket upgrade that
-/// passes leaves the gate behind it, as the upgrade removes the HTTP handlers.
-final class RequestGate: ChannelInboundHandler, RemovableChannelHandler {
+/// Applies a `RequestPolicy` right behind the HTTP decoder, to every request head of the
+/// connection: a refused request gets its status and one line saying why, after the
+/// responses to the requests before it, and the connection closes. It tells the
+/// `ConnectionGuard` when a head arrives, and when the server's 101 goes out: then the
+/// connection is a WebSocket, and the gate steps aside (the upgrade removes the HTTP
+/// handlers around it).
+final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias InboundOut = HTTPServerRequestPart
+  typealias OutboundIn = HTTPServerResponsePart
   typealias OutboundOut = HTTPServerResponsePart
 
   private let policy: RequestPolicy
   private let onRefusal: @Sendable (HTTPResponseStatus, String, HTTPRequestHead) -> Void
+  /// Set once a request is refused: nothing more is read from this connection.
   private var refused = false
-  private var upgrading = false
+  /// Requests passed on whose responses have not ended yet.
+  private var inFlight = 0
+  /// A refusal waiting for the responses to the requests before it.
+  private var pendingRefusal: (status: HTTPResponseStatus, reason: String, head: HTTPRequestHead)?
 
   init(
     policy: RequestPolicy,
@@ -98,29 +106,44 @@ final class RequestGate: ChannelInboundHandler, RemovableChannelHandler {
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     if refused { return }
-    let part = unwrapInboundIn(data)
-    switch part {
-    case .head(let head):
+    if case .head(let head) = unwrapInboundIn(data) {
+      context.triggerUserOutboundEvent(ConnectionMilestone.requestHead, promise: nil)
       if case .refuse(let status, let reason) = policy.judge(head) {
-        refuse(context: context, status: status, reason: reason, head: head)
+        refused = true
+        onRefusal(status, reason, head)
+        pendingRefusal = (status, reason, head)
+        if inFlight == 0 { refuseNow(context: context) }
         return
       }
-      upgrading = head.headers["Upgrade"].contains { $0.lowercased() == "websocket" }
-      context.fireChannelRead(data)
-    case .body:
-      context.fireChannelRead(data)
+      inFlight += 1
+    }
+    context.fireChannelRead(data)
+  }
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    switch unwrapOutboundIn(data) {
+    case .head(let head) where head.status == .switchingProtocols:
+      context.triggerUserOutboundEvent(ConnectionMilestone.upgraded, promise: nil)
+      // Out of the way once the 101 is written (removed in the middle of the write, the
+      // write would never complete): before the upgrade goes on, as callbacks run in order.
+      let written = context.eventLoop.makePromise(of: Void.self)
+      context.write(data, promise: written)
+      written.futureResult.assumeIsolated().whenComplete { result in
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        promise?.completeWith(result)
+      }
     case .end:
-      context.fireChannelRead(data)
-      if upgrading { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+      context.write(data, promise: promise)
+      inFlight = max(0, inFlight - 1)
+      if inFlight == 0, pendingRefusal != nil { refuseNow(context: context) }
+    default:
+      context.write(data, promise: promise)
     }
   }
 
-  private func refuse(
-    context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String,
-    head: HTTPRequestHead
-  ) {
-    refused = true
-    onRefusal(status, reason, head)
+  private func refuseNow(context: ChannelHandlerContext) {
+    guard let (status, reason, head) = pendingRefusal else { return }
+    pendingRefusal = nil
     let body = context.channel.allocator.buffer(string: reason + "\n")
     var headers = HTTPHeaders()
     headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
@@ -129,7 +152,10 @@ final class RequestGate: ChannelInboundHandler, RemovableChannelHandler {
     for (name, value) in SecurityHeaders.fields { headers.add(name: name, value: value) }
     let response = HTTPResponseHead(version: head.version, status: status, headers: headers)
     context.write(wrapOutboundOut(.head(response)), promise: nil)
-    context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+    // A HEAD request's response has the length of the body it would have, and none.
+    if head.method != .HEAD {
+      context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+    }
     let channel = context.channel
     context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
       channel.close(promise: nil)

@@ -36,13 +36,16 @@ public struct ServerConfiguration: Sendable {
   public var idleTimeout: Duration = .seconds(60)
   /// A connection that reads nothing of what the server writes is closed after this long.
   public var writeStallTimeout: Duration = .seconds(30)
-  /// Connections one address may hold without having sent a request head (loopback and
-  /// trusted proxies exempt).
-  public var maxPendingPerAddress = 64
+  /// HTTP connections (not upgraded to a WebSocket) one address may hold; loopback and
+  /// trusted proxies exempt, since behind them every attendee shares one address.
+  public var maxHTTPConnectionsPerAddress = 64
   /// How long a presenter's login lasts.
   public var sessionLifetime: Duration = .seconds(12 * 3600)
   /// Bytes queued for one attendee's socket before it is dropped as too far behind.
   public var sendQueueLimit = 1 << 20
+  /// Bytes queued for all sockets together: past it, a socket that would add more is
+  /// dropped, so that thousands of attendees who stopped reading cannot fill the memory.
+  public var sendQueueTotalLimit = 256 << 20
   /// The server pings each socket this often and drops it without a pong by the next ping,
   /// so sockets of attendees who vanished (sleep, roaming) do not pile up. `nil`: never
   /// ping, as the existing back ends. Default 60 s.

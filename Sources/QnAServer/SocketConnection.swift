@@ -19,6 +19,8 @@ final class SocketConnection: Sendable {
   private let writer: Task<Void, Never>
   private let queuedBytes = QueuedBytes()
   private let maxQueuedBytes: Int
+  /// Every socket's queue together, shared with the others.
+  private let allQueued: SendBudget
   /// New questions (refused past it), and lookups (slowed past it).
   private let questionBudget: Mutex<TokenBucket>
   private let lookupBudget: Mutex<TokenBucket>
@@ -26,12 +28,13 @@ final class SocketConnection: Sendable {
   init(
     id: UUID, channel: any Channel, outbound: WebSocketOutboundWriter, openedAt: Date,
     questionBudget: TokenBucket, lookupBudget: TokenBucket, maxQueuedBytes: Int,
-    uptime: @escaping @Sendable () -> Duration
+    allQueued: SendBudget, uptime: @escaping @Sendable () -> Duration
   ) {
     self.id = id
     self.channel = channel
     self.openedAt = openedAt
     self.maxQueuedBytes = maxQueuedBytes
+    self.allQueued = allQueued
     self.questionBudget = Mutex(questionBudget)
     self.lookupBudget = Mutex(lookupBudget)
     let (messages, queue) = AsyncStream<Outgoing>.makeStream()
@@ -44,7 +47,7 @@ final class SocketConnection: Sendable {
           if let due, due > uptime() { try? await Task.sleep(for: due - uptime()) }
           // A failed write means the socket is gone; its handler cleans up.
           try? await outbound.write(.binary(bytes))
-          queuedBytes.count.withLock { $0 -= bytes.readableBytes }
+          allQueued.release(queuedBytes.written(bytes.readableBytes))
         case .close(let code, let reason, let timeout):
           try? await outbound.close(code, reason: reason)
           try? await Task.sleep(for: timeout)
@@ -64,22 +67,25 @@ final class SocketConnection: Sendable {
   /// Queues a binary message; returns at once. Drops the socket instead when the attendee is
   /// too far behind.
   func send(_ bytes: ByteBuffer, due: Duration?) {
-    let fits = queuedBytes.count.withLock { queued -> Bool in
-      guard queued + bytes.readableBytes <= maxQueuedBytes else { return false }
-      queued += bytes.readableBytes
-      return true
+    let size = bytes.readableBytes
+    let verdict = queuedBytes.state.withLock { state -> QueuedBytes.Verdict in
+      if state.finished { return .gone }
+      guard state.count + size <= maxQueuedBytes, allQueued.take(size) else { return .tooFar }
+      state.count += size
+      return .queued
     }
-    guard fits else {
-      drop()
-      return
-    }
-    if case .terminated = queue.yield(.message(bytes, due: due)) {
-      queuedBytes.count.withLock { $0 -= bytes.readableBytes }
+    switch verdict {
+    case .gone: return
+    case .tooFar: drop()
+    case .queued:
+      if case .terminated = queue.yield(.message(bytes, due: due)) {
+        allQueued.release(queuedBytes.written(size))
+      }
     }
   }
 
   /// Unsent bytes in the queue.
-  var backlog: Int { queuedBytes.count.withLock { $0 } }
+  var backlog: Int { queuedBytes.state.withLock { $0.count } }
 
   /// `nil` if a new question may be stored now, else how long until one may.
   func takeQuestion(now: Duration) -> Duration? {
@@ -110,14 +116,66 @@ final class SocketConnection: Sendable {
     channel.pipeline.fireUserInboundEventTriggered(StallCommand(duration: amount))
   }
 
-  /// Ends the writer once the handler is done.
+  /// Ends the writer once the handler is done; what it had not written leaves the budget.
   func finish() {
     queue.finish()
     writer.cancel()
+    allQueued.release(queuedBytes.finish())
   }
 }
 
-/// Bytes a socket's writer has yet to write, shared with its task.
+/// Bytes a socket's writer has yet to write, shared with its task; after `finish` nothing
+/// more is counted, so the shared budget gets each byte back exactly once.
 final class QueuedBytes: Sendable {
-  let count = Mutex(0)
+  struct State {
+    var count = 0
+    var finished = false
+  }
+
+  enum Verdict {
+    case queued
+    /// Over a limit: the attendee is too far behind.
+    case tooFar
+    /// The socket has ended.
+    case gone
+  }
+
+  let state = Mutex(State())
+
+  /// `size` bytes left the queue; returns what to give back to the shared budget.
+  func written(_ size: Int) -> Int {
+    state.withLock { state in
+      guard !state.finished else { return 0 }
+      state.count -= size
+      return size
+    }
+  }
+
+  /// No more counting; returns what was still queued.
+  func finish() -> Int {
+    state.withLock { state in
+      state.finished = true
+      defer { state.count = 0 }
+      return state.count
+    }
+  }
+}
+
+/// The bytes queued for all sockets together, against one limit.
+final class SendBudget: Sendable {
+  let limit: Int
+  private let used = Mutex(0)
+
+  init(limit: Int) { self.limit = limit }
+
+  /// Takes `size` bytes if they fit.
+  func take(_ size: Int) -> Bool {
+    used.withLock { used in
+      guard used + size <= limit else { return false }
+      used += size
+      return true
+    }
+  }
+
+  func release(_ size: Int) { used.withLock { $0 -= size } }
 }

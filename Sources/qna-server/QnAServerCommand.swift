@@ -57,7 +57,7 @@ struct QnAServerCommand: AsyncParsableCommand {
   @Option(
     help: """
       A reverse proxy's IP address: its X-Forwarded-For and X-Forwarded-Proto are believed, \
-      and it is exempt from --max-pending-per-address (repeatable).
+      and it is exempt from --max-http-per-address (repeatable).
       """)
   var trustedProxy: [String] = []
   @Option(
@@ -67,11 +67,12 @@ struct QnAServerCommand: AsyncParsableCommand {
       """)
   var headerTimeout: String?
   @Option(
+    name: .customLong("max-http-per-address"),
     help: """
-      Connections one address may hold before sending a request head; loopback and trusted \
-      proxies exempt (default \(Self.defaults.maxPendingPerAddress)).
+      HTTP connections (not WebSockets) one address may hold; loopback and trusted proxies \
+      exempt (default \(Self.defaults.maxHTTPConnectionsPerAddress)).
       """)
-  var maxPendingPerAddress: Int?
+  var maxHTTPConnectionsPerAddress: Int?
   @Option(
     help: """
       Ping each socket this often, dropping it without a pong by the next; 0: never \
@@ -138,7 +139,8 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.trustedProxies = trustedProxy
     configuration.headerTimeout =
       try headerTimeout.map(DurationValue.parse) ?? configuration.headerTimeout
-    configuration.maxPendingPerAddress = maxPendingPerAddress ?? configuration.maxPendingPerAddress
+    configuration.maxHTTPConnectionsPerAddress =
+      maxHTTPConnectionsPerAddress ?? configuration.maxHTTPConnectionsPerAddress
     if let pingInterval {
       let ping = try DurationValue.parse(pingInterval)
       configuration.pingInterval = ping == .zero ? nil : ping
@@ -149,7 +151,7 @@ struct QnAServerCommand: AsyncParsableCommand {
     }
     guard configuration.maxQuestionLength > 0, configuration.rateLimit > 0,
       configuration.maxConnections > 0,
-      configuration.maxPendingPerAddress > 0, configuration.headerTimeout > .zero,
+      configuration.maxHTTPConnectionsPerAddress > 0, configuration.headerTimeout > .zero,
       configuration.maxMessageSize >= 125, configuration.rateWindow > .zero
     else {
       throw ValidationError("limits must be positive (--max-message-size at least 125)")

@@ -9,13 +9,13 @@ struct ConnectionLedgerTests {
   static func ledger(maxOpen: Int = 100, perAddress: Int = 3) -> ConnectionLedger {
     ConnectionLedger(
       limits: .init(
-        maxOpen: maxOpen, maxPendingPerAddress: perAddress,
+        maxOpen: maxOpen, maxHTTPConnectionsPerAddress: perAddress,
         exempt: { $0 == "127.0.0.1" || $0 == "10.9.9.9" }))
   }
 
   final class Token {}
 
-  @Test func oneAddressHoldsFewConnectionsWithoutARequestLoopbackAndProxiesAreExempt() {
+  @Test func oneAddressHoldsFewHTTPConnectionsLoopbackAndProxiesAreExempt() {
     let ledger = Self.ledger()
     let tokens = (0..<10).map { _ in Token() }
     func admit(_ index: Int, from address: String) -> Bool {
@@ -27,9 +27,9 @@ struct ConnectionLedgerTests {
       return false
     }
     #expect((0..<3).allSatisfy { admit($0, from: "203.0.113.7") })
-    #expect(!admit(3, from: "203.0.113.7"), "a fourth without a request head")
-    ledger.headComplete(ObjectIdentifier(tokens[0]))
-    #expect(admit(3, from: "203.0.113.7"), "one sent its request: room again")
+    #expect(!admit(3, from: "203.0.113.7"), "a fourth HTTP connection")
+    ledger.upgraded(ObjectIdentifier(tokens[0]))
+    #expect(admit(3, from: "203.0.113.7"), "one became a WebSocket: room again")
     #expect((4..<8).allSatisfy { admit($0, from: "127.0.0.1") }, "loopback is exempt")
     #expect((8..<10).allSatisfy { admit($0, from: "10.9.9.9") }, "a trusted proxy is exempt")
     #expect(ledger.openCount == 10)
@@ -37,7 +37,7 @@ struct ConnectionLedgerTests {
     #expect(ledger.openCount == 0)
   }
 
-  @Test func atTheLimitTheOldestConnectionWithoutARequestMakesRoom() throws {
+  @Test func atTheLimitTheOldestHTTPConnectionMakesRoom() throws {
     let ledger = Self.ledger(maxOpen: 3, perAddress: 100)
     let tokens = (0..<5).map { _ in Token() }
     let channels = (0..<5).map { _ in EmbeddedChannel() }
@@ -47,7 +47,7 @@ struct ConnectionLedgerTests {
     for index in 0..<3 {
       _ = ledger.admit(ObjectIdentifier(tokens[index]), channel: channels[index], address: "x")
     }
-    ledger.headComplete(ObjectIdentifier(tokens[0]))  // the presenter's page
+    ledger.upgraded(ObjectIdentifier(tokens[0]))  // an attendee's socket
     guard
       case .admitted = ledger.admit(
         ObjectIdentifier(tokens[3]), channel: channels[3], address: "x")
@@ -55,10 +55,10 @@ struct ConnectionLedgerTests {
       Issue.record("the newcomer was refused")
       return
     }
-    #expect(!channels[1].isActive, "the oldest without a request head was closed")
+    #expect(!channels[1].isActive, "the oldest HTTP connection was closed")
     #expect(channels[0].isActive && channels[2].isActive, "the others are kept")
     ledger.closed(ObjectIdentifier(tokens[1]))
-    for index in [0, 2, 3] { ledger.headComplete(ObjectIdentifier(tokens[index])) }
+    for index in [0, 2, 3] { ledger.upgraded(ObjectIdentifier(tokens[index])) }
     guard
       case .refused = ledger.admit(
         ObjectIdentifier(tokens[4]), channel: channels[4], address: "x")

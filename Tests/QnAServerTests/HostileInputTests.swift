@@ -193,6 +193,14 @@ struct HostileInputTests {
     }
     let waited = try #require(closedAfter, "the server closed the connection")
     #expect(waited >= .milliseconds(450) && waited < .seconds(3), "\(waited)")
+    // Blank lines are no request head, though a byte scanner would take them for its end.
+    let blankAfter = await onOwnThread { () -> Bool in
+      guard let fd = loopbackConnection(port: port, sending: "\r\n\r\n") else { return false }
+      defer { close(fd) }
+      var byte: UInt8 = 0
+      return read(fd, &byte, 1) == 0
+    }
+    #expect(blankAfter, "closed too")
     // An attendee whose upgrade completed is not bound by it.
     let attendee = try Attendee(server.socketURL)
     let id = try await attendee.handshake()

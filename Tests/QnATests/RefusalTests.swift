@@ -143,6 +143,30 @@ struct RefusalTests {
     #expect(harness.apply(.retry(uuid(1))).sent.map(\.content) == ["kept"])
   }
 
+  @Test func aRestoredQuestionThisVersionRefusesComesBackFailedNotLost() {
+    var harness = Harness()
+    let zalgo = "a" + String(repeating: "\u{301}", count: 40)
+    let effects = harness.apply(.restore(zalgo, token: uuid(1)))
+    #expect(effects.changeNames == ["failed"])
+    guard case .failed(let reason) = harness.status(1) else {
+      Issue.record("not kept: \(String(describing: harness.status(1)))")
+      return
+    }
+    #expect(reason.contains("more than 16 marks"))
+    #expect(harness.state.pendingQuestions.map(\.content) == [zalgo], "still in the file")
+  }
+
+  @Test func aRefusalCannotReviveAQuestionThatFailedForGood() {
+    var harness = Harness()
+    harness.connectToProjectServer()
+    harness.ask("final", 1)
+    harness.respond("final", id: nil, success: false, message: "no", token: 1)
+    let replay = harness.respond(
+      "final", id: nil, success: false, message: "later", token: 1, retryAfter: 1)
+    #expect(harness.status(1) == .failed(reason: "no"))
+    #expect(replay.sent.isEmpty && harness.apply(.clock(.seconds(5))).sent.isEmpty)
+  }
+
   @Test func aResumeOfAThousandQuestionsComesInMessagesUnderTheLimit() {
     var harness = Harness()
     harness.connectToProjectServer()

@@ -49,10 +49,3 @@ func decodeBytewise(_ bytes: [UInt8], role: FrameDecoder.Role = .client) -> Deco
 }
 
 func utf8(_ string: String) -> [UInt8] { Array(string.utf8) }
-
-/// A complete, valid 101 response for `request`.
-func switchingProtocols(for request: HandshakeRequest, extraHeaders: String = "") -> [UInt8] {
-  utf8(
-    "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-      + "Sec-WebSocket-Accept: \(request.expectedAccept)\r\n\(extraHeaders)\r\n")
-}

@@ -23,3 +23,12 @@ public func serverFrame(_ opcode: UInt8, fin: Bool = true, rsv: UInt8 = 0, _ pay
 public func serverFrame(_ opcode: Opcode, _ payload: [UInt8]) -> [UInt8] {
   serverFrame(opcode.rawValue, payload)
 }
+
+/// A complete, valid 101 response for `request`.
+public func switchingProtocols(for request: HandshakeRequest, extraHeaders: String = "")
+  -> [UInt8]
+{
+  Array(
+    ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      + "Sec-WebSocket-Accept: \(request.expectedAccept)\r\n\(extraHeaders)\r\n").utf8)
+}

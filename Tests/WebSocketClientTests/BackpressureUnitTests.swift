@@ -1,0 +1,70 @@
+import NIOCore
+import NIOEmbedded
+import RFC6455
+import TestSupport
+import Testing
+
+@testable import WebSocketClient
+
+/// The two bounds a peer that floods and never reads runs into, each on its own.
+@Suite("Bounded replies")
+struct BackpressureUnitTests {
+  @Test func manyPingsInOneReadAreAnsweredByOnePongWithTheLatestPayload() throws {
+    var connection = try ClientConnection(
+      url: WebSocketURL("ws://h/"), random: SplitMix64(seed: 1))
+    let request = connection.takeOutbound()
+    #expect(request.count == 1)
+    let pings = (0..<1000).flatMap { serverFrame(.ping, Array("p\($0)".utf8)) }
+    _ = connection.receive(switchingProtocols(for: connection.request) + pings, now: .zero)
+    let replies = connection.takeOutbound()
+    #expect(replies.count == 1, "one pong, not a thousand")
+    let decoded = decodeMasked(replies[0])
+    #expect(decoded.opcode == Opcode.pong.rawValue && decoded.payload == Array("p999".utf8))
+    // The next read's pings get a pong of their own.
+    _ = connection.receive(serverFrame(.ping, Array("again".utf8)), now: .zero)
+    #expect(connection.takeOutbound().count == 1)
+  }
+
+  /// Counts the read requests that reach the head of the pipeline.
+  final class ReadCounter: ChannelOutboundHandler {
+    typealias OutboundIn = Any
+    var reads = 0
+    func read(context: ChannelHandlerContext) {
+      reads += 1
+      context.read()
+    }
+  }
+
+  final class Sink: TransportSink {
+    func received(_ bytes: ByteBuffer) -> Bool { true }
+    func ended(_ failure: TransportError?) {}
+  }
+
+  @Test func aChannelThatCannotWriteIsNotReadUntilItCanAgain() throws {
+    let channel = EmbeddedChannel()
+    let counter = ReadCounter()
+    let bridge = InboundBridge()
+    try channel.pipeline.syncOperations.addHandler(counter)
+    try channel.pipeline.syncOperations.addHandler(bridge)
+    let sink = Sink()
+    bridge.start(sink, on: channel)
+    let started = counter.reads
+    #expect(started >= 1, "reading starts")
+    channel.isWritable = false
+    channel.pipeline.fireChannelWritabilityChanged()
+    channel.read()
+    #expect(counter.reads == started, "no read while our writes cannot drain")
+    channel.isWritable = true
+    channel.pipeline.fireChannelWritabilityChanged()
+    #expect(counter.reads == started + 1, "reading resumes when they can")
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+}
+
+/// Opcode and unmasked payload of one masked client frame (short payloads only).
+func decodeMasked(_ frame: [UInt8]) -> (opcode: UInt8, payload: [UInt8]) {
+  let length = Int(frame[1] & 0x7F)
+  let key = Array(frame[2..<6])
+  let payload = (0..<length).map { frame[6 + $0] ^ key[$0 % 4] }
+  return (frame[0] & 0x0F, payload)
+}
