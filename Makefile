@@ -6,16 +6,27 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2
 
-.PHONY: all build test lint format bench fuzz run clean tmux
+.PHONY: all build test lint format bench fuzz run clean tmux docs docs-check install uninstall
+
+# Where `make install` puts the programs (DESTDIR is prepended, for packagers).
+PREFIX ?= /usr/local
+DESTDIR ?=
+PROGRAMS := qna qna-server wsc
+BIN_DIR = $(DESTDIR)$(PREFIX)/bin
+MAN_DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASH_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISH_DIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 all: build
 
 build:
 	$(SWIFT) build
 
-## Runs every test target and the format lint (what CI runs).
+## Runs every test target, the format lint and the docs check (what CI runs).
 test: lint $(VENV)/.installed tmux
 	$(SWIFT) build --build-tests
+	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
 	# Serial: CPU-bound property tests would otherwise starve the timers of the network tests.
 	$(SWIFT) test --no-parallel
 
@@ -31,6 +42,33 @@ $(VENV)/.installed: Makefile
 
 lint:
 	$(SWIFT) format lint --recursive --strict Sources Tests Benchmarks/Sources Fuzz
+
+## Fails when docs/ disagree with the code (options, defaults, keys, JSON events).
+docs-check: build
+	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
+
+## Rewrites the parts of docs/ that the code decides (the programs' --help, the keys).
+docs: build
+	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)" --write
+
+## A release build of the three programs, with shell completions and man pages, into PREFIX.
+install:
+	$(SWIFT) build -c release $(foreach p,$(PROGRAMS),--product $(p)) --product generate-manual
+	install -d $(BIN_DIR) $(MAN_DIR) $(BASH_DIR) $(ZSH_DIR) $(FISH_DIR) .build/manual
+	set -e; bin="$$($(SWIFT) build -c release --show-bin-path)"; for p in $(PROGRAMS); do \
+	  "$$bin/generate-manual" "$$bin/$$p" --output-directory .build/manual; \
+	  install -m 0755 "$$bin/$$p" $(BIN_DIR)/$$p; \
+	  "$$bin/$$p" --generate-completion-script bash > $(BASH_DIR)/$$p; \
+	  "$$bin/$$p" --generate-completion-script zsh > $(ZSH_DIR)/_$$p; \
+	  "$$bin/$$p" --generate-completion-script fish > $(FISH_DIR)/$$p.fish; \
+	  install -m 0644 .build/manual/$$p.1 $(MAN_DIR)/$$p.1; \
+	done
+
+## Removes exactly what `make install` put there.
+uninstall:
+	for p in $(PROGRAMS); do \
+	  rm -f $(BIN_DIR)/$$p $(BASH_DIR)/$$p $(ZSH_DIR)/_$$p $(FISH_DIR)/$$p.fish $(MAN_DIR)/$$p.1; \
+	done
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Fuzz Package.swift Benchmarks/Package.swift

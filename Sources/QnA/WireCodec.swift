@@ -18,7 +18,7 @@ public enum WireDecodingError: Error, Sendable, Hashable, CustomStringConvertibl
   }
 }
 
-/// JSON in and out as `PROTOCOL.md` has it: Foundation's defaults (dates as seconds since
+/// JSON in and out as docs/protocol.md has it: Foundation's defaults (dates as seconds since
 /// 2001-01-01, upper-case UUIDs, nil optionals omitted), tolerant of ISO-8601 date strings,
 /// `null` optionals and lower-case UUIDs on the way in.
 public struct WireCodec: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One message of the Q&A wire protocol (`PROTOCOL.md`), in either direction.
+/// One message of the Q&A wire protocol (docs/protocol.md), in either direction.
 public enum WireMessage: Sendable, Hashable {
   case handshake(Handshake)
   case newQuestion(NewQuestion)

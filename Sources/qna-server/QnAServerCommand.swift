@@ -13,7 +13,8 @@ struct QnAServerCommand: AsyncParsableCommand {
       The first line on stdout is "listening on ws://HOST:PORT/socket". Logs go to stderr, \
       one line per event. SIGINT/SIGTERM close every socket with 1001 and exit 0. \
       Durations: 1, 0.5, 500ms, 2s, 1m.
-      """)
+      """,
+    version: ProjectVersion.current)
 
   @Option(help: "Address to listen on (default \(Self.defaults.host)).") var host: String?
   @Option(help: "Port to listen on; 0 picks a free one (default \(Self.defaults.port)).")

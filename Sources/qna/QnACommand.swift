@@ -16,10 +16,11 @@ struct QnACommand: AsyncParsableCommand {
       Without --headless, a full-screen terminal UI: type a question and press Enter; F1 or ? \
       lists every key. Logs go to --log-file, never to the screen. \
       With --headless, questions come from --ask and stdin lines, and every state change is \
-      printed as one JSON object per line (see the README for the schema). Exit status: 0 \
+      printed as one JSON object per line (docs/headless.md has the schema). Exit status: 0 \
       done, 1 a question failed or the connection ended for good, 5 timed out, 64 bad usage. \
       Durations: 1, 0.5, 500ms, 2s, 1m.
-      """)
+      """,
+    version: ProjectVersion.current)
 
   @Flag(help: "No terminal UI: JSON lines on stdout, for scripts.") var headless = false
   @Option(help: "The server's WebSocket URL (default: $QNA_URL, else ws://127.0.0.1:8080/socket).")

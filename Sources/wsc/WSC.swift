@@ -14,7 +14,8 @@ struct WSC: AsyncParsableCommand {
       Binary messages print as base64 (or raw with --raw). Exit status: 0 after a normal close; \
       2 refused handshake, 3 protocol error, 4 TLS failure, 5 timeout, 6 connection failed, \
       1 any other abnormal end, 64 bad usage. Durations: 1, 0.5, 500ms, 2s, 1m.
-      """)
+      """,
+    version: ProjectVersion.current)
 
   @Argument(help: "ws:// or wss:// URL.") var url: String
   @Option(name: .customLong("header"), help: "An extra request header 'Name: value' (repeatable).")

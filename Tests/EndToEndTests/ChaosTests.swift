@@ -127,9 +127,7 @@ struct ChaosTests {
   @Test func questionsTypedOfflineSurviveQuittingAndGoOutOnceOnTheNextStart() async throws {
     let state = HeadlessProcess.freshDirectory()
     // A port nobody listens on, then a server on it.
-    let placeholder = try await QnAServerProcess(["--port", "0", "--db", ":memory:"])
-    let port = placeholder.port
-    placeholder.stop()
+    let port = try await QnAServerProcess.unusedPort()
     let url = "ws://127.0.0.1:\(port)/socket"
     let offline = try HeadlessProcess(
       ["--url", url, "--max-backoff", "1s"], stdin: nil, stateDirectory: state)

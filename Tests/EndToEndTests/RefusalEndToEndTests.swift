@@ -44,9 +44,8 @@ struct RefusalEndToEndTests {
 
   @Test func aBacklogOfThirtyKeptOverARestartIsDeliveredOnce() async throws {
     let state = HeadlessProcess.freshDirectory()
-    let placeholder = try await QnAServerProcess(["--port", "0", "--db", ":memory:"])
-    let port = placeholder.port
-    placeholder.stop()
+    // A port nobody listens on, then a server on it.
+    let port = try await QnAServerProcess.unusedPort()
     let url = "ws://127.0.0.1:\(port)/socket"
     let offline = try HeadlessProcess(
       ["--url", url, "--max-backoff", "1s"], stdin: nil, stateDirectory: state)

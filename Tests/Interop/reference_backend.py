@@ -1,4 +1,4 @@
-"""Interop peer: a stand-in for the existing Q&A back ends of PROTOCOL.md, on aiohttp (an
+"""Interop peer: a stand-in for the existing Q&A back ends of docs/protocol.md, on aiohttp (an
 independent WebSocket and HTTP implementation). It behaves as that document observes the
 reference back end: binary frames, "/" escaped as "\\/", raw UTF-8, no reply at all to malformed
 or unknown messages, no check of the sender id, answers sent only to the asking connection id

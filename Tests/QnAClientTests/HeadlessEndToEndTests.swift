@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `qna --headless` against a real Q&A server (Tests/Interop/reference_backend.py, which
-/// behaves as PROTOCOL.md observes the existing back ends), driven through its HTTP routes.
+/// behaves as docs/protocol.md describes the existing back ends), driven through its HTTP routes.
 @Suite("qna --headless end to end", .serialized)
 struct HeadlessEndToEndTests {
   func url(_ server: PeerProcess) -> String { "ws://127.0.0.1:\(server.port)/socket" }

@@ -79,7 +79,7 @@ struct ConnectionLoadTests {
     defer { for fd in idle + halfSent { close(fd) } }
     #expect(idle.count == 2000 && halfSent.count == 500)
     // Held open: measured once the server has taken them all in.
-    try await Task.sleep(for: .milliseconds(500))
+    try await Task.sleep(for: .seconds(1))
 
     let pageStarted = ContinuousClock.now
     let page = try await server.http("GET", "/")

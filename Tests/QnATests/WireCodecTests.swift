@@ -4,13 +4,13 @@ import Testing
 
 @testable import QnA
 
-@Suite("Wire messages decode and encode as PROTOCOL.md has them")
+@Suite("Wire messages decode and encode as docs/protocol.md has them")
 struct WireCodecTests {
   let codec = WireCodec()
   let connection = UUID(uuidString: "1FC4044C-7E20-4332-9349-E4FDD69A10B3")!
   let question = UUID(uuidString: "7C0B5D0E-1B2C-4D3E-8F90-A1B2C3D4E5F6")!
 
-  /// The fixtures verbatim from PROTOCOL.md (the response's elided id filled in).
+  /// The fixtures verbatim from docs/protocol.md (the response's elided id filled in).
   enum Fixture {
     static let handshake = #"{"type":"handshake","id":"1FC4044C-7E20-4332-9349-E4FDD69A10B3"}"#
     static let newQuestion =
@@ -62,7 +62,7 @@ struct WireCodecTests {
       Issue.record("no date")
       return
     }
-    // PROTOCOL.md: 785000000.123 is 2025-11-16T15:33:20.123Z.
+    // docs/protocol.md: 785000000.123 is 2025-11-16T15:33:20.123Z.
     let expected = try #require(WireDate.parseISO8601("2025-11-16T15:33:20.123Z"))
     #expect(abs(createdAt.timeIntervalSince(expected)) < 0.000_5)
   }

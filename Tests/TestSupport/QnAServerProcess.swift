@@ -34,6 +34,14 @@ public final class QnAServerProcess: Sendable {
 
   public var url: String { "ws://127.0.0.1:\(port)/socket" }
 
+  /// A loopback port that was free a moment ago and has no server now: where a test's client
+  /// finds nobody, until the test starts a server there.
+  public static func unusedPort() async throws -> Int {
+    let placeholder = try await QnAServerProcess(["--port", "0", "--db", ":memory:"])
+    placeholder.stop()
+    return placeholder.port
+  }
+
   /// Its log so far (stderr).
   public var log: String { child.errorsSoFar }
 
