@@ -65,7 +65,8 @@ public final class HeadlessProcess: Sendable {
   /// Stderr, once the process has closed it.
   public var stderr: String { errors.withLock { $0 ?? "" } }
 
-  public func write(_ line: String) { child.stdin.write(Data((line + "\n").utf8)) }
+  /// A line to its stdin; lost (the test then fails on what it waits for) if it has exited.
+  public func write(_ line: String) { try? child.stdin.write(contentsOf: Data((line + "\n").utf8)) }
   public func closeInput() throws { try child.stdin.close() }
 
   /// The `index`-th event named `name` (0 for the first), waiting up to `seconds` for it.

@@ -53,6 +53,8 @@ final class PipeServer: Sendable {
   var clientClosed: Bool { state.withLock { $0.clientClosed } }
   /// Chunks sent that the client has not read yet.
   var unreadByClient: Int { state.withLock { $0.toClient.count } }
+  /// The client stopped reading (its consumer is behind) and waits to be told to resume.
+  var clientPaused: Bool { state.withLock { $0.pausedPump != nil } }
 
   /// Frames the client wrote after the handshake request, decoded.
   var framesFromClient: [FrameDecoder.Output] {
