@@ -66,7 +66,7 @@ def check_blocks(bin_dir, write):
 
 def check_headless_events():
     source = (ROOT / "Sources/QnAClient/HeadlessEvents.swift").read_text()
-    printed = set(re.findall(r'"event": \.string\("(\w+)"\)', source))
+    printed = set(re.findall(r'"event"[:,] \.string\("(\w+)"\)', source))
     printed |= set(re.findall(r'questionLine\(\s*"(\w+)"', source))
     table = (DOCS / "headless.md").read_text()
     documented = set(re.findall(r"^\| `(\w+)` \|", table, re.M)) - {"event"}

@@ -28,6 +28,12 @@ public enum QnAEvent: Sendable, Hashable {
   /// The user gives up a question the server refused: it leaves the list and the pending
   /// file.
   case discard(UUID)
+  /// Who this attendee is (a stable id kept per server), and the name to show, if any: given
+  /// once, before connecting.
+  case identity(attendee: UUID, name: String?)
+  /// The user votes for a question of the room (`up`), or takes the vote back; `token` is a
+  /// fresh UUID for it.
+  case vote(question: UUID, up: Bool, token: UUID)
   /// A `send` effect could not be performed (the connection went away under it).
   case sendFailed(UUID)
   /// Something the front end should tell the attendee (from the client itself, not the
@@ -54,6 +60,11 @@ public enum QnAEffect: Sendable, Hashable {
   /// it fails, the next handshake sends another. A long list comes as several, each small
   /// enough for any server's message limit.
   case resume(Resume)
+  /// Put this `join` on the wire (servers with the room), before anything else after a
+  /// handshake; if it fails, the next handshake sends another.
+  case join(Join)
+  /// Put this vote on the wire; if it fails, the next connection sends it again.
+  case vote(Vote)
   /// A change the attendee (or a script) should hear about.
   case report(QnAChange)
   /// Worth a line in the log, nothing more.
@@ -74,6 +85,8 @@ public enum QnAChange: Sendable, Hashable {
   /// A refused question the user gave up.
   case discarded(Question)
   case answered(Question)
+  /// A question of the room as it is now (`removed`: it left the room).
+  case roomQuestion(RoomEntry, removed: Bool)
   case disconnected(reason: String, retry: QnAEvent.Retry?)
   case notice(Notice)
 }

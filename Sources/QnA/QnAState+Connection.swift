@@ -24,6 +24,7 @@ extension QnAState {
       } else {
         connection = .offline(reason: reason)
       }
+      requeueVotes()
       return [.report(.disconnected(reason: reason, retry: retry))] + requeueSending()
     default:
       return []
@@ -36,6 +37,15 @@ extension QnAState {
     let extensions = Set(message.extensions ?? [])
     serverExtensions = extensions
     var effects: [QnAEffect] = [.report(.handshake(connectionID: message.id))]
+    // The room first: the server then knows who asks and votes on this connection.
+    room.isAvailable = extensions.contains(ProtocolExtension.room)
+    room.joined = false
+    if room.isAvailable {
+      effects += join(message.id)
+    } else if configuration.expectsRoom, !warnedAboutNoRoom {
+      warnedAboutNoRoom = true
+      effects.append(notice("This server shows only your own questions.", kind: .info))
+    }
     if extensions.contains(ProtocolExtension.resume) {
       let mine = questions.values.filter { $0.status == .unanswered }.sorted {
         $0.sequence < $1.sequence
@@ -68,7 +78,7 @@ extension QnAState {
           "This server cannot tell a resent question from a new one: it may show some twice.",
           kind: .info))
     }
-    return effects + sends
+    return effects + sends + sendVotes()
   }
 
   /// Ids per `resume`: 256 UUIDs are about 10 KB of JSON, under the 16 KiB message limit of

@@ -150,6 +150,10 @@ extension QnAState {
   /// When the first question waiting out a refusal may go again (the engine wakes the state
   /// then); `nil` if none waits.
   public var nextWakeUp: Duration? {
+    [nextQuestionWakeUp, nextVoteWakeUp].compactMap { $0 }.min()
+  }
+
+  private var nextQuestionWakeUp: Duration? {
     guard pacing else { return nil }
     for token in unconfirmed {
       guard let question = questions[token] else { continue }

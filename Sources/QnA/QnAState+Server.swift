@@ -12,7 +12,10 @@ extension QnAState {
       body.success ? created(body) : refused(body)
     case .questionAnswer(let body): answered(body.questionId)
     case .resumed(let body): resumed(body)
-    case .newQuestion, .resume: [.log("ignored: \(message.type) from the server")]
+    case .room(let body): received(body)
+    case .roomDelta(let body): received(body)
+    case .voteResponse(let body): received(body)
+    case .newQuestion, .resume, .join, .vote: [.log("ignored: \(message.type) from the server")]
     }
   }
 

@@ -12,15 +12,19 @@ public struct QnAConfiguration: Sendable, Hashable {
   public var noticeLifetime: Duration
   /// Notices shown at once; older ones go first. Default 3.
   public var maxNotices: Int
+  /// The front end shows the room: a server without it is worth a notice. Default false
+  /// (headless output stays as it was unless `--room`).
+  public var expectsRoom: Bool
 
   public init(
     maxQuestionLength: Int = 1000, maxMessageBytes: Int = 16_384,
-    noticeLifetime: Duration = .seconds(5), maxNotices: Int = 3
+    noticeLifetime: Duration = .seconds(5), maxNotices: Int = 3, expectsRoom: Bool = false
   ) {
     self.maxQuestionLength = maxQuestionLength
     self.maxMessageBytes = maxMessageBytes
     self.noticeLifetime = noticeLifetime
     self.maxNotices = maxNotices
+    self.expectsRoom = expectsRoom
   }
 }
 
@@ -70,6 +74,13 @@ public struct QnAState: Sendable, Equatable {
   /// time, in typed order, until none is left to send, so that a backlog meets a rate limit
   /// with one refusal per question at most instead of one per question per retry.
   var pacing = false
+  /// The whole room (extension `room`).
+  public internal(set) var room = Room()
+  /// Who this attendee is: a stable id the engine keeps per server, and an optional name.
+  public internal(set) var attendeeID: UUID?
+  var attendeeName: String?
+  /// That this server shows only the attendee's own questions has been said.
+  var warnedAboutNoRoom = false
 
   public init(configuration: QnAConfiguration = QnAConfiguration()) {
     self.configuration = configuration
@@ -92,7 +103,7 @@ public struct QnAState: Sendable, Equatable {
     switch event {
     case .clock(let now):
       advanceClock(to: now)
-      return pacing ? dispatchReady() : []
+      return (pacing ? dispatchReady() : []) + sendVotes()
     case .received(let message):
       return receive(message)
     case .undecodable(let error):
@@ -106,6 +117,12 @@ public struct QnAState: Sendable, Equatable {
       return retry(token)
     case .discard(let token):
       return discard(token)
+    case .identity(let attendee, let name):
+      attendeeID = attendee
+      attendeeName = name
+      return []
+    case .vote(let question, let up, let token):
+      return vote(question, up: up, token: token)
     case .sendFailed(let token):
       return requeue(token)
     case .notice(let text, let kind):

@@ -53,6 +53,12 @@ public struct WireCodec: Sendable {
         return .resume(try decoder.decode(Resume.self, from: data))
       case Resumed.type:
         return .resumed(try decoder.decode(Resumed.self, from: data))
+      case Join.type: return .join(try decoder.decode(Join.self, from: data))
+      case RoomSnapshot.type: return .room(try decoder.decode(RoomSnapshot.self, from: data))
+      case RoomDelta.type: return .roomDelta(try decoder.decode(RoomDelta.self, from: data))
+      case Vote.type: return .vote(try decoder.decode(Vote.self, from: data))
+      case VoteResponse.type:
+        return .voteResponse(try decoder.decode(VoteResponse.self, from: data))
       default:
         throw WireDecodingError.unknownType(type)
       }
@@ -73,12 +79,22 @@ public struct WireCodec: Sendable {
       case .questionAnswer(let body): data = try encoder.encode(Typed(body))
       case .resume(let body): data = try encoder.encode(Typed(body))
       case .resumed(let body): data = try encoder.encode(Typed(body))
+      case .join(let body): data = try encoder.encode(Typed(body))
+      case .room(let body): data = try encoder.encode(Typed(body))
+      case .roomDelta(let body): data = try encoder.encode(Typed(body))
+      case .vote(let body): data = try encoder.encode(Typed(body))
+      case .voteResponse(let body): data = try encoder.encode(Typed(body))
       }
     } catch {
       // Every field is a string, number, bool or finite date: encoding cannot fail.
       preconditionFailure("wire message failed to encode: \(error)")
     }
     return Array(data)
+  }
+
+  /// The bytes one room question takes on the wire, to fill pages up to a size.
+  public func encodedSize(of question: RoomQuestion) -> Int {
+    (try? encoder.encode(question).count) ?? question.content.utf8.count * 6 + 200
   }
 
   /// One line a log can carry, without the decoder's nested context dump.

@@ -10,6 +10,15 @@ public enum WireMessage: Sendable, Hashable {
   case resume(Resume)
   /// Extension: the server's reply to one `resume`, naming the questions it does not have.
   case resumed(Resumed)
+  /// Extension `room`: the attendee introduces itself on a connection.
+  case join(Join)
+  /// Extension `room`: a page of the room's snapshot.
+  case room(RoomSnapshot)
+  /// Extension `room`: what changed in the room.
+  case roomDelta(RoomDelta)
+  /// Extension `room`: a vote, and its answer.
+  case vote(Vote)
+  case voteResponse(VoteResponse)
 
   /// The `type` field each message carries on the wire.
   public var type: String {
@@ -20,6 +29,11 @@ public enum WireMessage: Sendable, Hashable {
     case .questionAnswer: QuestionAnswer.type
     case .resume: Resume.type
     case .resumed: Resumed.type
+    case .join: Join.type
+    case .room: RoomSnapshot.type
+    case .roomDelta: RoomDelta.type
+    case .vote: Vote.type
+    case .voteResponse: VoteResponse.type
     }
   }
 }
@@ -47,6 +61,8 @@ public enum ProtocolExtension {
   public static let resume = "resume"
   /// A refusal that may be retried carries `retryAfter`; one without it is final.
   public static let retryAfter = "retryAfter"
+  /// The whole room's questions and votes: `join`, `room`, `roomDelta`, `vote`.
+  public static let room = "room"
 }
 
 /// Extension, client → server, right after a handshake on a new connection: "these

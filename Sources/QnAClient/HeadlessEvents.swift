@@ -24,6 +24,8 @@ public enum HeadlessEvents {
       questionLine("failed", question, extra: ["reason": .string(reason)])
     case .discarded(let question): questionLine("discarded", question)
     case .answered(let question): questionLine("answered", question)
+    case .roomQuestion(let entry, let removed):
+      roomLine(entry, removed: removed)
     case .disconnected(let reason, let retry):
       JSONLine([
         "event": .string("disconnected"), "reason": .string(reason),
@@ -36,6 +38,19 @@ public enum HeadlessEvents {
         "level": .string(notice.kind == .error ? "error" : "info"),
       ])
     }
+  }
+
+  /// One question of the room with its whole current state (`removed` only when it left).
+  private static func roomLine(_ entry: RoomEntry, removed: Bool) -> JSONLine {
+    var members: [(key: String, value: JSONLine.Value)] = [
+      ("event", .string("room")), ("id", .string(entry.id.uuidString)),
+      ("content", .string(entry.question.content)), ("votes", .int(entry.votes)),
+      ("voted", .bool(entry.voted)), ("answered", .bool(entry.question.answered)),
+      ("mine", .bool(entry.mine)), ("highlighted", .bool(entry.highlighted)),
+      ("createdAt", .string(entry.question.createdAt.formatted(timestamp))),
+    ]
+    if removed { members.append(("removed", .bool(true))) }
+    return JSONLine(members)
   }
 
   private static func questionLine(

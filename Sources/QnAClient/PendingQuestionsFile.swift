@@ -39,15 +39,20 @@ public struct PendingQuestionsFile: Sendable {
   /// never share a file. ASCII only and cut short, so the name stays far under the 255 bytes
   /// a file name may have, whatever the URL.
   public init(directory: URL, serverURL: String, ownsDirectory: Bool = false) {
+    url = directory.appendingPathComponent(Self.fileName("pending", serverURL, "json"))
+    self.ownsDirectory = ownsDirectory
+  }
+
+  /// `PREFIX-READABLE-HASH.EXTENSION` for a server URL: readable, ASCII, short whatever the
+  /// URL, and distinct for two URLs.
+  static func fileName(_ prefix: String, _ serverURL: String, _ fileExtension: String) -> String {
     let readable = String(
       serverURL.unicodeScalars.prefix(80).map {
         $0.isASCII && CharacterSet.alphanumerics.contains($0) ? Character($0) : "_"
       })
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
     for byte in serverURL.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    url = directory.appendingPathComponent(
-      "pending-\(readable)-\(String(hash, radix: 16)).json")
-    self.ownsDirectory = ownsDirectory
+    return "\(prefix)-\(readable)-\(String(hash, radix: 16)).\(fileExtension)"
   }
 
   /// `$XDG_STATE_HOME/qna`, else `~/.local/state/qna`.

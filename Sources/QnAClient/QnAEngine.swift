@@ -13,6 +13,10 @@ public struct EngineConfiguration: Sendable {
   public var pendingFile: PendingQuestionsFile?
   /// What becomes of the refused questions an earlier run kept.
   public var keptRefusals: KeptRefusals
+  /// Where this attendee's id is kept for the server; `nil`: a new id each run.
+  public var attendeeFile: AttendeeFile?
+  /// The name shown beside this attendee's questions in the room; anonymous without one.
+  public var attendeeName: String?
 
   public enum KeptRefusals: Sendable {
     /// Shown as refused until the user retries or discards them.
@@ -36,13 +40,16 @@ public struct EngineConfiguration: Sendable {
   public init(
     client: ClientConfiguration = EngineConfiguration.defaultClient,
     state: QnAConfiguration = QnAConfiguration(), sendsBinary: Bool = true,
-    pendingFile: PendingQuestionsFile? = nil, keptRefusals: KeptRefusals = .keep
+    pendingFile: PendingQuestionsFile? = nil, keptRefusals: KeptRefusals = .keep,
+    attendeeFile: AttendeeFile? = nil, attendeeName: String? = nil
   ) {
     self.client = client
     self.state = state
     self.sendsBinary = sendsBinary
     self.pendingFile = pendingFile
     self.keptRefusals = keptRefusals
+    self.attendeeFile = attendeeFile
+    self.attendeeName = attendeeName
   }
 }
 
@@ -54,28 +61,29 @@ public struct EngineConfiguration: Sendable {
 /// reducer released them, even while other events are being applied.
 public actor QnAEngine {
   public nonisolated let url: WebSocketURL
-  /// Every observable change, in order. Ends after the connection has stopped for good.
   /// Every new state with the changes it reported, in order (keep-alive round trips and
   /// stalls too, which report no change). Ends after the connection has stopped for good.
   public nonisolated let updates: AsyncStream<EngineUpdate>
-  public private(set) var state: QnAState
+  public internal(set) var state: QnAState
 
-  private let client: WebSocketClient
+  let client: WebSocketClient
   private let clock: any SessionClock
-  private let codec = WireCodec()
-  private let sendsBinary: Bool
+  let codec = WireCodec()
+  let sendsBinary: Bool
   /// `nil` also when another client holds the file (this run then keeps questions in memory).
-  private var pendingFile: PendingQuestionsFile?
-  private let keptRefusals: EngineConfiguration.KeptRefusals
-  private var pendingLock: FileLock?
+  var pendingFile: PendingQuestionsFile?
+  let keptRefusals: EngineConfiguration.KeptRefusals
+  let attendeeFile: AttendeeFile?
+  let attendeeName: String?
+  var pendingLock: FileLock?
   /// What was last written to `pendingFile`, to write only when it changes.
-  private var savedPending: [PendingQuestionsFile.Entry] = []
+  var savedPending: [PendingQuestionsFile.Entry] = []
   /// The last save failed (said once until one succeeds).
-  private var saveFailing = false
-  private let log: @Sendable (String) -> Void
-  private var random: any RandomNumberGenerator & Sendable
-  private let updateSink: AsyncStream<EngineUpdate>.Continuation
-  private let outbox: AsyncStream<Outgoing>.Continuation
+  var saveFailing = false
+  let log: @Sendable (String) -> Void
+  var random: any RandomNumberGenerator & Sendable
+  let updateSink: AsyncStream<EngineUpdate>.Continuation
+  let outbox: AsyncStream<Outgoing>.Continuation
   private let outboxQuestions: AsyncStream<Outgoing>
   /// Applies the connection's events to the state.
   private var consumer: Task<Void, Never>?
@@ -83,7 +91,7 @@ public actor QnAEngine {
   private var sender: Task<Void, Never>?
   /// The attempt of the open connection (from `.opened`); messages built for it go out on
   /// it or not at all.
-  private var openAttempt = 0
+  var openAttempt = 0
   /// A disconnect waits for the event after it, which says whether and when a retry follows.
   private var pendingDisconnect: Disconnect?
   /// Wakes the state when a question that waits out a refusal may go again.
@@ -106,6 +114,8 @@ public actor QnAEngine {
     sendsBinary = configuration.sendsBinary
     pendingFile = configuration.pendingFile
     keptRefusals = configuration.keptRefusals
+    attendeeFile = configuration.attendeeFile
+    attendeeName = configuration.attendeeName
     state = QnAState(configuration: configuration.state)
     client = WebSocketClient(
       url: url, configuration: configuration.client, transport: transport, clock: clock,
@@ -123,6 +133,7 @@ public actor QnAEngine {
   @discardableResult
   public func start() -> [Question] {
     guard consumer == nil else { return [] }
+    introduceAttendee()
     let restored = restorePending()
     client.start()
     let events = client.events
@@ -130,81 +141,6 @@ public actor QnAEngine {
     consumer = Task { await self.consume(events) }
     sender = Task { await self.drainOutbox(questions) }
     return restored
-  }
-
-  private func restorePending() -> [Question] {
-    guard let pendingFile else { return [] }
-    let lock: FileLock?
-    do {
-      lock = try pendingFile.lock()
-    } catch {
-      keepInMemory(because: "cannot keep questions typed here after quitting: \(error)")
-      return []
-    }
-    guard let lock else {
-      log("another qna is using \(pendingFile.url.path); unsent questions stay in memory")
-      self.pendingFile = nil
-      apply(
-        .notice(
-          "Another qna is connected to this server: questions typed here are not kept "
-            + "after quitting.", kind: .info))
-      return []
-    }
-    pendingLock = lock
-    let entries: [PendingQuestionsFile.Entry]
-    do {
-      entries = try pendingFile.load()
-    } catch {
-      log("\(error); moved aside")
-      if !pendingFile.quarantine() {
-        // Saving now would overwrite what it may still hold.
-        keepInMemory(because: "\(error), and it could not be moved aside")
-      }
-      return []
-    }
-    // What the file holds now: a change (a discard) is written back.
-    savedPending = entries
-    for entry in entries {
-      switch (entry.failure, keptRefusals) {
-      case (.some, .retry): apply(.restore(entry.content, token: entry.token))
-      case (.some, .discard):
-        apply(.restore(entry.content, token: entry.token, failure: entry.failure))
-        apply(.discard(entry.token))
-      default: apply(.restore(entry.content, token: entry.token, failure: entry.failure))
-      }
-    }
-    return entries.compactMap { state.question(token: $0.token) }
-  }
-
-  /// Writes the pending questions when they changed.
-  private func savePending() {
-    guard let pendingFile else { return }
-    let entries = state.pendingQuestions.map { question in
-      var failure: String?
-      if case .failed(let reason) = question.status { failure = reason }
-      return PendingQuestionsFile.Entry(
-        token: question.id, content: question.content, failure: failure)
-    }
-    guard entries != savedPending else { return }
-    do {
-      try pendingFile.save(entries)
-      savedPending = entries
-      saveFailing = false
-    } catch {
-      log("\(error)")
-      if !saveFailing {
-        // Once per run of failures: quitting now would lose what is not saved.
-        saveFailing = true
-        apply(.notice("Questions typed here are not saved: \(error)", kind: .error))
-      }
-    }
-  }
-
-  /// The pending file cannot be used: questions stay in memory only, and the attendee hears.
-  private func keepInMemory(because reason: String) {
-    log(reason)
-    pendingFile = nil
-    apply(.notice(reason.prefix(1).uppercased() + reason.dropFirst(), kind: .error))
   }
 
   /// The user typed a question. Its token is made here, from the injected randomness.
@@ -217,6 +153,11 @@ public actor QnAEngine {
   }
 
   public func retry(_ token: UUID) { apply(.retry(token)) }
+
+  /// Votes for a question of the room (`up`), or takes the vote back.
+  public func vote(_ question: UUID, up: Bool) {
+    apply(.vote(question: question, up: up, token: makeToken()))
+  }
 
   /// Gives up a question the server refused for good.
   public func discard(_ token: UUID) { apply(.discard(token)) }
@@ -289,7 +230,7 @@ public actor QnAEngine {
     }
   }
 
-  private func apply(_ event: QnAEvent) {
+  func apply(_ event: QnAEvent) {
     let now = clock.now
     // The clock first, and its effects too: it may release a question that waited.
     var effects = now > state.now ? state.apply(.clock(now)) : []
@@ -299,7 +240,9 @@ public actor QnAEngine {
       switch effect {
       case .send(let message, let token):
         outbox.yield(.question(message, token, attempt: openAttempt))
-      case .resume(let message): outbox.yield(.resume(message, attempt: openAttempt))
+      case .resume(let message): outbox.yield(.other(.resume(message), attempt: openAttempt))
+      case .join(let message): outbox.yield(.other(.join(message), attempt: openAttempt))
+      case .vote(let message): outbox.yield(.other(.vote(message), attempt: openAttempt))
       // "Sent" is reported by the outbox, once the socket has taken the message.
       case .report(.sent): break
       case .report(let change):
@@ -336,50 +279,7 @@ public actor QnAEngine {
     apply(.clock(clock.now))
   }
 
-  /// What the outbox sends, in order.
-  enum Outgoing: Sendable {
-    case question(NewQuestion, UUID, attempt: Int)
-    case resume(Resume, attempt: Int)
-  }
-
-  private func drainOutbox(_ messages: AsyncStream<Outgoing>) async {
-    for await outgoing in messages {
-      switch outgoing {
-      case .question(let message, let token, let attempt):
-        // Requeued by a disconnect while it waited here: the next handshake sends it anew.
-        guard let question = state.question(token: token), question.status == .sending,
-          message.id == state.connectionID
-        else { continue }
-        if await write(.newQuestion(message), onAttempt: attempt) {
-          updateSink.yield(EngineUpdate(state: state, changes: [.sent(question)]))
-        } else if message.id == state.connectionID {
-          // Only while that connection is still current: after a new handshake the question
-          // has already gone out again, and this failure must not requeue it.
-          apply(.sendFailed(token))
-        }
-      case .resume(let message, let attempt):
-        guard message.id == state.connectionID else { continue }
-        _ = await write(.resume(message), onAttempt: attempt)
-      }
-    }
-  }
-
-  /// Encodes and sends one message on the connection of `attempt`; false (logged) if that
-  /// connection is gone.
-  private func write(_ message: WireMessage, onAttempt attempt: Int) async -> Bool {
-    let bytes = codec.encode(message)
-    do {
-      let frame: WebSocketMessage =
-        sendsBinary ? .binary(bytes) : .text(String(decoding: bytes, as: UTF8.self))
-      try await client.send(frame, onAttempt: attempt)
-      return true
-    } catch {
-      log("\(message.type) not sent (\(error)); the next connection sends it again")
-      return false
-    }
-  }
-
-  private func makeToken() -> UUID {
+  func makeToken() -> UUID {
     var bytes = (random.next(), random.next())
     // RFC 9562 version 4, variant 10.
     bytes.0 = (bytes.0 & ~(0xF << 12)) | (0x4 << 12)

@@ -49,11 +49,47 @@ extension QnAServerApp {
       for connection in targets { await desk.send(raw: body, to: connection) }
       return ControlResult(affected: targets.count)
     }
+    // The room, busy on demand: questions from simulated attendees, and their votes.
+    router.post("/control/room/seed") { request, _ -> ControlResult in
+      let count = try positive(request, "n", upTo: 100_000)
+      let environment = desk.environment
+      let now = environment.now()
+      let questions = (0..<count).map { index in
+        StoredQuestion(
+          id: environment.makeID(), content: "Seeded question \(index + 1)",
+          askedFrom: environment.makeID(), createdAt: now.addingTimeInterval(Double(index) / 1000),
+          attendee: environment.makeID())
+      }
+      try await desk.store.seed(questions)
+      desk.room.changed()
+      return ControlResult(affected: count)
+    }
+    router.post("/control/room/votes") { request, _ -> ControlResult in
+      let count = try positive(request, "n", upTo: 1_000_000)
+      guard let raw = request.uri.queryParameters["question"],
+        let id = UUID(uuidString: String(raw))
+      else { throw HTTPError(.badRequest, message: "question must be a question id") }
+      let environment = desk.environment
+      guard
+        try await desk.store.simulateVotes(
+          for: id, count: count, at: environment.now(), makeID: environment.makeID) != nil
+      else { throw HTTPError(.notFound, message: "no question \(id)") }
+      desk.room.changed()
+      return ControlResult(affected: count)
+    }
     router.get("/control/connections") { _, _ -> [ConnectionJSON] in
       hub.all.sorted { $0.openedAt < $1.openedAt }.map {
         ConnectionJSON(id: $0.id, openedAt: $0.openedAt, queued: $0.backlog)
       }
     }
+  }
+
+  /// A whole number in 1…`limit` from the query; 400 otherwise.
+  private static func positive(_ request: Request, _ name: String, upTo limit: Int) throws -> Int {
+    guard let raw = request.uri.queryParameters[Substring(name)], let value = Int(String(raw)),
+      (1...limit).contains(value)
+    else { throw HTTPError(.badRequest, message: "\(name) must be 1–\(limit)") }
+    return value
   }
 
   private static func connectionID(_ request: Request) throws -> UUID? {

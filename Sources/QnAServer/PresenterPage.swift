@@ -16,6 +16,7 @@ enum PresenterPage {
       return """
             <tr class="\(question.answered ? "answered" : "open")">\
         <td>\(HTML.escape(question.content))</td>\
+        <td>▲ \(question.votes)</td>\
         <td>\(question.createdAt.formatted(.iso8601))</td>\
         <td>\(action)</td></tr>
         """
@@ -39,7 +40,7 @@ enum PresenterPage {
       <h1>Questions</h1>
       <p>\(total) asked, \(open) open.</p>
       <table>
-      <tr><th>Question</th><th>Asked</th><th></th></tr>
+      <tr><th>Question</th><th>Votes</th><th>Asked</th><th></th></tr>
       \(rows.joined(separator: "\n"))
       </table>
       \(older)

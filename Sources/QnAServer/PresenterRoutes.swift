@@ -23,13 +23,28 @@ extension QnAServerApp {
       _ = try await answer(context, desk: desk)
       return Response.redirect(to: "/", type: .normal)
     }
-    // Newest first, a page at a time: `?limit=` (at most 1,000) and `?before=ID`.
+    // Newest first (or most voted first with `?sort=votes`), a page at a time: `?limit=`
+    // (at most 1,000) and `?before=ID`.
     router.get("/api/questions") { request, _ -> [QuestionJSON] in
       let (limit, before) = try page(of: request)
-      return try await desk.store.page(limit: limit, before: before).map(QuestionJSON.init)
+      let byVotes = request.uri.queryParameters["sort"] == "votes"
+      return try await desk.store.page(limit: limit, before: before, byVotes: byVotes)
+        .map(QuestionJSON.init)
     }
     router.post("/api/questions/{id}/answer") { _, context -> QuestionJSON in
       QuestionJSON(try await answer(context, desk: desk))
+    }
+    // The question being answered now, for every attendee's banner.
+    router.post("/api/questions/{id}/highlight") { _, context -> Response in
+      guard try await desk.highlight(try questionID(context)) else {
+        throw HTTPError(.notFound, message: "no such question")
+      }
+      return Response(status: .noContent)
+    }
+    router.post("/api/questions/{id}/unhighlight") { _, context -> Response in
+      let id = try questionID(context)
+      if try await desk.store.highlighted() == id { _ = try await desk.highlight(nil) }
+      return Response(status: .noContent)
     }
   }
 
@@ -92,15 +107,21 @@ extension QnAServerApp {
     }
   }
 
-  /// 400 for an id that is not a UUID, 404 for an unknown one.
-  private static func answer(_ context: ServerRequestContext, desk: QuestionDesk) async throws
-    -> StoredQuestion
-  {
+  /// The route's question id; 400 for one that is not a UUID.
+  private static func questionID(_ context: ServerRequestContext) throws -> UUID {
     guard let raw = context.parameters.get("id"), raw.count == 36,
       let id = UUID(uuidString: raw)
     else {
       throw HTTPError(.badRequest, message: "not a question id")
     }
+    return id
+  }
+
+  /// 400 for an id that is not a UUID, 404 for an unknown one.
+  private static func answer(_ context: ServerRequestContext, desk: QuestionDesk) async throws
+    -> StoredQuestion
+  {
+    let id = try questionID(context)
     guard let question = try await desk.answer(id) else {
       throw HTTPError(.notFound, message: "no question \(id)")
     }
@@ -126,6 +147,8 @@ struct QuestionJSON: ResponseEncodable, Sendable {
   var askedFrom: UUID
   var createdAt: String
   var token: UUID?
+  /// The room's votes for it.
+  var votes: Int
 
   init(_ question: StoredQuestion) {
     id = question.id
@@ -134,6 +157,7 @@ struct QuestionJSON: ResponseEncodable, Sendable {
     askedFrom = question.askedFrom
     createdAt = question.createdAt.formatted(Self.timestamp)
     token = question.token
+    votes = question.votes
   }
 
   private static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -55,8 +55,9 @@ public struct QnAServerApp: Sendable {
     }
     do {
       desk = try QuestionDesk(
-        store: store, hub: SocketHub(logger: logger), configuration: configuration,
-        environment: environment, logger: logger)
+        store: store, hub: SocketHub(logger: logger),
+        room: RoomHub(store: store, window: configuration.roomWindow, logger: logger),
+        configuration: configuration, environment: environment, logger: logger)
     } catch {
       throw .invalidReject("\(error)")
     }
@@ -168,6 +169,9 @@ public struct QnAServerApp: Sendable {
         questionBudget: TokenBucket(
           burst: configuration.rateLimit, window: configuration.rateWindow,
           now: environment.uptime()),
+        voteBudget: TokenBucket(
+          burst: configuration.voteRateLimit, window: configuration.rateWindow,
+          now: environment.uptime()),
         lookupBudget: TokenBucket(
           burst: configuration.lookupRate, window: .seconds(1), now: environment.uptime()),
         maxQueuedBytes: configuration.sendQueueLimit, allQueued: sendBudget,
@@ -184,7 +188,10 @@ public struct QnAServerApp: Sendable {
       case .added:
         break
       }
-      defer { desk.hub.remove(connection.id) }
+      defer {
+        desk.hub.remove(connection.id)
+        desk.room.leave(connection.id)
+      }
       if configuration.mock != nil { try await installStallHandler(on: channel) }
       logger.info("socket \(connection.id) opened")
       await desk.send(.handshake(desk.handshake(connection.id)), to: connection)

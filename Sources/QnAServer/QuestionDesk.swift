@@ -11,19 +11,21 @@ final class QuestionDesk: Sendable {
 
   let store: QuestionStore
   let hub: SocketHub
+  let room: RoomHub
   let configuration: ServerConfiguration
   let environment: ServerEnvironment
   private let codec = WireCodec()
-  private let logger: Logger
+  let logger: Logger
   /// Checked at start; compiled per question, as `Regex` is not `Sendable`.
   private let rejectPattern: String?
 
   init(
-    store: QuestionStore, hub: SocketHub, configuration: ServerConfiguration,
+    store: QuestionStore, hub: SocketHub, room: RoomHub, configuration: ServerConfiguration,
     environment: ServerEnvironment, logger: Logger
   ) throws {
     self.store = store
     self.hub = hub
+    self.room = room
     self.configuration = configuration
     self.environment = environment
     self.logger = logger
@@ -58,6 +60,10 @@ final class QuestionDesk: Sendable {
       await send(.questionResponse(response), to: connection)
     case .resume(let resume) where configuration.extensions:
       await self.resume(resume, from: connection)
+    case .join(let join) where configuration.extensions:
+      await self.join(join, from: connection)
+    case .vote(let vote) where configuration.extensions:
+      await send(.voteResponse(await respond(to: vote, from: connection)), to: connection)
     default:
       logger.warning("ignored from \(connection.id): \(message.type) is not for the server")
     }
@@ -67,7 +73,10 @@ final class QuestionDesk: Sendable {
   var handshake: (UUID) -> Handshake {
     let extensions =
       configuration.extensions
-      ? [ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter] : nil
+      ? [
+        ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
+        ProtocolExtension.room,
+      ] : nil
     return { Handshake(id: $0, extensions: extensions) }
   }
 
@@ -93,7 +102,8 @@ final class QuestionDesk: Sendable {
     await pace(ids.count + tokens.count, for: connection)
     let moved: [StoredQuestion]
     do {
-      moved = try await store.reassign(ids: ids, tokens: tokens, to: connection.id)
+      moved = try await store.reassign(
+        ids: ids, tokens: tokens, to: connection.id, attendee: connection.attendee)
     } catch {
       logger.error("resume failed: \(error)")
       return
@@ -106,8 +116,17 @@ final class QuestionDesk: Sendable {
         token: question.token)
       await send(.questionResponse(response), to: connection)
     }
+    // Missing: what the server does not have at all. An id of someone else's question is
+    // neither moved nor named (the sender has no claim on it).
     let found = Set(moved.map(\.id)).union(moved.compactMap(\.token))
-    let missing = (ids + tokens).filter { !found.contains($0) }
+    let missing: [UUID]
+    do {
+      let existing = try await store.existing(ids: ids.filter { !found.contains($0) })
+      missing = (ids + tokens).filter { !found.contains($0) && !existing.contains($0) }
+    } catch {
+      logger.error("resume failed: \(error)")
+      return
+    }
     await send(.resumed(Resumed(id: connection.id, missing: missing)), to: connection)
   }
 
@@ -158,12 +177,13 @@ final class QuestionDesk: Sendable {
     }
     let record = StoredQuestion(
       id: environment.makeID(), content: question.content, askedFrom: connection.id,
-      createdAt: environment.now(), token: token)
+      createdAt: environment.now(), token: token, attendee: connection.attendee)
     let stored: StoredQuestion
     do {
       let result = try await store.insert(record)
       stored = result.question
       if result.inserted {
+        room.changed()
         logger.info("question \(stored.id) from \(connection.id): \(stored.content.count) chars")
         scheduleAutoAnswer(stored.id)
       } else {
@@ -194,6 +214,7 @@ final class QuestionDesk: Sendable {
   /// first, the attendee hears of the answer (here, or in the resume's reply).
   func answer(_ id: UUID) async throws(StoreError) -> StoredQuestion? {
     guard let question = try await store.markAnswered(id: id) else { return nil }
+    room.changed()
     if let asker = hub.connection(question.askedFrom) {
       // Queued before the caller's HTTP response, as the existing back ends do; a slow
       // attendee's socket never holds the presenter up.

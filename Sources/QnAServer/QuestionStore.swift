@@ -61,6 +61,38 @@ public final class QuestionStore: Sendable {
         table.column("token", .text).unique()
       }
     }
+    // The room: who asked (a stable attendee id), votes, and a log of what changed, by a
+    // sequence number attendees catch up from. Databases made before it upgrade in place.
+    migrator.registerMigration("v2: room") { db in
+      try db.alter(table: QuestionRecord.databaseTableName) { table in
+        table.add(column: "attendee", .text)
+        table.add(column: "votes", .integer).notNull().defaults(to: 0)
+      }
+      try db.create(table: "attendee") { table in
+        table.primaryKey("id", .text)
+        table.column("name", .text)
+        table.column("firstSeen", .double).notNull()
+      }
+      try db.create(table: "vote") { table in
+        table.column("attendee", .text).notNull()
+        table.column("question", .text).notNull().indexed()
+          .references(QuestionRecord.databaseTableName, onDelete: .cascade)
+        table.column("createdAt", .double).notNull()
+        table.primaryKey(["attendee", "question"])
+      }
+      try db.create(table: "roomLog") { table in
+        table.autoIncrementedPrimaryKey("seq")
+        table.column("question", .text)
+        table.column("kind", .text).notNull()
+      }
+      try db.create(table: "roomState") { table in
+        table.primaryKey("key", .text)
+        table.column("value", .text)
+      }
+      try db.execute(
+        sql: "INSERT INTO roomState (key, value) VALUES ('epoch', ?)",
+        arguments: [UUID().uuidString])
+    }
     return migrator
   }
 
@@ -75,27 +107,34 @@ public final class QuestionStore: Sendable {
         var existing = try QuestionRecord.filter(Column("token") == token.uuidString)
           .fetchOne(db)
       {
-        // Unchanged on a resend from the same connection: no write, no fsync.
-        if existing.askedFrom != question.askedFrom.uuidString {
+        // Unchanged on a resend from the same connection: no write, no fsync. A question
+        // an attendee asked stays that attendee's, whoever else learns its token.
+        if existing.askedFrom != question.askedFrom.uuidString,
+          Self.mayClaim(existing, question.attendee)
+        {
           existing.askedFrom = question.askedFrom.uuidString
           try existing.update(db)
         }
         return (existing.question, false)
       }
       try QuestionRecord(question).insert(db)
+      try Self.logChange(db, question.id, .added)
       return (question, true)
     }
   }
 
-  /// The questions with these ids or tokens, now asked from `connection`: their answers go
-  /// there from now on.
-  public func reassign(ids: [UUID], tokens: [UUID], to connection: UUID)
+  /// The questions with these tokens, and those with these ids that `attendee` asked, now
+  /// asked from `connection`: their answers go there from now on. Ids are public (the room
+  /// shows them); a token, or the attendee id, is what proves a question is the sender's.
+  public func reassign(ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?)
     async throws(StoreError) -> [StoredQuestion]
   {
     try await run { db in
-      let byID = try QuestionRecord.fetchAll(db, keys: ids.map(\.uuidString))
+      let byID = try QuestionRecord.fetchAll(db, keys: ids.map(\.uuidString)).filter {
+        $0.attendee != nil && $0.attendee == attendee?.uuidString
+      }
       let byToken = try QuestionRecord.filter(tokens.map(\.uuidString).contains(Column("token")))
-        .fetchAll(db)
+        .fetchAll(db).filter { Self.mayClaim($0, attendee) }
       var seen: Set<String> = []
       var moved: [StoredQuestion] = []
       for var record in byID + byToken where seen.insert(record.id).inserted {
@@ -109,6 +148,27 @@ public final class QuestionStore: Sendable {
     }
   }
 
+  /// Whether `attendee` may have `record`'s answers sent to it, having shown its token: a
+  /// question asked after a `join` is its attendee's only; one asked without (an existing
+  /// client) is whoever's holds the token.
+  static func mayClaim(_ record: QuestionRecord, _ attendee: UUID?) -> Bool {
+    record.attendee == nil || record.attendee == attendee?.uuidString
+  }
+
+  /// Which of these ids the store has.
+  public func existing(ids: [UUID]) async throws(StoreError) -> Set<UUID> {
+    guard !ids.isEmpty else { return [] }
+    return try await read { db in
+      Set(
+        try String.fetchAll(
+          db,
+          sql:
+            "SELECT id FROM question WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+          arguments: StatementArguments(ids.map(\.uuidString))
+        ).compactMap(UUID.init(uuidString:)))
+    }
+  }
+
   /// Every question, oldest first (exports; pages use `page`).
   public func all() async throws(StoreError) -> [StoredQuestion] {
     try await read { db in
@@ -118,21 +178,28 @@ public final class QuestionStore: Sendable {
 
   /// Up to `limit` questions, newest first, older than the question `before` names (an id)
   /// when given. Reads only what it returns, however many are stored.
-  public func page(limit: Int, before: UUID? = nil) async throws(StoreError) -> [StoredQuestion] {
+  public func page(limit: Int, before: UUID? = nil, byVotes: Bool = false)
+    async throws(StoreError) -> [StoredQuestion]
+  {
     try await read { db in
-      var request = QuestionRecord.order(Column("createdAt").desc, Column("rowid").desc)
-        .limit(limit)
+      // The sort's keys, most significant first; the page resumes after the anchor's.
+      let keys = (byVotes ? ["votes"] : []) + ["createdAt", "rowid"]
+      var request = QuestionRecord.order(keys.map { Column($0).desc }).limit(limit)
       if let before {
         guard
           let anchor = try Row.fetchOne(
-            db, sql: "SELECT createdAt, rowid FROM question WHERE id = ?",
+            db, sql: "SELECT \(keys.joined(separator: ", ")) FROM question WHERE id = ?",
             arguments: [before.uuidString])
         else { return [] }
-        let createdAt: Double = anchor[0]
-        let rowid: Int64 = anchor[1]
+        let values = (0..<keys.count).map { anchor[$0] as DatabaseValue }
+        // (a, b, c) < (x, y, z), spelled out for SQLite.
+        let clauses = keys.indices.map { index in
+          (keys[..<index].map { "\($0) = ?" } + ["\(keys[index]) < ?"]).joined(separator: " AND ")
+        }
+        let arguments = keys.indices.flatMap { index in values[...index] }
         request = request.filter(
-          sql: "createdAt < ? OR (createdAt = ? AND rowid < ?)",
-          arguments: [createdAt, createdAt, rowid])
+          sql: clauses.map { "(\($0))" }.joined(separator: " OR "),
+          arguments: StatementArguments(arguments))
       }
       return try request.fetchAll(db).map(\.question)
     }
@@ -161,8 +228,11 @@ public final class QuestionStore: Sendable {
   public func markAnswered(id: UUID) async throws(StoreError) -> StoredQuestion? {
     try await run { db in
       guard var record = try QuestionRecord.fetchOne(db, key: id.uuidString) else { return nil }
-      record.answered = true
-      try record.update(db)
+      if !record.answered {
+        record.answered = true
+        try record.update(db)
+        try Self.logChange(db, id, .answered)
+      }
       return record.question
     }
   }
@@ -171,7 +241,7 @@ public final class QuestionStore: Sendable {
     try await read { db in try QuestionRecord.fetchCount(db) }
   }
 
-  private func run<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
+  func run<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
     async throws(StoreError) -> T
   {
     do {
@@ -181,7 +251,7 @@ public final class QuestionStore: Sendable {
     }
   }
 
-  private func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
+  func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
     async throws(StoreError) -> T
   {
     do {
@@ -203,6 +273,8 @@ struct QuestionRecord: Codable, FetchableRecord, PersistableRecord {
   var askedFrom: String
   var createdAt: Double
   var token: String?
+  var attendee: String?
+  var votes: Int
 
   init(_ question: StoredQuestion) {
     id = question.id.uuidString
@@ -211,6 +283,8 @@ struct QuestionRecord: Codable, FetchableRecord, PersistableRecord {
     askedFrom = question.askedFrom.uuidString
     createdAt = question.createdAt.timeIntervalSinceReferenceDate
     token = question.token?.uuidString
+    attendee = question.attendee?.uuidString
+    votes = question.votes
   }
 
   var question: StoredQuestion {
@@ -218,6 +292,7 @@ struct QuestionRecord: Codable, FetchableRecord, PersistableRecord {
       id: UUID(uuidString: id) ?? UUID(), content: content, answered: answered,
       askedFrom: UUID(uuidString: askedFrom) ?? UUID(),
       createdAt: Date(timeIntervalSinceReferenceDate: createdAt),
-      token: token.flatMap(UUID.init(uuidString:)))
+      token: token.flatMap(UUID.init(uuidString:)),
+      attendee: attendee.flatMap(UUID.init(uuidString:)), votes: votes)
   }
 }

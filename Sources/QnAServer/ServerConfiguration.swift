@@ -20,6 +20,12 @@ public struct ServerConfiguration: Sendable {
   /// `retryAfter`, and the client sends it again then: nothing is lost.
   public var rateLimit = 20
   public var rateWindow: Duration = .seconds(10)
+  /// Votes a connection may cast (or take back) at once, refilled at that many per
+  /// `rateWindow`: more than anyone clicks, fewer than a script that floods.
+  public var voteRateLimit = 50
+  /// How long the room's changes are gathered into one delta after the first goes out:
+  /// 2,000 attendees voting then cost one broadcast per window, not one per vote.
+  public var roomWindow: Duration = .milliseconds(100)
   /// Work a connection may cause without asking anything new (resends of stored questions,
   /// the ids of `resume`), per second; past it, its messages are served that much later.
   public var lookupRate = 1000

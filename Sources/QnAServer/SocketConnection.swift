@@ -21,13 +21,23 @@ final class SocketConnection: Sendable {
   private let maxQueuedBytes: Int
   /// Every socket's queue together, shared with the others.
   private let allQueued: SendBudget
-  /// New questions (refused past it), and lookups (slowed past it).
+  /// New questions and votes (refused past it), and lookups (slowed past it).
   private let questionBudget: Mutex<TokenBucket>
+  private let voteBudget: Mutex<TokenBucket>
   private let lookupBudget: Mutex<TokenBucket>
+  private let joined = Mutex<UUID?>(nil)
+
+  /// The attendee this socket joined the room as (extension `room`): who asks and votes
+  /// here. Never taken from the connection's id.
+  var attendee: UUID? {
+    get { joined.withLock { $0 } }
+    set { joined.withLock { $0 = newValue } }
+  }
 
   init(
     id: UUID, channel: any Channel, outbound: WebSocketOutboundWriter, openedAt: Date,
-    questionBudget: TokenBucket, lookupBudget: TokenBucket, maxQueuedBytes: Int,
+    questionBudget: TokenBucket, voteBudget: TokenBucket, lookupBudget: TokenBucket,
+    maxQueuedBytes: Int,
     allQueued: SendBudget, uptime: @escaping @Sendable () -> Duration
   ) {
     self.id = id
@@ -36,6 +46,7 @@ final class SocketConnection: Sendable {
     self.maxQueuedBytes = maxQueuedBytes
     self.allQueued = allQueued
     self.questionBudget = Mutex(questionBudget)
+    self.voteBudget = Mutex(voteBudget)
     self.lookupBudget = Mutex(lookupBudget)
     let (messages, queue) = AsyncStream<Outgoing>.makeStream()
     self.queue = queue
@@ -86,10 +97,28 @@ final class SocketConnection: Sendable {
 
   /// Unsent bytes in the queue.
   var backlog: Int { queuedBytes.state.withLock { $0.count } }
+  /// The socket has ended (closed, dropped): nothing sent now goes anywhere.
+  var isFinished: Bool { queuedBytes.state.withLock { $0.finished } }
+
+  /// Sends `bytes` once the queue is down to `room` bytes, for long replies (a large room)
+  /// that would otherwise fill the queue at once. False if the socket ended meanwhile.
+  func sendPaced(_ bytes: ByteBuffer, room: Int) async -> Bool {
+    while backlog > max(0, room - bytes.readableBytes), !isFinished {
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    guard !isFinished else { return false }
+    send(bytes, due: nil)
+    return true
+  }
 
   /// `nil` if a new question may be stored now, else how long until one may.
   func takeQuestion(now: Duration) -> Duration? {
     questionBudget.withLock { $0.take(now: now) }
+  }
+
+  /// `nil` if a vote may be counted now, else how long until one may.
+  func takeVote(now: Duration) -> Duration? {
+    voteBudget.withLock { $0.take(now: now) }
   }
 
   /// How long to wait before looking up `count` stored questions for this socket.

@@ -10,10 +10,14 @@ public struct StoredQuestion: Sendable, Hashable, Codable {
   public var createdAt: Date
   /// Extension: the client's token, for deduplicating resends.
   public var token: UUID?
+  /// Extension `room`: the attendee who asked (their stable id, never shown to others).
+  public var attendee: UUID?
+  /// Extension `room`: the attendees' votes for it.
+  public var votes: Int
 
   public init(
     id: UUID, content: String, answered: Bool = false, askedFrom: UUID, createdAt: Date,
-    token: UUID? = nil
+    token: UUID? = nil, attendee: UUID? = nil, votes: Int = 0
   ) {
     self.id = id
     self.content = content
@@ -21,5 +25,7 @@ public struct StoredQuestion: Sendable, Hashable, Codable {
     self.askedFrom = askedFrom
     self.createdAt = createdAt
     self.token = token
+    self.attendee = attendee
+    self.votes = votes
   }
 }

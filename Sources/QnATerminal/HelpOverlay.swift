@@ -2,21 +2,23 @@
 enum HelpOverlay {
   static let keys: [(String, String)] = [
     ("Enter", "ask the question typed"),
+    ("Tab", "the room / your own questions"),
+    ("↑ ↓ PgUp PgDn Home End", "select in the room; scroll your own"),
+    ("+ (empty line), Ctrl-V", "vote / unvote the selected question"),
+    ("F2, Ctrl-O", "sort the room: popular / recent"),
+    ("/ (empty line)", "search the room; Esc shows it all"),
     ("← → Ctrl-B Ctrl-F", "move by character"),
     ("Alt-B Alt-F", "move by word"),
-    ("Home End Ctrl-A Ctrl-E", "start / end of the line"),
+    ("Ctrl-A Ctrl-E", "start / end of the line"),
     ("Backspace Delete", "delete a character"),
-    ("Ctrl-U Ctrl-K", "delete to the start / end of the line"),
-    ("Ctrl-W", "delete the word before the cursor"),
+    ("Ctrl-U Ctrl-K Ctrl-W", "delete to the start / end, a word"),
     ("Ctrl-P Ctrl-N", "previous / next question asked"),
-    ("↑ ↓ PgUp PgDn wheel", "scroll the questions"),
-    ("Home End (empty line)", "oldest / newest question"),
-    ("Ctrl-T", "ask the last refused question again"),
-    ("Ctrl-X", "discard the last refused question"),
-    ("Ctrl-R", "reconnect now"),
-    ("Ctrl-L", "redraw the screen"),
+    ("Ctrl-T Ctrl-X", "ask again / drop the last refused one"),
+    ("Ctrl-R Ctrl-L", "reconnect now / redraw the screen"),
     ("F1, ? (empty line)", "this help; any key closes it"),
     ("Ctrl-C, Ctrl-D (empty)", "quit"),
+    ("▲ 12", "votes; highlighted once you voted"),
+    ("◆ ✓", "your question · answered"),
   ]
 
   static func draw(into grid: inout ScreenGrid, top: Int, height: Int, palette: Palette) {

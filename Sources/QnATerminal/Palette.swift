@@ -40,6 +40,19 @@ struct Palette {
       ? CellStyle(color: .green, bold: true, reverse: true) : CellStyle(bold: true, reverse: true)
   }
 
+  /// The room view's selected question.
+  var selected: CellStyle { CellStyle(reverse: true) }
+  /// The votes of a question this attendee voted for.
+  var voted: CellStyle {
+    colors ? CellStyle(color: .green, bold: true) : CellStyle(bold: true, reverse: true)
+  }
+  /// A question of the room moving up, for a moment.
+  var rising: CellStyle {
+    colors
+      ? CellStyle(color: .yellow, bold: true, reverse: true)
+      : CellStyle(bold: true, underline: true)
+  }
+
   var title: CellStyle { colors ? CellStyle(color: .cyan, bold: true) : CellStyle(bold: true) }
   var faint: CellStyle { CellStyle(dim: true) }
   var prompt: CellStyle { colors ? CellStyle(color: .cyan, bold: true) : CellStyle(bold: true) }

@@ -12,11 +12,14 @@ public enum TerminalFrontEnd {
     public var colors: Bool
     public var bell: Bool
     public var mouse: Bool
+    /// The list shown first (the room only where the server has it).
+    public var view: ListView
 
-    public init(colors: Bool, bell: Bool, mouse: Bool) {
+    public init(colors: Bool, bell: Bool, mouse: Bool, view: ListView = .room) {
       self.colors = colors
       self.bell = bell
       self.mouse = mouse
+      self.view = view
     }
   }
 
@@ -60,12 +63,13 @@ public enum TerminalFrontEnd {
       }
     }
     await engine.start()
-    let model = TerminalModel(
+    var model = TerminalModel(
       options: .init(
         url: engine.url.description, colors: options.colors,
         maxLength: await engine.state.configuration.maxQuestionLength,
         keepsQueuedQuestions: await engine.keepsPendingQuestions),
       state: await engine.state)
+    model.chosenView = options.view
     let (actions, actionSink) = AsyncStream<TerminalAction>.makeStream()
     let performer = Task {
       for await action in actions {
@@ -78,6 +82,7 @@ public enum TerminalFrontEnd {
           }
         case .retry(let token): await engine.retry(token)
         case .discard(let token): await engine.discard(token)
+        case .vote(let question, let up): await engine.vote(question, up: up)
         case .reconnectNow: await engine.reconnectNow()
         case .quit, .redraw: break
         }
@@ -88,9 +93,10 @@ public enum TerminalFrontEnd {
     }
     let restoreStandardError = log.captureStandardError()
     qna_install_crash_restore(STDOUT_FILENO, dup(STDOUT_FILENO))
+    let startingModel = model
     let outcome = await onUIThread {
       TerminalLoop(
-        model: model, inbox: inbox, clock: clock, actions: actionSink, bell: options.bell,
+        model: startingModel, inbox: inbox, clock: clock, actions: actionSink, bell: options.bell,
         mouse: options.mouse
       ).run()
     }

@@ -59,7 +59,7 @@ final class TerminalLoop {
           switch action {
           case .quit: return .quit
           case .redraw: screen.forgetScreen()
-          case .ask, .retry, .discard, .reconnectNow: actions.yield(action)
+          case .ask, .retry, .discard, .vote, .reconnectNow: actions.yield(action)
           }
         }
       }
@@ -71,7 +71,10 @@ final class TerminalLoop {
   private func readKeys(_ screen: NcursesScreen) -> [Key] {
     var keys: [Key] = []
     while let key = screen.readKey() {
-      if case .text(let more) = key, case .text(let text)? = keys.last, text != "?" {
+      // Keys that act on an empty line ("?", "+", "/") stay keys of their own.
+      if case .text(let more) = key, case .text(let text)? = keys.last,
+        !TerminalModel.emptyLineKeys.contains(text)
+      {
         keys[keys.count - 1] = .text(text + more)
       } else {
         keys.append(key)
@@ -98,7 +101,8 @@ final class TerminalLoop {
 
   private func takeNews(_ screen: NcursesScreen) -> Outcome? {
     let news = inbox.take()
-    if let state = news.state { model.update(state: state) }
+    // The bell also rings when a question of the attendee's becomes the one answered now.
+    if let state = news.state, model.update(state: state), bell { beep() }
     for _ in 0..<news.taken { model.askTaken() }
     for text in news.refused { model.restoreInput(text) }
     if bell, news.answers > 0 { beep() }

@@ -28,6 +28,16 @@ extension TerminalModel {
     if pasting {
       return handlePaste(key)
     }
+    if search != nil {
+      return handleSearchKey(key)
+    }
+    if key == .tab {
+      switchView()
+      return []
+    }
+    if listView == .room, let actions = handleRoomKey(key) {
+      return actions
+    }
     switch key {
     case .text(let text):
       if text == "?" && editor.isEmpty {
@@ -68,7 +78,10 @@ extension TerminalModel {
     return []
   }
 
-  private mutating func edit(_ key: Key) {
+  private mutating func edit(_ key: Key) { Self.edit(key, in: &editor) }
+
+  /// The line-editing keys, on the question line or the search line.
+  static func edit(_ key: Key, in editor: inout LineEditor) {
     switch key {
     case .left, .control("b"): editor.moveLeft()
     case .right, .control("f"): editor.moveRight()
@@ -89,6 +102,11 @@ extension TerminalModel {
   /// spaces: a pasted paragraph is one question.
   private mutating func handlePaste(_ key: Key) -> [TerminalAction] {
     switch key {
+    case .text(let text) where search != nil:
+      // Pasted into the search line, it searches.
+      search?.insert(Self.typeable(Self.oneLine(text)))
+      filter = search?.text ?? ""
+      refreshRoom(searchChanged: true)
     case .text(let text): editor.insert(Self.typeable(Self.oneLine(text)))
     // A lost end marker must not leave Enter disabled: Esc ends the paste.
     case .escape: pasting = false

@@ -1,4 +1,5 @@
 import CommandLineValues
+import Foundation
 import QnA
 
 /// What the UI loop must do after a key: the model itself never performs effects.
@@ -8,6 +9,8 @@ public enum TerminalAction: Sendable, Equatable {
   case retry(QnA.Question.ID)
   /// Give up a question the server refused (its token).
   case discard(QnA.Question.ID)
+  /// Vote for a question of the room (`up`), or take the vote back.
+  case vote(UUID, up: Bool)
   case reconnectNow
   /// Forget what is on screen and paint everything again (Ctrl-L).
   case redraw
@@ -63,6 +66,20 @@ public struct TerminalModel: Sendable {
   /// Questions asked (an `.ask` action out) that the engine has not taken yet: they are not
   /// in `state` yet, and quitting must still count them.
   public internal(set) var asksInFlight = 0
+  /// The list chosen with Tab (`nil`: the default for the server).
+  public internal(set) var chosenView: ListView?
+  /// How the room view is sorted (F2 toggles).
+  public internal(set) var order = RoomOrder.popular
+  /// The room view's selected question; `nil`: none, the view shows the top of the room.
+  public internal(set) var selection: RoomSelection?
+  /// The search line, while it is open (`/` on an empty line).
+  public internal(set) var search: LineEditor?
+  /// What the room view is searched for ("" shows everything).
+  public internal(set) var filter = ""
+  /// `state.roomEntries(order)`, searched: sorted once per state rather than once per frame.
+  public internal(set) var roomEntries: [RoomEntry] = []
+  /// Questions of the room this attendee votes for.
+  public internal(set) var roomVoted = 0
 
   public init(options: Options, state: QnAState = QnAState(), rows: Int = 24, columns: Int = 80) {
     self.options = options
@@ -72,13 +89,23 @@ public struct TerminalModel: Sendable {
       questions, now: state.now, within: options.highlightDuration)
     self.rows = rows
     self.columns = columns
+    refreshRoom()
   }
 
-  public mutating func update(state: QnAState) {
+  /// Takes the engine's latest state. Returns whether a question of this attendee's has
+  /// just become the one being answered (worth the bell).
+  @discardableResult
+  public mutating func update(state: QnAState) -> Bool {
+    let answeringBefore = self.state.room.highlighted
     self.state = state
     questions = state.orderedQuestions
     now = max(now, state.now)
     recentAnswers = Self.recentAnswers(questions, now: now, within: options.highlightDuration)
+    refreshRoom()
+    guard let answering = state.nowAnswering, answering.id != answeringBefore else {
+      return false
+    }
+    return answering.mine
   }
 
   static func recentAnswers(_ questions: [Question], now: Duration, within: Duration)
@@ -115,13 +142,18 @@ public struct TerminalModel: Sendable {
   public static let minimumRows = 6
 
   var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
-  /// Rows between the header and the footer.
-  var listHeight: Int { max(0, rows - 3) }
+  /// Whether the question being answered now is pinned under the header.
+  var showsBanner: Bool { state.nowAnswering != nil && rows > Self.minimumRows }
+  /// The first row of the list area.
+  var listTop: Int { showsBanner ? 2 : 1 }
+  /// Rows between the header (and banner) and the footer.
+  var listHeight: Int { max(0, rows - 2 - listTop) }
   var questionList: QuestionList {
     QuestionList(questions: questions, width: columns, height: listHeight, now: now)
   }
 
   static let prompt = "Ask a question › "
+  static let searchPrompt = "Search the room › "
   /// Columns for the input text: after the prompt, before the character counter.
   var inputWidth: Int { max(1, columns - TextWidth.of(Self.prompt) - counterWidth - 1) }
   var counterWidth: Int { showsCounter ? String(options.maxLength).count * 2 + 2 : 0 }
@@ -163,6 +195,7 @@ public struct TerminalModel: Sendable {
       times.append(now + left - shown + .seconds(1))
     }
     times += recentAnswers.map { $0 + options.highlightDuration }
+    times += state.room.risenAt.values.map { $0 + Self.riseDuration }
     // Waiting questions count down in whole seconds.
     for question in questions {
       guard case .waiting(let until, _) = question.status, until > now else { continue }

@@ -25,11 +25,19 @@ public enum TerminalView {
     }
     let palette = Palette(colors: model.options.colors)
     drawHeader(model, palette, into: &grid)
-    let moreBelow = drawList(model, palette, into: &grid)
-    drawFooter(model, palette, moreBelow: moreBelow, into: &grid)
+    drawBanner(model, palette, into: &grid)
+    let more: (above: Bool, below: Bool)
+    switch model.listView {
+    case .room: more = drawRoom(model, palette, into: &grid)
+    case .mine:
+      let below = drawList(model, palette, into: &grid)
+      more = (false, below && model.scroll != .following)
+    }
+    drawFooter(model, palette, more: more, into: &grid)
     let cursor = drawInput(model, palette, into: &grid)
     if model.showsHelp {
-      HelpOverlay.draw(into: &grid, top: 1, height: model.listHeight, palette: palette)
+      HelpOverlay.draw(
+        into: &grid, top: 1, height: model.rows - 3, palette: palette)
       return Frame(grid: grid, cursor: nil)
     }
     return Frame(grid: grid, cursor: model.confirmingQuit ? nil : cursor)
@@ -40,6 +48,13 @@ public enum TerminalView {
   static func drawHeader(_ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid) {
     let status = connectionWords(model)
     var column = grid.write(" qna", row: 0, column: 0, style: palette.title)
+    if model.state.room.isAvailable {
+      // Which list, and in the room how it is sorted.
+      let view =
+        model.listView == .mine
+        ? "Mine" : model.order == .popular ? "Room · popular" : "Room · recent"
+      column = grid.write(view, row: 0, column: column + 2, style: CellStyle(bold: true))
+    }
     // The state in words comes first, then the URL, then the reason for a disconnection.
     let core = "● " + status.words
     let coreWidth = min(TextWidth.of(core), grid.columns - column - 2)
@@ -96,14 +111,15 @@ public enum TerminalView {
     guard !model.questions.isEmpty else {
       let hint = " No questions yet. Type one below and press Enter; F1 or ? shows every key."
       grid.write(
-        TextWidth.truncate(hint, to: grid.columns), row: 2, column: 0, style: palette.faint)
+        TextWidth.truncate(hint, to: grid.columns), row: model.listTop + 1, column: 0,
+        style: palette.faint)
       return false
     }
     let list = model.questionList
     let (rows, moreBelow) = list.visibleRows(model.scroll)
     let textColumn = QuestionList.labelColumns
     for (offset, row) in rows.enumerated() {
-      let y = 1 + offset
+      let y = model.listTop + offset
       let highlighted = model.isHighlighted(row.question)
       let textStyle = highlighted ? palette.highlight : CellStyle.plain
       switch row.part {
@@ -124,7 +140,8 @@ public enum TerminalView {
   // MARK: Footer
 
   static func drawFooter(
-    _ model: TerminalModel, _ palette: Palette, moreBelow: Bool, into grid: inout ScreenGrid
+    _ model: TerminalModel, _ palette: Palette, more: (above: Bool, below: Bool),
+    into grid: inout ScreenGrid
   ) {
     let y = model.rows - 2
     grid.fill(row: y, style: palette.bar)
@@ -137,7 +154,14 @@ public enum TerminalView {
     let counts = model.state.counts
     var summary = " \(counts.asked) asked · \(counts.answered) answered · \(counts.pending) pending"
     if counts.failed > 0 { summary += " · \(counts.failed) failed" }
-    let scrollHint = moreBelow && model.scroll != .following ? "↓ more below: End " : ""
+    if model.listView == .room { summary = roomSummary(model) }
+    let scrollHint =
+      switch more {
+      case (true, true): "↑↓ more "
+      case (true, false): "↑ more above "
+      case (false, true): model.listView == .room ? "↓ more below " : "↓ more below: End "
+      case (false, false): ""
+      }
     let end = grid.columns - TextWidth.of(scrollHint)
     var column = 0
     if let notice = model.notices.last {
@@ -164,20 +188,19 @@ public enum TerminalView {
     -> (row: Int, column: Int)
   {
     let y = model.rows - 1
-    let start = grid.write(TerminalModel.prompt, row: y, column: 0, style: palette.prompt)
-    let end = start + model.inputWidth
-    var column = 0
-    var x = start
-    var cursorX = start
-    for (index, character) in model.editor.characters.enumerated() {
-      if index == model.editor.cursor { cursorX = x }
-      let width = TextWidth.of(character)
-      defer { column += width }
-      guard column >= model.inputOffset else { continue }
-      if x + width > end { break }
-      x = grid.write(String(character), row: y, column: x, limit: end)
+    if let search = model.search {
+      let start = grid.write(TerminalModel.searchPrompt, row: y, column: 0, style: palette.prompt)
+      let width = max(1, grid.columns - start - 1)
+      let cursorColumn = TextWidth.of(String(search.characters[..<search.cursor]))
+      let x = drawLine(
+        search, offset: max(0, cursorColumn - width + 1), from: start, to: start + width, row: y,
+        into: &grid)
+      return (y, min(x, grid.columns - 1))
     }
-    if model.editor.cursor == model.editor.characters.count { cursorX = x }
+    let start = grid.write(TerminalModel.prompt, row: y, column: 0, style: palette.prompt)
+    let cursorX = drawLine(
+      model.editor, offset: model.inputOffset, from: start, to: start + model.inputWidth, row: y,
+      into: &grid)
     if model.showsCounter {
       let count = model.editor.characters.count
       let counter = "\(count)/\(model.options.maxLength)"
@@ -185,5 +208,26 @@ public enum TerminalView {
       grid.write(counter, row: y, column: grid.columns - TextWidth.of(counter) - 1, style: style)
     }
     return (y, min(cursorX, grid.columns - 1))
+  }
+
+  /// A line being edited, from its column `offset` on, between two screen columns. Returns
+  /// the cursor's column.
+  private static func drawLine(
+    _ editor: LineEditor, offset: Int, from start: Int, to end: Int, row y: Int,
+    into grid: inout ScreenGrid
+  ) -> Int {
+    var column = 0
+    var x = start
+    var cursorX = start
+    for (index, character) in editor.characters.enumerated() {
+      if index == editor.cursor { cursorX = x }
+      let width = TextWidth.of(character)
+      defer { column += width }
+      guard column >= offset else { continue }
+      if x + width > end { break }
+      x = grid.write(String(character), row: y, column: x, limit: end)
+    }
+    if editor.cursor == editor.characters.count { cursorX = x }
+    return cursorX
   }
 }

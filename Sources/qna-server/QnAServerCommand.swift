@@ -46,6 +46,12 @@ struct QnAServerCommand: AsyncParsableCommand {
       """)
   var rateWindow: String?
   @Option(
+    help: """
+      Votes a connection may cast at once, refilled per --rate-window; more are refused with \
+      a time to retry after (default \(Self.defaults.voteRateLimit)).
+      """)
+  var voteRateLimit: Int?
+  @Option(
     help:
       "Most WebSockets open at once; more: close 1013 (default \(Self.defaults.maxConnections)).")
   var maxConnections: Int?
@@ -134,6 +140,7 @@ struct QnAServerCommand: AsyncParsableCommand {
       try maxMessageSize.map(SizeValue.parse) ?? configuration.maxMessageSize
     configuration.maxQuestionLength = maxQuestionLength ?? configuration.maxQuestionLength
     configuration.rateLimit = rateLimit ?? configuration.rateLimit
+    configuration.voteRateLimit = voteRateLimit ?? configuration.voteRateLimit
     configuration.rateWindow = try rateWindow.map(DurationValue.parse) ?? configuration.rateWindow
     configuration.maxConnections = maxConnections ?? configuration.maxConnections
     configuration.allowedOrigins = try allowedOrigin.map(Self.origin)
@@ -151,6 +158,7 @@ struct QnAServerCommand: AsyncParsableCommand {
       throw ValidationError("--port must be 0–65535")
     }
     guard configuration.maxQuestionLength > 0, configuration.rateLimit > 0,
+      configuration.voteRateLimit > 0,
       configuration.maxConnections > 0,
       configuration.maxHTTPConnectionsPerAddress > 0, configuration.headerTimeout > .zero,
       configuration.maxMessageSize >= 125, configuration.rateWindow > .zero

@@ -12,6 +12,9 @@ struct Headless {
     var readsStdin: Bool
     var waitAnswered: Bool
     var exitAfterSend: Bool
+    /// Print the room's questions (`room` lines), and cast these votes once the room is in.
+    var room: Bool
+    var votes: [UUID]
     var timeout: Duration?
     var verbose: Bool
   }
@@ -25,7 +28,9 @@ struct Headless {
 
   /// Everything the main loop waits for, from its several sources.
   private enum Input: Sendable {
-    case change(QnAChange)
+    case update(EngineUpdate)
+    /// A `/vote ID` or `/unvote ID` line.
+    case vote(UUID, up: Bool)
     case changesEnded
     case asked(text: String, question: Question?)
     case inputEnded
@@ -45,9 +50,7 @@ struct Headless {
     let (inputs, sink) = AsyncStream<Input>.makeStream()
     let restored = await engine.start()
     Task {
-      for await update in engine.updates {
-        for change in update.changes { sink.yield(.change(change)) }
-      }
+      for await update in engine.updates { sink.yield(.update(update)) }
       sink.yield(.changesEnded)
     }
     startAsking(engine, into: sink)
@@ -62,12 +65,30 @@ struct Headless {
 
     // Questions left pending by an earlier run are this run's to see through, too.
     var progress = Progress(asked: restored.map(\.id))
+    var votes = VoteQueue(waiting: options.votes.map { ($0, true) })
     var iterator = inputs.makeAsyncIterator()
     while let input = await iterator.next() {
       switch input {
-      case .change(let change):
-        Self.print(HeadlessEvents.line(for: change))
-        progress.record(change)
+      case .update(let update):
+        for change in update.changes {
+          if case .roomQuestion = change, !options.room { continue }
+          Self.print(HeadlessEvents.line(for: change))
+          progress.record(change)
+        }
+        // Votes just cast are not in this update's state yet: the next update has them.
+        guard await !votes.cast(on: engine, once: update.state) else {
+          progress.votesSettled = false
+          continue
+        }
+        progress.votesSettled = votes.settled(in: update.state)
+        if let failure = votes.failure(after: update, options.waitAnswered || options.exitAfterSend)
+        {
+          Self.note(failure)
+          return await finish(engine, &iterator, .failed)
+        }
+      case .vote(let question, let up):
+        votes.waiting.append((question, up))
+        if await votes.cast(on: engine, once: await engine.state) { progress.votesSettled = false }
       case .asked(let text, let question):
         guard let question else {
           if options.waitAnswered || options.exitAfterSend {
@@ -114,7 +135,12 @@ struct Headless {
   ) async -> ExitStatus {
     await engine.stop()
     while let input = await iterator.next() {
-      if case .change(let change) = input { Self.print(HeadlessEvents.line(for: change)) }
+      if case .update(let update) = input {
+        for change in update.changes {
+          if case .roomQuestion = change, !options.room { continue }
+          Self.print(HeadlessEvents.line(for: change))
+        }
+      }
       if case .changesEnded = input { break }
     }
     return status
@@ -131,7 +157,11 @@ struct Headless {
       if let lines {
         // Blank lines separate questions in files; they are not questions themselves.
         for await line in lines where !line.allSatisfy(\.isWhitespace) {
-          sink.yield(.asked(text: line, question: await engine.ask(line)))
+          switch StdinLine(line) {
+          case .question(let text): sink.yield(.asked(text: text, question: await engine.ask(text)))
+          case .vote(let id, let up): sink.yield(.vote(id, up: up))
+          case .invalid(let reason): Self.note(reason)
+          }
         }
       }
       sink.yield(.inputEnded)
@@ -163,6 +193,8 @@ private struct Progress {
   /// Refused for good, and not retried since.
   var failures: [UUID: Failure] = [:]
   var lastDisconnect: String?
+  /// Every vote cast has the server's answer.
+  var votesSettled = true
 
   struct Failure: Equatable {
     var content: String
@@ -201,7 +233,9 @@ private struct Progress {
   /// failed once every question has a verdict and one was refused for good, so that all the
   /// refusals are reported, not only the first.
   func outcome(_ options: Headless.Options) -> Outcome {
-    guard inputEnded, options.waitAnswered || options.exitAfterSend else { return .pending }
+    guard inputEnded, votesSettled, options.waitAnswered || options.exitAfterSend else {
+      return .pending
+    }
     let refused = asked.compactMap { failures[$0] }
     if !refused.isEmpty {
       return asked.allSatisfy { confirmed.contains($0) || failures[$0] != nil }

@@ -33,6 +33,12 @@ struct QnACommand: AsyncParsableCommand {
   var waitAnswered = false
   @Flag(help: "Exit 0 once the server has stored every question asked (1 if one is refused).")
   var exitAfterSend = false
+  @Flag(help: "Headless: print the room's questions as `room` lines (servers with the room).")
+  var room = false
+  @Option(help: "Headless: vote for the room's question with this id (repeatable).")
+  var vote: [String] = []
+  @Option(help: "A name shown with your questions in the room (anonymous without one).")
+  var name: String?
   @Flag(help: "Ask again the refused questions an earlier run kept.") var retryFailed = false
   @Flag(help: "Drop the refused questions an earlier run kept.") var discardFailed = false
   @Option(help: "Give up after this long, exiting 5.") var timeout: String?
@@ -69,8 +75,15 @@ struct QnACommand: AsyncParsableCommand {
   @Option(help: "Where unsent questions are kept between runs (default $XDG_STATE_HOME/qna).")
   var stateDir: String?
   @Flag(help: "Keep unsent questions in memory only.") var noPersist = false
-  @Flag(help: "Ring the terminal bell when a question is answered (terminal UI).")
+  @Flag(
+    help: "Ring the terminal bell when a question of yours is answered or being answered now.")
   var bell = false
+  @Option(
+    help: """
+      The list shown first: room (everyone's questions, on servers that have the room) or \
+      mine (your own). Tab switches.
+      """)
+  var view: StartView = .room
   @Flag(help: "Bold and reverse instead of colours (also when NO_COLOR is set).")
   var noColor = false
   @Flag(help: "Leave the mouse to the terminal (no wheel scrolling, plain text selection).")
@@ -80,16 +93,25 @@ struct QnACommand: AsyncParsableCommand {
 
   func run() async throws {
     let target: WebSocketURL
-    let configuration: EngineConfiguration
+    var configuration: EngineConfiguration
     let deadline: Duration?
+    let votes: [UUID]
     do {
       target = try WebSocketURL(
         url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080/socket")
       configuration = try makeConfiguration(url: target.description)
       deadline = try timeout.map(DurationValue.parse)
+      votes = try vote.map { id in
+        guard let uuid = UUID(uuidString: id) else {
+          throw ValidationError("--vote needs a question id, got '\(id)'")
+        }
+        return uuid
+      }
     } catch {
       Headless.fail("\(error)", status: .usage)
     }
+    // The terminal UI shows the room; headless mode only with --room.
+    configuration.state.expectsRoom = !headless || room
     guard headless else {
       try await runTerminal(url: target, configuration: configuration)
       return
@@ -98,8 +120,8 @@ struct QnACommand: AsyncParsableCommand {
       // With --ask, stdin is left alone unless --stdin says otherwise: a script's inherited
       // stdin may never reach end of file, and --wait-answered would wait for it forever.
       asks: ask, readsStdin: !noStdin && (ask.isEmpty || stdin),
-      waitAnswered: waitAnswered, exitAfterSend: exitAfterSend, timeout: deadline,
-      verbose: verbose)
+      waitAnswered: waitAnswered, exitAfterSend: exitAfterSend, room: room, votes: votes,
+      timeout: deadline, verbose: verbose)
     let status = await Headless(url: target, configuration: configuration, options: options).run()
     if status != .success { throw ExitCode(status.rawValue) }
   }
@@ -135,7 +157,8 @@ struct QnACommand: AsyncParsableCommand {
     do {
       let signal = try await TerminalFrontEnd.run(
         engine: engine, clock: clock, log: log,
-        options: .init(colors: colors, bell: bell, mouse: !noMouse))
+        options: .init(
+          colors: colors, bell: bell, mouse: !noMouse, view: view == .mine ? .mine : .room))
       log.write("qna stopped" + (signal.map { " by signal \($0)" } ?? ""))
       if let signal { throw ExitCode(128 + signal) }
     } catch let failure as TerminalFrontEnd.Failure {
@@ -180,6 +203,14 @@ struct QnACommand: AsyncParsableCommand {
         ? nil
         : PendingQuestionsFile(
           directory: directory, serverURL: url, ownsDirectory: stateDir == nil),
-      keptRefusals: retryFailed ? .retry : discardFailed ? .discard : .keep)
+      keptRefusals: retryFailed ? .retry : discardFailed ? .discard : .keep,
+      attendeeFile: noPersist
+        ? nil : AttendeeFile(directory: directory, serverURL: url, ownsDirectory: stateDir == nil),
+      attendeeName: name)
   }
+}
+
+/// `--view`'s values.
+enum StartView: String, ExpressibleByArgument, CaseIterable {
+  case room, mine
 }

@@ -18,13 +18,17 @@ struct TerminalUITests {
   /// Starts `qna` in the pane; when it exits the shell prints its status, and whether the
   /// terminal's modes are back to what they were (spelled so that the command line itself
   /// does not match).
+  /// These tests follow the attendee's own questions through their states, which the Mine
+  /// view shows: `view` is "mine" unless a test passes nil for the default (the room).
   static func startClient(
-    in tmux: TmuxSession, url: String, state: URL, options: [String] = []
+    in tmux: TmuxSession, url: String, state: URL, options: [String] = [],
+    view: String? = "mine"
   ) throws {
     let modes = state.appendingPathComponent("tty-modes").path
+    let viewOption = view.map { ["--view", $0] } ?? []
     try tmux.run(
       "PS1='$ '; stty -g > \(modes); '\(HeadlessProcess.qnaPath)' --url \(url) "
-        + (quickReconnect + options).joined(separator: " ")
+        + (quickReconnect + viewOption + options).joined(separator: " ")
         + "; echo \"EXIT=$?\"; stty -g | cmp -s - \(modes) && echo TTY=RE''STORED")
   }
 

@@ -52,6 +52,7 @@ struct DeliveryTests {
             id: try await attendee.handshake(),
             extensions: [
               ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
+              ProtocolExtension.room,
             ])))
     await attendee.close()
     await server.stop()
@@ -148,6 +149,8 @@ struct DeliveryTests {
     let server = try await ServerUnderTest()
     let attendee = try Attendee(server.socketURL)
     let id = try await attendee.handshake()
+    // As qna does: the attendee joins first, which is what lets it claim its ids later.
+    try await attendee.send(.join(Join(id: id, attendee: UUID())))
     let token = UUID()
     try await attendee.ask("kept", as: id, token: token)
     let kept = try #require(try await attendee.response().id)

@@ -139,6 +139,7 @@ extension [QnAEffect] {
       case .failed: "failed"
       case .discarded: "discarded"
       case .answered: "answered"
+      case .roomQuestion: "room"
       case .disconnected: "disconnected"
       case .notice: "notice"
       }

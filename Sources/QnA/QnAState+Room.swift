@@ -1,0 +1,257 @@
+import Foundation
+
+/// The room (extension `room`): joining after each handshake, snapshots and deltas, votes.
+extension QnAState {
+  /// After a handshake from a server with the room: introduce this attendee, asking for what
+  /// changed since the sequence this client has seen.
+  mutating func join(_ connectionID: UUID) -> [QnAEffect] {
+    guard room.isAvailable, let attendeeID else { return [] }
+    room.joined = true
+    return [
+      .join(
+        Join(
+          id: connectionID, attendee: attendeeID, name: attendeeName, since: room.seq,
+          epoch: room.epoch))
+    ]
+  }
+
+  mutating func received(_ snapshot: RoomSnapshot) -> [QnAEffect] {
+    guard snapshot.parts >= 1, snapshot.parts <= 10_000,
+      (1...snapshot.parts).contains(snapshot.part)
+    else { return [.log("ignored: room page \(snapshot.part) of \(snapshot.parts)")] }
+    // An older room than the one we have (a page that arrived late, twice): old news.
+    if let seq = room.seq, room.epoch == snapshot.epoch, snapshot.seq < seq { return [] }
+    if room.assembling?.seq != snapshot.seq || room.assembling?.parts != snapshot.parts {
+      room.assembling = Room.Assembly(
+        seq: snapshot.seq, parts: snapshot.parts, highlighted: snapshot.highlighted,
+        epoch: snapshot.epoch)
+    }
+    room.assembling?.pages[snapshot.part] = snapshot.questions
+    guard let assembly = room.assembling, assembly.pages.count == assembly.parts else { return [] }
+    room.assembling = nil
+    room.catchUpAskedAt = nil
+    let questions = assembly.pages.keys.sorted().flatMap { assembly.pages[$0]! }
+      .prefix(Room.maxQuestions)
+    room.questions = Dictionary(questions.map { ($0.id, $0) }) { _, last in last }
+    // This attendee's votes as of the snapshot, except those a vote's answer settled later.
+    let votedThen = Set(questions.filter { $0.voted == true }.map(\.id))
+    room.myVotes = Set(
+      room.questions.keys.filter { id in
+        if let settled = room.voteSettledAt[id], settled > assembly.seq {
+          return room.myVotes.contains(id)
+        }
+        return votedThen.contains(id)
+      })
+    room.voteSettledAt = room.voteSettledAt.filter { $0.value > assembly.seq }
+    room.highlighted = assembly.highlighted
+    // Another room (a server on another database): what was seen of the old one is moot.
+    if let epoch = room.epoch, epoch != assembly.epoch { room.newestSeen = assembly.seq }
+    room.seq = assembly.seq
+    room.epoch = assembly.epoch
+    room.risenAt = [:]
+    let lines = room.questions.values.sorted { $0.createdAt < $1.createdAt }.compactMap {
+      roomLine($0.id)
+    }
+    let behind = room.newestSeen > assembly.seq ? catchUp(from: assembly.seq) : []
+    return lines + behind + sendVotes()
+  }
+
+  mutating func received(_ delta: RoomDelta) -> [QnAEffect] {
+    room.newestSeen = max(room.newestSeen, delta.to)
+    guard let seq = room.seq, delta.to > seq else { return [] }  // none yet, or old news
+    // A gap: some change never arrived. Deltas past it wait for the catch-up.
+    guard delta.from <= seq + 1 else { return catchUp(from: seq) }
+    room.catchUpAskedAt = nil
+    var effects: [QnAEffect] = []
+    for question in delta.questions.prefix(Room.maxQuestions) {
+      let old = room.questions[question.id]
+      guard old != nil || room.questions.count < Room.maxQuestions else { continue }
+      var updated = question
+      // Deltas go to everyone alike: what is this attendee's stays as it was.
+      updated.mine = question.mine ?? old?.mine
+      updated.voted = nil
+      if let old, question.votes > old.votes { room.rose(question.id, at: now) }
+      let before = old.map { entry(for: $0) }
+      room.questions[question.id] = updated
+      // A delta may repeat what a vote's answer already said: news only.
+      if entry(for: updated) != before { effects += roomLine(question.id).map { [$0] } ?? [] }
+    }
+    for id in delta.removed ?? [] {
+      guard let removed = room.questions.removeValue(forKey: id) else { continue }
+      room.myVotes.remove(id)
+      room.risenAt[id] = nil
+      if room.highlighted == id { room.highlighted = nil }
+      effects.append(.report(.roomQuestion(entry(for: removed), removed: true)))
+    }
+    if let highlight = delta.highlight, highlight.id != room.highlighted {
+      let before = room.highlighted
+      room.highlighted = highlight.id
+      for id in [before, highlight.id].compactMap({ $0 }) {
+        effects += roomLine(id).map { [$0] } ?? []
+      }
+    }
+    room.seq = delta.to
+    // Deltas seen past this one were set aside for a gap: what they said is still missing.
+    if room.newestSeen > delta.to { effects += catchUp(from: delta.to) }
+    return effects
+  }
+
+  /// Asks for what changed since `seq`, once (again if the answer seems lost).
+  private mutating func catchUp(from seq: Int) -> [QnAEffect] {
+    if let asked = room.catchUpAskedAt, now < asked + Room.catchUpPatience { return [] }
+    guard let connectionID else { return [] }
+    room.catchUpAskedAt = now
+    return [.log("room: changes after \(seq) missing; catching up")] + join(connectionID)
+  }
+
+  /// The user votes for a question of the room, or takes the vote back.
+  mutating func vote(_ question: UUID, up: Bool, token: UUID) -> [QnAEffect] {
+    guard room.isAvailable else {
+      return [
+        notice(
+          "This server shows only your own questions: there is nothing to vote on.", kind: .error)
+      ]
+    }
+    guard let target = room.questions[question] else {
+      return [notice("There is no such question in the room.", kind: .error)]
+    }
+    if up, isMine(target) {
+      return [notice("That question is yours: votes are for the others' questions.", kind: .info)]
+    }
+    if up, target.answered, !(room.pendingVotes[question]?.up ?? room.myVotes.contains(question)) {
+      return [notice("That question is answered: votes are for the open ones.", kind: .info)]
+    }
+    room.pendingVotes[question] = Room.PendingVote(up: up, token: token)
+    // Sent first: the line then shows the count as it stands (one typed offline counts).
+    let sends = sendVotes()
+    return (roomLine(question).map { [$0] } ?? []) + sends
+  }
+
+  mutating func received(_ response: VoteResponse) -> [QnAEffect] {
+    guard let pending = room.pendingVotes[response.question], pending.token == response.token
+    else {
+      // An answer to an older vote: its count may still be news.
+      guard updateVotes(response.question, from: response) else { return [] }
+      return roomLine(response.question).map { [$0] } ?? []
+    }
+    if !response.success, let seconds = response.retryAfter {
+      room.pendingVotes[response.question]?.sent = false
+      room.pendingVotes[response.question]?.notBefore =
+        now + .seconds(min(max(seconds.isFinite ? seconds : 1, 0.05), Self.longestRetryAfter))
+      return []
+    }
+    room.pendingVotes[response.question] = nil
+    if response.voted {
+      room.myVotes.insert(response.question)
+    } else {
+      room.myVotes.remove(response.question)
+    }
+    if let seq = response.seq { room.voteSettledAt[response.question] = seq }
+    updateVotes(response.question, from: response)
+    var effects: [QnAEffect] = []
+    if !response.success {
+      effects.append(notice(response.message ?? "The vote was refused.", kind: .error))
+    }
+    // Its vote confirmed or refused, the question's line changes either way.
+    effects += roomLine(response.question).map { [$0] } ?? []
+    return effects
+  }
+
+  /// A vote's answer carries the count as of its sequence number: news only when no delta
+  /// brought a newer one (deltas and answers travel separately).
+  /// Returns whether the count changed.
+  @discardableResult
+  private mutating func updateVotes(_ question: UUID, from response: VoteResponse) -> Bool {
+    guard let seq = response.seq, let roomSeq = room.seq, seq > roomSeq else { return false }
+    let votes = max(0, response.votes)
+    guard var target = room.questions[question], target.votes != votes else { return false }
+    if votes > target.votes { room.rose(question, at: now) }
+    target.votes = votes
+    room.questions[question] = target
+    return true
+  }
+
+  /// Puts the votes not yet on the wire there, once joined (after a handshake).
+  mutating func sendVotes() -> [QnAEffect] {
+    guard let connectionID, room.joined else { return [] }
+    var effects: [QnAEffect] = []
+    for (question, pending) in room.pendingVotes.sorted(by: {
+      $0.key.uuidString < $1.key.uuidString
+    })
+    where !pending.sent && (pending.notBefore ?? now) <= now {
+      room.pendingVotes[question]?.sent = true
+      room.pendingVotes[question]?.notBefore = nil
+      effects.append(
+        .vote(Vote(id: connectionID, question: question, up: pending.up, token: pending.token)))
+    }
+    return effects
+  }
+
+  /// After a disconnect: votes on the wire without an answer go again after the next join.
+  mutating func requeueVotes() {
+    room.joined = false
+    for question in room.pendingVotes.keys { room.pendingVotes[question]?.sent = false }
+  }
+
+  /// When the first vote waiting out a refusal may go again.
+  var nextVoteWakeUp: Duration? {
+    room.pendingVotes.values.compactMap { $0.sent ? nil : $0.notBefore }.filter { $0 > now }.min()
+  }
+
+  // MARK: What the attendee sees
+
+  func isMine(_ question: RoomQuestion) -> Bool {
+    question.mine == true || tokenByServerID[question.id] != nil
+  }
+
+  func entry(for question: RoomQuestion) -> RoomEntry {
+    let pending = room.pendingVotes[question.id]
+    let counted = room.myVotes.contains(question.id)
+    let voted = pending?.up ?? counted
+    var shown = question
+    // A vote typed offline counts on screen at once; one on the wire waits for the server.
+    if let pending, !pending.sent, pending.up != counted { shown.votes += pending.up ? 1 : -1 }
+    shown.votes = max(0, shown.votes)
+    return RoomEntry(
+      question: shown, mine: isMine(question), voted: voted,
+      highlighted: room.highlighted == question.id, votePending: pending != nil)
+  }
+
+  private func roomLine(_ id: UUID) -> QnAEffect? {
+    room.questions[id].map { .report(.roomQuestion(entry(for: $0), removed: false)) }
+  }
+
+  /// The room, in `order`.
+  public func roomEntries(_ order: RoomOrder) -> [RoomEntry] {
+    let entries = room.questions.values.map { entry(for: $0) }
+    switch order {
+    case .popular:
+      return entries.sorted { a, b in
+        if a.question.answered != b.question.answered { return !a.question.answered }
+        if a.votes != b.votes { return a.votes > b.votes }
+        if a.question.createdAt != b.question.createdAt {
+          return a.question.createdAt < b.question.createdAt
+        }
+        return a.id.uuidString < b.id.uuidString
+      }
+    case .recent:
+      return entries.sorted { a, b in
+        if a.question.createdAt != b.question.createdAt {
+          return a.question.createdAt > b.question.createdAt
+        }
+        return a.id.uuidString < b.id.uuidString
+      }
+    }
+  }
+
+  /// One question of the room, as the attendee sees it.
+  public func roomEntry(_ id: UUID) -> RoomEntry? { room.questions[id].map { entry(for: $0) } }
+
+  /// Whether a vote typed for `question` still waits for the server's answer.
+  public func isVotePending(_ question: UUID) -> Bool { room.pendingVotes[question] != nil }
+
+  /// The question being answered now, as the attendee sees it.
+  public var nowAnswering: RoomEntry? {
+    room.highlighted.flatMap { room.questions[$0] }.map { entry(for: $0) }
+  }
+}

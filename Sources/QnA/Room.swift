@@ -1,0 +1,89 @@
+import Foundation
+
+/// The room as this client knows it (extension `room`): every published question with its
+/// votes, the question being answered now, and this attendee's own votes.
+public struct Room: Sendable, Equatable {
+  /// Whether the current server has the room (its handshake said so).
+  public internal(set) var isAvailable = false
+  /// The room's sequence number this client is at; `nil` until a whole snapshot arrived.
+  public internal(set) var seq: Int?
+  /// Which room `seq` counts in.
+  var epoch: UUID?
+  public internal(set) var questions: [UUID: RoomQuestion] = [:]
+  /// The question being answered now.
+  public internal(set) var highlighted: UUID?
+  /// Clock time each question last gained votes, for a brief highlight as it moves up.
+  public internal(set) var risenAt: [UUID: Duration] = [:]
+  /// This attendee's votes as the server last said.
+  var myVotes: Set<UUID> = []
+  /// The room sequence number at which a vote's answer settled this attendee's vote on a
+  /// question: a snapshot older than that does not undo it.
+  var voteSettledAt: [UUID: Int] = [:]
+  /// Votes typed and not yet answered by the server, by question: the latest intent wins.
+  var pendingVotes: [UUID: PendingVote] = [:]
+  /// A snapshot arriving page by page.
+  var assembling: Assembly?
+  /// When a catch-up was asked for after a gap (deltas past the gap wait for it).
+  var catchUpAskedAt: Duration?
+  /// The newest sequence number any delta reached, applied or set aside after a gap.
+  var newestSeen = 0
+  /// This connection has introduced the attendee: votes may go.
+  var joined = false
+
+  struct Assembly: Sendable, Equatable {
+    var seq: Int
+    var parts: Int
+    var pages: [Int: [RoomQuestion]] = [:]
+    var highlighted: UUID?
+    var epoch: UUID
+  }
+
+  struct PendingVote: Sendable, Equatable {
+    var up: Bool
+    var token: UUID
+    /// On the wire and not answered yet.
+    var sent = false
+    /// The server asked to wait until this clock time.
+    var notBefore: Duration?
+  }
+
+  /// Size at which `risenAt` next forgets old rises (amortized: it doubles).
+  private var risePruneSize = 64
+
+  /// Questions a room may hold; a hostile server cannot grow it past this.
+  static let maxQuestions = 100_000
+  /// How long a catch-up may take before a new gap asks again.
+  static let catchUpPatience = Duration.seconds(5)
+  /// How long a rise is remembered: longer than any front end marks it.
+  static let riseMemory = Duration.seconds(10)
+
+  /// `id` gained votes at `now`.
+  mutating func rose(_ id: UUID, at now: Duration) {
+    risenAt[id] = now
+    guard risenAt.count >= risePruneSize else { return }
+    risenAt = risenAt.filter { $0.value + Self.riseMemory > now }
+    risePruneSize = max(64, risenAt.count * 2)
+  }
+}
+
+/// One question as the attendee sees it in the room view.
+public struct RoomEntry: Sendable, Hashable, Identifiable {
+  public var question: RoomQuestion
+  public var mine: Bool
+  public var voted: Bool
+  public var highlighted: Bool
+  /// A vote typed here that the server has not yet answered.
+  public var votePending: Bool
+
+  public var id: UUID { question.id }
+  /// The count shown: the server's, with a vote typed offline already counted.
+  public var votes: Int { question.votes }
+}
+
+/// How the room view is sorted.
+public enum RoomOrder: Sendable, Hashable {
+  /// Unanswered first, most votes first (then oldest first); answered ones sunk below.
+  case popular
+  /// Newest first.
+  case recent
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+// The `room` extension (docs/protocol-extensions.md): every attendee sees the room's
+// questions with their votes, and votes. Nothing here ever names another attendee's token,
+// attendee id or connection.
+
+/// Client → server, right after each handshake: who this attendee is (a stable id the client
+/// keeps, never the connection's), and the last room sequence it has seen, to catch up from.
+public struct Join: Sendable, Hashable, Codable {
+  static let type = "join"
+  /// This connection's id, as in `newQuestion`.
+  public var id: UUID
+  public var attendee: UUID
+  /// Shown beside the attendee's questions when given; anonymous by default.
+  public var name: String?
+  /// The room sequence the client has seen, and the room it was seen in (a server restarted
+  /// on another database counts anew); absent for a whole snapshot.
+  public var since: Int?
+  public var epoch: UUID?
+
+  public init(
+    id: UUID, attendee: UUID, name: String? = nil, since: Int? = nil, epoch: UUID? = nil
+  ) {
+    self.id = id
+    self.attendee = attendee
+    self.name = name
+    self.since = since
+    self.epoch = epoch
+  }
+}
+
+/// One question as the room sees it.
+public struct RoomQuestion: Sendable, Hashable, Codable {
+  public var id: UUID
+  public var content: String
+  public var votes: Int
+  public var answered: Bool
+  public var createdAt: Date
+  /// In a snapshot: whether the attendee it goes to asked it. Absent in deltas, which go to
+  /// everyone alike (a client knows its own questions).
+  public var mine: Bool?
+  /// In a snapshot: whether the attendee it goes to voted for it. Absent in deltas.
+  public var voted: Bool?
+
+  public init(
+    id: UUID, content: String, votes: Int, answered: Bool, createdAt: Date, mine: Bool? = nil,
+    voted: Bool? = nil
+  ) {
+    self.id = id
+    self.content = content
+    self.votes = votes
+    self.answered = answered
+    self.createdAt = createdAt
+    self.mine = mine
+    self.voted = voted
+  }
+}
+
+/// Server → client: one page of the room as of sequence `seq`; a large room comes in `parts`
+/// pages, each small enough for any message limit. The room is the pages together.
+public struct RoomSnapshot: Sendable, Hashable, Codable {
+  static let type = "room"
+  public var seq: Int
+  /// This page's number, from 1.
+  public var part: Int
+  public var parts: Int
+  public var questions: [RoomQuestion]
+  /// The question being answered now, if any.
+  public var highlighted: UUID?
+  /// Which room's sequence numbers these are, for a later `join`'s `since`.
+  public var epoch: UUID
+
+  public init(
+    seq: Int, part: Int, parts: Int, questions: [RoomQuestion], highlighted: UUID? = nil,
+    epoch: UUID
+  ) {
+    self.seq = seq
+    self.part = part
+    self.parts = parts
+    self.questions = questions
+    self.highlighted = highlighted
+    self.epoch = epoch
+  }
+}
+
+/// Server → client: what changed in the room from sequence `from` to `to` (inclusive), as the
+/// current state of each question that changed. Vote counts are coalesced: a delta may cover
+/// several sequence numbers at once.
+public struct RoomDelta: Sendable, Hashable, Codable {
+  static let type = "roomDelta"
+  public var from: Int
+  public var to: Int
+  public var questions: [RoomQuestion]
+  /// Questions that left the room.
+  public var removed: [UUID]?
+  /// Present when the question being answered changed (its `id` absent when none is).
+  public var highlight: HighlightChange?
+
+  public init(
+    from: Int, to: Int, questions: [RoomQuestion] = [], removed: [UUID]? = nil,
+    highlight: HighlightChange? = nil
+  ) {
+    self.from = from
+    self.to = to
+    self.questions = questions
+    self.removed = removed
+    self.highlight = highlight
+  }
+}
+
+/// The question being answered now, or none.
+public struct HighlightChange: Sendable, Hashable, Codable {
+  public var id: UUID?
+
+  public init(id: UUID?) { self.id = id }
+}
+
+/// Client → server: this attendee's vote for a question (`up`), or its withdrawal. One vote
+/// per attendee per question: sending it again changes nothing.
+public struct Vote: Sendable, Hashable, Codable {
+  static let type = "vote"
+  /// This connection's id, as in `newQuestion`.
+  public var id: UUID
+  public var question: UUID
+  public var up: Bool
+  /// The client's id for this vote, echoed in its response.
+  public var token: UUID
+
+  public init(id: UUID, question: UUID, up: Bool, token: UUID) {
+    self.id = id
+    self.question = question
+    self.up = up
+    self.token = token
+  }
+}
+
+/// Server → the voting connection: where the vote stands now.
+public struct VoteResponse: Sendable, Hashable, Codable {
+  static let type = "voteResponse"
+  public var question: UUID
+  public var token: UUID
+  public var success: Bool
+  /// Whether this attendee's vote counts for the question now.
+  public var voted: Bool
+  public var votes: Int
+  /// The room sequence number `votes` is as of: a client already past it has a newer count
+  /// from a delta. Absent on refusals that never reached the room.
+  public var seq: Int?
+  /// Why it was refused.
+  public var message: String?
+  /// As on `questionResponse`: a refusal that may be retried after this many seconds.
+  public var retryAfter: Double?
+
+  public init(
+    question: UUID, token: UUID, success: Bool, voted: Bool, votes: Int, seq: Int? = nil,
+    message: String? = nil, retryAfter: Double? = nil
+  ) {
+    self.question = question
+    self.token = token
+    self.success = success
+    self.voted = voted
+    self.votes = votes
+    self.seq = seq
+    self.message = message
+    self.retryAfter = retryAfter
+  }
+}
+
+extension Join: WireBody {}
+extension RoomSnapshot: WireBody {}
+extension RoomDelta: WireBody {}
+extension Vote: WireBody {}
+extension VoteResponse: WireBody {}

@@ -1,0 +1,94 @@
+import Foundation
+import QnA
+
+/// What the engine keeps on disk: questions not yet delivered (the pending file) and who
+/// this attendee is.
+extension QnAEngine {
+  func restorePending() -> [Question] {
+    guard let pendingFile else { return [] }
+    let lock: FileLock?
+    do {
+      lock = try pendingFile.lock()
+    } catch {
+      keepInMemory(because: "cannot keep questions typed here after quitting: \(error)")
+      return []
+    }
+    guard let lock else {
+      log("another qna is using \(pendingFile.url.path); unsent questions stay in memory")
+      self.pendingFile = nil
+      apply(
+        .notice(
+          "Another qna is connected to this server: questions typed here are not kept "
+            + "after quitting.", kind: .info))
+      return []
+    }
+    pendingLock = lock
+    let entries: [PendingQuestionsFile.Entry]
+    do {
+      entries = try pendingFile.load()
+    } catch {
+      log("\(error); moved aside")
+      if !pendingFile.quarantine() {
+        // Saving now would overwrite what it may still hold.
+        keepInMemory(because: "\(error), and it could not be moved aside")
+      }
+      return []
+    }
+    // What the file holds now: a change (a discard) is written back.
+    savedPending = entries
+    for entry in entries {
+      switch (entry.failure, keptRefusals) {
+      case (.some, .retry): apply(.restore(entry.content, token: entry.token))
+      case (.some, .discard):
+        apply(.restore(entry.content, token: entry.token, failure: entry.failure))
+        apply(.discard(entry.token))
+      default: apply(.restore(entry.content, token: entry.token, failure: entry.failure))
+      }
+    }
+    return entries.compactMap { state.question(token: $0.token) }
+  }
+
+  /// Writes the pending questions when they changed.
+  func savePending() {
+    guard let pendingFile else { return }
+    let entries = state.pendingQuestions.map { question in
+      var failure: String?
+      if case .failed(let reason) = question.status { failure = reason }
+      return PendingQuestionsFile.Entry(
+        token: question.id, content: question.content, failure: failure)
+    }
+    guard entries != savedPending else { return }
+    do {
+      try pendingFile.save(entries)
+      savedPending = entries
+      saveFailing = false
+    } catch {
+      log("\(error)")
+      if !saveFailing {
+        // Once per run of failures: quitting now would lose what is not saved.
+        saveFailing = true
+        apply(.notice("Questions typed here are not saved: \(error)", kind: .error))
+      }
+    }
+  }
+
+  /// The pending file cannot be used: questions stay in memory only, and the attendee hears.
+  func keepInMemory(because reason: String) {
+    log(reason)
+    pendingFile = nil
+    apply(.notice(reason.prefix(1).uppercased() + reason.dropFirst(), kind: .error))
+  }
+
+  /// Tells the state who this attendee is: the id kept for this server, or a new one.
+  func introduceAttendee() {
+    var attendee = makeToken()
+    if let attendeeFile {
+      do {
+        attendee = try attendeeFile.load { attendee }
+      } catch {
+        log("\(error); this run's attendee id is not kept")
+      }
+    }
+    apply(.identity(attendee: attendee, name: attendeeName))
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import QnA
+import RFC6455
+import WebSocketClient
+
+/// The one task that puts the reducer's messages on the wire, in the order it released them.
+extension QnAEngine {
+  /// What the outbox sends, in order.
+  enum Outgoing: Sendable {
+    case question(NewQuestion, UUID, attempt: Int)
+    /// A message for the connection of `attempt` only (`resume`, `join`, `vote`): it names
+    /// that connection; if it is gone, the next handshake makes new ones.
+    case other(WireMessage, attempt: Int)
+  }
+
+  func drainOutbox(_ messages: AsyncStream<Outgoing>) async {
+    for await outgoing in messages {
+      switch outgoing {
+      case .question(let message, let token, let attempt):
+        // Requeued by a disconnect while it waited here: the next handshake sends it anew.
+        guard let question = state.question(token: token), question.status == .sending,
+          message.id == state.connectionID
+        else { continue }
+        if await write(.newQuestion(message), onAttempt: attempt) {
+          updateSink.yield(EngineUpdate(state: state, changes: [.sent(question)]))
+        } else if message.id == state.connectionID {
+          // Only while that connection is still current: after a new handshake the question
+          // has already gone out again, and this failure must not requeue it.
+          apply(.sendFailed(token))
+        }
+      case .other(let message, let attempt):
+        _ = await write(message, onAttempt: attempt)
+      }
+    }
+  }
+
+  /// Encodes and sends one message on the connection of `attempt`; false (logged) if that
+  /// connection is gone.
+  func write(_ message: WireMessage, onAttempt attempt: Int) async -> Bool {
+    let bytes = codec.encode(message)
+    do {
+      let frame: WebSocketMessage =
+        sendsBinary ? .binary(bytes) : .text(String(decoding: bytes, as: UTF8.self))
+      try await client.send(frame, onAttempt: attempt)
+      return true
+    } catch {
+      log("\(message.type) not sent (\(error)); the next connection sends it again")
+      return false
+    }
+  }
+}

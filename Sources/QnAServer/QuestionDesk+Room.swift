@@ -1,0 +1,63 @@
+import Foundation
+import QnA
+
+/// The room on the desk: attendees joining, their votes, and the question being answered.
+extension QuestionDesk {
+  /// Names longer than this are cut: they are shown beside questions.
+  static let maxNameLength = 60
+
+  func join(_ join: Join, from connection: SocketConnection) async {
+    guard join.id == connection.id else {
+      logger.warning("ignored join from \(connection.id) naming \(join.id)")
+      return
+    }
+    connection.attendee = join.attendee
+    let name = join.name.map { String($0.prefix(Self.maxNameLength)) }.flatMap {
+      $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
+    }
+    do {
+      try await store.join(attendee: join.attendee, name: name, at: environment.now())
+    } catch {
+      logger.error("could not record attendee: \(error)")
+    }
+    room.join(connection, join)
+  }
+
+  func respond(to vote: Vote, from connection: SocketConnection) async -> VoteResponse {
+    func refuse(_ message: String, retryAfter: Duration? = nil) -> VoteResponse {
+      VoteResponse(
+        question: vote.question, token: vote.token, success: false, voted: false, votes: 0,
+        message: message, retryAfter: retryAfter.map(Self.seconds))
+    }
+    guard vote.id == connection.id else {
+      return refuse("The id in vote is not this connection's id.")
+    }
+    guard let attendee = connection.attendee else {
+      return refuse("Join the room before voting.")
+    }
+    if let wait = connection.takeVote(now: environment.uptime()) {
+      return refuse(Self.rateLimitedMessage, retryAfter: wait)
+    }
+    let outcome: QuestionStore.VoteOutcome?
+    do {
+      outcome = try await store.vote(
+        attendee: attendee, question: vote.question, up: vote.up, at: environment.now())
+    } catch {
+      logger.error("could not store a vote: \(error)")
+      return refuse(Self.failedSaveMessage, retryAfter: Self.storageRetry)
+    }
+    guard let outcome else { return refuse("There is no such question.") }
+    room.changed()
+    return VoteResponse(
+      question: vote.question, token: vote.token, success: outcome.refusal == nil,
+      voted: outcome.voted, votes: outcome.votes, seq: outcome.seq, message: outcome.refusal)
+  }
+
+  /// Makes `question` the one being answered now (`nil`: none), for every attendee. False if
+  /// there is no such question.
+  func highlight(_ question: UUID?) async throws(StoreError) -> Bool {
+    guard try await store.highlight(question) else { return false }
+    room.changed()
+    return true
+  }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import QnA
+
+/// The room's side of the store: attendees, votes, the question being answered, and the log
+/// of what changed, whose sequence numbers attendees catch up from. Each change and its log
+/// row commit together, so no attendee can see one without the other.
+extension QuestionStore {
+  enum Change: String {
+    case added, answered, votes, highlight, removed
+  }
+
+  static func logChange(_ db: Database, _ question: UUID?, _ kind: Change) throws {
+    try db.execute(
+      sql: "INSERT INTO roomLog (question, kind) VALUES (?, ?)",
+      arguments: [question?.uuidString, kind.rawValue])
+  }
+
+  /// The last sequence number of the log (0 for a room where nothing happened yet).
+  static func currentSeq(_ db: Database) throws -> Int {
+    try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM roomLog") ?? 0
+  }
+
+  /// This database's room, as opposed to another's whose numbers happen to match.
+  public func roomEpoch() async throws(StoreError) -> UUID {
+    try await read { db in
+      let value = try String.fetchOne(db, sql: "SELECT value FROM roomState WHERE key = 'epoch'")
+      return value.flatMap(UUID.init(uuidString:)) ?? UUID()
+    }
+  }
+
+  public func currentSeq() async throws(StoreError) -> Int {
+    try await read { db in try Self.currentSeq(db) }
+  }
+
+  /// Records the attendee (and its name, which may change).
+  public func join(attendee: UUID, name: String?, at time: Date) async throws(StoreError) {
+    try await run { db in
+      try db.execute(
+        sql: """
+          INSERT INTO attendee (id, name, firstSeen) VALUES (?, ?, ?)
+          ON CONFLICT(id) DO UPDATE SET name = excluded.name
+          """,
+        arguments: [attendee.uuidString, name, time.timeIntervalSinceReferenceDate])
+    }
+  }
+
+  public struct VoteOutcome: Sendable {
+    public var voted: Bool
+    public var votes: Int
+    /// The room's sequence number this count is as of.
+    public var seq: Int
+    /// Why it was refused, when it was.
+    public var refusal: String?
+  }
+
+  /// One vote per attendee per question, in one transaction: sending it again changes
+  /// nothing. No vote for one's own question, nor for an answered one (taking one back is
+  /// always allowed). `nil`: no such question.
+  public func vote(attendee: UUID, question: UUID, up: Bool, at time: Date)
+    async throws(StoreError) -> VoteOutcome?
+  {
+    try await run { db in
+      guard var record = try QuestionRecord.fetchOne(db, key: question.uuidString) else {
+        return nil
+      }
+      let key = [attendee.uuidString, question.uuidString]
+      let existing =
+        try Bool.fetchOne(
+          db, sql: "SELECT 1 FROM vote WHERE attendee = ? AND question = ?",
+          arguments: StatementArguments(key)) ?? false
+      if up, !existing {
+        if record.attendee == attendee.uuidString {
+          return VoteOutcome(
+            voted: false, votes: record.votes, seq: try Self.currentSeq(db),
+            refusal: "That question is yours: votes are for the others' questions.")
+        }
+        if record.answered {
+          return VoteOutcome(
+            voted: false, votes: record.votes, seq: try Self.currentSeq(db),
+            refusal: "That question has been answered.")
+        }
+        try db.execute(
+          sql: "INSERT INTO vote (attendee, question, createdAt) VALUES (?, ?, ?)",
+          arguments: [
+            attendee.uuidString, question.uuidString, time.timeIntervalSinceReferenceDate,
+          ])
+        record.votes += 1
+      } else if !up, existing {
+        try db.execute(
+          sql: "DELETE FROM vote WHERE attendee = ? AND question = ?",
+          arguments: StatementArguments(key))
+        record.votes -= 1
+      } else {
+        return VoteOutcome(voted: existing, votes: record.votes, seq: try Self.currentSeq(db))
+      }
+      try record.update(db)
+      try Self.logChange(db, question, .votes)
+      return VoteOutcome(voted: up, votes: record.votes, seq: Int(db.lastInsertedRowID))
+    }
+  }
+
+  /// Makes `question` the one being answered now (`nil`: none). Returns false if there is no
+  /// such question.
+  public func highlight(_ question: UUID?) async throws(StoreError) -> Bool {
+    try await run { db in
+      if let question, try QuestionRecord.fetchOne(db, key: question.uuidString) == nil {
+        return false
+      }
+      let current = try String.fetchOne(
+        db, sql: "SELECT value FROM roomState WHERE key = 'highlighted'")
+      guard current != question?.uuidString else { return true }
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO roomState (key, value) VALUES ('highlighted', ?)",
+        arguments: [question?.uuidString])
+      try Self.logChange(db, question, .highlight)
+      return true
+    }
+  }
+
+  /// The question being answered now.
+  public func highlighted() async throws(StoreError) -> UUID? {
+    try await read { db in try Self.highlighted(db) }
+  }
+
+  static func highlighted(_ db: Database) throws -> UUID? {
+    try String.fetchOne(db, sql: "SELECT value FROM roomState WHERE key = 'highlighted'")
+      .flatMap(UUID.init(uuidString:))
+  }
+
+  /// The whole room for one attendee as of the log's last sequence number: every question,
+  /// whether the attendee asked it and voted for it, and the question being answered.
+  public func snapshot(for attendee: UUID) async throws(StoreError) -> (
+    seq: Int, questions: [RoomQuestion], highlighted: UUID?
+  ) {
+    try await read { db in
+      let seq = try Self.currentSeq(db)
+      let voted = try Set(
+        String.fetchAll(
+          db, sql: "SELECT question FROM vote WHERE attendee = ?",
+          arguments: [attendee.uuidString]))
+      let records = try QuestionRecord.order(Column("createdAt"), Column("rowid")).fetchAll(db)
+      let questions = records.map { record in
+        var question = record.question.roomQuestion
+        question.mine = record.attendee == attendee.uuidString
+        question.voted = voted.contains(record.id)
+        return question
+      }
+      return (seq, questions, try Self.highlighted(db))
+    }
+  }
+
+  /// What changed after sequence `after`, up to `upTo`: the current state of each question
+  /// that changed (the same for every attendee), and the question being answered if that
+  /// changed. `nil` when those log rows are gone (a catch-up is then a snapshot).
+  public func changes(after: Int, upTo: Int) async throws(StoreError) -> RoomDelta? {
+    try await read { db in
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT seq, question, kind FROM roomLog WHERE seq > ? AND seq <= ? ORDER BY seq",
+        arguments: [after, upTo])
+      guard rows.count == upTo - after else { return nil }
+      var changed: [String] = []
+      var seen: Set<String> = []
+      var highlightChanged = false
+      for row in rows {
+        let kind: String = row["kind"]
+        if kind == Change.highlight.rawValue {
+          highlightChanged = true
+        } else if let id: String = row["question"], seen.insert(id).inserted {
+          changed.append(id)
+        }
+      }
+      let records = try QuestionRecord.fetchAll(db, keys: changed)
+      let found = Set(records.map(\.id))
+      return RoomDelta(
+        from: after + 1, to: upTo,
+        questions: records.map(\.question.roomQuestion).sorted { $0.createdAt < $1.createdAt },
+        removed: changed.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
+          .nilIfEmpty,
+        highlight: highlightChanged ? HighlightChange(id: try Self.highlighted(db)) : nil)
+    }
+  }
+}
+
+extension StoredQuestion {
+  /// As the room shows it: content, votes and state, nothing about who asked.
+  var roomQuestion: RoomQuestion {
+    RoomQuestion(
+      id: id, content: content, votes: votes, answered: answered, createdAt: createdAt)
+  }
+}
+
+extension Array {
+  var nilIfEmpty: Self? { isEmpty ? nil : self }
+}
+
+extension QuestionStore {
+  /// Mock: many questions at once, each from an attendee of its own, in one transaction.
+  public func seed(_ questions: [StoredQuestion]) async throws(StoreError) {
+    try await run { db in
+      for question in questions {
+        try QuestionRecord(question).insert(db)
+        try Self.logChange(db, question.id, .added)
+      }
+    }
+  }
+
+  /// Mock: `count` votes for `question` from attendees who never voted before, in one
+  /// transaction. `nil`: no such question.
+  public func simulateVotes(
+    for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID
+  ) async throws(StoreError) -> Int? {
+    try await run { db in
+      guard var record = try QuestionRecord.fetchOne(db, key: question.uuidString) else {
+        return nil
+      }
+      for _ in 0..<count {
+        try db.execute(
+          sql: "INSERT INTO vote (attendee, question, createdAt) VALUES (?, ?, ?)",
+          arguments: [
+            makeID().uuidString, question.uuidString, time.timeIntervalSinceReferenceDate,
+          ])
+      }
+      record.votes += count
+      try record.update(db)
+      try Self.logChange(db, question, .votes)
+      return record.votes
+    }
+  }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Logging
+import NIOCore
+import QnA
+
+/// The room's fan-out: who has joined, and what changed since the last broadcast, sent to
+/// every joined socket as one delta (encoded once). Changes are coalesced: the first change
+/// after a quiet spell goes out at once, the ones after it within `window` together, so 2,000
+/// attendees voting cause a delta per window, not 2,000² messages. A slow socket's bounded
+/// queue drops it rather than keep a backlog; its client catches up from its sequence number.
+///
+/// One task runs every command in turn, so a join's catch-up and the broadcasts around it
+/// never interleave: each joined socket sees every sequence number once, in order.
+final class RoomHub: Sendable {
+  enum Command: Sendable {
+    case join(SocketConnection, Join)
+    case leave(UUID)
+    case changed
+    case flush
+    /// A joining socket has every page of its snapshot as of this sequence number.
+    case snapshotSent(SocketConnection, seq: Int)
+  }
+
+  let window: Duration
+  private let store: QuestionStore
+  private let logger: Logger
+  private let commands: AsyncStream<Command>.Continuation
+  private let worker: Task<Void, Never>
+
+  init(store: QuestionStore, window: Duration = .milliseconds(100), logger: Logger) {
+    self.store = store
+    self.window = window
+    self.logger = logger
+    let (stream, commands) = AsyncStream<Command>.makeStream()
+    self.commands = commands
+    let state = Worker(store: store, window: window, commands: commands, logger: logger)
+    worker = Task { await state.run(stream) }
+  }
+
+  func join(_ connection: SocketConnection, _ join: Join) {
+    commands.yield(.join(connection, join))
+  }
+  func leave(_ connection: UUID) { commands.yield(.leave(connection)) }
+  /// Something in the room changed (its log row is committed).
+  func changed() { commands.yield(.changed) }
+
+  func stop() {
+    commands.finish()
+    worker.cancel()
+  }
+
+  /// The hub's state, touched only by its one task.
+  private final class Worker: @unchecked Sendable {
+    // @unchecked: only `run`, one task, ever touches these fields.
+    let store: QuestionStore
+    let window: Duration
+    let commands: AsyncStream<Command>.Continuation
+    let logger: Logger
+    var members: [UUID: SocketConnection] = [:]
+    /// Sockets whose snapshot is still on its way, paced to their reading: deltas wait.
+    var joining: [UUID: UUID] = [:]
+    var lastSent: Int?
+    var epoch: UUID?
+    var flushScheduled = false
+    var lastFlush = ContinuousClock.now - .seconds(1)
+    let codec = WireCodec()
+
+    init(
+      store: QuestionStore, window: Duration, commands: AsyncStream<Command>.Continuation,
+      logger: Logger
+    ) {
+      self.store = store
+      self.window = window
+      self.commands = commands
+      self.logger = logger
+    }
+
+    func run(_ stream: AsyncStream<Command>) async {
+      for await command in stream {
+        do throws(StoreError) {
+          switch command {
+          case .join(let connection, let join): try await welcome(connection, join)
+          case .leave(let id):
+            members[id] = nil
+            joining[id] = nil
+          case .snapshotSent(let connection, let seq): try await caughtUp(connection, from: seq)
+          case .changed: scheduleFlush()
+          case .flush:
+            flushScheduled = false
+            try await flush()
+          }
+        } catch {
+          logger.error("room: \(error)")
+        }
+      }
+    }
+
+    private func current() async throws(StoreError) -> (epoch: UUID, seq: Int) {
+      if let epoch, let lastSent { return (epoch, lastSent) }
+      let fresh = (try await store.roomEpoch(), try await store.currentSeq())
+      epoch = fresh.0
+      lastSent = fresh.1
+      return fresh
+    }
+
+    /// A joining socket gets what changed since the sequence it has seen, or the whole room,
+    /// then every broadcast from the next sequence on.
+    private func welcome(_ connection: SocketConnection, _ join: Join) async throws(StoreError) {
+      let (epoch, seq) = try await current()
+      members[connection.id] = nil
+      if let since = join.since, join.epoch == epoch, since <= seq, seq - since <= Self.catchUpLimit
+      {
+        if since == seq {
+          members[connection.id] = connection
+          return
+        }
+        if let delta = try await store.changes(after: since, upTo: seq) {
+          send(.roomDelta(delta), to: connection)
+          members[connection.id] = connection
+          return
+        }
+      }
+      try await sendSnapshot(to: connection, attendee: join.attendee, seq: seq, epoch: epoch)
+    }
+
+    /// Log rows a catch-up reads at most; further behind, a snapshot is cheaper.
+    static let catchUpLimit = 5000
+    /// A snapshot's pages go out as the socket's queue drains below this, so that a large
+    /// room reaches a slow reader without filling its queue (which would drop it).
+    static let pacedBacklog = 256 * 1024
+
+    /// The snapshot is read here, in turn; its pages go out from a task of their own, paced
+    /// to the socket, so one slow reader of a large room holds up no broadcast. Deltas for
+    /// the socket wait until the last page is queued, then a catch-up brings it level.
+    private func sendSnapshot(
+      to connection: SocketConnection, attendee: UUID, seq: Int, epoch: UUID
+    ) async throws(StoreError) {
+      let room = try await store.snapshot(for: attendee)
+      // The snapshot may hold changes past `seq`, not broadcast yet: the next delta repeats
+      // their current state, which changes nothing.
+      let pages = RoomPages.split(room.questions, limit: RoomPages.pageBytes)
+      let encoded = pages.enumerated().map { index, page in
+        ByteBuffer(
+          bytes: codec.encode(
+            .room(
+              RoomSnapshot(
+                seq: seq, part: index + 1, parts: pages.count, questions: page,
+                highlighted: room.highlighted, epoch: epoch))))
+      }
+      joining[connection.id] = attendee
+      let commands = self.commands
+      Task {
+        for page in encoded {
+          guard await connection.sendPaced(page, room: Self.pacedBacklog) else { return }
+        }
+        commands.yield(.snapshotSent(connection, seq: seq))
+      }
+    }
+
+    /// The snapshot as of `seq` is queued: what was broadcast since goes next, then the
+    /// socket takes every broadcast.
+    private func caughtUp(_ connection: SocketConnection, from seq: Int) async throws(StoreError) {
+      guard let attendee = joining.removeValue(forKey: connection.id), !connection.isFinished
+      else { return }
+      let (epoch, sent) = try await current()
+      if sent > seq {
+        guard let delta = try await store.changes(after: seq, upTo: sent) else {
+          // The log no longer reaches back that far: a fresh snapshot instead.
+          try await sendSnapshot(to: connection, attendee: attendee, seq: sent, epoch: epoch)
+          return
+        }
+        send(.roomDelta(delta), to: connection)
+      }
+      members[connection.id] = connection
+    }
+
+    private func scheduleFlush() {
+      guard !flushScheduled else { return }
+      flushScheduled = true
+      // Leading edge: after a quiet spell the change goes out at once.
+      let wait = max(.zero, window - (ContinuousClock.now - lastFlush))
+      let commands = self.commands
+      Task {
+        if wait > .zero { try? await Task.sleep(for: wait) }
+        commands.yield(.flush)
+      }
+    }
+
+    private func flush() async throws(StoreError) {
+      lastFlush = ContinuousClock.now
+      let (_, sent) = try await current()
+      let seq = try await store.currentSeq()
+      guard seq > sent else { return }
+      lastSent = seq
+      guard !members.isEmpty else { return }
+      guard let delta = try await store.changes(after: sent, upTo: seq) else { return }
+      let bytes = ByteBuffer(bytes: codec.encode(.roomDelta(delta)))
+      for member in members.values { member.send(bytes, due: nil) }
+    }
+
+    private func send(_ message: WireMessage, to connection: SocketConnection) {
+      connection.send(ByteBuffer(bytes: codec.encode(message)), due: nil)
+    }
+  }
+}
+
+/// The room's snapshot in pages under a size, so that no message busts a peer's limit (the
+/// existing back ends close at 16 KiB; so may proxies).
+enum RoomPages {
+  /// Bytes of questions per page, leaving room for the envelope.
+  static let pageBytes = 12_000
+
+  static func split(_ questions: [RoomQuestion], limit: Int) -> [[RoomQuestion]] {
+    var pages: [[RoomQuestion]] = [[]]
+    var size = 0
+    let codec = WireCodec()
+    for question in questions {
+      let bytes = codec.encodedSize(of: question)
+      if size + bytes > limit, !pages[pages.count - 1].isEmpty {
+        pages.append([])
+        size = 0
+      }
+      pages[pages.count - 1].append(question)
+      size += bytes
+    }
+    return pages
+  }
+}

@@ -1,0 +1,82 @@
+import QnA
+
+/// The room view, the "now answering" banner and the room's footer.
+extension TerminalView {
+  /// The question being answered now, pinned under the header in both views.
+  static func drawBanner(_ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid) {
+    guard model.showsBanner, let answering = model.state.nowAnswering else { return }
+    let label = answering.mine ? " Now answering your question: " : " Now answering: "
+    let text = Sanitizer.forScreen(answering.question.content)
+    grid.fill(row: 1, style: palette.highlight)
+    let column = grid.write(
+      TextWidth.truncate(label, to: grid.columns), row: 1, column: 0, style: palette.highlight)
+    grid.write(
+      TextWidth.truncate(text, to: max(0, grid.columns - column - 1)), row: 1, column: column,
+      style: palette.highlight)
+  }
+
+  /// Returns whether questions lie above and below the ones shown.
+  static func drawRoom(_ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid)
+    -> (above: Bool, below: Bool)
+  {
+    guard !model.roomEntries.isEmpty else {
+      let hint =
+        !model.filter.isEmpty
+        ? " No question matches “\(Sanitizer.forScreen(model.filter))”. Esc shows them all."
+        : model.state.room.seq == nil
+          ? " Joining the room…"
+          : " No questions in the room yet. Type one below and press Enter; F1 shows every key."
+      grid.write(
+        TextWidth.truncate(hint, to: grid.columns), row: model.listTop + 1, column: 0,
+        style: palette.faint)
+      return (false, false)
+    }
+    let list = model.roomList
+    let (rows, above, below) = list.visibleRows(model.selection)
+    let selected = model.selection?.id
+    for (offset, row) in rows.enumerated() {
+      let y = model.listTop + offset
+      let entry = row.entry
+      var textStyle = entry.question.answered ? palette.faint : CellStyle.plain
+      if entry.id == selected { textStyle = palette.selected }
+      if row.isFirst {
+        let label = RoomList.label(entry)
+        grid.write(
+          label.votes, row: y, column: RoomList.votesColumn,
+          style: votesStyle(entry, model, palette))
+        grid.write(
+          label.marks, row: y, column: RoomList.marksColumn,
+          style: entry.question.answered ? palette.faint : palette.title)
+      }
+      if entry.id == selected {
+        grid.fill(
+          row: y, from: row.isFirst ? RoomList.labelColumns - 1 : 0, to: grid.columns,
+          style: textStyle)
+      }
+      grid.write(row.text, row: y, column: RoomList.labelColumns, style: textStyle)
+    }
+    return (above, below)
+  }
+
+  /// The votes: marked while they rise, highlighted when the attendee's vote is among them
+  /// (underlined until the server confirms it), dim once answered.
+  private static func votesStyle(_ entry: RoomEntry, _ model: TerminalModel, _ palette: Palette)
+    -> CellStyle
+  {
+    if model.isRising(entry) { return palette.rising }
+    var style = entry.voted ? palette.voted : entry.question.answered ? palette.faint : .plain
+    if entry.votePending { style.underline = true }
+    return style
+  }
+
+  /// The room's numbers, for the footer.
+  static func roomSummary(_ model: TerminalModel) -> String {
+    let room = model.state.room
+    var summary = " \(room.questions.count) in the room"
+    if model.roomVoted > 0 { summary += " · \(model.roomVoted) voted" }
+    if !model.filter.isEmpty { summary += " · \(model.roomEntries.count) match" }
+    let pending = model.state.counts.pending + model.state.counts.failed
+    if pending > 0 { summary += " · \(pending) of yours not sent" }
+    return summary
+  }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The room end to end: `qna --headless --room` processes against `qna-server` as a user
+/// starts it (default settings), and the fallback against back ends without the room.
+@Suite("qna --headless: the room end to end", .serialized)
+struct RoomEndToEndTests {
+  static let quickReconnect = ["--max-backoff", "1s"]
+
+  func votes(_ server: QnAServerProcess, _ id: String) async throws -> Int? {
+    try await server.questions().first { $0["id"] as? String == id }?["votes"] as? Int
+  }
+
+  @Test func oneAsksAnotherVotesTheAskerSeesTheVoteWithinASecond() async throws {
+    let server = try await QnAServerProcess(["--port", "0", "--db", ":memory:"])
+    defer { server.stop() }
+    let alice = try HeadlessProcess(["--url", server.url, "--room", "--ask", "Room for one more?"])
+    defer { alice.interrupt() }
+    let id = try #require(try await alice.waitFor("created")["id"])
+    // Alice's own question in her room: hers, no votes.
+    let own = try await alice.waitFor("room") { $0["id"] == id }
+    #expect(own.fields["mine"] as? Bool == true && own.fields["votes"] as? Int == 0)
+
+    let bobState = HeadlessProcess.freshDirectory()
+    let bob = try HeadlessProcess(
+      ["--url", server.url, "--room", "--vote", id, "--exit-after-send"], stdin: "",
+      stateDirectory: bobState)
+    let seen = try await bob.waitFor("room") { $0["id"] == id }
+    #expect(seen["content"] == "Room for one more?" && seen.fields["mine"] as? Bool == false)
+    _ = try await bob.waitFor("room") { $0["id"] == id && $0.fields["voted"] as? Bool == true }
+    // The promise: within a second of Bob's vote counting, Alice sees it.
+    let voted = try await alice.waitFor("room", seconds: 1) {
+      $0["id"] == id && $0.fields["votes"] as? Int == 1
+    }
+    #expect(Set(voted.fields.keys).isSuperset(of: Self.roomFields))
+    #expect(await bob.exitStatus() == 0, "\(bob.stderr)")
+
+    // Bob again, from the same state directory: the same attendee, the same single vote.
+    let again = try HeadlessProcess(
+      ["--url", server.url, "--room", "--vote", id, "--exit-after-send"], stdin: "",
+      stateDirectory: bobState)
+    let restored = try await again.waitFor("room") { $0["id"] == id }
+    #expect(restored.fields["voted"] as? Bool == true && restored.fields["votes"] as? Int == 1)
+    #expect(await again.exitStatus() == 0, "\(again.stderr)")
+    #expect(try await votes(server, id) == 1)
+  }
+
+  /// Every `room` line carries these (docs/headless.md).
+  static let roomFields: Set<String> = [
+    "event", "id", "content", "votes", "voted", "answered", "mine", "highlighted",
+  ]
+
+  @Test func aVoteSurvivesADroppedLinkAndIsNeverCountedTwice() async throws {
+    let server = try await QnAServerProcess(["--port", "0", "--db", ":memory:", "--mock"])
+    defer { server.stop() }
+    let asker = try HeadlessProcess(
+      ["--url", server.url, "--ask", "Drop me?", "--exit-after-send"], stdin: "")
+    let id = try #require(try await asker.waitFor("created")["id"])
+    #expect(await asker.exitStatus() == 0)
+
+    let bob = try HeadlessProcess(["--url", server.url, "--room"] + Self.quickReconnect)
+    defer { bob.interrupt() }
+    _ = try await bob.waitFor("room") { $0["id"] == id }
+    bob.write("/vote \(id)")
+    _ = try await bob.waitFor("room") { $0["id"] == id && $0.fields["voted"] as? Bool == true }
+    #expect(try await server.http("POST", "/control/drop").status == 200)
+    _ = try await bob.waitFor("handshake", occurrence: 1)
+    // The same vote typed again, and a question that starts with a slash.
+    bob.write("/vote \(id)")
+    bob.write("//slash command?")
+    _ = try await bob.waitFor("created") { $0["content"] == "/slash command?" }
+    #expect(try await votes(server, id) == 1)
+    let unvoted: @Sendable (HeadlessProcess.Event) -> Bool = {
+      $0["id"] == id && $0.fields["voted"] as? Bool == false && $0.fields["votes"] as? Int == 0
+    }
+    // The room's first line matched too (no votes yet): wait for the one after it.
+    let before = bob.events.filter { $0.name == "room" && unvoted($0) }.count
+    bob.write("/unvote \(id)")
+    _ = try await bob.waitFor("room", occurrence: before, where: unvoted)
+    #expect(try await votes(server, id) == 0)
+  }
+
+  @Test func backEndsWithoutTheRoomSayItOnceAndBehaveAsBefore() async throws {
+    let reference = try PeerProcess(script: "reference_backend.py")
+    defer { reference.stop() }
+    let plain = try await QnAServerProcess(["--port", "0", "--db", ":memory:", "--no-extensions"])
+    defer { plain.stop() }
+    for url in ["ws://127.0.0.1:\(reference.port)/socket", plain.url] {
+      let withRoom = try HeadlessProcess(
+        ["--url", url, "--room", "--ask", "Only mine?", "--exit-after-send"], stdin: "")
+      #expect(await withRoom.exitStatus() == 0, "\(withRoom.stderr)")
+      let notices = withRoom.events.filter { $0.name == "notice" }.compactMap { $0["text"] }
+      #expect(notices.filter { $0 == "This server shows only your own questions." }.count == 1)
+      #expect(!withRoom.events.contains { $0.name == "room" })
+      #expect(withRoom.events.contains { $0.name == "created" })
+
+      // Without --room, not a word about it: the output is what it always was.
+      let plainRun = try HeadlessProcess(
+        ["--url", url, "--ask", "As before?", "--exit-after-send"], stdin: "")
+      #expect(await plainRun.exitStatus() == 0)
+      #expect(!plainRun.rawOutput.contains("only your own"))
+
+      // A vote has nowhere to go: said, exit 1.
+      let voter = try HeadlessProcess(
+        ["--url", url, "--vote", UUID().uuidString, "--exit-after-send"], stdin: "")
+      #expect(await voter.exitStatus() == 1)
+      #expect(voter.stderr.contains("no room to vote in"))
+    }
+  }
+
+  @Test func aVoteForNoQuestionOfTheRoomFailsWithExitOne() async throws {
+    let server = try await QnAServerProcess(["--port", "0", "--db", ":memory:"])
+    defer { server.stop() }
+    let voter = try HeadlessProcess(
+      ["--url", server.url, "--vote", UUID().uuidString, "--exit-after-send"], stdin: "")
+    #expect(await voter.exitStatus() == 1)
+    #expect(voter.stderr.contains("is not a question of the room"), "\(voter.stderr)")
+    let bad = try HeadlessProcess(["--url", server.url, "--vote", "not-an-id"], stdin: "")
+    #expect(await bad.exitStatus() == 64)
+  }
+}
