@@ -5,6 +5,7 @@ final class ServerProcess {
   let name: String
   let port: Int
   private let process: Process
+  var pid: Int32 { process.processIdentifier }
 
   init(name: String, executable: String, arguments: [String]) throws {
     self.name = name

@@ -16,8 +16,12 @@ if arguments.count > 1, arguments[1] == "serve" {
   // The server, in a process of its own: this same binary with "serve".
   var configuration = ServerConfiguration()
   configuration.port = 0
-  configuration.databasePath = arguments.count > 2 ? arguments[2] : ":memory:"
+  configuration.databasePath = ":memory:"
   configuration.maxConnections = 100_000
+  // "room-window=MS": the room's coalescing window (the baseline runs without one).
+  for argument in arguments.dropFirst(2) where argument.hasPrefix("room-window=") {
+    configuration.roomWindow = .milliseconds(Int(argument.dropFirst(12)) ?? 100)
+  }
   var logger = Logger(label: "bench-server")
   logger.logLevel = .critical
   let server = try QnAServerApp(configuration: configuration, logger: logger)
@@ -163,4 +167,43 @@ if results.count == 2 {
   emit(
     "\nBaseline ÷ ours (>1 = qna-server faster): all responses \(ratio(baseline.allResponses, ours.allResponses))×, "
       + "answer p50 \(ratio(baseline.p50, ours.p50))×, p99 \(ratio(baseline.p99, ours.p99))×")
+}
+
+// The room: 2,000 attendees, 200 questions, 20,000 votes over 10 s, with the server's
+// coalescing window (100 ms) and, as the baseline, without one (a delta for every change the
+// moment the hub is free, as a fan-out without coalescing sends).
+let roomAttendees = 2000
+let roomQuestions = 200
+let votesEach = 10
+emit(
+  "\n## The room: \(roomAttendees) attendees, \(roomQuestions) questions, "
+    + "\(roomAttendees * votesEach) votes over 10 s\n")
+emit(
+  "| server | votes counted | server CPU, s (share of one core) | bytes per attendee | deltas per attendee | vote→delta p50, ms | p99, ms | reached the last vote | reconnects |"
+)
+emit("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+var roomResults: [RoomBench.Outcome] = []
+for (name, window) in [
+  ("qna-server, 100 ms coalescing", "100"), ("baseline: qna-server, no coalescing window", "0"),
+] {
+  let server = try ServerProcess(
+    name: name, executable: arguments[0], arguments: ["serve", "room-window=\(window)"])
+  defer { server.stop() }
+  let outcome = try await RoomBench.run(
+    server, attendees: roomAttendees, questions: roomQuestions, votesEach: votesEach,
+    spread: .seconds(10))
+  roomResults.append(outcome)
+  let share = outcome.cpu / outcome.wall
+  emit(
+    "| \(name) | \(outcome.counted) | \(String(format: "%.2f (%.0f%%)", outcome.cpu / .seconds(1), share * 100)) "
+      + "| \(String(format: "%.0f", outcome.bytesPerAttendee)) | \(String(format: "%.0f", outcome.deltasPerAttendee)) "
+      + "| \(milliseconds(outcome.p50)) | \(milliseconds(outcome.p99)) "
+      + "| \(outcome.reached) of \(outcome.attendees) | \(outcome.reconnects) |")
+}
+if roomResults.count == 2 {
+  let (ours, baseline) = (roomResults[0], roomResults[1])
+  emit(
+    "\nBaseline ÷ ours: server CPU \(String(format: "%.2f", baseline.cpu / ours.cpu))×, "
+      + "bytes per attendee \(String(format: "%.2f", baseline.bytesPerAttendee / ours.bytesPerAttendee))×, "
+      + "vote→delta p99 \(String(format: "%.2f", baseline.p99 / ours.p99))×")
 }

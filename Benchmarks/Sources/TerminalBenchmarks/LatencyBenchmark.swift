@@ -31,7 +31,10 @@ enum LatencyBenchmark {
     defer { server.stop() }
     let tmux = try TmuxSession(environment: ["XDG_STATE_HOME": state.path, "LC_ALL": "C.UTF-8"])
     defer { tmux.kill() }
-    try tmux.run("'\(HeadlessProcess.qnaPath)' \(headless ? "--headless " : "")--url \(server.url)")
+    // The attendee's own list (the terminal UI opens on the room): its header counts answers.
+    try tmux.run(
+      "'\(HeadlessProcess.qnaPath)' \(headless ? "--headless " : "--view mine ")--url \(server.url)"
+    )
     if headless {
       try await tmux.waitFor("connected", joinedLines: true) { $0.contains("\"handshake\"") }
       return try await AnswerLatency.measure(

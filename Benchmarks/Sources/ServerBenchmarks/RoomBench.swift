@@ -1,0 +1,143 @@
+import Foundation
+
+/// A busy room: `attendees` on the project's engine, `questions` asked by the first of them,
+/// then every attendee casting `votesEach` votes spread over `spread`. Measured: the
+/// server's CPU while the votes come in, the bytes each attendee receives, and how long
+/// after a vote is sent each attendee has a delta that includes it.
+enum RoomBench {
+  struct Outcome {
+    var counted: Int
+    var cpu: Duration
+    var wall: Duration
+    var bytesPerAttendee: Double
+    var deltasPerAttendee: Double
+    var p50: Duration
+    var p99: Duration
+    /// Attendees whose last delta covered the last vote within a minute (a dropped or
+    /// starved socket would not).
+    var reached: Int
+    var attendees: Int
+    /// Sockets the server dropped that came back (their client caught up by snapshot).
+    var reconnects: Int
+  }
+
+  static func run(
+    _ server: ServerProcess, attendees: Int, questions: Int, votesEach: Int, spread: Duration
+  ) async throws -> Outcome {
+    progress("\(server.name): \(attendees) attendees joining the room")
+    let fleet = try RoomFleet(size: attendees, url: "ws://127.0.0.1:\(server.port)/socket")
+    fleet.start()
+    guard await fleet.wait(seconds: 120, until: \.joined) else {
+      throw BenchError.timedOut("\(server.name): joins")
+    }
+    progress("\(server.name): \(questions) questions")
+    for index in 0..<questions { await fleet.ask(index) }
+    guard
+      await fleet.wait(seconds: 60, until: { Set($0.questionIDs).count >= questions })
+    else { throw BenchError.timedOut("\(server.name): questions reaching everyone") }
+    let room = Array(Set(fleet.snapshot[questions].questionIDs)).sorted {
+      $0.uuidString < $1.uuidString
+    }
+    let own = fleet.snapshot.map(\.ownQuestion)
+
+    progress("\(server.name): \(attendees * votesEach) votes over \(spread)")
+    fleet.resetCounters()
+    let cpuBefore = cpuTime(of: server.pid)
+    let start = ContinuousClock.now
+    var random = SystemRandomNumberGenerator()
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<attendees {
+        let offset = Double.random(in: 0..<1, using: &random)
+        let targets = room.filter { $0 != own[index] }.shuffled(using: &random).prefix(votesEach)
+        group.addTask {
+          for (step, question) in targets.enumerated() {
+            let due = start + spread * ((Double(step) + offset) / Double(votesEach))
+            try? await Task.sleep(until: due, clock: .continuous)
+            await fleet.vote(index, for: question)
+          }
+        }
+      }
+    }
+    // Every vote answered, and every attendee past the last vote's sequence number.
+    let deadline = ContinuousClock.now + .seconds(60)
+    var cast = fleet.castVotes
+    while cast.contains(where: { $0.success == nil }), ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+      cast = fleet.castVotes
+    }
+    let lastSeq = cast.compactMap(\.seq).max() ?? 0
+    let everyone = await fleet.wait(seconds: 60, until: { $0.reachedSeq >= lastSeq })
+    if !everyone { progress("\(server.name): the last vote did not reach everyone in 60 s") }
+    let wall = ContinuousClock.now - start
+    let cpu = cpuTime(of: server.pid) - cpuBefore
+    let members = fleet.snapshot
+    await fleet.stop()
+
+    let counted = cast.filter { $0.success == true }
+    var histogram = LatencyHistogram()
+    for member in members {
+      for vote in counted {
+        guard let seq = vote.seq, let at = firstArrival(in: member.deltas, covering: seq)
+        else { continue }
+        histogram.add(at - vote.sentAt)
+      }
+    }
+    return Outcome(
+      counted: counted.count, cpu: cpu, wall: wall,
+      bytesPerAttendee: Double(members.map(\.bytes).reduce(0, +)) / Double(members.count),
+      deltasPerAttendee: Double(members.map(\.deltas.count).reduce(0, +)) / Double(members.count),
+      p50: histogram.percentile(0.5), p99: histogram.percentile(0.99),
+      reached: members.filter { $0.reachedSeq >= lastSeq }.count,
+      attendees: members.count, reconnects: members.map { max(0, $0.reconnects) }.reduce(0, +))
+  }
+
+  /// When the first delta reaching `seq` arrived (deltas arrive in sequence order).
+  static func firstArrival(
+    in deltas: [(to: Int, at: ContinuousClock.Instant)], covering seq: Int
+  ) -> ContinuousClock.Instant? {
+    var low = 0
+    var high = deltas.count
+    while low < high {
+      let middle = (low + high) / 2
+      if deltas[middle].to >= seq { high = middle } else { low = middle + 1 }
+    }
+    return low < deltas.count ? deltas[low].at : nil
+  }
+
+  /// User plus system CPU time the process has used, from /proc.
+  static func cpuTime(of pid: Int32) -> Duration {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = text.lastIndex(of: ")")
+    else { return .zero }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    // Fields 14 and 15 of stat(5), counted from the state (field 3) after the name.
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else {
+      return .zero
+    }
+    let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+    return .seconds(Double(user + system) / ticks)
+  }
+}
+
+/// Latencies in 0.1 ms buckets up to 60 s: millions of samples in constant memory.
+struct LatencyHistogram {
+  private var buckets = [Int](repeating: 0, count: 600_000)
+  private var count = 0
+
+  mutating func add(_ latency: Duration) {
+    let tenths = Int((latency / .microseconds(100)).rounded(.down))
+    buckets[min(max(0, tenths), buckets.count - 1)] += 1
+    count += 1
+  }
+
+  func percentile(_ fraction: Double) -> Duration {
+    guard count > 0 else { return .zero }
+    let target = Int((Double(count) * fraction).rounded(.up))
+    var seen = 0
+    for (index, bucket) in buckets.enumerated() {
+      seen += bucket
+      if seen >= target { return .microseconds(100 * index + 50) }
+    }
+    return .seconds(60)
+  }
+}
