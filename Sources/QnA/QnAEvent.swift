@@ -34,6 +34,12 @@ public enum QnAEvent: Sendable, Hashable {
   /// The user votes for a question of the room (`up`), or takes the vote back; `token` is a
   /// fresh UUID for it.
   case vote(question: UUID, up: Bool, token: UUID)
+  /// The presenter acts on a question (`qna present`); `token` is a fresh UUID for it.
+  case act(
+    PresenterActionKind, question: UUID, text: String? = nil, isPrivate: Bool = false,
+    token: UUID)
+  /// The presenter takes back their last dismiss, restore, highlight or unhighlight.
+  case undo(token: UUID)
   /// A `send` effect could not be performed (the connection went away under it).
   case sendFailed(UUID)
   /// Something the front end should tell the attendee (from the client itself, not the
@@ -65,6 +71,8 @@ public enum QnAEffect: Sendable, Hashable {
   case join(Join)
   /// Put this vote on the wire; if it fails, the next connection sends it again.
   case vote(Vote)
+  /// Put this presenter action on the wire; if it fails, the next connection sends it again.
+  case presenterAction(PresenterAction)
   /// A change the attendee (or a script) should hear about.
   case report(QnAChange)
   /// Worth a line in the log, nothing more.
@@ -87,6 +95,8 @@ public enum QnAChange: Sendable, Hashable {
   case answered(Question)
   /// A question of the room as it is now (`removed`: it left the room).
   case roomQuestion(RoomEntry, removed: Bool)
+  /// A presenter's action: queued, done, or refused (with the server's reason).
+  case action(PresenterDesk.Action, outcome: PresenterDesk.Outcome)
   case disconnected(reason: String, retry: QnAEvent.Retry?)
   case notice(Notice)
 }

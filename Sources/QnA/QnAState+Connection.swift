@@ -25,6 +25,7 @@ extension QnAState {
         connection = .offline(reason: reason)
       }
       requeueVotes()
+      requeueActions()
       return [.report(.disconnected(reason: reason, retry: retry))] + requeueSending()
     default:
       return []
@@ -45,6 +46,12 @@ extension QnAState {
     } else if configuration.expectsRoom, !warnedAboutNoRoom {
       warnedAboutNoRoom = true
       effects.append(notice("This server shows only your own questions.", kind: .info))
+    }
+    if configuration.presenter, !extensions.contains(ProtocolExtension.presenter) {
+      effects.append(
+        notice(
+          "This server does not take presenter actions on this connection: check the token.",
+          kind: .error))
     }
     if extensions.contains(ProtocolExtension.resume) {
       let mine = questions.values.filter { $0.status == .unanswered }.sorted {
@@ -78,7 +85,7 @@ extension QnAState {
           "This server cannot tell a resent question from a new one: it may show some twice.",
           kind: .info))
     }
-    return effects + sends + sendVotes()
+    return effects + sends + sendVotes() + sendActions()
   }
 
   /// Ids per `resume`: 256 UUIDs are about 10 KB of JSON, under the 16 KiB message limit of

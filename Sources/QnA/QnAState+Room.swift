@@ -53,7 +53,12 @@ extension QnAState {
       roomLine($0.id)
     }
     let behind = room.newestSeen > assembly.seq ? catchUp(from: assembly.seq) : []
-    return lines + behind + sendVotes()
+    var own: [QnAEffect] = []
+    for question in questions where question.state != nil {
+      guard let token = tokenByServerID[question.id] else { continue }
+      own += updateLifecycle(token, state: question.lifecycle, answer: question.answer)
+    }
+    return lines + own + behind + sendVotes() + sendActions()
   }
 
   mutating func received(_ delta: RoomDelta) -> [QnAEffect] {
@@ -75,8 +80,15 @@ extension QnAState {
       room.questions[question.id] = updated
       // A delta may repeat what a vote's answer already said: news only.
       if entry(for: updated) != before { effects += roomLine(question.id).map { [$0] } ?? [] }
+      if question.state != nil, let token = tokenByServerID[question.id] {
+        effects += updateLifecycle(token, state: question.lifecycle, answer: question.answer)
+      }
     }
     for id in delta.removed ?? [] {
+      if let own = ownQuestionDismissed(id) {
+        effects += own
+        continue
+      }
       guard let removed = room.questions.removeValue(forKey: id) else { continue }
       room.myVotes.remove(id)
       room.risenAt[id] = nil
@@ -112,7 +124,7 @@ extension QnAState {
           "This server shows only your own questions: there is nothing to vote on.", kind: .error)
       ]
     }
-    guard let target = room.questions[question] else {
+    guard let target = room.questions[question], target.lifecycle.isPublic || up == false else {
       return [notice("There is no such question in the room.", kind: .error)]
     }
     if up, isMine(target) {
@@ -223,7 +235,11 @@ extension QnAState {
 
   /// The room, in `order`.
   public func roomEntries(_ order: RoomOrder) -> [RoomEntry] {
-    let entries = room.questions.values.map { entry(for: $0) }
+    // Another attendee's question in review or dismissed never reaches an attendee; were a
+    // server to send one, it is still not shown. Presenters see every question.
+    let presenter = configuration.presenter
+    let entries = room.questions.values.filter { presenter || $0.lifecycle.isPublic || isMine($0) }
+      .map { entry(for: $0) }
     switch order {
     case .popular:
       return entries.sorted { a, b in

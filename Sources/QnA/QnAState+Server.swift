@@ -10,12 +10,14 @@ extension QnAState {
     case .handshake(let body): handshake(body)
     case .questionResponse(let body):
       body.success ? created(body) : refused(body)
-    case .questionAnswer(let body): answered(body.questionId)
+    case .questionAnswer(let body): answered(body)
     case .resumed(let body): resumed(body)
     case .room(let body): received(body)
     case .roomDelta(let body): received(body)
     case .voteResponse(let body): received(body)
-    case .newQuestion, .resume, .join, .vote: [.log("ignored: \(message.type) from the server")]
+    case .presenterActionResponse(let body): received(body)
+    case .newQuestion, .resume, .join, .vote, .presenterAction:
+      [.log("ignored: \(message.type) from the server")]
     }
   }
 
@@ -24,9 +26,12 @@ extension QnAState {
       return [.log("ignored: successful questionResponse without an id")]
     }
     if let token = tokenByServerID[serverID] {
-      // A repeat: only news of an answer can change anything.
-      guard response.answered == true else { return [] }
-      return markAnswered(token)
+      // A repeat: only news of an answer or of the presenter's decision changes anything.
+      var effects = updateLifecycle(
+        token, state: response.state.flatMap(QuestionState.init(rawValue:)),
+        answer: response.answer)
+      if response.answered == true { effects += markAnswered(token) }
+      return effects
     }
     var question: Question
     let match = unconfirmedMatch(
@@ -53,6 +58,8 @@ extension QnAState {
     question.status = answered ? .answered : .unanswered
     if answered { question.answeredAt = now }
     if let content = response.content { question.content = content }
+    question.state = response.state.flatMap(QuestionState.init(rawValue:))
+    if let answer = response.answer { question.answer = answer }
     // One write back: each keyed access hashes the UUID again.
     questions[question.id] = question
     tokenByServerID[serverID] = question.id
@@ -61,6 +68,7 @@ extension QnAState {
       .report(.created(question, message: response.message)),
       notice(response.message, kind: .info),
     ]
+    effects += ownQuestionInRoom(question)
     if answered { effects.append(.report(.answered(question))) }
     // While pacing, a confirmation lets the next question go.
     return pacing ? effects + dispatchReady() : effects
@@ -159,7 +167,8 @@ extension QnAState {
     return effects + dispatchReady()
   }
 
-  private mutating func answered(_ serverID: UUID) -> [QnAEffect] {
+  private mutating func answered(_ answer: QuestionAnswer) -> [QnAEffect] {
+    let serverID = answer.questionId
     guard let token = tokenByServerID[serverID] else {
       // Bounded: a hostile server could otherwise grow this set without end.
       if earlyAnswers.count >= Self.maxEarlyAnswers, let any = earlyAnswers.first {
@@ -168,8 +177,20 @@ extension QnAState {
       earlyAnswers.insert(serverID)
       return [.log("answer for \(serverID) before its question; kept for later")]
     }
-    return markAnswered(token)
+    if let text = answer.text {
+      questions[token]?.answer = String(text.prefix(Self.maxAnswerLength))
+      questions[token]?.answerIsPrivate = answer.isPrivate == true
+    }
+    let effects = markAnswered(token)
+    // Answered before, the text is the news.
+    if effects.isEmpty, answer.text != nil, let question = questions[token] {
+      return [.report(.answered(question))] + ownQuestionInRoom(question)
+    }
+    return effects + (questions[token].map { ownQuestionInRoom($0) } ?? [])
   }
+
+  /// Longest answer text kept from a server.
+  static let maxAnswerLength = 10_000
 
   static let maxEarlyAnswers = 10_000
   /// Questions a server may add to the list that were not typed here.

@@ -15,11 +15,16 @@ public struct QnAConfiguration: Sendable, Hashable {
   /// The front end shows the room: a server without it is worth a notice. Default false
   /// (headless output stays as it was unless `--room`).
   public var expectsRoom: Bool
+  /// The presenter's console (`qna present`): every question in every state is shown, and
+  /// presenter actions may be queued. Default false.
+  public var presenter: Bool
 
   public init(
     maxQuestionLength: Int = 1000, maxMessageBytes: Int = 16_384,
-    noticeLifetime: Duration = .seconds(5), maxNotices: Int = 3, expectsRoom: Bool = false
+    noticeLifetime: Duration = .seconds(5), maxNotices: Int = 3, expectsRoom: Bool = false,
+    presenter: Bool = false
   ) {
+    self.presenter = presenter
     self.maxQuestionLength = maxQuestionLength
     self.maxMessageBytes = maxMessageBytes
     self.noticeLifetime = noticeLifetime
@@ -81,6 +86,8 @@ public struct QnAState: Sendable, Equatable {
   var attendeeName: String?
   /// That this server shows only the attendee's own questions has been said.
   var warnedAboutNoRoom = false
+  /// The presenter's actions (`qna present`): queued, sent, answered.
+  public internal(set) var desk = PresenterDesk()
 
   public init(configuration: QnAConfiguration = QnAConfiguration()) {
     self.configuration = configuration
@@ -103,7 +110,7 @@ public struct QnAState: Sendable, Equatable {
     switch event {
     case .clock(let now):
       advanceClock(to: now)
-      return (pacing ? dispatchReady() : []) + sendVotes()
+      return (pacing ? dispatchReady() : []) + sendVotes() + sendActions()
     case .received(let message):
       return receive(message)
     case .undecodable(let error):
@@ -123,6 +130,10 @@ public struct QnAState: Sendable, Equatable {
       return []
     case .vote(let question, let up, let token):
       return vote(question, up: up, token: token)
+    case .act(let action, let question, let text, let isPrivate, let token):
+      return act(action, on: question, text: text, isPrivate: isPrivate, token: token)
+    case .undo(let token):
+      return undo(token: token)
     case .sendFailed(let token):
       return requeue(token)
     case .notice(let text, let kind):

@@ -52,6 +52,13 @@ public struct Question: Sendable, Hashable, Identifiable {
   /// Refusals retried without the server saying when (back ends without `retryAfter`):
   /// bounded, then it fails.
   public var blindRetries = 0
+  /// Extension `lifecycle`: where the presenter has it (`review` until approved, `dismissed`
+  /// if they set it aside); `nil` from servers without it.
+  public var state: QuestionState?
+  /// Extension `lifecycle`: the presenter's answer, when it has text, and whether it was
+  /// for this attendee only.
+  public var answer: String?
+  public var answerIsPrivate = false
 
   public init(
     id: UUID, serverID: UUID? = nil, content: String, status: QuestionStatus,

@@ -76,6 +76,10 @@ public struct RoomEntry: Sendable, Hashable, Identifiable {
   public var votePending: Bool
 
   public var id: UUID { question.id }
+  /// Where the presenter has it (extension `lifecycle`).
+  public var state: QuestionState { question.lifecycle }
+  /// The presenter's answer, when it has text.
+  public var answer: String? { question.answer }
   /// The count shown: the server's, with a vote typed offline already counted.
   public var votes: Int { question.votes }
 }

@@ -41,10 +41,25 @@ public struct RoomQuestion: Sendable, Hashable, Codable {
   public var mine: Bool?
   /// In a snapshot: whether the attendee it goes to voted for it. Absent in deltas.
   public var voted: Bool?
+  /// Extension `lifecycle`: `review`, `live`, `answered` or `dismissed` (`QuestionState`).
+  /// Absent from servers without it: then `answered` says all.
+  public var state: String?
+  /// Extension `lifecycle`: the presenter's answer, when it has text. A private one reaches
+  /// only its asker (and presenters), with `private` true.
+  public var answer: String?
+  public var isPrivate: Bool?
+  /// To presenters only: the asker's display name, when they gave one.
+  public var name: String?
+
+  enum CodingKeys: String, CodingKey {
+    case id, content, votes, answered, createdAt, mine, voted, state, answer, name
+    case isPrivate = "private"
+  }
 
   public init(
     id: UUID, content: String, votes: Int, answered: Bool, createdAt: Date, mine: Bool? = nil,
-    voted: Bool? = nil
+    voted: Bool? = nil, state: QuestionState? = nil, answer: String? = nil,
+    isPrivate: Bool? = nil, name: String? = nil
   ) {
     self.id = id
     self.content = content
@@ -53,6 +68,17 @@ public struct RoomQuestion: Sendable, Hashable, Codable {
     self.createdAt = createdAt
     self.mine = mine
     self.voted = voted
+    self.state = state?.rawValue
+    self.answer = answer
+    self.isPrivate = isPrivate
+    self.name = name
+  }
+
+  /// Its state: as the server said, else what `answered` implies (an unknown one reads as
+  /// live, so that a newer server's state never hides a question).
+  public var lifecycle: QuestionState {
+    if let state, let known = QuestionState(rawValue: state) { return known }
+    return answered ? .answered : .live
   }
 }
 

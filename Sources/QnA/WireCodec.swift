@@ -59,6 +59,11 @@ public struct WireCodec: Sendable {
       case Vote.type: return .vote(try decoder.decode(Vote.self, from: data))
       case VoteResponse.type:
         return .voteResponse(try decoder.decode(VoteResponse.self, from: data))
+      case PresenterAction.type:
+        return .presenterAction(try decoder.decode(PresenterAction.self, from: data))
+      case PresenterActionResponse.type:
+        return .presenterActionResponse(
+          try decoder.decode(PresenterActionResponse.self, from: data))
       default:
         throw WireDecodingError.unknownType(type)
       }
@@ -84,6 +89,8 @@ public struct WireCodec: Sendable {
       case .roomDelta(let body): data = try encoder.encode(Typed(body))
       case .vote(let body): data = try encoder.encode(Typed(body))
       case .voteResponse(let body): data = try encoder.encode(Typed(body))
+      case .presenterAction(let body): data = try encoder.encode(Typed(body))
+      case .presenterActionResponse(let body): data = try encoder.encode(Typed(body))
       }
     } catch {
       // Every field is a string, number, bool or finite date: encoding cannot fail.

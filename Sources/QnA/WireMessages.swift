@@ -19,6 +19,9 @@ public enum WireMessage: Sendable, Hashable {
   /// Extension `room`: a vote, and its answer.
   case vote(Vote)
   case voteResponse(VoteResponse)
+  /// Extension `presenter`: an action on a question, and its outcome.
+  case presenterAction(PresenterAction)
+  case presenterActionResponse(PresenterActionResponse)
 
   /// The `type` field each message carries on the wire.
   public var type: String {
@@ -34,6 +37,8 @@ public enum WireMessage: Sendable, Hashable {
     case .roomDelta: RoomDelta.type
     case .vote: Vote.type
     case .voteResponse: VoteResponse.type
+    case .presenterAction: PresenterAction.type
+    case .presenterActionResponse: PresenterActionResponse.type
     }
   }
 }
@@ -63,6 +68,10 @@ public enum ProtocolExtension {
   public static let retryAfter = "retryAfter"
   /// The whole room's questions and votes: `join`, `room`, `roomDelta`, `vote`.
   public static let room = "room"
+  /// Questions have a state (`review`, `live`, `answered`, `dismissed`) and answers text.
+  public static let lifecycle = "lifecycle"
+  /// Announced only on a presenter's connection: `presenterAction` is accepted on it.
+  public static let presenter = "presenter"
 }
 
 /// Extension, client → server, right after a handshake on a new connection: "these
@@ -130,12 +139,18 @@ public struct QuestionResponse: Sendable, Hashable, Codable {
   /// Extension: on a refusal that is not final (a rate limit, a busy database), the seconds
   /// after which the same question may be sent again.
   public var retryAfter: Double?
+  /// Extension `lifecycle`: the question's state (`review` while the presenter has not
+  /// approved it), and the answer's text when it has one.
+  public var state: String?
+  public var answer: String?
 
   public init(
     success: Bool, message: String, id: UUID? = nil, answered: Bool? = nil,
     content: String? = nil, createdAt: Date? = nil, token: UUID? = nil,
-    retryAfter: Double? = nil
+    retryAfter: Double? = nil, state: QuestionState? = nil, answer: String? = nil
   ) {
+    self.state = state?.rawValue
+    self.answer = answer
     self.success = success
     self.message = message
     self.id = id
@@ -151,6 +166,19 @@ public struct QuestionResponse: Sendable, Hashable, Codable {
 public struct QuestionAnswer: Sendable, Hashable, Codable {
   static let type = "questionAnswer"
   public var questionId: UUID
+  /// Extension `lifecycle`: the answer's text, and whether only the asker may read it.
+  /// Existing clients ignore both and still see *Answered*.
+  public var text: String?
+  public var isPrivate: Bool?
 
-  public init(questionId: UUID) { self.questionId = questionId }
+  enum CodingKeys: String, CodingKey {
+    case questionId, text
+    case isPrivate = "private"
+  }
+
+  public init(questionId: UUID, text: String? = nil, isPrivate: Bool? = nil) {
+    self.questionId = questionId
+    self.text = text
+    self.isPrivate = isPrivate
+  }
 }

@@ -26,6 +26,8 @@ public enum HeadlessEvents {
     case .answered(let question): questionLine("answered", question)
     case .roomQuestion(let entry, let removed):
       roomLine(entry, removed: removed)
+    case .action(let action, let outcome):
+      actionLine(action, outcome)
     case .disconnected(let reason, let retry):
       JSONLine([
         "event": .string("disconnected"), "reason": .string(reason),
@@ -49,7 +51,27 @@ public enum HeadlessEvents {
       ("mine", .bool(entry.mine)), ("highlighted", .bool(entry.highlighted)),
       ("createdAt", .string(entry.question.createdAt.formatted(timestamp))),
     ]
+    if entry.question.state != nil { members.append(("state", .string(entry.state.rawValue))) }
+    if let answer = entry.answer { members.append(("answer", .string(answer))) }
+    if entry.question.isPrivate == true { members.append(("private", .bool(true))) }
     if removed { members.append(("removed", .bool(true))) }
+    return JSONLine(members)
+  }
+
+  /// A presenter's action: `queued`, `done` or `refused` (with the reason).
+  private static func actionLine(_ action: PresenterDesk.Action, _ outcome: PresenterDesk.Outcome)
+    -> JSONLine
+  {
+    var members: [(key: String, value: JSONLine.Value)] = [
+      ("event", .string("action")), ("action", .string(action.kind.rawValue)),
+      ("id", .string(action.question.uuidString)), ("token", .string(action.token.uuidString)),
+    ]
+    switch outcome {
+    case .queued: members.append(("outcome", .string("queued")))
+    case .done: members.append(("outcome", .string("done")))
+    case .refused(let reason):
+      members += [("outcome", .string("refused")), ("reason", .string(reason))]
+    }
     return JSONLine(members)
   }
 
@@ -64,6 +86,8 @@ public enum HeadlessEvents {
     if let createdAt = question.createdAt {
       members.append(("createdAt", .string(createdAt.formatted(timestamp))))
     }
+    if let state = question.state { members.append(("state", .string(state.rawValue))) }
+    if let answer = question.answer { members.append(("answer", .string(answer))) }
     members += extra.map { ($0.key, $0.value) }
     return JSONLine(members)
   }

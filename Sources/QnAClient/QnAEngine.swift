@@ -162,6 +162,16 @@ public actor QnAEngine {
   /// Gives up a question the server refused for good.
   public func discard(_ token: UUID) { apply(.discard(token)) }
 
+  /// A presenter's action on a question (`qna present`): queued, sent once.
+  public func act(
+    _ action: PresenterActionKind, on question: UUID, text: String? = nil, isPrivate: Bool = false
+  ) {
+    apply(.act(action, question: question, text: text, isPrivate: isPrivate, token: makeToken()))
+  }
+
+  /// Takes back the presenter's last dismiss, restore, highlight or unhighlight.
+  public func undo() { apply(.undo(token: makeToken())) }
+
   /// Reconnects at once (skips the backoff wait, or drops a stuck connection).
   public func reconnectNow() { client.reconnectNow() }
 
@@ -243,6 +253,8 @@ public actor QnAEngine {
       case .resume(let message): outbox.yield(.other(.resume(message), attempt: openAttempt))
       case .join(let message): outbox.yield(.other(.join(message), attempt: openAttempt))
       case .vote(let message): outbox.yield(.other(.vote(message), attempt: openAttempt))
+      case .presenterAction(let message):
+        outbox.yield(.other(.presenterAction(message), attempt: openAttempt))
       // "Sent" is reported by the outbox, once the socket has taken the message.
       case .report(.sent): break
       case .report(let change):

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The presenter's page: a page of questions, newest first, with an Answer button per
-/// unanswered row and a link to the older ones. Content is attacker-controlled and always
+/// unanswered row and a link to the older ones (what works without a script); then the
+/// script makes it live (`PresenterScript`). Content is attacker-controlled and always
 /// escaped.
 enum PresenterPage {
   static func render(
@@ -27,23 +28,36 @@ enum PresenterPage {
     return """
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">
-      <meta http-equiv="refresh" content="5">
       <title>Questions (\(open) open)</title>
       <style>
       body { font-family: system-ui, sans-serif; margin: 2em; }
       table { border-collapse: collapse; width: 100%; }
       td, th { border-bottom: 1px solid #ddd; padding: .5em; text-align: left; vertical-align: top; }
       td:first-child { white-space: pre-wrap; overflow-wrap: anywhere; }
-      tr.answered td { color: #777; }
+      tr.answered td, tr.dismissed td { color: #777; }
+      tr.now td { background: #fff6cc; }
+      #tabs button.current { font-weight: bold; }
+      #banner { background: #fff6cc; padding: .5em; font-weight: bold; }
+      .answer { color: #264; margin-top: .3em; }
       </style></head>
       <body>
       <h1>Questions</h1>
-      <p>\(total) asked, \(open) open.</p>
+      <p>\(total) asked, \(open) open. <span id="status">Loading…</span></p>
+      <p id="banner" hidden></p>
+      <nav id="tabs"></nav>
+      <p><label>Sort <select id="sort"><option value="votes">by votes</option>\
+      <option value="time">newest first</option></select></label>
+      <label>Search <input id="search" type="search"></label></p>
       <table>
-      <tr><th>Question</th><th>Votes</th><th>Asked</th><th></th></tr>
+      <thead><tr><th>Question</th><th>Votes</th><th>Asked</th><th></th></tr></thead>
+      <tbody id="rows">
       \(rows.joined(separator: "\n"))
+      </tbody>
       </table>
       \(older)
+      <script>
+      \(PresenterScript.source)
+      </script>
       </body></html>
 
       """

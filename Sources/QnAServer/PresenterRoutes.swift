@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import QnA
 
 /// The presenter's side, compatible with the existing back ends (`GET /`,
 /// `POST /{id}/answer`), plus a JSON API for tools and the login form for the admin token.
@@ -31,21 +33,58 @@ extension QnAServerApp {
       return try await desk.store.page(limit: limit, before: before, byVotes: byVotes)
         .map(QuestionJSON.init)
     }
-    router.post("/api/questions/{id}/answer") { _, context -> QuestionJSON in
-      QuestionJSON(try await answer(context, desk: desk))
-    }
-    // The question being answered now, for every attendee's banner.
-    router.post("/api/questions/{id}/highlight") { _, context -> Response in
-      guard try await desk.highlight(try questionID(context)) else {
-        throw HTTPError(.notFound, message: "no such question")
+    // Every presenter action, as the console's: `answer` takes an optional JSON body
+    // `{"text": …, "private": bool}`. An `Idempotency-Key` header (a UUID) makes a retried
+    // request act once.
+    for action in PresenterActionKind.allCases {
+      router.post("/api/questions/{id}/\(action.rawValue)") { request, context -> QuestionJSON in
+        let id = try questionID(context)
+        let body = action == .answer ? try await answerBody(request) : AnswerBody()
+        let key = request.headers[HTTPField.Name("Idempotency-Key")!].flatMap {
+          UUID(uuidString: $0)
+        }
+        guard
+          let outcome = try await desk.perform(
+            action, on: id, text: body.text, isPrivate: body.private ?? false,
+            token: key ?? desk.environment.makeID())
+        else { throw HTTPError(.notFound, message: "no question \(id)") }
+        if let refusal = outcome.refusal { throw HTTPError(.conflict, message: refusal) }
+        return QuestionJSON(outcome.question)
       }
-      return Response(status: .noContent)
     }
-    router.post("/api/questions/{id}/unhighlight") { _, context -> Response in
-      let id = try questionID(context)
-      if try await desk.store.highlighted() == id { _ = try await desk.highlight(nil) }
-      return Response(status: .noContent)
+    // Every question in every state: `?format=csv|json|markdown` (CSV by default).
+    router.get("/api/export") { request, _ -> Response in
+      let raw = request.uri.queryParameters["format"].map(String.init) ?? "csv"
+      guard let format = ExportFormat(rawValue: raw) else {
+        throw HTTPError(.badRequest, message: "format must be csv, json or markdown")
+      }
+      let export = try await desk.store.export()
+      return Response(
+        status: .ok,
+        headers: [
+          .contentType: format.contentType,
+          .contentDisposition: "attachment; filename=\"questions.\(format.fileExtension)\"",
+        ],
+        body: .init(byteBuffer: ByteBuffer(bytes: Export.render(export, as: format))))
     }
+  }
+
+  /// The optional body of `answer`: empty, or JSON with `text` and `private`.
+  private static func answerBody(_ request: Request) async throws -> AnswerBody {
+    let bytes = try await request.body.collect(upTo: QuestionDesk.maxAnswerLength * 8 + 1024)
+    guard bytes.readableBytes > 0 else { return AnswerBody() }
+    let body: AnswerBody
+    do {
+      body = try JSONDecoder().decode(AnswerBody.self, from: Data(bytes.readableBytesView))
+    } catch {
+      throw HTTPError(.badRequest, message: "the body must be {\"text\": …, \"private\": bool}")
+    }
+    if let text = body.text, text.count > QuestionDesk.maxAnswerLength {
+      throw HTTPError(
+        .badRequest, message: "the answer is longer than \(QuestionDesk.maxAnswerLength) characters"
+      )
+    }
+    return body
   }
 
   /// `?limit=N&before=ID`: 400 for a limit out of 1…1,000 or an id that is not one.
@@ -128,6 +167,11 @@ extension QnAServerApp {
     return question
   }
 
+  struct AnswerBody: Decodable {
+    var text: String?
+    var `private`: Bool?
+  }
+
   static func html(_ page: String) -> Response {
     Response(
       status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
@@ -149,8 +193,15 @@ struct QuestionJSON: ResponseEncodable, Sendable {
   var token: UUID?
   /// The room's votes for it.
   var votes: Int
+  /// `review`, `live`, `answered` or `dismissed`; the answer's text and whether it is private.
+  var state: String
+  var answer: String?
+  var `private`: Bool
 
   init(_ question: StoredQuestion) {
+    state = question.publicState.rawValue
+    answer = question.answer
+    `private` = question.answerPrivate
     id = question.id
     content = question.content
     answered = question.answered

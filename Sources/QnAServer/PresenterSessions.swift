@@ -92,6 +92,10 @@ final class LoginThrottle: Sendable {
     return false
   }
 
+  /// A wrong token from `address`, judged where nothing may wait (a channel handler): how
+  /// long to hold its refusal back.
+  func failed(_ address: String) -> Duration { takeTurn(address) }
+
   /// Counts a failure and says how long until its answer is due.
   private func takeTurn(_ address: String) -> Duration {
     let now = uptime()

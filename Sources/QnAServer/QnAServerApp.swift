@@ -112,6 +112,8 @@ public struct QnAServerApp: Sendable {
     let policy = RequestPolicy(
       loopbackOnly: configuration.adminToken == nil && !configuration.allowPublic,
       allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
+    let presenters = PresenterSocketAuth(
+      token: configuration.adminToken, sessions: sessions, throttle: throttle)
     let timeouts = ConnectionGuard.Timeouts(
       header: TimeAmount(configuration.headerTimeout),
       writeStall: TimeAmount(configuration.writeStallTimeout))
@@ -130,7 +132,7 @@ public struct QnAServerApp: Sendable {
           ConnectionGuard(ledger: ledger, timeouts: timeouts) { line in logger.info("\(line)") }
         },
         makeGate: {
-          RequestGate(policy: policy) { status, reason, head in
+          RequestGate(policy: policy, presenters: presenters) { status, reason, head in
             logger.warning(
               "refused \(head.method) \(head.uri) with \(status.code): \(reason)",
               metadata: ["host": "\(head.headers["Host"])", "origin": "\(head.headers["Origin"])"])
@@ -163,9 +165,14 @@ public struct QnAServerApp: Sendable {
     router.ws("/socket") { inbound, outbound, context in
       let environment = desk.environment
       let channel = context.requestContext.channel
+      // The request gate let a presenter's upgrade through only with the admin token.
+      let request = context.request
+      let isPresenter = PresenterSocketAuth.asksForPresenter(
+        query: request.uri.query.map { Substring($0) },
+        hasAuthorization: request.headers[.authorization] != nil)
       let connection = SocketConnection(
         id: environment.makeID(), channel: channel, outbound: outbound,
-        openedAt: environment.now(),
+        openedAt: environment.now(), isPresenter: isPresenter,
         questionBudget: TokenBucket(
           burst: configuration.rateLimit, window: configuration.rateWindow,
           now: environment.uptime()),
@@ -194,7 +201,7 @@ public struct QnAServerApp: Sendable {
       }
       if configuration.mock != nil { try await installStallHandler(on: channel) }
       logger.info("socket \(connection.id) opened")
-      await desk.send(.handshake(desk.handshake(connection.id)), to: connection)
+      await desk.send(.handshake(desk.handshake(connection)), to: connection)
       do {
         for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
           switch message {

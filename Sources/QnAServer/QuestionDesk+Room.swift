@@ -53,11 +53,38 @@ extension QuestionDesk {
       voted: outcome.voted, votes: outcome.votes, seq: outcome.seq, message: outcome.refusal)
   }
 
-  /// Makes `question` the one being answered now (`nil`: none), for every attendee. False if
-  /// there is no such question.
-  func highlight(_ question: UUID?) async throws(StoreError) -> Bool {
-    guard try await store.highlight(question) else { return false }
-    room.changed()
-    return true
+  /// A presenter's action over the socket: only on a presenter's connection.
+  func respond(to action: PresenterAction, from connection: SocketConnection) async
+    -> PresenterActionResponse
+  {
+    func refuse(_ message: String, retryAfter: Duration? = nil) -> PresenterActionResponse {
+      PresenterActionResponse(
+        token: action.token, question: action.question, success: false, message: message,
+        retryAfter: retryAfter.map(Self.seconds))
+    }
+    guard connection.isPresenter else {
+      logger.warning("refused a presenter action from attendee \(connection.id)")
+      return refuse("Only a presenter's connection may act on questions.")
+    }
+    guard action.id == connection.id else {
+      return refuse("The id in presenterAction is not this connection's id.")
+    }
+    guard let kind = action.kind else { return refuse("There is no such action.") }
+    if let text = action.text, text.count > Self.maxAnswerLength {
+      return refuse("The answer is too long: at most \(Self.maxAnswerLength) characters.")
+    }
+    let outcome: QuestionStore.ActionOutcome?
+    do {
+      outcome = try await perform(
+        kind, on: action.question, text: action.text, isPrivate: action.isPrivate == true,
+        token: action.token)
+    } catch {
+      logger.error("could not store an action: \(error)")
+      return refuse(Self.failedSaveMessage, retryAfter: Self.storageRetry)
+    }
+    guard let outcome else { return refuse("There is no such question.") }
+    return PresenterActionResponse(
+      token: action.token, question: action.question, success: outcome.refusal == nil,
+      message: outcome.refusal)
   }
 }

@@ -64,20 +64,24 @@ final class QuestionDesk: Sendable {
       await self.join(join, from: connection)
     case .vote(let vote) where configuration.extensions:
       await send(.voteResponse(await respond(to: vote, from: connection)), to: connection)
+    case .presenterAction(let action) where configuration.extensions:
+      let response = await respond(to: action, from: connection)
+      await send(.presenterActionResponse(response), to: connection)
     default:
       logger.warning("ignored from \(connection.id): \(message.type) is not for the server")
     }
   }
 
   /// Extensions announced in every handshake.
-  var handshake: (UUID) -> Handshake {
-    let extensions =
-      configuration.extensions
-      ? [
-        ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
-        ProtocolExtension.room,
-      ] : nil
-    return { Handshake(id: $0, extensions: extensions) }
+  func handshake(_ connection: SocketConnection) -> Handshake {
+    guard configuration.extensions else { return Handshake(id: connection.id) }
+    let extensions = [
+      ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
+      ProtocolExtension.room, ProtocolExtension.lifecycle,
+    ]
+    return Handshake(
+      id: connection.id,
+      extensions: extensions + (connection.isPresenter ? [ProtocolExtension.presenter] : []))
   }
 
   /// Waits until this socket may do `count` lookups: a flood of resends or resumes slows
@@ -113,7 +117,7 @@ final class QuestionDesk: Sendable {
       let response = QuestionResponse(
         success: true, message: "Question restored.", id: question.id,
         answered: question.answered, content: question.content, createdAt: question.createdAt,
-        token: question.token)
+        token: question.token, state: question.publicState, answer: question.answer)
       await send(.questionResponse(response), to: connection)
     }
     // Missing: what the server does not have at all. An id of someone else's question is
@@ -177,7 +181,8 @@ final class QuestionDesk: Sendable {
     }
     let record = StoredQuestion(
       id: environment.makeID(), content: question.content, askedFrom: connection.id,
-      createdAt: environment.now(), token: token, attendee: connection.attendee)
+      createdAt: environment.now(), token: token, attendee: connection.attendee,
+      state: configuration.moderation ? .review : .live)
     let stored: StoredQuestion
     do {
       let result = try await store.insert(record)
@@ -195,9 +200,15 @@ final class QuestionDesk: Sendable {
       return refuse(Self.failedSaveMessage, retryAfter: Self.storageRetry)
     }
     return QuestionResponse(
-      success: true, message: Self.createdMessage, id: stored.id, answered: stored.answered,
-      content: stored.content, createdAt: stored.createdAt, token: token)
+      success: true, message: stored.state == .review ? Self.inReviewMessage : Self.createdMessage,
+      id: stored.id, answered: stored.answered, content: stored.content,
+      createdAt: stored.createdAt, token: token,
+      state: configuration.extensions ? stored.publicState : nil,
+      answer: configuration.extensions ? stored.answer : nil)
   }
+
+  static let inReviewMessage =
+    "Question received. The presenter reviews questions before the room sees them."
 
   static let rateLimitedMessage = "Too many questions at once."
   /// After a failed write, the client waits this long before sending the question again.
@@ -208,23 +219,44 @@ final class QuestionDesk: Sendable {
     max(0.001, (duration / .seconds(1) * 1000).rounded(.up) / 1000)
   }
 
-  /// Marks a question answered and, once that is stored, tells the connection that asked it,
-  /// if it is still there; `nil` if there is no such question. The asker is read from the row
-  /// the write returns: a resume that moved the question is a write too, so whichever came
-  /// first, the attendee hears of the answer (here, or in the resume's reply).
+  /// Marks a question answered (with no text) for the existing back ends' routes; `nil` if
+  /// there is no such question.
   func answer(_ id: UUID) async throws(StoreError) -> StoredQuestion? {
-    guard let question = try await store.markAnswered(id: id) else { return nil }
+    try await perform(.answer, on: id, token: environment.makeID())?.question
+  }
+
+  /// One presenter action, from any presenter (socket, page or API), exactly once per token.
+  /// An answer, once stored, goes to the connection that asked, if it is still there. The
+  /// asker is read from the row the write returns: a resume that moved the question is a
+  /// write too, so whichever came first, the attendee hears of the answer (here, or in the
+  /// resume's reply).
+  func perform(
+    _ action: PresenterActionKind, on id: UUID, text: String? = nil, isPrivate: Bool = false,
+    token: UUID
+  ) async throws(StoreError) -> QuestionStore.ActionOutcome? {
+    guard
+      let outcome = try await store.perform(
+        action, on: id, text: text, isPrivate: isPrivate, token: token, at: environment.now())
+    else { return nil }
+    guard outcome.changed else { return outcome }
     room.changed()
-    if let asker = hub.connection(question.askedFrom) {
+    let question = outcome.question
+    logger.info("\(action.rawValue) \(id)")
+    if action == .answer, let asker = hub.connection(question.askedFrom) {
       // Queued before the caller's HTTP response, as the existing back ends do; a slow
       // attendee's socket never holds the presenter up.
-      await send(.questionAnswer(QuestionAnswer(questionId: id)), to: asker)
+      let answer = QuestionAnswer(
+        questionId: id, text: configuration.extensions ? question.answer : nil,
+        isPrivate: configuration.extensions && question.answer != nil
+          ? question.answerPrivate : nil)
+      await send(.questionAnswer(answer), to: asker)
       logger.info("answered \(id), sent to \(asker.id)")
-    } else {
-      logger.info("answered \(id); its connection \(question.askedFrom) is gone")
     }
-    return question
+    return outcome
   }
+
+  /// The longest answer text a presenter may give.
+  static let maxAnswerLength = 10_000
 
   private func scheduleAutoAnswer(_ id: UUID) {
     guard let range = configuration.mock?.autoAnswerAfter else { return }

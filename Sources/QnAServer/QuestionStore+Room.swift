@@ -7,7 +7,7 @@ import QnA
 /// row commit together, so no attendee can see one without the other.
 extension QuestionStore {
   enum Change: String {
-    case added, answered, votes, highlight, removed
+    case added, answered, votes, highlight, removed, state
   }
 
   static func logChange(_ db: Database, _ question: UUID?, _ kind: Change) throws {
@@ -61,7 +61,10 @@ extension QuestionStore {
     async throws(StoreError) -> VoteOutcome?
   {
     try await run { db in
-      guard var record = try QuestionRecord.fetchOne(db, key: question.uuidString) else {
+      // A question in review or dismissed is, to a voter, no question at all.
+      guard var record = try QuestionRecord.fetchOne(db, key: question.uuidString),
+        record.state == QuestionState.live.rawValue
+      else {
         return nil
       }
       let key = [attendee.uuidString, question.uuidString]
@@ -110,10 +113,7 @@ extension QuestionStore {
       let current = try String.fetchOne(
         db, sql: "SELECT value FROM roomState WHERE key = 'highlighted'")
       guard current != question?.uuidString else { return true }
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO roomState (key, value) VALUES ('highlighted', ?)",
-        arguments: [question?.uuidString])
-      try Self.logChange(db, question, .highlight)
+      try Self.setHighlight(db, question)
       return true
     }
   }
@@ -130,19 +130,25 @@ extension QuestionStore {
 
   /// The whole room for one attendee as of the log's last sequence number: every question,
   /// whether the attendee asked it and voted for it, and the question being answered.
-  public func snapshot(for attendee: UUID) async throws(StoreError) -> (
-    seq: Int, questions: [RoomQuestion], highlighted: UUID?
-  ) {
+  /// An attendee sees the questions in review or dismissed that they asked, and no others; a
+  /// presenter sees every question, with its asker's name.
+  public func snapshot(for attendee: UUID, presenter: Bool = false) async throws(StoreError)
+    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
+  {
     try await read { db in
       let seq = try Self.currentSeq(db)
       let voted = try Set(
         String.fetchAll(
           db, sql: "SELECT question FROM vote WHERE attendee = ?",
           arguments: [attendee.uuidString]))
+      let names = presenter ? try Self.names(db) : [:]
       let records = try QuestionRecord.order(Column("createdAt"), Column("rowid")).fetchAll(db)
-      let questions = records.map { record in
-        var question = record.question.roomQuestion
-        question.mine = record.attendee == attendee.uuidString
+      let questions = records.compactMap { record -> RoomQuestion? in
+        let stored = record.question
+        let mine = stored.attendee == attendee
+        guard presenter || mine || stored.publicState.isPublic else { return nil }
+        var question = stored.roomQuestion(presenter: presenter, asker: mine, names: names)
+        question.mine = mine
         question.voted = voted.contains(record.id)
         return question
       }
@@ -150,10 +156,23 @@ extension QuestionStore {
     }
   }
 
+  /// Attendees' display names by id, for presenters.
+  static func names(_ db: Database) throws -> [UUID: String] {
+    var names: [UUID: String] = [:]
+    for row in try Row.fetchAll(db, sql: "SELECT id, name FROM attendee WHERE name IS NOT NULL") {
+      if let id = UUID(uuidString: row["id"]) { names[id] = row["name"] }
+    }
+    return names
+  }
+
   /// What changed after sequence `after`, up to `upTo`: the current state of each question
   /// that changed (the same for every attendee), and the question being answered if that
   /// changed. `nil` when those log rows are gone (a catch-up is then a snapshot).
-  public func changes(after: Int, upTo: Int) async throws(StoreError) -> RoomDelta? {
+  /// Attendees' deltas leave out questions in review, name dismissed ones as `removed` (their
+  /// askers keep them, marked so) and carry only public answers; presenters' carry all.
+  public func changes(after: Int, upTo: Int, presenter: Bool = false) async throws(StoreError)
+    -> RoomDelta?
+  {
     try await read { db in
       let rows = try Row.fetchAll(
         db, sql: "SELECT seq, question, kind FROM roomLog WHERE seq > ? AND seq <= ? ORDER BY seq",
@@ -170,23 +189,32 @@ extension QuestionStore {
           changed.append(id)
         }
       }
-      let records = try QuestionRecord.fetchAll(db, keys: changed)
-      let found = Set(records.map(\.id))
+      let records = try QuestionRecord.fetchAll(db, keys: changed).map(\.question)
+      let found = Set(records.map(\.id.uuidString))
+      let names = presenter ? try Self.names(db) : [:]
+      let shown = records.filter { presenter || $0.publicState.isPublic }
+      let dismissed = presenter ? [] : records.filter { $0.state == .dismissed }.map(\.id)
       return RoomDelta(
         from: after + 1, to: upTo,
-        questions: records.map(\.question.roomQuestion).sorted { $0.createdAt < $1.createdAt },
-        removed: changed.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
-          .nilIfEmpty,
+        questions: shown.map { $0.roomQuestion(presenter: presenter, asker: false, names: names) }
+          .sorted { $0.createdAt < $1.createdAt },
+        removed: (changed.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
+          + dismissed).nilIfEmpty,
         highlight: highlightChanged ? HighlightChange(id: try Self.highlighted(db)) : nil)
     }
   }
 }
 
 extension StoredQuestion {
-  /// As the room shows it: content, votes and state, nothing about who asked.
-  var roomQuestion: RoomQuestion {
-    RoomQuestion(
-      id: id, content: content, votes: votes, answered: answered, createdAt: createdAt)
+  /// As the room shows it: content, votes and state, nothing about who asked (presenters
+  /// get the asker's name); a private answer for its asker and presenters only.
+  func roomQuestion(presenter: Bool, asker: Bool, names: [UUID: String] = [:]) -> RoomQuestion {
+    let answerShown = presenter || asker || !answerPrivate
+    return RoomQuestion(
+      id: id, content: content, votes: votes, answered: answered, createdAt: createdAt,
+      state: publicState, answer: answerShown ? answer : nil,
+      isPrivate: answerShown && answer != nil && answerPrivate ? true : nil,
+      name: presenter ? attendee.flatMap { names[$0] } : nil)
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QnA
 
 /// Why the store could not do what was asked.
 public enum StoreError: Error, Sendable, CustomStringConvertible {
@@ -92,6 +93,24 @@ public final class QuestionStore: Sendable {
       try db.execute(
         sql: "INSERT INTO roomState (key, value) VALUES ('epoch', ?)",
         arguments: [UUID().uuidString])
+    }
+    // The presenter's console: each question's state and answer, and every transition with
+    // its time, by the token that makes a presenter's action exactly-once.
+    migrator.registerMigration("v3: lifecycle") { db in
+      try db.alter(table: QuestionRecord.databaseTableName) { table in
+        table.add(column: "state", .text).notNull().defaults(to: QuestionState.live.rawValue)
+        table.add(column: "answer", .text)
+        table.add(column: "answerPrivate", .boolean).notNull().defaults(to: false)
+        table.add(column: "answeredAt", .double)
+      }
+      try db.create(table: "transition") { table in
+        table.primaryKey("token", .text)
+        table.column("question", .text).notNull().indexed()
+          .references(QuestionRecord.databaseTableName, onDelete: .cascade)
+        table.column("action", .text).notNull()
+        table.column("at", .double).notNull()
+        table.column("text", .text)
+      }
     }
     return migrator
   }
@@ -224,19 +243,6 @@ public final class QuestionStore: Sendable {
     try await read { db in try QuestionRecord.fetchOne(db, key: id.uuidString)?.question }
   }
 
-  /// Marks it answered; `nil` if there is no such question.
-  public func markAnswered(id: UUID) async throws(StoreError) -> StoredQuestion? {
-    try await run { db in
-      guard var record = try QuestionRecord.fetchOne(db, key: id.uuidString) else { return nil }
-      if !record.answered {
-        record.answered = true
-        try record.update(db)
-        try Self.logChange(db, id, .answered)
-      }
-      return record.question
-    }
-  }
-
   public func count() async throws(StoreError) -> Int {
     try await read { db in try QuestionRecord.fetchCount(db) }
   }
@@ -275,8 +281,16 @@ struct QuestionRecord: Codable, FetchableRecord, PersistableRecord {
   var token: String?
   var attendee: String?
   var votes: Int
+  var state: String
+  var answer: String?
+  var answerPrivate: Bool
+  var answeredAt: Double?
 
   init(_ question: StoredQuestion) {
+    state = question.state.rawValue
+    answer = question.answer
+    answerPrivate = question.answerPrivate
+    answeredAt = question.answeredAt?.timeIntervalSinceReferenceDate
     id = question.id.uuidString
     content = question.content
     answered = question.answered
@@ -293,6 +307,9 @@ struct QuestionRecord: Codable, FetchableRecord, PersistableRecord {
       askedFrom: UUID(uuidString: askedFrom) ?? UUID(),
       createdAt: Date(timeIntervalSinceReferenceDate: createdAt),
       token: token.flatMap(UUID.init(uuidString:)),
-      attendee: attendee.flatMap(UUID.init(uuidString:)), votes: votes)
+      attendee: attendee.flatMap(UUID.init(uuidString:)), votes: votes,
+      state: QuestionState(rawValue: state) ?? .live, answer: answer,
+      answerPrivate: answerPrivate,
+      answeredAt: answeredAt.map(Date.init(timeIntervalSinceReferenceDate:)))
   }
 }

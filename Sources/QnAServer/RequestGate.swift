@@ -88,6 +88,7 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
   typealias OutboundOut = HTTPServerResponsePart
 
   private let policy: RequestPolicy
+  private let presenters: PresenterSocketAuth?
   private let onRefusal: @Sendable (HTTPResponseStatus, String, HTTPRequestHead) -> Void
   /// Set once a request is refused: nothing more is read from this connection.
   private var refused = false
@@ -97,10 +98,11 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
   private var pendingRefusal: (status: HTTPResponseStatus, reason: String, head: HTTPRequestHead)?
 
   init(
-    policy: RequestPolicy,
+    policy: RequestPolicy, presenters: PresenterSocketAuth? = nil,
     onRefusal: @escaping @Sendable (HTTPResponseStatus, String, HTTPRequestHead) -> Void
   ) {
     self.policy = policy
+    self.presenters = presenters
     self.onRefusal = onRefusal
   }
 
@@ -108,11 +110,26 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     if refused { return }
     if case .head(let head) = unwrapInboundIn(data) {
       context.triggerUserOutboundEvent(ConnectionMilestone.requestHead, promise: nil)
-      if case .refuse(let status, let reason) = policy.judge(head) {
+      var verdict = policy.judge(head)
+      var wait = Duration.zero
+      if verdict == .pass, RequestPolicy.changesState(head), head.method == .GET,
+        let presenters,
+        case .refuse(let delay) = presenters.judge(
+          head, peer: context.channel.remoteAddress?.ipAddress ?? "")
+      {
+        verdict = .refuse(.unauthorized, "A presenter's socket needs the admin token.")
+        wait = delay
+      }
+      if case .refuse(let status, let reason) = verdict {
         refused = true
         onRefusal(status, reason, head)
         pendingRefusal = (status, reason, head)
-        if inFlight == 0 { refuseNow(context: context) }
+        if inFlight == 0 {
+          guard wait > .zero else { return refuseNow(context: context) }
+          // A wrong guess is answered at its turn (the login form's throttle).
+          let loop = context.eventLoop.assumeIsolated()
+          loop.scheduleTask(in: TimeAmount(wait)) { self.refuseNow(context: context) }
+        }
         return
       }
       inFlight += 1
@@ -150,6 +167,9 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     headers.add(name: "Content-Length", value: String(body.readableBytes))
     headers.add(name: "Connection", value: "close")
     for (name, value) in SecurityHeaders.fields { headers.add(name: name, value: value) }
+    if status == .unauthorized {
+      headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"qna presenter\"")
+    }
     let response = HTTPResponseHead(version: head.version, status: status, headers: headers)
     context.write(wrapOutboundOut(.head(response)), promise: nil)
     // A HEAD request's response has the length of the body it would have, and none.

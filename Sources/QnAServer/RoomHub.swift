@@ -114,7 +114,9 @@ final class RoomHub: Sendable {
           members[connection.id] = connection
           return
         }
-        if let delta = try await store.changes(after: since, upTo: seq) {
+        if let delta = try await store.changes(
+          after: since, upTo: seq, presenter: connection.isPresenter)
+        {
           send(.roomDelta(delta), to: connection)
           members[connection.id] = connection
           return
@@ -135,7 +137,7 @@ final class RoomHub: Sendable {
     private func sendSnapshot(
       to connection: SocketConnection, attendee: UUID, seq: Int, epoch: UUID
     ) async throws(StoreError) {
-      let room = try await store.snapshot(for: attendee)
+      let room = try await store.snapshot(for: attendee, presenter: connection.isPresenter)
       // The snapshot may hold changes past `seq`, not broadcast yet: the next delta repeats
       // their current state, which changes nothing.
       let pages = RoomPages.split(room.questions, limit: RoomPages.pageBytes)
@@ -164,7 +166,10 @@ final class RoomHub: Sendable {
       else { return }
       let (epoch, sent) = try await current()
       if sent > seq {
-        guard let delta = try await store.changes(after: seq, upTo: sent) else {
+        guard
+          let delta = try await store.changes(
+            after: seq, upTo: sent, presenter: connection.isPresenter)
+        else {
           // The log no longer reaches back that far: a fresh snapshot instead.
           try await sendSnapshot(to: connection, attendee: attendee, seq: sent, epoch: epoch)
           return
@@ -192,10 +197,16 @@ final class RoomHub: Sendable {
       let seq = try await store.currentSeq()
       guard seq > sent else { return }
       lastSent = seq
-      guard !members.isEmpty else { return }
-      guard let delta = try await store.changes(after: sent, upTo: seq) else { return }
-      let bytes = ByteBuffer(bytes: codec.encode(.roomDelta(delta)))
-      for member in members.values { member.send(bytes, due: nil) }
+      // Two audiences: attendees, and presenters (who see every question); each delta is
+      // read and encoded once for all of its audience.
+      for presenter in [false, true] {
+        let audience = members.values.filter { $0.isPresenter == presenter }
+        guard !audience.isEmpty else { continue }
+        guard let delta = try await store.changes(after: sent, upTo: seq, presenter: presenter)
+        else { continue }
+        let bytes = ByteBuffer(bytes: codec.encode(.roomDelta(delta)))
+        for member in audience { member.send(bytes, due: nil) }
+      }
     }
 
     private func send(_ message: WireMessage, to connection: SocketConnection) {

@@ -56,6 +56,9 @@ public struct ServerConfiguration: Sendable {
   /// so sockets of attendees who vanished (sleep, roaming) do not pile up. `nil`: never
   /// ping, as the existing back ends. Default 60 s.
   public var pingInterval: Duration? = .seconds(60)
+  /// New questions wait in review until a presenter approves them: only their askers and the
+  /// presenters see them until then.
+  public var moderation = false
   /// Project extensions (client tokens echoed and deduplicated); off to behave exactly as
   /// the existing back ends.
   public var extensions = true

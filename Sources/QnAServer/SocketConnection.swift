@@ -15,6 +15,9 @@ final class SocketConnection: Sendable {
   let id: UUID
   let channel: any Channel
   let openedAt: Date
+  /// Opened with the admin token (or on a loopback server without one) as a presenter's
+  /// connection: presenter actions are taken from it, and the room it sees has every question.
+  let isPresenter: Bool
   private let queue: AsyncStream<Outgoing>.Continuation
   private let writer: Task<Void, Never>
   private let queuedBytes = QueuedBytes()
@@ -36,6 +39,7 @@ final class SocketConnection: Sendable {
 
   init(
     id: UUID, channel: any Channel, outbound: WebSocketOutboundWriter, openedAt: Date,
+    isPresenter: Bool = false,
     questionBudget: TokenBucket, voteBudget: TokenBucket, lookupBudget: TokenBucket,
     maxQueuedBytes: Int,
     allQueued: SendBudget, uptime: @escaping @Sendable () -> Duration
@@ -43,6 +47,7 @@ final class SocketConnection: Sendable {
     self.id = id
     self.channel = channel
     self.openedAt = openedAt
+    self.isPresenter = isPresenter
     self.maxQueuedBytes = maxQueuedBytes
     self.allQueued = allQueued
     self.questionBudget = Mutex(questionBudget)

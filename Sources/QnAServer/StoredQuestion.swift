@@ -1,4 +1,5 @@
 import Foundation
+import QnA
 
 /// A question as the server stores it.
 public struct StoredQuestion: Sendable, Hashable, Codable {
@@ -14,11 +15,24 @@ public struct StoredQuestion: Sendable, Hashable, Codable {
   public var attendee: UUID?
   /// Extension `room`: the attendees' votes for it.
   public var votes: Int
+  /// Extension `lifecycle`: `review`, `live` or `dismissed` (whether it is answered is
+  /// `answered`: a dismissed question may be answered too).
+  public var state: QuestionState
+  /// The presenter's answer text, whether only the asker may read it, and when it was
+  /// answered (unknown for questions answered before the server kept it).
+  public var answer: String?
+  public var answerPrivate: Bool
+  public var answeredAt: Date?
 
   public init(
     id: UUID, content: String, answered: Bool = false, askedFrom: UUID, createdAt: Date,
-    token: UUID? = nil, attendee: UUID? = nil, votes: Int = 0
+    token: UUID? = nil, attendee: UUID? = nil, votes: Int = 0, state: QuestionState = .live,
+    answer: String? = nil, answerPrivate: Bool = false, answeredAt: Date? = nil
   ) {
+    self.state = state
+    self.answer = answer
+    self.answerPrivate = answerPrivate
+    self.answeredAt = answeredAt
     self.id = id
     self.content = content
     self.answered = answered
@@ -27,5 +41,16 @@ public struct StoredQuestion: Sendable, Hashable, Codable {
     self.token = token
     self.attendee = attendee
     self.votes = votes
+  }
+}
+
+extension StoredQuestion {
+  /// Its state as the wire and the export have it: dismissed and in review first, then
+  /// answered or live.
+  public var publicState: QuestionState {
+    switch state {
+    case .review, .dismissed: state
+    case .live, .answered: answered ? .answered : .live
+    }
   }
 }

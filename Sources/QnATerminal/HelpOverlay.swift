@@ -21,7 +21,10 @@ enum HelpOverlay {
     ("◆ ✓", "your question · answered"),
   ]
 
-  static func draw(into grid: inout ScreenGrid, top: Int, height: Int, palette: Palette) {
+  static func draw(
+    _ keys: [(String, String)] = keys, into grid: inout ScreenGrid, top: Int, height: Int,
+    palette: Palette
+  ) {
     let width = min(grid.columns - 2, 66)
     let keyWidth = min(24, width / 2 - 2)
     // Borders, a blank line when there is room for it, then as many keys as fit.

@@ -43,10 +43,16 @@ struct QuestionList {
     let text = TextWrap.lines(Sanitizer.forScreen(question.content), width: textWidth)
     var rows = [
       ListRow(
-        part: .first(label: Self.label(question.status, now: now), text: text[0]),
+        part: .first(label: Self.label(question, now: now), text: text[0]),
         question: question)
     ]
     rows += text.dropFirst().map { ListRow(part: .continuation($0), question: question) }
+    if let answer = question.answer {
+      let label = question.answerIsPrivate ? "↳ Answered privately: " : "↳ Answer: "
+      rows += TextWrap.lines(label + Sanitizer.forScreen(answer), width: textWidth).map {
+        ListRow(part: .continuation($0), question: question)
+      }
+    }
     if case .failed(let reason) = question.status {
       let lines = TextWrap.lines(
         "↳ " + Sanitizer.forScreen(reason) + " (Ctrl-T asks again, Ctrl-X discards)",
@@ -54,6 +60,16 @@ struct QuestionList {
       rows += lines.map { ListRow(part: .reason($0), question: question) }
     }
     return rows
+  }
+
+  /// The label, with the presenter's decision where the server has one (extension
+  /// `lifecycle`): in review, dismissed.
+  static func label(_ question: Question, now: Duration) -> String {
+    switch (question.status, question.state) {
+    case (.unanswered, .review?): "In review"
+    case (.unanswered, .dismissed?), (.answered, .dismissed?): "Dismissed"
+    default: label(question.status, now: now)
+    }
   }
 
   /// At most 12 columns: the label column is 13 wide with its margin.

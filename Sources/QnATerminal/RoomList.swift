@@ -38,10 +38,21 @@ struct RoomList {
   /// The rows of a question: all of them when it is the selected one (`expanded`), at most
   /// `collapsedLines` otherwise.
   func rows(of entry: RoomEntry, expanded: Bool) -> [RoomRow] {
-    var lines = TextWrap.lines(Sanitizer.forScreen(entry.question.content), width: textWidth)
+    let text = Self.statePrefix(entry.state) + Sanitizer.forScreen(entry.question.content)
+    var lines = TextWrap.lines(text, width: textWidth)
     if !expanded, lines.count > Self.collapsedLines {
       lines = Array(lines.prefix(Self.collapsedLines))
       lines[lines.count - 1] = TextWidth.truncate(lines[lines.count - 1] + " …", to: textWidth)
+    }
+    if let answer = entry.answer {
+      let label = entry.question.isPrivate == true ? "↳ Answered privately: " : "↳ Answer: "
+      var answerLines = TextWrap.lines(label + Sanitizer.forScreen(answer), width: textWidth)
+      if !expanded, answerLines.count > Self.collapsedLines {
+        answerLines = Array(answerLines.prefix(Self.collapsedLines))
+        answerLines[answerLines.count - 1] = TextWidth.truncate(
+          answerLines[answerLines.count - 1] + " …", to: textWidth)
+      }
+      lines += answerLines
     }
     return lines.enumerated().map {
       RoomRow(entry: entry, isFirst: $0.offset == 0, text: $0.element)
@@ -50,6 +61,15 @@ struct RoomList {
 
   func height(of index: Int, expanded: Bool = false) -> Int {
     rows(of: entries[index], expanded: expanded).count
+  }
+
+  /// Words before a question only its asker and the presenters see.
+  static func statePrefix(_ state: QuestionState) -> String {
+    switch state {
+    case .review: "In review · "
+    case .dismissed: "Dismissed · "
+    case .live, .answered: ""
+    }
   }
 
   /// The label of a question's first line: its votes ("▲ 12", drawn highlighted when this

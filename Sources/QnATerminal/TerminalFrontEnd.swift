@@ -14,8 +14,13 @@ public enum TerminalFrontEnd {
     public var mouse: Bool
     /// The list shown first (the room only where the server has it).
     public var view: ListView
+    /// The presenter's console instead of the attendee's screen.
+    public var presenter: Bool
 
-    public init(colors: Bool, bell: Bool, mouse: Bool, view: ListView = .room) {
+    public init(
+      colors: Bool, bell: Bool, mouse: Bool, view: ListView = .room, presenter: Bool = false
+    ) {
+      self.presenter = presenter
       self.colors = colors
       self.bell = bell
       self.mouse = mouse
@@ -67,7 +72,7 @@ public enum TerminalFrontEnd {
       options: .init(
         url: engine.url.description, colors: options.colors,
         maxLength: await engine.state.configuration.maxQuestionLength,
-        keepsQueuedQuestions: await engine.keepsPendingQuestions),
+        keepsQueuedQuestions: await engine.keepsPendingQuestions, presenter: options.presenter),
       state: await engine.state)
     model.chosenView = options.view
     let (actions, actionSink) = AsyncStream<TerminalAction>.makeStream()
@@ -83,6 +88,9 @@ public enum TerminalFrontEnd {
         case .retry(let token): await engine.retry(token)
         case .discard(let token): await engine.discard(token)
         case .vote(let question, let up): await engine.vote(question, up: up)
+        case .act(let kind, let question, let text, let isPrivate):
+          await engine.act(kind, on: question, text: text, isPrivate: isPrivate)
+        case .undo: await engine.undo()
         case .reconnectNow: await engine.reconnectNow()
         case .quit, .redraw: break
         }

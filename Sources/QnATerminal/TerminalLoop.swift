@@ -59,7 +59,7 @@ final class TerminalLoop {
           switch action {
           case .quit: return .quit
           case .redraw: screen.forgetScreen()
-          case .ask, .retry, .discard, .vote, .reconnectNow: actions.yield(action)
+          case .ask, .retry, .discard, .vote, .reconnectNow, .act, .undo: actions.yield(action)
           }
         }
       }

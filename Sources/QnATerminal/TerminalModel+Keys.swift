@@ -31,6 +31,9 @@ extension TerminalModel {
     if search != nil {
       return handleSearchKey(key)
     }
+    if options.presenter {
+      return handlePresenterKey(key)
+    }
     if key == .tab {
       switchView()
       return []
@@ -171,8 +174,9 @@ extension TerminalModel {
     return [.discard(failed.id)]
   }
 
-  private mutating func requestQuit() -> [TerminalAction] {
-    guard state.pendingQuestions.isEmpty && asksInFlight == 0 else {
+  mutating func requestQuit() -> [TerminalAction] {
+    guard state.pendingQuestions.isEmpty && asksInFlight == 0 && state.desk.pendingCount == 0
+    else {
       confirmingQuit = true
       return []
     }
@@ -182,6 +186,11 @@ extension TerminalModel {
   /// The confirmation line shown while `confirmingQuit`: the question first, so that a
   /// narrow terminal cuts the explanation rather than the question.
   var quitQuestion: String {
+    let actions = state.desk.pendingCount
+    if actions > 0 {
+      let what = actions == 1 ? "1 action" : "\(actions) actions"
+      return "Quit with \(what) not sent? y/n (\(actions == 1 ? "it" : "they") will be lost)"
+    }
     let count = state.pendingQuestions.count + asksInFlight
     guard count > 0 else { return "Everything is sent now. Quit? y/n" }
     let failed = state.counts.failed

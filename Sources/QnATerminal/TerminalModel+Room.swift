@@ -13,7 +13,7 @@ extension TerminalModel {
   /// The list on screen: the one chosen with Tab, the room by default where the server has
   /// it, the attendee's own questions where it does not.
   public var listView: ListView {
-    guard state.room.isAvailable else { return .mine }
+    guard state.room.isAvailable || options.presenter else { return .mine }
     return chosenView ?? .room
   }
 
@@ -36,7 +36,11 @@ extension TerminalModel {
   /// The room's entries again, after the state, the order or the search changed; the
   /// selection follows its question, or takes its place's neighbour when it left.
   mutating func refreshRoom(searchChanged: Bool = false) {
-    let all = state.roomEntries(order)
+    var all = state.roomEntries(order)
+    if options.presenter {
+      tabCounts = Dictionary(grouping: all, by: \.state).mapValues(\.count)
+      all = all.filter { $0.state == presenterTab }
+    }
     roomVoted = all.count { $0.voted }
     let needle = filter.trimmingCharacters(in: .whitespaces)
     roomEntries =

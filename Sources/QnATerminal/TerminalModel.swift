@@ -11,6 +11,9 @@ public enum TerminalAction: Sendable, Equatable {
   case discard(QnA.Question.ID)
   /// Vote for a question of the room (`up`), or take the vote back.
   case vote(UUID, up: Bool)
+  /// The presenter's console: an action on a question, or undo the last one.
+  case act(PresenterActionKind, UUID, text: String?, isPrivate: Bool)
+  case undo
   case reconnectNow
   /// Forget what is on screen and paint everything again (Ctrl-L).
   case redraw
@@ -29,11 +32,14 @@ public struct TerminalModel: Sendable {
     public var keepsQueuedQuestions: Bool
     /// How long a question that was just answered stays highlighted.
     public var highlightDuration: Duration
+    /// The presenter's console (`qna present`): tabs by state, keys that act.
+    public var presenter: Bool
 
     public init(
       url: String, colors: Bool = true, maxLength: Int = 1000, keepsQueuedQuestions: Bool = true,
-      highlightDuration: Duration = .seconds(3)
+      highlightDuration: Duration = .seconds(3), presenter: Bool = false
     ) {
+      self.presenter = presenter
       self.url = url
       self.colors = colors
       self.maxLength = maxLength
@@ -80,6 +86,11 @@ public struct TerminalModel: Sendable {
   public internal(set) var roomEntries: [RoomEntry] = []
   /// Questions of the room this attendee votes for.
   public internal(set) var roomVoted = 0
+  /// The presenter's console: the list shown (by state), how many each list holds, and the
+  /// answer being typed (the input line is its editor then).
+  public internal(set) var presenterTab = QuestionState.live
+  public internal(set) var tabCounts: [QuestionState: Int] = [:]
+  public internal(set) var answering: AnswerDraft?
 
   public init(options: Options, state: QnAState = QnAState(), rows: Int = 24, columns: Int = 80) {
     self.options = options

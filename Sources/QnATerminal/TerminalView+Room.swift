@@ -25,7 +25,9 @@ extension TerminalView {
         ? " No question matches “\(Sanitizer.forScreen(model.filter))”. Esc shows them all."
         : model.state.room.seq == nil
           ? " Joining the room…"
-          : " No questions in the room yet. Type one below and press Enter; F1 shows every key."
+          : model.options.presenter
+            ? " No questions in this list. Tab shows the next; ? shows every key."
+            : " No questions in the room yet. Type one below and press Enter; F1 shows every key."
       grid.write(
         TextWidth.truncate(hint, to: grid.columns), row: model.listTop + 1, column: 0,
         style: palette.faint)
@@ -44,8 +46,11 @@ extension TerminalView {
         grid.write(
           label.votes, row: y, column: RoomList.votesColumn,
           style: votesStyle(entry, model, palette))
+        // An action the server has not confirmed yet: its question is marked until it is.
+        let pending = model.state.desk.isPending(entry.id)
         grid.write(
-          label.marks, row: y, column: RoomList.marksColumn,
+          pending ? "…" + label.marks.dropFirst() : label.marks, row: y,
+          column: RoomList.marksColumn,
           style: entry.question.answered ? palette.faint : palette.title)
       }
       if entry.id == selected {
@@ -67,6 +72,15 @@ extension TerminalView {
     var style = entry.voted ? palette.voted : entry.question.answered ? palette.faint : .plain
     if entry.votePending { style.underline = true }
     return style
+  }
+
+  /// The presenter's footer: the lists with their counts, and actions not yet confirmed.
+  static func presenterSummary(_ model: TerminalModel) -> String {
+    var summary = " " + model.tabSummary
+    let pending = model.state.desk.pendingCount
+    if pending > 0 { summary += " · \(pending) action\(pending == 1 ? "" : "s") not sent yet" }
+    if !model.filter.isEmpty { summary += " · \(model.roomEntries.count) match" }
+    return summary
   }
 
   /// The room's numbers, for the footer.

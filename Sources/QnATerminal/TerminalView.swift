@@ -37,6 +37,7 @@ public enum TerminalView {
     let cursor = drawInput(model, palette, into: &grid)
     if model.showsHelp {
       HelpOverlay.draw(
+        model.options.presenter ? PresenterHelp.keys : HelpOverlay.keys,
         into: &grid, top: 1, height: model.rows - 3, palette: palette)
       return Frame(grid: grid, cursor: nil)
     }
@@ -47,8 +48,12 @@ public enum TerminalView {
 
   static func drawHeader(_ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid) {
     let status = connectionWords(model)
-    var column = grid.write(" qna", row: 0, column: 0, style: palette.title)
-    if model.state.room.isAvailable {
+    var column = grid.write(
+      model.options.presenter ? " qna present" : " qna", row: 0, column: 0, style: palette.title)
+    if model.options.presenter {
+      let sort = model.order == .popular ? "by votes" : "newest first"
+      column = grid.write(sort, row: 0, column: column + 2, style: CellStyle(bold: true))
+    } else if model.state.room.isAvailable {
       // Which list, and in the room how it is sorted.
       let view =
         model.listView == .mine
@@ -155,6 +160,7 @@ public enum TerminalView {
     var summary = " \(counts.asked) asked · \(counts.answered) answered · \(counts.pending) pending"
     if counts.failed > 0 { summary += " · \(counts.failed) failed" }
     if model.listView == .room { summary = roomSummary(model) }
+    if model.options.presenter { summary = presenterSummary(model) }
     let scrollHint =
       switch more {
       case (true, true): "↑↓ more "
@@ -196,6 +202,20 @@ public enum TerminalView {
         search, offset: max(0, cursorColumn - width + 1), from: start, to: start + width, row: y,
         into: &grid)
       return (y, min(x, grid.columns - 1))
+    }
+    if model.options.presenter, let answering = model.answering {
+      let prompt =
+        answering.isPrivate ? TerminalModel.privateAnswerPrompt : TerminalModel.answerPrompt
+      let start = grid.write(prompt, row: y, column: 0, style: palette.prompt)
+      let x = drawLine(
+        model.editor, offset: model.inputOffset, from: start, to: grid.columns - 1, row: y,
+        into: &grid)
+      return (y, min(x, grid.columns - 1))
+    } else if model.options.presenter {
+      grid.write(
+        " " + TextWidth.truncate(TerminalModel.presenterHint, to: grid.columns - 2), row: y,
+        column: 0, style: palette.faint)
+      return (y, 0)
     }
     let start = grid.write(TerminalModel.prompt, row: y, column: 0, style: palette.prompt)
     let cursorX = drawLine(

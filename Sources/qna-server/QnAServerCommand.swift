@@ -10,11 +10,22 @@ struct QnAServerCommand: AsyncParsableCommand {
     commandName: "qna-server",
     abstract: "The Q&A back end: attendee WebSockets, the presenter page, and a JSON API.",
     discussion: """
+      `qna-server export` writes every question of a database (`qna-server export --help`). \
       The first line on stdout is "listening on ws://HOST:PORT/socket". Logs go to stderr, \
       one line per event. SIGINT/SIGTERM close every socket with 1001 and exit 0. \
       Durations: 1, 0.5, 500ms, 2s, 1m.
       """,
     version: ProjectVersion.current)
+
+  /// `qna-server export …` writes a database's questions; anything else serves.
+  static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "export" {
+      await ExportCommand.main(Array(arguments.dropFirst()))
+    } else {
+      await main(arguments)
+    }
+  }
 
   @Option(help: "Address to listen on (default \(Self.defaults.host)).") var host: String?
   @Option(help: "Port to listen on; 0 picks a free one (default \(Self.defaults.port)).")
@@ -86,6 +97,11 @@ struct QnAServerCommand: AsyncParsableCommand {
       (default \(DurationValue.format(Self.defaults.pingInterval ?? .zero))).
       """)
   var pingInterval: String?
+  @Flag(
+    help:
+      "New questions wait in review until a presenter approves them; until then only their askers and the presenters see them."
+  )
+  var moderation = false
   @Flag(help: "Behave exactly as the existing back ends: no project extensions.")
   var noExtensions = false
   @Flag(help: "Enable the mock controls (/control/...) and the options below.") var mock = false
@@ -154,6 +170,7 @@ struct QnAServerCommand: AsyncParsableCommand {
       configuration.pingInterval = ping == .zero ? nil : ping
     }
     configuration.extensions = !noExtensions
+    configuration.moderation = moderation
     guard (0...65535).contains(configuration.port) else {
       throw ValidationError("--port must be 0–65535")
     }

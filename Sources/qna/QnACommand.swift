@@ -15,12 +15,24 @@ struct QnACommand: AsyncParsableCommand {
     discussion: """
       Without --headless, a full-screen terminal UI: type a question and press Enter; F1 or ? \
       lists every key. Logs go to --log-file, never to the screen. \
+      `qna present` is the presenter's console (`qna present --help`). \
       With --headless, questions come from --ask and stdin lines, and every state change is \
       printed as one JSON object per line (docs/headless.md has the schema). Exit status: 0 \
       done, 1 a question failed or the connection ended for good, 5 timed out, 64 bad usage. \
       Durations: 1, 0.5, 500ms, 2s, 1m.
       """,
     version: ProjectVersion.current)
+
+  /// `qna present …` is the presenter's console; anything else is the attendee's client,
+  /// with every flag it had (dispatched here, so that the two never share an option).
+  static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "present" {
+      await PresentCommand.main(Array(arguments.dropFirst()))
+    } else {
+      await main(arguments)
+    }
+  }
 
   @Flag(help: "No terminal UI: JSON lines on stdout, for scripts.") var headless = false
   @Option(help: "The server's WebSocket URL (default: $QNA_URL, else ws://127.0.0.1:8080/socket).")
@@ -127,6 +139,23 @@ struct QnACommand: AsyncParsableCommand {
   }
 
   private func runTerminal(url: WebSocketURL, configuration: EngineConfiguration) async throws {
+    try await Self.runTerminal(
+      url: url, configuration: configuration, logFile: logFile,
+      options: .init(
+        colors: Self.colors(noColor: noColor), bell: bell, mouse: !noMouse,
+        view: view == .mine ? .mine : .room))
+  }
+
+  /// Colours unless `--no-color` or `NO_COLOR`.
+  static func colors(noColor: Bool) -> Bool {
+    !noColor && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+  }
+
+  /// The terminal UI, attendee's or presenter's, until the user quits.
+  static func runTerminal(
+    url: WebSocketURL, configuration: EngineConfiguration, logFile: String?,
+    options: TerminalFrontEnd.Options
+  ) async throws {
     guard TerminalFrontEnd.hasTerminal else {
       Headless.fail(TerminalFrontEnd.Failure.notATerminal.description, status: .usage)
     }
@@ -152,13 +181,9 @@ struct QnACommand: AsyncParsableCommand {
     let clock = SystemClock()
     let engine = QnAEngine(
       url: url, configuration: configuration, clock: clock, log: { log.write($0) })
-    let environment = ProcessInfo.processInfo.environment
-    let colors = !noColor && (environment["NO_COLOR"] ?? "").isEmpty
     do {
       let signal = try await TerminalFrontEnd.run(
-        engine: engine, clock: clock, log: log,
-        options: .init(
-          colors: colors, bell: bell, mouse: !noMouse, view: view == .mine ? .mine : .room))
+        engine: engine, clock: clock, log: log, options: options)
       log.write("qna stopped" + (signal.map { " by signal \($0)" } ?? ""))
       if let signal { throw ExitCode(128 + signal) }
     } catch let failure as TerminalFrontEnd.Failure {

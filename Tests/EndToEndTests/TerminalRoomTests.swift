@@ -75,7 +75,7 @@ struct TerminalRoomTests {
     #expect(try await server.questions().first { $0["id"] as? String == id }?["votes"] as? Int == 0)
 
     // The presenter picks it: pinned for everyone, and Alice hears it is hers.
-    #expect(try await server.http("POST", "/api/questions/\(id)/highlight").status == 204)
+    #expect(try await server.http("POST", "/api/questions/\(id)/highlight").status == 200)
     try await alice.waitFor("the banner") {
       $0.contains("Now answering your question: Who will vote for this?")
     }

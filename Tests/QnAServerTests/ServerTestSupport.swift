@@ -13,6 +13,8 @@ import WebSocketClient
 final class ServerUnderTest: Sendable {
   let port: Int
   private let service: Task<Void, any Error>
+  /// The server's store, to check what it holds.
+  let store: QuestionStore
 
   static var quietLogger: Logger {
     var logger = Logger(label: "qna-server-test")
@@ -30,6 +32,7 @@ final class ServerUnderTest: Sendable {
     adjust(&configuration)
     let server = try QnAServerApp(
       configuration: configuration, environment: environment, logger: Self.quietLogger)
+    store = server.desk.store
     let ready = AsyncStream<Int>.makeStream()
     service = Task {
       try await server.run { port in

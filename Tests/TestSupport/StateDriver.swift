@@ -140,6 +140,7 @@ extension [QnAEffect] {
       case .discarded: "discarded"
       case .answered: "answered"
       case .roomQuestion: "room"
+      case .action: "action"
       case .disconnected: "disconnected"
       case .notice: "notice"
       }

@@ -1,0 +1,81 @@
+import Foundation
+
+// The `lifecycle` and `presenter` extensions (docs/protocol-extensions.md): a question's
+// state in the presenter's hands, answers with text, and the presenter's actions over the
+// same WebSocket.
+
+/// Where a question is: *in review* (moderation on, seen only by its asker and presenters),
+/// *live*, *answered*, or *dismissed* (archived, restorable; seen only by its asker and
+/// presenters). The question being answered now is the room's `highlighted`.
+public enum QuestionState: String, Sendable, Hashable, Codable, CaseIterable {
+  case review, live, answered, dismissed
+
+  /// Whether every attendee sees it.
+  public var isPublic: Bool { self == .live || self == .answered }
+}
+
+/// What a presenter can do to a question.
+public enum PresenterActionKind: String, Sendable, Hashable, Codable, CaseIterable {
+  case approve, dismiss, restore, highlight, unhighlight, answer
+}
+
+/// Client → server, on a presenter's connection only: one action on one question. `token`
+/// makes it exactly-once: sent again (after a reconnect), it is not done again.
+public struct PresenterAction: Sendable, Hashable, Codable {
+  static let type = "presenterAction"
+  /// This connection's id, as in `newQuestion`.
+  public var id: UUID
+  public var token: UUID
+  public var question: UUID
+  /// One of `PresenterActionKind`'s raw values; anything else is refused.
+  public var action: String
+  /// `answer` only: the answer's text, and whether only the asker may read it.
+  public var text: String?
+  public var isPrivate: Bool?
+
+  enum CodingKeys: String, CodingKey {
+    case id, token, question, action, text
+    case isPrivate = "private"
+  }
+
+  public init(
+    id: UUID, token: UUID, question: UUID, action: PresenterActionKind, text: String? = nil,
+    isPrivate: Bool? = nil
+  ) {
+    self.id = id
+    self.token = token
+    self.question = question
+    self.action = action.rawValue
+    self.text = text
+    self.isPrivate = isPrivate
+  }
+
+  public var kind: PresenterActionKind? { PresenterActionKind(rawValue: action) }
+}
+
+/// Server → the presenter's connection: the outcome of one action (the room's delta shows
+/// its effect to everyone).
+public struct PresenterActionResponse: Sendable, Hashable, Codable {
+  static let type = "presenterActionResponse"
+  public var token: UUID
+  public var question: UUID
+  public var success: Bool
+  /// Why it was refused.
+  public var message: String?
+  /// As on `questionResponse`: a refusal that may be retried after this many seconds.
+  public var retryAfter: Double?
+
+  public init(
+    token: UUID, question: UUID, success: Bool, message: String? = nil,
+    retryAfter: Double? = nil
+  ) {
+    self.token = token
+    self.question = question
+    self.success = success
+    self.message = message
+    self.retryAfter = retryAfter
+  }
+}
+
+extension PresenterAction: WireBody {}
+extension PresenterActionResponse: WireBody {}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The presenter's decisions about this attendee's own questions (extension `lifecycle`): in
+/// review until approved, dismissed in words, answered with text.
+extension QnAState {
+  /// The server says where one of this attendee's questions is: news when it changed.
+  mutating func updateLifecycle(_ token: UUID, state: QuestionState?, answer: String?)
+    -> [QnAEffect]
+  {
+    guard var question = questions[token] else { return [] }
+    let before = question
+    if let state, state != .answered { question.state = state }
+    if let answer { question.answer = String(answer.prefix(Self.maxAnswerLength)) }
+    guard question != before else { return [] }
+    questions[token] = question
+    var effects: [QnAEffect] = []
+    if question.state != before.state, let state = question.state {
+      effects += stateNotice(question, state)
+    }
+    return effects + ownQuestionInRoom(question)
+  }
+
+  /// Words for the attendee when the presenter decided about their question.
+  private mutating func stateNotice(_ question: Question, _ state: QuestionState) -> [QnAEffect] {
+    let excerpt = Self.excerpt(question.content)
+    switch state {
+    case .dismissed:
+      return [notice("The presenter dismissed your question “\(excerpt)”.", kind: .info)]
+    case .live where question.state == .live:
+      return [notice("Your question “\(excerpt)” is now public.", kind: .info)]
+    default: return []
+    }
+  }
+
+  static func excerpt(_ text: String) -> String {
+    let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
+    return line.count > 40 ? String(line.prefix(39)) + "…" : line
+  }
+
+  /// This attendee's own question as the room shows it to them: one in review or dismissed
+  /// is in the room for its asker only, so it is kept there from what the client knows.
+  mutating func ownQuestionInRoom(_ question: Question) -> [QnAEffect] {
+    guard room.isAvailable, let id = question.serverID, let createdAt = question.createdAt
+    else { return [] }
+    var entry =
+      room.questions[id]
+      ?? RoomQuestion(
+        id: id, content: question.content, votes: 0, answered: false, createdAt: createdAt)
+    let wasThere = room.questions[id] != nil
+    entry.mine = true
+    entry.answered = entry.answered || question.status == .answered
+    if let state = question.state, state != .live || entry.lifecycle == .review {
+      entry.state = (state == .live && entry.answered ? QuestionState.answered : state).rawValue
+    }
+    if let answer = question.answer {
+      entry.answer = answer
+      entry.isPrivate = question.answerIsPrivate
+    }
+    // A public question the room has not shown yet arrives with the next delta.
+    guard wasThere || !entry.lifecycle.isPublic else { return [] }
+    guard room.questions[id] != entry else { return [] }
+    room.questions[id] = entry
+    return [.report(.roomQuestion(self.entry(for: entry), removed: false))]
+  }
+
+  /// A question left the attendee's room: if it was theirs, the presenter dismissed it (the
+  /// only way a question leaves); it stays, marked so, for its asker.
+  mutating func ownQuestionDismissed(_ id: UUID) -> [QnAEffect]? {
+    guard let token = tokenByServerID[id] else { return nil }
+    return updateLifecycle(token, state: .dismissed, answer: nil)
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// The presenter's actions (`qna present`, extension `presenter`): queued in the order given,
+/// sent after each join, each exactly once (the server keeps their tokens), and the last one
+/// that can be taken back remembered for undo.
+public struct PresenterDesk: Sendable, Equatable {
+  public struct Action: Sendable, Hashable {
+    public var kind: PresenterActionKind
+    public var question: UUID
+    public var text: String?
+    public var isPrivate: Bool
+    public var token: UUID
+    /// On the wire and not answered yet.
+    var sent = false
+  }
+
+  public enum Outcome: Sendable, Hashable {
+    case queued
+    case done
+    case refused(String)
+  }
+
+  /// Actions not yet answered by the server, in the order given.
+  public internal(set) var queue: [Action] = []
+  /// The last dismiss, restore, highlight or unhighlight, and the question highlighted
+  /// before it (for undoing a highlight).
+  var lastUndoable: (action: Action, previousHighlight: UUID?)?
+
+  /// Actions the server has not confirmed, on or off the wire.
+  public var pendingCount: Int { queue.count }
+
+  public func isPending(_ question: UUID) -> Bool { queue.contains { $0.question == question } }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.queue == b.queue && a.lastUndoable?.action == b.lastUndoable?.action
+      && a.lastUndoable?.previousHighlight == b.lastUndoable?.previousHighlight
+  }
+}
+
+extension QnAState {
+  /// Actions queued at most: a presenter does not type thousands offline; a script might.
+  static let maxQueuedActions = 10_000
+
+  mutating func act(
+    _ kind: PresenterActionKind, on question: UUID, text: String?, isPrivate: Bool, token: UUID
+  ) -> [QnAEffect] {
+    guard configuration.presenter else {
+      return [notice("Only the presenter's console acts on questions.", kind: .error)]
+    }
+    guard desk.queue.count < Self.maxQueuedActions else {
+      return [notice("Too many actions wait for the server.", kind: .error)]
+    }
+    let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines)
+    let action = PresenterDesk.Action(
+      kind: kind, question: question,
+      text: kind == .answer ? trimmed.flatMap { $0.isEmpty ? nil : $0 } : nil,
+      isPrivate: kind == .answer && isPrivate, token: token)
+    if [.dismiss, .restore, .highlight, .unhighlight].contains(kind) {
+      desk.lastUndoable = (action, room.highlighted)
+    }
+    desk.queue.append(action)
+    return [.report(.action(action, outcome: .queued))] + sendActions()
+  }
+
+  /// The last dismiss, restore, highlight or unhighlight, taken back as a new action.
+  mutating func undo(token: UUID) -> [QnAEffect] {
+    guard let (last, previous) = desk.lastUndoable else {
+      return [notice("Nothing to undo.", kind: .info)]
+    }
+    desk.lastUndoable = nil
+    let inverse: (PresenterActionKind, UUID)
+    switch last.kind {
+    case .dismiss: inverse = (.restore, last.question)
+    case .restore: inverse = (.dismiss, last.question)
+    case .highlight: inverse = previous.map { (.highlight, $0) } ?? (.unhighlight, last.question)
+    case .unhighlight: inverse = (.highlight, last.question)
+    case .approve, .answer: return [notice("Nothing to undo.", kind: .info)]
+    }
+    var effects = act(inverse.0, on: inverse.1, text: nil, isPrivate: false, token: token)
+    desk.lastUndoable = nil  // an undo is not undone by the next undo
+    effects.append(notice("Undone: \(last.kind.rawValue).", kind: .info))
+    return effects
+  }
+
+  /// Puts the actions not yet on the wire there, in order, once joined as a presenter.
+  mutating func sendActions() -> [QnAEffect] {
+    guard configuration.presenter, let connectionID, room.joined,
+      serverExtensions.contains(ProtocolExtension.presenter)
+    else { return [] }
+    var effects: [QnAEffect] = []
+    for index in desk.queue.indices where !desk.queue[index].sent {
+      desk.queue[index].sent = true
+      let action = desk.queue[index]
+      effects.append(
+        .presenterAction(
+          PresenterAction(
+            id: connectionID, token: action.token, question: action.question,
+            action: action.kind, text: action.text,
+            isPrivate: action.kind == .answer ? action.isPrivate : nil)))
+    }
+    return effects
+  }
+
+  /// After a disconnect: actions on the wire without an answer go again after the next join
+  /// (the server does each token once).
+  mutating func requeueActions() {
+    for index in desk.queue.indices { desk.queue[index].sent = false }
+  }
+
+  mutating func received(_ response: PresenterActionResponse) -> [QnAEffect] {
+    guard let index = desk.queue.firstIndex(where: { $0.token == response.token }) else {
+      return [.log("ignored: presenterActionResponse for no action of ours")]
+    }
+    if !response.success, response.retryAfter != nil {
+      desk.queue[index].sent = false
+      return []
+    }
+    let action = desk.queue.remove(at: index)
+    guard response.success else {
+      let reason = response.message ?? "The server refused it."
+      return [.report(.action(action, outcome: .refused(reason))), notice(reason, kind: .error)]
+    }
+    return [.report(.action(action, outcome: .done))]
+  }
+
+  /// Whether this connection may act: the server said so in its handshake.
+  public var isPresenterConnection: Bool {
+    connectionID != nil && serverExtensions.contains(ProtocolExtension.presenter)
+  }
+}

@@ -1,0 +1,57 @@
+import NIOHTTP1
+
+/// Who may open a presenter's WebSocket (`/socket?role=presenter`, or any upgrade carrying
+/// `Authorization`): with an admin token set, the request must carry it as a bearer token or
+/// the login form's session cookie, else 401; wrong tokens are throttled per address as at
+/// the login form. Without an admin token the server answers to loopback names only, and a
+/// presenter's socket is as open as the presenter's page.
+struct PresenterSocketAuth: Sendable {
+  let token: String?
+  let sessions: PresenterSessions
+  let throttle: LoginThrottle
+
+  enum Verdict: Equatable {
+    case attendee
+    case presenter
+    /// 401, answered after `wait` (the throttle's turn for a wrong guess).
+    case refuse(wait: Duration)
+  }
+
+  /// Whether a WebSocket upgrade asks to be a presenter's: `role=presenter` in the query, or
+  /// an `Authorization` header.
+  static func asksForPresenter(query: Substring?, hasAuthorization: Bool) -> Bool {
+    hasAuthorization
+      || (query?.split(separator: "&").contains { $0 == "role=presenter" } ?? false)
+  }
+
+  func judge(_ head: HTTPRequestHead, peer: String) -> Verdict {
+    let query = head.uri.firstIndex(of: "?").map { head.uri[head.uri.index(after: $0)...] }
+    let authorization = head.headers["Authorization"]
+    guard Self.asksForPresenter(query: query, hasAuthorization: !authorization.isEmpty) else {
+      return .attendee
+    }
+    guard let token else { return .presenter }
+    if authorization.count == 1, let header = authorization.first, header.hasPrefix("Bearer ") {
+      let correct = ConstantTime.equal(String(header.dropFirst(7)), token)
+      return correct ? .presenter : .refuse(wait: throttle.failed(peer))
+    }
+    if authorization.isEmpty, let session = sessionCookie(head), sessions.isValid(session) {
+      return .presenter
+    }
+    return .refuse(wait: authorization.isEmpty ? .zero : throttle.failed(peer))
+  }
+
+  private func sessionCookie(_ head: HTTPRequestHead) -> String? {
+    let name = AdminAuth<ServerRequestContext>.cookieName
+    let values = head.headers["Cookie"].flatMap { line in
+      line.split(separator: ";").compactMap { pair -> Substring? in
+        let trimmed = pair.drop { $0 == " " }
+        guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else {
+          return nil
+        }
+        return trimmed[trimmed.index(after: equals)...]
+      }
+    }
+    return values.count == 1 ? String(values[0]) : nil
+  }
+}

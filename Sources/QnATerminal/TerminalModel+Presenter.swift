@@ -1,0 +1,121 @@
+import Foundation
+import QnA
+
+/// An answer being typed in the presenter's console, for the question it answers.
+public struct AnswerDraft: Sendable, Equatable {
+  public var question: UUID
+  /// Only the asker will read it.
+  public var isPrivate: Bool
+}
+
+/// The presenter's console (`qna present`): the questions by state, one list per tab, and
+/// single keys that act on the selected one. Live updates never move the selection: it stays
+/// on its question, or on the neighbour that took its place when the question left the list.
+extension TerminalModel {
+  /// The lists, in the order Tab visits them.
+  public static let presenterTabs: [QuestionState] = [.review, .live, .answered, .dismissed]
+
+  static let answerPrompt = "Answer › "
+  static let privateAnswerPrompt = "Private answer › "
+  static let presenterHint =
+    "a approve · d dismiss · r restore · h now answering · m answered · t/p answer · u undo · Tab list · ? keys"
+
+  mutating func handlePresenterKey(_ key: Key) -> [TerminalAction] {
+    if answering != nil { return handleAnswerKey(key) }
+    // Keys typed quickly arrive joined: each is a key of its own.
+    if case .text(let text) = key, text.count > 1 {
+      return text.flatMap { handlePresenterKey(.text(String($0))) }
+    }
+    switch key {
+    case .tab: showTab(offset: 1)
+    case .text("1"): showTab(.review)
+    case .text("2"): showTab(.live)
+    case .text("3"): showTab(.answered)
+    case .text("4"): showTab(.dismissed)
+    case .text("a"): return act(.approve)
+    case .text("d"): return act(.dismiss)
+    case .text("r"): return act(.restore)
+    case .text("h"):
+      guard let entry = selectedEntry else { return act(.highlight) }
+      return act(entry.highlighted ? .unhighlight : .highlight)
+    case .text("m"), .enter: return act(.answer)
+    case .text("t"), .text("p"):
+      guard let entry = selectedEntry else { return act(.answer) }
+      answering = AnswerDraft(question: entry.id, isPrivate: key == .text("p"))
+      editor = LineEditor(entry.answer ?? "")
+      keepCursorVisible()
+    case .text("u"): return [.undo]
+    case .text("s"), .function(2), .control("o"):
+      order = order == .popular ? .recent : .popular
+      refreshRoom()
+    case .text("/"): search = LineEditor(filter)
+    case .text("?"), .function(1): showsHelp = true
+    case .text("q"), .control("c"), .control("d"): return requestQuit()
+    case .control("l"): return [.redraw]
+    case .control("r"): return [.reconnectNow]
+    case .up, .down, .pageUp, .pageDown, .wheelUp, .wheelDown, .home, .end, .escape:
+      return handleRoomKey(key) ?? []
+    default: break
+    }
+    return []
+  }
+
+  /// Keys while an answer is typed: the line editor's, Enter sends, Esc drops it.
+  private mutating func handleAnswerKey(_ key: Key) -> [TerminalAction] {
+    guard let draft = answering else { return [] }
+    switch key {
+    case .enter:
+      let text = editor.text.trimmingCharacters(in: .whitespaces)
+      answering = nil
+      editor = LineEditor()
+      inputOffset = 0
+      return [
+        .act(.answer, draft.question, text: text.isEmpty ? nil : text, isPrivate: draft.isPrivate)
+      ]
+    case .escape:
+      answering = nil
+      editor = LineEditor()
+      inputOffset = 0
+      addNotice("Answer dropped.", kind: .info)
+    case .control("c"): return requestQuit()
+    case .text(let text): editor.insert(Self.typeable(text))
+    default: Self.edit(key, in: &editor)
+    }
+    keepCursorVisible()
+    return []
+  }
+
+  var selectedEntry: RoomEntry? {
+    selection.flatMap { selection in roomEntries.first { $0.id == selection.id } }
+  }
+
+  private mutating func act(_ kind: PresenterActionKind) -> [TerminalAction] {
+    guard let entry = selectedEntry else {
+      addNotice("Select a question with ↑ ↓ first.", kind: .info)
+      return []
+    }
+    return [.act(kind, entry.id, text: nil, isPrivate: false)]
+  }
+
+  mutating func showTab(offset: Int) {
+    let index = Self.presenterTabs.firstIndex(of: presenterTab) ?? 0
+    showTab(Self.presenterTabs[(index + offset) % Self.presenterTabs.count])
+  }
+
+  mutating func showTab(_ tab: QuestionState) {
+    guard tab != presenterTab else { return }
+    presenterTab = tab
+    selection = nil
+    refreshRoom()
+    selection = roomList.first()
+  }
+
+  /// The tabs with their counts, for the footer: the one shown in brackets.
+  var tabSummary: String {
+    Self.presenterTabs.map { tab in
+      let name = "\(tab.rawValue.prefix(1).uppercased())\(tab.rawValue.dropFirst())"
+      let label = "\(name) \(tabCounts[tab] ?? 0)"
+      return tab == presenterTab ? "[\(label)]" : label
+    }.joined(separator: " · ")
+  }
+}

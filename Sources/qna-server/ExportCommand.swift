@@ -1,0 +1,37 @@
+import ArgumentParser
+import CommandLineValues
+import Foundation
+import QnAServer
+
+/// `qna-server export`: every question of a database, in every state, on stdout.
+struct ExportCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "export",
+    abstract: "Write every question (review and dismissed included) to stdout.",
+    discussion: """
+      Columns: id, text, votes, state, asked_at, answered_at, answer, name. CSV starts with a \
+      UTF-8 byte order mark, so that spreadsheets read it as UTF-8, and cells a spreadsheet \
+      would run as formulas start with '. Works on the database of a running server.
+      """)
+
+  @Option(help: "SQLite database file (default \(ServerConfiguration().databasePath)).")
+  var db: String?
+  @Option(help: "csv, json or markdown (default csv).") var format = "csv"
+
+  func run() async throws {
+    guard let format = ExportFormat(rawValue: format) else {
+      throw ValidationError("--format must be csv, json or markdown")
+    }
+    let path = db ?? ServerConfiguration().databasePath
+    guard path == ":memory:" || FileManager.default.fileExists(atPath: path) else {
+      QnAServerCommand.fail("no database at \(path)")
+    }
+    do {
+      let store = try QuestionStore(path: path)
+      let bytes = Export.render(try await store.export(), as: format)
+      FileHandle.standardOutput.write(Data(bytes))
+    } catch {
+      QnAServerCommand.fail("\(error)")
+    }
+  }
+}

@@ -1,0 +1,333 @@
+import Foundation
+import QnA
+import RFC6455
+import TestSupport
+import Testing
+import WebSocketClient
+
+@testable import QnAServer
+
+/// A presenter over the socket: opened with the admin token, joins like anyone, then acts.
+struct PresenterMember {
+  let member: RoomMember
+
+  static let token = "presenter-token-0123"
+
+  static func join(_ server: ServerUnderTest, token: String? = token) async throws
+    -> PresenterMember
+  {
+    var configuration = ClientConfiguration(pingInterval: nil)
+    if let token { configuration.handshake.extraHeaders = [("Authorization", "Bearer \(token)")] }
+    let socket = try Attendee(server.socketURL + "?role=presenter", configuration: configuration)
+    let connection = try await socket.handshake()
+    let attendee = UUID()
+    try await socket.send(.join(Join(id: connection, attendee: attendee)))
+    return PresenterMember(
+      member: RoomMember(socket: socket, connection: connection, attendee: attendee))
+  }
+
+  /// Sends an action and waits for its outcome.
+  @discardableResult
+  func act(
+    _ kind: PresenterActionKind, _ question: UUID, text: String? = nil, isPrivate: Bool? = nil,
+    token: UUID = UUID(), occurrence: Int = 0
+  ) async throws -> PresenterActionResponse {
+    try await member.socket.send(
+      .presenterAction(
+        PresenterAction(
+          id: member.connection, token: token, question: question, action: kind, text: text,
+          isPrivate: isPrivate)))
+    let message = try await member.socket.waitForMessage("outcome", occurrence: occurrence) {
+      if case .presenterActionResponse(let response) = $0 { response.token == token } else { false }
+    }
+    guard case .presenterActionResponse(let response) = message else {
+      throw ServerTestError.unexpected(message)
+    }
+    return response
+  }
+}
+
+extension RoomMember {
+  /// Every byte this member received, as text: what no attendee may see is checked here.
+  var wire: String {
+    socket.events.compactMap { event -> String? in
+      guard case .message(let message) = event else { return nil }
+      return String(decoding: message.data, as: UTF8.self)
+    }.joined(separator: "\n")
+  }
+
+  /// Waits until a delta shows `question` in `state`.
+  func waitForState(_ question: UUID, _ state: QuestionState) async throws {
+    try await socket.waitForMessage("\(state)") {
+      guard case .roomDelta(let delta) = $0 else { return false }
+      return delta.questions.contains { $0.id == question && $0.lifecycle == state }
+    }
+  }
+}
+
+@Suite("qna-server: the question life cycle and the presenter", .serialized)
+struct LifecycleServerTests {
+  static let alice = uuid(1, group: 0x1C)
+  static let bob = uuid(2, group: 0x1C)
+
+  @Test func withModerationNoAttendeeButTheAskerEverReceivesAQuestionInReview() async throws {
+    let server = try await ServerUnderTest { $0.moderation = true }
+    defer { Task { await server.stop() } }
+    let bob = try await RoomMember.join(server, as: Self.bob)
+    _ = try await bob.snapshot()
+    let alice = try await RoomMember.join(server, as: Self.alice)
+    _ = try await alice.snapshot()
+    let secret = "Only alice and the presenters may read this"
+    let token = UUID()
+    try await alice.socket.ask(secret, as: alice.connection, token: token)
+    let response = try await alice.socket.response()
+    #expect(response.success && response.state == "review")
+    #expect(response.message.contains("reviews"))
+    let id = try #require(response.id)
+    // A later snapshot: alice's has it, in review and hers; bob's does not.
+    let aliceAgain = try await RoomMember.join(server, as: Self.alice)
+    let pages = try await aliceAgain.snapshot()
+    let mine = try #require(pages.flatMap(\.questions).first { $0.id == id })
+    #expect(mine.lifecycle == .review && mine.mine == true)
+    let bobAgain = try await RoomMember.join(server, as: Self.bob)
+    #expect(try await bobAgain.snapshot().flatMap(\.questions).isEmpty)
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(!bob.wire.contains(secret) && !bob.wire.contains(id.uuidString))
+    #expect(!bobAgain.wire.contains(secret))
+    // Votes by id on a question in review: no such question, for anyone.
+    let vote = UUID()
+    try await bob.vote(id, token: vote)
+    #expect(try await bob.voteResponse(vote).success == false)
+
+    // Approved: now everyone sees it, live.
+    let approved = try await server.http(
+      "POST", "/api/questions/\(id)/approve")
+    #expect(approved.status == 200 && approved.body.contains("\"state\":\"live\""))
+    try await bob.waitForState(id, .live)
+    try await alice.waitForState(id, .live)
+  }
+
+  @Test func aDismissedQuestionLeavesTheRoomAndItsAskerKeepsItMarked() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let alice = try await RoomMember.join(server, as: Self.alice)
+    _ = try await alice.snapshot()
+    let bob = try await RoomMember.join(server, as: Self.bob)
+    _ = try await bob.snapshot()
+    let id = try await alice.socket.askedQuestion("Off topic", as: alice.connection)
+    try await bob.waitForState(id, .live)
+    let presenter = try await PresenterMember.join(server)
+    #expect(try await presenter.act(.highlight, id).success)
+    #expect(try await presenter.act(.dismiss, id).success)
+    // Attendees are told it left (and the highlight with it); the presenter sees it dismissed.
+    try await bob.socket.waitForMessage("removed") {
+      if case .roomDelta(let delta) = $0 { delta.removed?.contains(id) == true } else { false }
+    }
+    try await presenter.member.waitForState(id, .dismissed)
+    #expect(try await server.store.highlighted() == nil)
+    // Its asker's next snapshot still has it, dismissed; another attendee's does not.
+    let aliceAgain = try await RoomMember.join(server, as: Self.alice)
+    let mine = try await aliceAgain.snapshot().flatMap(\.questions).first { $0.id == id }
+    #expect(mine?.lifecycle == .dismissed)
+    let bobAgain = try await RoomMember.join(server, as: Self.bob)
+    #expect(try await bobAgain.snapshot().flatMap(\.questions).contains { $0.id == id } == false)
+    // Restored: back in everyone's room.
+    #expect(try await presenter.act(.restore, id).success)
+    try await bob.waitForState(id, .live)
+  }
+
+  @Test func aPrivateAnswerReachesOnlyItsAsker() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let alice = try await RoomMember.join(server, as: Self.alice)
+    _ = try await alice.snapshot()
+    let bob = try await RoomMember.join(server, as: Self.bob)
+    _ = try await bob.snapshot()
+    let id = try await alice.socket.askedQuestion("Can I see my grade?", as: alice.connection)
+    let presenter = try await PresenterMember.join(server)
+    let text = "Yes: it is a B+, between us"
+    #expect(try await presenter.act(.answer, id, text: text, isPrivate: true).success)
+    let answer = try await alice.socket.waitForMessage("answer") {
+      if case .questionAnswer = $0 { true } else { false }
+    }
+    #expect(answer == .questionAnswer(QuestionAnswer(questionId: id, text: text, isPrivate: true)))
+    try await bob.waitForState(id, .answered)
+    try await presenter.member.socket.waitForMessage("the answer, for presenters") {
+      guard case .roomDelta(let delta) = $0 else { return false }
+      return delta.questions.contains { $0.answer == text && $0.isPrivate == true }
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(!bob.wire.contains("B+"))
+    let bobAgain = try await RoomMember.join(server, as: Self.bob)
+    let seen = try await bobAgain.snapshot().flatMap(\.questions).first { $0.id == id }
+    #expect(seen?.answered == true && seen?.answer == nil)
+    // A public answer reaches the whole room.
+    #expect(try await presenter.act(.answer, id, text: "Grades are out on Monday").success)
+    try await bob.socket.waitForMessage("public answer") {
+      guard case .roomDelta(let delta) = $0 else { return false }
+      return delta.questions.contains { $0.answer == "Grades are out on Monday" }
+    }
+  }
+
+  @Test func everyActionTwiceByTokenActsOnceAndOutOfOrderActionsAreHarmless() async throws {
+    let store = try QuestionStore(path: ":memory:")
+    let id = uuid(7, group: 0x1C)
+    _ = try await store.insert(
+      StoredQuestion(
+        id: id, content: "Q", askedFrom: uuid(1), createdAt: Date(), state: .review))
+    let start = Date(timeIntervalSinceReferenceDate: 1000)
+    for (step, kind) in PresenterActionKind.allCases.enumerated() {
+      let token = UUID()
+      let at = start.addingTimeInterval(Double(step))
+      let first = try #require(
+        try await store.perform(kind, on: id, text: "A", token: token, at: at))
+      let again = try #require(
+        try await store.perform(kind, on: id, text: "B", token: token, at: at))
+      #expect(again.changed == false && again.refusal == nil, "\(kind) sent twice")
+      #expect(again.question == first.question, "\(kind) sent twice")
+    }
+    // Each token once in the history, with its time.
+    let history = try await store.transitions(of: id)
+    #expect(history.map(\.action) == PresenterActionKind.allCases)
+    #expect(history.map(\.at) == (0..<6).map { start.addingTimeInterval(Double($0)) })
+    // The answer's text is the first's, not the repeat's.
+    #expect(try await store.question(id: id)?.answer == "A")
+
+    // Out of order: a restore before its dismiss changes nothing; the dismiss then holds.
+    let other = uuid(8, group: 0x1C)
+    _ = try await store.insert(
+      StoredQuestion(id: other, content: "R", askedFrom: uuid(1), createdAt: Date()))
+    let restore = try await store.perform(.restore, on: other, token: UUID(), at: start)
+    #expect(restore?.changed == false)
+    _ = try await store.perform(.dismiss, on: other, token: UUID(), at: start)
+    #expect(try await store.question(id: other)?.publicState == .dismissed)
+    // Dismissed, it can be neither approved nor highlighted: restored first.
+    let approve = try await store.perform(.approve, on: other, token: UUID(), at: start)
+    #expect(approve?.refusal != nil)
+    let highlight = try await store.perform(.highlight, on: other, token: UUID(), at: start)
+    #expect(highlight?.refusal != nil)
+    #expect(try await store.perform(.dismiss, on: uuid(99), token: UUID(), at: start) == nil)
+  }
+
+  @Test func twoPresentersActingAtOnceLeaveOneConsistentState() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let alice = try await RoomMember.join(server, as: Self.alice)
+    _ = try await alice.snapshot()
+    var ids: [UUID] = []
+    for index in 0..<10 {
+      ids.append(try await alice.socket.askedQuestion("Q\(index)", as: alice.connection))
+    }
+    let first = try await PresenterMember.join(server)
+    let second = try await PresenterMember.join(server)
+    // Both highlight every question, dismiss the odd ones, and answer the even ones, at once.
+    let questions = ids
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for presenter in [first, second] {
+        group.addTask {
+          for (index, id) in questions.enumerated() {
+            try await presenter.act(.highlight, id)
+            try await presenter.act(index.isMultiple(of: 2) ? .answer : .dismiss, id)
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    let store = server.store
+    for (index, id) in ids.enumerated() {
+      let question = try #require(try await store.question(id: id))
+      #expect(question.publicState == (index.isMultiple(of: 2) ? .answered : .dismissed))
+    }
+    // At most one highlight, and none left on a dismissed or answered question.
+    #expect(try await store.highlighted() == nil)
+    // Every action of both is in the history, each once.
+    var total = 0
+    for id in ids { total += try await store.transitions(of: id).count }
+    #expect(total == 40)
+  }
+
+  @Test func aResentActionAfterAReconnectIsDoneOnce() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let alice = try await RoomMember.join(server, as: Self.alice)
+    _ = try await alice.snapshot()
+    let id = try await alice.socket.askedQuestion("Q", as: alice.connection)
+    let presenter = try await PresenterMember.join(server)
+    let dismiss = UUID()
+    #expect(try await presenter.act(.dismiss, id, token: dismiss).success)
+    #expect(try await presenter.act(.restore, id).success)
+    // The dismiss again, as a console whose connection dropped before its answer would:
+    // accepted, and not done again.
+    let again = try await PresenterMember.join(server)
+    #expect(try await again.act(.dismiss, id, token: dismiss).success)
+    #expect(try await server.store.question(id: id)?.publicState == .live)
+  }
+
+  @Test func onlyAPresentersSocketActsAndItNeedsTheToken() async throws {
+    let server = try await ServerUnderTest { $0.adminToken = PresenterMember.token }
+    defer { Task { await server.stop() } }
+    for (headers, why) in [
+      ([:], "no token"), (["Authorization": "Bearer wrong-token-0123456"], "a wrong token"),
+      (["Authorization": "Basic \(PresenterMember.token)"], "not a bearer token"),
+    ] {
+      let response = try await server.http(
+        "GET", "/socket?role=presenter",
+        headers: headers.merging(
+          [
+            "Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+          ], uniquingKeysWith: { a, _ in a }))
+      #expect(response.status == 401, "\(why)")
+    }
+    let presenter = try await PresenterMember.join(server)
+    let handshake = try await presenter.member.socket.waitForMessage("handshake") {
+      if case .handshake = $0 { true } else { false }
+    }
+    guard case .handshake(let body) = handshake else { return }
+    #expect(body.extensions?.contains(ProtocolExtension.presenter) == true)
+    // An attendee's socket: no presenter extension, and actions refused.
+    let alice = try await RoomMember.join(server, as: Self.alice)
+    _ = try await alice.snapshot()
+    let id = try await alice.socket.askedQuestion("Q", as: alice.connection)
+    let forged = PresenterMember(member: alice)
+    let refused = try await forged.act(.dismiss, id)
+    #expect(!refused.success && refused.message?.contains("presenter") == true)
+    #expect(try await server.store.question(id: id)?.publicState == .live)
+  }
+
+  @Test func theAPITakesEveryActionAndListsEveryState() async throws {
+    let server = try await ServerUnderTest { $0.moderation = true }
+    defer { Task { await server.stop() } }
+    let alice = try await RoomMember.join(server, as: Self.alice)
+    _ = try await alice.snapshot()
+    let id = try await alice.socket.askedQuestion("Q", as: alice.connection)
+    func post(_ action: String, _ body: String = "", key: String? = nil) async throws
+      -> HTTPResponse
+    {
+      var headers: [String: String] = [:]
+      if let key { headers["Idempotency-Key"] = key }
+      return try await server.http(
+        "POST", "/api/questions/\(id)/\(action)", body: body, headers: headers)
+    }
+    // In review: not highlightable (409); approved it is.
+    #expect(try await post("highlight").status == 409)
+    #expect(try await post("approve").body.contains("\"state\":\"live\""))
+    #expect(try await post("highlight").status == 200)
+    #expect(try await server.store.highlighted() == id)
+    #expect(try await post("unhighlight").status == 200)
+    #expect(try await server.store.highlighted() == nil)
+    #expect(try await post("answer", "{\"text\": 5}").status == 400)
+    let answered = try await post("answer", "{\"text\":\"Yes\",\"private\":false}")
+    #expect(answered.status == 200 && answered.body.contains("\"answer\":\"Yes\""))
+    // The same key twice acts once: the dismiss after the restore is not done again.
+    let key = UUID().uuidString
+    #expect(try await post("dismiss", key: key).body.contains("\"state\":\"dismissed\""))
+    #expect(try await post("restore").body.contains("\"state\":\"answered\""))
+    #expect(try await post("dismiss", key: key).body.contains("\"state\":\"answered\""))
+    #expect(
+      try await server.http("POST", "/api/questions/\(UUID())/approve").status == 404)
+    #expect(try await server.http("POST", "/api/questions/nope/approve").status == 400)
+    let list = try await server.http("GET", "/api/questions")
+    #expect(list.body.contains("\"state\":\"answered\"") && list.body.contains("\"answered\":true"))
+  }
+}

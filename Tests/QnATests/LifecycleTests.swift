@@ -1,0 +1,175 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import QnA
+
+/// The question life cycle (extension `lifecycle`) for the attendee, and the presenter's
+/// actions (extension `presenter`) in the reducer.
+@Suite("QnAState: the life cycle and the presenter's actions")
+struct LifecycleTests {
+  typealias Driver = StateDriver
+  static let lifecycle = Driver.roomExtensions + [ProtocolExtension.lifecycle]
+  static let presenter = lifecycle + [ProtocolExtension.presenter]
+
+  static func q(_ n: Int, state: QuestionState, answer: String? = nil, isPrivate: Bool? = nil)
+    -> RoomQuestion
+  {
+    var question = Driver.roomQuestion(n, answered: state == .answered)
+    question.state = state.rawValue
+    question.answer = answer
+    question.isPrivate = isPrivate
+    return question
+  }
+
+  /// An attendee in a room with the life cycle, having asked one question now in review.
+  static func askedInReview() -> (Driver, UUID) {
+    var driver = Driver()
+    driver.apply(.identity(attendee: Driver.attendee, name: nil))
+    driver.connect(extensions: lifecycle)
+    driver.receiveSnapshot([], seq: 0)
+    let token = driver.ask("Mine, in review")
+    let response = QuestionResponse(
+      success: true, message: "Question received.", id: uuid(1, group: 0x5E), answered: false,
+      content: "Mine, in review", createdAt: Date(timeIntervalSinceReferenceDate: 821_692_860),
+      token: token, state: .review)
+    driver.apply(.received(.questionResponse(response)))
+    return (driver, uuid(1, group: 0x5E))
+  }
+
+  @Test func theAskersQuestionInReviewIsInReviewNeverLostOrFailed() throws {
+    let (driver, id) = Self.askedInReview()
+    let question = try #require(driver.state.question(serverID: id))
+    #expect(question.status == .unanswered && question.state == .review)
+    // In the asker's room too, marked so and theirs; the headless line says "review".
+    let entry = try #require(driver.state.roomEntry(id))
+    #expect(entry.state == .review && entry.mine)
+    #expect(driver.effects.roomLines.last?.state == .review)
+  }
+
+  @Test func approvalAndDismissalReachTheAskerInWords() throws {
+    var (driver, id) = Self.askedInReview()
+    var effects = driver.receiveDelta(from: 1, to: 1, [Self.q(1, state: .live)])
+    #expect(driver.state.question(serverID: id)?.state == .live)
+    #expect(effects.notices.contains { $0.contains("now public") })
+    // Dismissed: attendees' deltas name it removed; its asker keeps it, marked dismissed.
+    effects = driver.receiveDelta(from: 2, to: 2, removed: [id])
+    #expect(driver.state.question(serverID: id)?.state == .dismissed)
+    #expect(driver.state.roomEntry(id)?.state == .dismissed)
+    #expect(effects.notices.contains { $0.contains("dismissed your question") })
+    // Restored: back in the room.
+    driver.receiveDelta(from: 3, to: 3, [Self.q(1, state: .live)])
+    #expect(driver.state.roomEntry(id)?.state == .live)
+    #expect(driver.state.question(serverID: id)?.state == .live)
+  }
+
+  @Test func anotherAttendeesQuestionInReviewIsNeverShownEvenIfSent() {
+    var driver = Driver()
+    driver.enterRoom(questions: [Self.q(5, state: .review), Self.q(6, state: .dismissed)])
+    #expect(driver.state.roomEntries(.popular).isEmpty)
+    var presenter = Driver(configuration: QnAConfiguration(presenter: true))
+    presenter.enterRoom(questions: [Self.q(5, state: .review), Self.q(6, state: .dismissed)])
+    #expect(presenter.state.roomEntries(.popular).count == 2)
+  }
+
+  @Test func anAnswersTextReachesTheAskerPublicOrPrivate() throws {
+    var (driver, id) = Self.askedInReview()
+    let effects = driver.apply(
+      .received(.questionAnswer(QuestionAnswer(questionId: id, text: "Yes.", isPrivate: true))))
+    let question = try #require(driver.state.question(serverID: id))
+    #expect(question.status == .answered && question.answer == "Yes." && question.answerIsPrivate)
+    #expect(effects.changes.contains { if case .answered = $0 { true } else { false } })
+    #expect(driver.state.roomEntry(id)?.answer == "Yes.")
+    // The text changed later: news, though it was answered already.
+    let again = driver.apply(
+      .received(.questionAnswer(QuestionAnswer(questionId: id, text: "Yes, on Monday."))))
+    #expect(driver.state.question(serverID: id)?.answer == "Yes, on Monday.")
+    #expect(!again.changes.isEmpty)
+  }
+
+  @Test func actionsAreQueuedOfflineSentInOrderAfterTheJoinAndResentByTheSameToken() {
+    var driver = Driver(configuration: QnAConfiguration(presenter: true))
+    driver.apply(.identity(attendee: Driver.attendee, name: nil))
+    let question = uuid(3, group: 0x5E)
+    driver.apply(.act(.dismiss, question: question, token: uuid(1)))
+    driver.apply(
+      .act(.answer, question: question, text: "  Later ", isPrivate: true, token: uuid(2)))
+    #expect(driver.state.desk.pendingCount == 2)
+    var effects = driver.apply(.connecting(attempt: 1))
+    driver.apply(.connected)
+    effects = driver.apply(
+      .received(.handshake(Handshake(id: firstConnection, extensions: Self.presenter))))
+    let sent = effects.compactMap {
+      if case .presenterAction(let action) = $0 { action } else { nil }
+    }
+    #expect(sent.map(\.token) == [uuid(1), uuid(2)])
+    #expect(sent[1].text == "Later" && sent[1].isPrivate == true && sent[0].isPrivate == nil)
+    // The join goes before them.
+    let firstJoin = effects.firstIndex { if case .join = $0 { true } else { false } }
+    let firstAction = effects.firstIndex { if case .presenterAction = $0 { true } else { false } }
+    #expect(firstJoin! < firstAction!)
+    // Dropped before the answers: both again, same tokens, after the next handshake.
+    driver.apply(
+      .received(
+        .presenterActionResponse(
+          PresenterActionResponse(token: uuid(1), question: question, success: true))))
+    driver.apply(.disconnected(reason: "gone", retry: .init(after: .seconds(1), attempt: 2)))
+    driver.apply(.connected)
+    effects = driver.apply(
+      .received(.handshake(Handshake(id: secondConnection, extensions: Self.presenter))))
+    let resent = effects.compactMap {
+      if case .presenterAction(let action) = $0 { action } else { nil }
+    }
+    #expect(resent.map(\.token) == [uuid(2)] && resent.first?.id == secondConnection)
+    let refused = driver.apply(
+      .received(
+        .presenterActionResponse(
+          PresenterActionResponse(
+            token: uuid(2), question: question, success: false, message: "No such question."))))
+    #expect(refused.notices == ["No such question."])
+    #expect(driver.state.desk.pendingCount == 0)
+  }
+
+  @Test func aServerThatDoesNotGrantThePresenterRoleIsSaidSoAndGetsNoActions() {
+    var driver = Driver(configuration: QnAConfiguration(presenter: true))
+    driver.apply(.identity(attendee: Driver.attendee, name: nil))
+    driver.apply(.act(.approve, question: uuid(3, group: 0x5E), token: uuid(1)))
+    driver.apply(.connected)
+    let effects = driver.apply(
+      .received(.handshake(Handshake(id: firstConnection, extensions: Self.lifecycle))))
+    #expect(!effects.contains { if case .presenterAction = $0 { true } else { false } })
+    #expect(effects.notices.contains { $0.contains("check the token") })
+    // An attendee's client never acts.
+    var attendee = Driver()
+    #expect(attendee.apply(.act(.approve, question: uuid(3), token: uuid(1))).notices.count == 1)
+  }
+
+  @Test func undoTakesBackTheLastDismissRestoreOrHighlight() {
+    var driver = Driver(configuration: QnAConfiguration(presenter: true))
+    let (a, b) = (uuid(1, group: 0x5E), uuid(2, group: 0x5E))
+    driver.enterRoom(questions: [Self.q(1, state: .live), Self.q(2, state: .live)], highlighted: a)
+    func lastAction(_ effects: [QnAEffect]) -> (PresenterActionKind, UUID)? {
+      for case .report(.action(let action, .queued)) in effects.reversed() {
+        return (action.kind, action.question)
+      }
+      return nil
+    }
+    driver.apply(.act(.dismiss, question: b, token: uuid(10)))
+    var effects = driver.apply(.undo(token: uuid(11)))
+    #expect(lastAction(effects)! == (.restore, b))
+    // An undo is not undone by the next one.
+    #expect(driver.apply(.undo(token: uuid(12))).notices == ["Nothing to undo."])
+    // Highlighting b while a was highlighted: undo highlights a again.
+    driver.apply(.act(.highlight, question: b, token: uuid(13)))
+    effects = driver.apply(.undo(token: uuid(14)))
+    #expect(lastAction(effects)! == (.highlight, a))
+    driver.apply(.act(.answer, question: b, token: uuid(15)))
+    #expect(driver.apply(.undo(token: uuid(16))).notices == ["Nothing to undo."])
+  }
+}
+
+extension [QnAEffect] {
+  var notices: [String] {
+    compactMap { if case .report(.notice(let notice)) = $0 { notice.text } else { nil } }
+  }
+}
