@@ -6,7 +6,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2
 
-.PHONY: all build test lint format bench fuzz run clean tmux docs docs-check install uninstall
+.PHONY: all build test lint format bench fuzz run clean tmux chromium docs docs-check install uninstall
 
 # Where `make install` puts the programs (DESTDIR is prepended, for packagers).
 PREFIX ?= /usr/local
@@ -24,7 +24,7 @@ build:
 	$(SWIFT) build
 
 ## Runs every test target, the format lint and the docs check (what CI runs).
-test: lint $(VENV)/.installed tmux
+test: lint $(VENV)/.installed tmux chromium
 	$(SWIFT) build --build-tests
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
 	# Serial: CPU-bound property tests would otherwise starve the timers of the network tests.
@@ -34,6 +34,12 @@ test: lint $(VENV)/.installed tmux
 tmux:
 	@command -v tmux >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -q tmux; } \
 	  || { echo "make test needs tmux (apt-get install tmux)" >&2; exit 1; }
+
+## The presenter page's test drives Debian's Chromium, headless, over the DevTools protocol.
+chromium:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] \
+	  && { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }; } \
+	  || { echo "make test needs chromium (apt-get install chromium)" >&2; exit 1; }
 
 $(VENV)/.installed: Makefile
 	python3 -m venv $(VENV)

@@ -4,7 +4,8 @@ rewrites what is generated.
 
 - Each program's options and defaults: docs hold its `--help` output verbatim between
   `<!-- generated: PROGRAM --help -->` and `<!-- end generated -->`.
-- The terminal UI's keys: docs/qna.md holds the help overlay's table (HelpOverlay.swift).
+- The terminal UI's keys: docs/qna.md holds the help overlays' tables (HelpOverlay.swift,
+  PresenterHelp.swift).
 - The headless JSON lines: every event HeadlessEvents.swift prints is in docs/headless.md's
   table, and the table names no event the code does not print.
 - The README stays an on-ramp (at most 10 KB), and no code names the brief's PROTOCOL.md
@@ -24,15 +25,16 @@ BLOCK = re.compile(
     r"(<!-- generated: (?P<what>[^>]+?) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.S)
 
 
-def help_text(bin_dir, program):
+def help_text(bin_dir, command):
+    program, *subcommand = command.split(" ")
     result = subprocess.run(
-        [str(bin_dir / program), "--help"], capture_output=True, text=True,
+        [str(bin_dir / program), *subcommand, "--help"], capture_output=True, text=True,
         env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"})
     return result.stdout.rstrip() + "\n"
 
 
-def keys_table():
-    source = (ROOT / "Sources/QnATerminal/HelpOverlay.swift").read_text()
+def keys_table(overlay):
+    source = (ROOT / "Sources/QnATerminal" / overlay).read_text()
     pairs = re.findall(r'\(\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"\s*\)', source)
     rows = ["| keys | what they do |", "|---|---|"]
     rows += [f"| {key} | {meaning} |" for key, meaning in pairs]
@@ -43,7 +45,9 @@ def generated(what, bin_dir):
     if what.endswith(" --help"):
         return "```text\n" + help_text(bin_dir, what.removesuffix(" --help")) + "```\n"
     if what == "terminal keys":
-        return keys_table()
+        return keys_table("HelpOverlay.swift")
+    if what == "presenter keys":
+        return keys_table("PresenterHelp.swift")
     raise SystemExit(f"docs-check: unknown generated block '{what}'")
 
 

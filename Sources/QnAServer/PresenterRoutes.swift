@@ -52,6 +52,16 @@ extension QnAServerApp {
         return QuestionJSON(outcome.question)
       }
     }
+    // What the presenters did to a question, oldest first, each action once with its time.
+    router.get("/api/questions/{id}/history") { _, context -> [TransitionJSON] in
+      let id = try questionID(context)
+      guard try await desk.store.question(id: id) != nil else {
+        throw HTTPError(.notFound, message: "no question \(id)")
+      }
+      return try await desk.store.transitions(of: id).map {
+        TransitionJSON(action: $0.action.rawValue, at: $0.at.formatted(QuestionJSON.timestamp))
+      }
+    }
     // Every question in every state: `?format=csv|json|markdown` (CSV by default).
     router.get("/api/export") { request, _ -> Response in
       let raw = request.uri.queryParameters["format"].map(String.init) ?? "csv"
@@ -211,5 +221,11 @@ struct QuestionJSON: ResponseEncodable, Sendable {
     votes = question.votes
   }
 
-  private static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+  static let timestamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+}
+
+/// One transition of a question: the action and when it was done.
+struct TransitionJSON: ResponseEncodable, Sendable {
+  var action: String
+  var at: String
 }

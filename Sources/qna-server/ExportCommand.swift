@@ -6,7 +6,7 @@ import QnAServer
 /// `qna-server export`: every question of a database, in every state, on stdout.
 struct ExportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "export",
+    commandName: "qna-server export",
     abstract: "Write every question (review and dismissed included) to stdout.",
     discussion: """
       Columns: id, text, votes, state, asked_at, answered_at, answer, name. CSV starts with a \
@@ -16,10 +16,10 @@ struct ExportCommand: AsyncParsableCommand {
 
   @Option(help: "SQLite database file (default \(ServerConfiguration().databasePath)).")
   var db: String?
-  @Option(help: "csv, json or markdown (default csv).") var format = "csv"
+  @Option(help: "csv, json or markdown (default csv).") var format: String?
 
   func run() async throws {
-    guard let format = ExportFormat(rawValue: format) else {
+    guard let format = ExportFormat(rawValue: format ?? "csv") else {
       throw ValidationError("--format must be csv, json or markdown")
     }
     let path = db ?? ServerConfiguration().databasePath

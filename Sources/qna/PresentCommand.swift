@@ -11,7 +11,7 @@ import WebSocketClient
 /// admin token in an `Authorization` header (never echoed, never logged).
 struct PresentCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "present",
+    commandName: "qna present",
     abstract: "The presenter's console: moderate, highlight and answer the room's questions.",
     discussion: """
       The token comes from --token, else $QNA_TOKEN, else a prompt that does not echo (Enter \

@@ -45,11 +45,13 @@ public final class QnAServerProcess: Sendable {
   /// Its log so far (stderr).
   public var log: String { child.errorsSoFar }
 
-  public func http(_ method: String, _ path: String, body: String = "") async throws
-    -> HTTPResponse
-  {
+  public func http(
+    _ method: String, _ path: String, body: String = "", headers: [String: String] = [:]
+  ) async throws -> HTTPResponse {
     let port = self.port
-    return try await onOwnThread { try httpRequest(method, port: port, path: path, body: body) }
+    return try await onOwnThread {
+      try httpRequest(method, port: port, path: path, body: body, headers: headers)
+    }
   }
 
   /// The questions in its database, as `GET /api/questions` lists them.

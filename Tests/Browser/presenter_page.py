@@ -1,0 +1,146 @@
+"""The presenter's page in a real browser: Debian's Chromium, headless, driven over the
+DevTools protocol (with the `websockets` package the interop tests already use).
+
+Logs in with the admin token, waits for the page to be live, has `qna --headless` ask a
+question, sees it appear without a reload, clicks its Answer button, and checks that the
+attendee's client prints `answered` and exits 0. Exit status 0 when all of that held; the
+reason on stderr otherwise.
+
+Usage: presenter_page.py --server http://127.0.0.1:PORT --token TOKEN --qna PATH
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+from websockets.sync.client import connect
+
+QUESTION = "Asked while the presenter's page is open"
+
+
+def fail(reason):
+    print(f"browser test: {reason}", file=sys.stderr)
+    sys.exit(1)
+
+
+def start_chromium(profile):
+    browser = shutil.which("chromium") or fail("chromium is not installed")
+    process = subprocess.Popen(
+        [browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-dev-shm-usage", "--remote-debugging-port=0", f"--user-data-dir={profile}",
+         "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        line = process.stderr.readline()
+        match = re.search(r"DevTools listening on (ws://[^\s]+)", line)
+        if match:
+            # Keep draining stderr so that Chromium never blocks on a full pipe.
+            threading.Thread(target=lambda: process.stderr.read(), daemon=True).start()
+            return process, match.group(1)
+        if not line and process.poll() is not None:
+            break
+    process.kill()
+    fail("chromium did not start")
+
+
+class Page:
+    """One tab, over its DevTools WebSocket."""
+
+    def __init__(self, browser_url):
+        port = re.search(r":(\d+)/", browser_url).group(1)
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+        page = next(t for t in targets if t["type"] == "page")
+        self.socket = connect(page["webSocketDebuggerUrl"], max_size=None)
+        self.next_id = 0
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv(timeout=30))
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    fail(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True,
+                           awaitPromise=True)
+        if "exceptionDetails" in result:
+            fail(f"script failed: {expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, what, expression, seconds=15):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if self.evaluate(expression):
+                return
+            time.sleep(0.05)
+        body = self.evaluate("document.body ? document.body.innerText : ''")
+        fail(f"no {what} within {seconds} s; the page says:\n{body}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--qna", required=True)
+    args = parser.parse_args()
+    socket_url = args.server.replace("http://", "ws://") + "/socket"
+
+    profile = tempfile.mkdtemp(prefix="qna-chromium-")
+    chromium, browser_url = start_chromium(profile)
+    attendee = None
+    try:
+        page = Page(browser_url)
+        page.call("Page.enable")
+        page.call("Page.navigate", url=args.server + "/")
+        # A browser asking for the page is sent to the login form.
+        page.wait_for("login form", "!!document.querySelector('input[name=token]')")
+        page.evaluate(
+            "document.querySelector('input[name=token]').value = " + json.dumps(args.token)
+            + "; document.querySelector('form').submit(); true")
+        page.wait_for("live page", "document.body && document.body.dataset.live === 'true'")
+        # Survives only as long as the page is not reloaded.
+        page.evaluate("window.notReloaded = true")
+
+        attendee = subprocess.Popen(
+            [args.qna, "--headless", "--no-persist", "--url", socket_url, "--ask", QUESTION,
+             "--wait-answered", "--timeout", "30s"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "XDG_STATE_HOME": profile})
+        row = ("[...document.querySelectorAll('#rows tr')].find(tr => "
+               f"tr.cells[0].textContent.startsWith({json.dumps(QUESTION)}))")
+        page.wait_for("new question on the page", f"!!{row}")
+        if not page.evaluate("window.notReloaded === true"):
+            fail("the page reloaded to show the question")
+        page.evaluate(f"{row}.querySelector('button[data-action=answer]').click(); true")
+        try:
+            output, errors = attendee.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            attendee.kill()
+            fail("the attendee never heard of the answer")
+        events = [json.loads(line)["event"] for line in output.splitlines() if line.strip()]
+        if attendee.returncode != 0 or "answered" not in events:
+            fail(f"qna exited {attendee.returncode} with events {events}; stderr: {errors}")
+        page.wait_for("the answered list's count", "document.body.innerText.includes('Answered (1)')")
+        print("browser test: asked, seen live, answered with a click, heard by the attendee")
+    finally:
+        if attendee and attendee.poll() is None:
+            attendee.kill()
+        chromium.kill()
+        chromium.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
