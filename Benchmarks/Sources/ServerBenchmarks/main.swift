@@ -207,3 +207,5 @@ if roomResults.count == 2 {
       + "bytes per attendee \(String(format: "%.2f", baseline.bytesPerAttendee / ours.bytesPerAttendee))×, "
       + "vote→delta p99 \(String(format: "%.2f", baseline.p99 / ours.p99))×")
 }
+
+try await ExportBench.run()
