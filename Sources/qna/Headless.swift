@@ -48,6 +48,11 @@ struct Headless {
       url: url, configuration: configuration,
       log: { line in if verbose { Self.note(line) } })
     let (inputs, sink) = AsyncStream<Input>.makeStream()
+    // Watched before anything starts: a dispatch signal source registers asynchronously, and a
+    // signal between ignoring it and that registration would be lost (a script that sends
+    // SIGINT right after the handshake line must always stop qna).
+    let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { _ in sink.yield(.interrupted) }
+    defer { signals.cancel() }
     let restored = await engine.start()
     Task {
       for await update in engine.updates { sink.yield(.update(update)) }
@@ -60,9 +65,6 @@ struct Headless {
         sink.yield(.timedOut)
       }
     }
-    let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { _ in sink.yield(.interrupted) }
-    defer { signals.cancel() }
-
     // Questions left pending by an earlier run are this run's to see through, too.
     var progress = Progress(asked: restored.map(\.id))
     var votes = VoteQueue(waiting: options.votes.map { ($0, true) })
