@@ -14,8 +14,8 @@ struct PresentCommand: AsyncParsableCommand {
     commandName: "qna present",
     abstract: "The presenter's console: moderate, highlight and answer the room's questions.",
     discussion: """
-      The token comes from --token, else $QNA_TOKEN, else a prompt that does not echo (Enter \
-      for a server without one). Actions typed while the connection is down are kept and \
+      The token comes from --token, else $QNA_TOKEN, else (when the server wants one) a prompt \
+      that does not echo; a refused token is an error before the screen is taken. Actions typed while the connection is down are kept and \
       sent once when it is back. F1 or ? lists every key.
       """)
 
@@ -42,12 +42,25 @@ struct PresentCommand: AsyncParsableCommand {
     guard TerminalFrontEnd.hasTerminal else {
       Headless.fail(TerminalFrontEnd.Failure.notATerminal.description, status: .usage)
     }
-    let secret =
-      token ?? environment["QNA_TOKEN"]
-      ?? SecretPrompt.read("Admin token (Enter if the server has none): ")
+    var secret = token ?? environment["QNA_TOKEN"]
     var client = EngineConfiguration.defaultClient
-    if let secret, !secret.isEmpty {
-      client.handshake.extraHeaders = [("Authorization", "Bearer \(secret)")]
+    // Asked for only when the server wants one, and asked again after a wrong one.
+    for attempt in 1...3 {
+      client.handshake.extraHeaders =
+        secret.map { $0.isEmpty ? [] : [("Authorization", "Bearer \($0)")] } ?? []
+      guard await PresenterCheck.probe(target, client: client) == .unauthorized else { break }
+      let offered = secret != nil
+      guard attempt < 3,
+        let typed = SecretPrompt.read(
+          offered ? "That token was refused. Admin token: " : "Admin token: ")
+      else {
+        Headless.fail(
+          offered
+            ? "the server refused the admin token (HTTP 401): check --token or $QNA_TOKEN"
+            : "the server needs its admin token: give --token, set $QNA_TOKEN, or run in a terminal",
+          status: .failed)
+      }
+      secret = typed
     }
     let configuration = EngineConfiguration(
       client: client, state: QnAConfiguration(expectsRoom: true, presenter: true))
@@ -80,5 +93,38 @@ enum SecretPrompt {
       FileHandle.standardError.write(Data("\n".utf8))
     }
     return readLine(strippingNewline: true)
+  }
+}
+
+/// Before the screen is taken: whether the server lets this console in. A wrong token, or
+/// none where one is needed, is a clear error on the command line rather than a screen that
+/// says "offline".
+enum PresenterCheck {
+  enum Outcome {
+    case admitted
+    case unauthorized
+    /// Anything else (the server down, a bad certificate): the console starts and
+    /// reconnects as usual, saying why on screen.
+    case unknown
+  }
+
+  static func probe(_ url: WebSocketURL, client configuration: ClientConfiguration) async
+    -> Outcome
+  {
+    var once = configuration
+    once.reconnect = nil
+    once.pingInterval = nil
+    let client = WebSocketClient(url: url, configuration: once)
+    client.start()
+    defer { Task { await client.close() } }
+    for await event in client.events {
+      switch event {
+      case .opened: return .admitted
+      case .disconnected(.refused(let error)) where error.statusCode == 401: return .unauthorized
+      case .disconnected: return .unknown
+      default: continue
+      }
+    }
+    return .unknown
   }
 }

@@ -31,6 +31,19 @@ struct TerminalPresenterTests {
     }
     let console = try Room.terminal(consoleState)
     defer { console.kill() }
+    // A wrong token: asked again (without echo), then a clear error before any screen.
+    try console.run(
+      "QNA_TOKEN=wrong-token-0123 '\(HeadlessProcess.qnaPath)' present --url \(server.url) "
+        + "--log-file \(consoleState.path)/console.log; echo \"EXIT=$?\"")
+    try await console.waitFor("asked again") { $0.contains("That token was refused. Admin token:") }
+    try console.type("typed-but-wrong")
+    try console.press("Enter")
+    try console.press("Enter")
+    try await console.waitFor("the error") {
+      $0.contains("the server refused the admin token (HTTP 401)") && $0.contains("EXIT=1")
+    }
+    #expect(!(try console.screen()).contains("typed-but-wrong"), "never echoed")
+    try console.run("clear")
     // The token from the environment: never on the command line, never on screen.
     try console.run(
       "QNA_TOKEN=\(Self.token) '\(HeadlessProcess.qnaPath)' present --url \(server.url) "
