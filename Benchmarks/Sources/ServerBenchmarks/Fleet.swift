@@ -45,7 +45,8 @@ final class Fleet: Sendable {
               attendees[index].responseAt = now
             case .questionAnswer: attendees[index].answerAt = now
             // Client-to-server messages, and the reply to a resume this fleet never sends.
-            case .newQuestion, .resume, .resumed, .join, .room, .roomDelta, .vote, .voteResponse:
+            case .newQuestion, .resume, .resumed, .join, .room, .roomDelta, .vote, .voteResponse,
+              .presenterAction, .presenterActionResponse:
               break
             }
           }
