@@ -47,7 +47,10 @@ extension QnAState {
       warnedAboutNoRoom = true
       effects.append(notice("This server shows only your own questions.", kind: .info))
     }
-    if configuration.presenter, !extensions.contains(ProtocolExtension.presenter) {
+    if configuration.presenter, !extensions.contains(ProtocolExtension.presenter),
+      !warnedAboutNoPresenter
+    {
+      warnedAboutNoPresenter = true
       effects.append(
         notice(
           "This server does not take presenter actions on this connection: check the token.",

@@ -4,29 +4,35 @@ import Foundation
 /// review until approved, dismissed in words, answered with text.
 extension QnAState {
   /// The server says where one of this attendee's questions is: news when it changed.
-  mutating func updateLifecycle(_ token: UUID, state: QuestionState?, answer: String?)
-    -> [QnAEffect]
-  {
+  mutating func updateLifecycle(
+    _ token: UUID, state: QuestionState?, answer: String?, isPrivate: Bool? = nil
+  ) -> [QnAEffect] {
     guard var question = questions[token] else { return [] }
     let before = question
-    if let state, state != .answered { question.state = state }
+    // Answered is the question's status; as a state it is public, as live is.
+    if let state { question.state = state == .answered ? .live : state }
     if let answer { question.answer = String(answer.prefix(Self.maxAnswerLength)) }
-    guard question != before else { return [] }
+    if let isPrivate { question.answerIsPrivate = isPrivate }
+    // Unchanged, the room may still have lost what only the asker knows (a private answer
+    // is in no delta): put it back.
+    guard question != before else { return ownQuestionInRoom(question) }
     questions[token] = question
     var effects: [QnAEffect] = []
     if question.state != before.state, let state = question.state {
-      effects += stateNotice(question, state)
+      effects += stateNotice(question, state, was: before.state)
     }
     return effects + ownQuestionInRoom(question)
   }
 
   /// Words for the attendee when the presenter decided about their question.
-  private mutating func stateNotice(_ question: Question, _ state: QuestionState) -> [QnAEffect] {
+  private mutating func stateNotice(
+    _ question: Question, _ state: QuestionState, was before: QuestionState?
+  ) -> [QnAEffect] {
     let excerpt = Self.excerpt(question.content)
-    switch state {
-    case .dismissed:
+    switch (before, state) {
+    case (_, .dismissed):
       return [notice("The presenter dismissed your question “\(excerpt)”.", kind: .info)]
-    case .live where question.state == .live:
+    case (.review?, .live), (.dismissed?, .live):
       return [notice("Your question “\(excerpt)” is now public.", kind: .info)]
     default: return []
     }
@@ -66,7 +72,19 @@ extension QnAState {
   /// A question left the attendee's room: if it was theirs, the presenter dismissed it (the
   /// only way a question leaves); it stays, marked so, for its asker.
   mutating func ownQuestionDismissed(_ id: UUID) -> [QnAEffect]? {
-    guard let token = tokenByServerID[id] else { return nil }
-    return updateLifecycle(token, state: .dismissed, answer: nil)
+    guard serverExtensions.contains(ProtocolExtension.lifecycle) else { return nil }
+    if let token = tokenByServerID[id] {
+      return updateLifecycle(token, state: .dismissed, answer: nil)
+    }
+    // Asked in an earlier run: known from a snapshot only.
+    guard var entry = room.questions[id], entry.mine == true else { return nil }
+    guard entry.lifecycle != .dismissed else { return [] }
+    entry.state = QuestionState.dismissed.rawValue
+    room.questions[id] = entry
+    return [
+      notice(
+        "The presenter dismissed your question “\(Self.excerpt(entry.content))”.", kind: .info),
+      .report(.roomQuestion(self.entry(for: entry), removed: false)),
+    ]
   }
 }

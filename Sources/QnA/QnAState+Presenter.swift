@@ -1,8 +1,8 @@
 import Foundation
 
 /// The presenter's actions (`qna present`, extension `presenter`): queued in the order given,
-/// sent after each join, each exactly once (the server keeps their tokens), and the last one
-/// that can be taken back remembered for undo.
+/// sent one at a time after each join, each exactly once (the server keeps their tokens), and
+/// the last one that can be taken back remembered for undo.
 public struct PresenterDesk: Sendable, Equatable {
   public struct Action: Sendable, Hashable {
     public var kind: PresenterActionKind
@@ -12,6 +12,8 @@ public struct PresenterDesk: Sendable, Equatable {
     public var token: UUID
     /// On the wire and not answered yet.
     var sent = false
+    /// The server asked to wait until this clock time (a busy database).
+    var notBefore: Duration?
   }
 
   public enum Outcome: Sendable, Hashable {
@@ -87,18 +89,19 @@ extension QnAState {
     guard configuration.presenter, let connectionID, room.joined,
       serverExtensions.contains(ProtocolExtension.presenter)
     else { return [] }
-    var effects: [QnAEffect] = []
-    for index in desk.queue.indices where !desk.queue[index].sent {
-      desk.queue[index].sent = true
-      let action = desk.queue[index]
-      effects.append(
-        .presenterAction(
-          PresenterAction(
-            id: connectionID, token: action.token, question: action.question,
-            action: action.kind, text: action.text,
-            isPrivate: action.kind == .answer ? action.isPrivate : nil)))
-    }
-    return effects
+    // One on the wire at a time, in the order given: an action the server refuses for now
+    // (and waits out) can never be overtaken by one typed after it. A presenter's actions are
+    // few; the round trip each costs is nothing beside a dismiss undone out of order.
+    guard let first = desk.queue.first, !first.sent else { return [] }
+    if let notBefore = first.notBefore, notBefore > now { return [] }
+    desk.queue[0].notBefore = nil
+    desk.queue[0].sent = true
+    return [
+      .presenterAction(
+        PresenterAction(
+          id: connectionID, token: first.token, question: first.question, action: first.kind,
+          text: first.text, isPrivate: first.kind == .answer ? first.isPrivate : nil))
+    ]
   }
 
   /// After a disconnect: actions on the wire without an answer go again after the next join
@@ -111,16 +114,24 @@ extension QnAState {
     guard let index = desk.queue.firstIndex(where: { $0.token == response.token }) else {
       return [.log("ignored: presenterActionResponse for no action of ours")]
     }
-    if !response.success, response.retryAfter != nil {
+    if !response.success, let seconds = response.retryAfter {
       desk.queue[index].sent = false
+      desk.queue[index].notBefore =
+        now + .seconds(min(max(seconds.isFinite ? seconds : 1, 0.05), Self.longestRetryAfter))
       return []
     }
     let action = desk.queue.remove(at: index)
     guard response.success else {
       let reason = response.message ?? "The server refused it."
       return [.report(.action(action, outcome: .refused(reason))), notice(reason, kind: .error)]
+        + sendActions()
     }
-    return [.report(.action(action, outcome: .done))]
+    return [.report(.action(action, outcome: .done))] + sendActions()
+  }
+
+  /// When the first action waiting out a refusal may go again.
+  var nextActionWakeUp: Duration? {
+    desk.queue.first { !$0.sent }?.notBefore.flatMap { $0 > now ? $0 : nil }
   }
 
   /// Whether this connection may act: the server said so in its handshake.

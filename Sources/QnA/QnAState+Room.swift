@@ -80,8 +80,13 @@ extension QnAState {
       room.questions[question.id] = updated
       // A delta may repeat what a vote's answer already said: news only.
       if entry(for: updated) != before { effects += roomLine(question.id).map { [$0] } ?? [] }
-      if question.state != nil, let token = tokenByServerID[question.id] {
-        effects += updateLifecycle(token, state: question.lifecycle, answer: question.answer)
+      if let token = tokenByServerID[question.id] {
+        effects += updateLifecycle(
+          token, state: question.state.map { _ in question.lifecycle }, answer: question.answer)
+      } else if question.answer == nil, old?.mine == true, let answer = old?.answer {
+        // Asked in an earlier run: its private answer is in no delta; it stays.
+        room.questions[question.id]?.answer = answer
+        room.questions[question.id]?.isPrivate = old?.isPrivate
       }
     }
     for id in delta.removed ?? [] {

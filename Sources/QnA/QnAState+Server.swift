@@ -29,7 +29,7 @@ extension QnAState {
       // A repeat: only news of an answer or of the presenter's decision changes anything.
       var effects = updateLifecycle(
         token, state: response.state.flatMap(QuestionState.init(rawValue:)),
-        answer: response.answer)
+        answer: response.answer, isPrivate: response.isPrivate)
       if response.answered == true { effects += markAnswered(token) }
       return effects
     }
@@ -58,8 +58,13 @@ extension QnAState {
     question.status = answered ? .answered : .unanswered
     if answered { question.answeredAt = now }
     if let content = response.content { question.content = content }
-    question.state = response.state.flatMap(QuestionState.init(rawValue:))
-    if let answer = response.answer { question.answer = answer }
+    question.state = response.state.flatMap(QuestionState.init(rawValue:)).map {
+      $0 == .answered ? .live : $0
+    }
+    if let answer = response.answer {
+      question.answer = String(answer.prefix(Self.maxAnswerLength))
+      question.answerIsPrivate = response.isPrivate == true
+    }
     // One write back: each keyed access hashes the UUID again.
     questions[question.id] = question
     tokenByServerID[serverID] = question.id

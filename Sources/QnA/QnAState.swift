@@ -84,8 +84,10 @@ public struct QnAState: Sendable, Equatable {
   /// Who this attendee is: a stable id the engine keeps per server, and an optional name.
   public internal(set) var attendeeID: UUID?
   var attendeeName: String?
-  /// That this server shows only the attendee's own questions has been said.
+  /// That this server shows only the attendee's own questions has been said; that it does
+  /// not take this console's actions, too.
   var warnedAboutNoRoom = false
+  var warnedAboutNoPresenter = false
   /// The presenter's actions (`qna present`): queued, sent, answered.
   public internal(set) var desk = PresenterDesk()
 

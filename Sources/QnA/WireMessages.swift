@@ -143,14 +143,23 @@ public struct QuestionResponse: Sendable, Hashable, Codable {
   /// approved it), and the answer's text when it has one.
   public var state: String?
   public var answer: String?
+  /// With `answer`: whether only the asker may read it.
+  public var isPrivate: Bool?
+
+  enum CodingKeys: String, CodingKey {
+    case success, message, id, answered, content, createdAt, token, retryAfter, state, answer
+    case isPrivate = "private"
+  }
 
   public init(
     success: Bool, message: String, id: UUID? = nil, answered: Bool? = nil,
     content: String? = nil, createdAt: Date? = nil, token: UUID? = nil,
-    retryAfter: Double? = nil, state: QuestionState? = nil, answer: String? = nil
+    retryAfter: Double? = nil, state: QuestionState? = nil, answer: String? = nil,
+    isPrivate: Bool? = nil
   ) {
     self.state = state?.rawValue
     self.answer = answer
+    self.isPrivate = isPrivate
     self.success = success
     self.message = message
     self.id = id

@@ -55,7 +55,7 @@ public enum Export {
 
   // MARK: CSV
 
-  /// RFC 4180, CRLF line ends, with a UTF-8 byte order mark first: without it, spreadsheet
+  /// RFC 4180, every field quoted, CRLF line ends, with a UTF-8 byte order mark first: without it, spreadsheet
   /// programs read the file in the system's legacy encoding and garble every non-ASCII
   /// character.
   static func csv(_ questions: [ExportedQuestion]) -> String {
@@ -74,9 +74,10 @@ public enum Export {
     return "'" + text
   }
 
+  /// Every field quoted: a spreadsheet set to another separator (`;` in many locales) would
+  /// otherwise split an unquoted field there, and the part after it could start a formula.
   private static func quoted(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
   // MARK: JSON

@@ -17,17 +17,20 @@ struct PresenterSocketAuth: Sendable {
     case refuse(wait: Duration)
   }
 
-  /// Whether a WebSocket upgrade asks to be a presenter's: `role=presenter` in the query, or
-  /// an `Authorization` header.
-  static func asksForPresenter(query: Substring?, hasAuthorization: Bool) -> Bool {
-    hasAuthorization
-      || (query?.split(separator: "&").contains { $0 == "role=presenter" } ?? false)
+  /// Whether a WebSocket upgrade asks to be a presenter's: `role=presenter` in the query of
+  /// the request target as sent, or an `Authorization` header. The gate and the socket's route
+  /// both decide with this, on the same raw target, so they can never disagree.
+  static func asksForPresenter(target: String, hasAuthorization: Bool) -> Bool {
+    if hasAuthorization { return true }
+    guard let mark = target.firstIndex(of: "?") else { return false }
+    let query = target[target.index(after: mark)...].prefix { $0 != "#" }
+    return query.split(separator: "&").contains { $0 == "role=presenter" }
   }
 
   func judge(_ head: HTTPRequestHead, peer: String) -> Verdict {
-    let query = head.uri.firstIndex(of: "?").map { head.uri[head.uri.index(after: $0)...] }
     let authorization = head.headers["Authorization"]
-    guard Self.asksForPresenter(query: query, hasAuthorization: !authorization.isEmpty) else {
+    guard Self.asksForPresenter(target: head.uri, hasAuthorization: !authorization.isEmpty)
+    else {
       return .attendee
     }
     guard let token else { return .presenter }

@@ -168,8 +168,7 @@ public struct QnAServerApp: Sendable {
       // The request gate let a presenter's upgrade through only with the admin token.
       let request = context.request
       let isPresenter = PresenterSocketAuth.asksForPresenter(
-        query: request.uri.query.map { Substring($0) },
-        hasAuthorization: request.headers[.authorization] != nil)
+        target: request.uri.string, hasAuthorization: request.headers[.authorization] != nil)
       let connection = SocketConnection(
         id: environment.makeID(), channel: channel, outbound: outbound,
         openedAt: environment.now(), isPresenter: isPresenter,

@@ -117,7 +117,8 @@ final class QuestionDesk: Sendable {
       let response = QuestionResponse(
         success: true, message: "Question restored.", id: question.id,
         answered: question.answered, content: question.content, createdAt: question.createdAt,
-        token: question.token, state: question.publicState, answer: question.answer)
+        token: question.token, state: question.publicState, answer: question.answer,
+        isPrivate: question.answer != nil ? question.answerPrivate : nil)
       await send(.questionResponse(response), to: connection)
     }
     // Missing: what the server does not have at all. An id of someone else's question is
@@ -242,6 +243,13 @@ final class QuestionDesk: Sendable {
     room.changed()
     let question = outcome.question
     logger.info("\(action.rawValue) \(id)")
+    if [.approve, .dismiss, .restore].contains(action),
+      let asker = hub.connection(question.askedFrom), asker.attendee != nil
+    {
+      // Its asker hears of the decision at once (a client of the room knows this repeat),
+      // whether or not the room ever saw the question.
+      await send(.questionResponse(Self.update(question)), to: asker)
+    }
     if action == .answer, let asker = hub.connection(question.askedFrom) {
       // Queued before the caller's HTTP response, as the existing back ends do; a slow
       // attendee's socket never holds the presenter up.
@@ -253,6 +261,17 @@ final class QuestionDesk: Sendable {
       logger.info("answered \(id), sent to \(asker.id)")
     }
     return outcome
+  }
+
+  /// A question as its asker's client learns it again: its state and answer now.
+  static func update(_ question: StoredQuestion) -> QuestionResponse {
+    QuestionResponse(
+      success: true,
+      message: question.state == .dismissed
+        ? "The presenter dismissed your question." : "Your question is public now.",
+      id: question.id, answered: question.answered, content: question.content,
+      createdAt: question.createdAt, token: question.token, state: question.publicState,
+      answer: question.answer, isPrivate: question.answer != nil ? question.answerPrivate : nil)
   }
 
   /// The longest answer text a presenter may give.

@@ -22,11 +22,18 @@ extension QuestionStore {
   ) async throws(StoreError) -> ActionOutcome? {
     try await run { db in
       guard var record = try QuestionRecord.fetchOne(db, key: id.uuidString) else { return nil }
-      let seen =
-        try Bool.fetchOne(
-          db, sql: "SELECT 1 FROM transition WHERE token = ?", arguments: [token.uuidString])
-        ?? false
-      if seen { return ActionOutcome(question: record.question, changed: false) }
+      if let seen = try Row.fetchOne(
+        db, sql: "SELECT question, action FROM transition WHERE token = ?",
+        arguments: [token.uuidString])
+      {
+        // The same action again: done already. Another one under the same token: a client
+        // reusing tokens (or idempotency keys) would otherwise be told of a success that
+        // never happened.
+        let same = seen["question"] == id.uuidString && seen["action"] == action.rawValue
+        return ActionOutcome(
+          question: record.question, changed: false,
+          refusal: same ? nil : "That token was used for another action.")
+      }
       let before = record
       let highlighted = try Self.highlighted(db)
       var highlight: UUID?? = .none
@@ -39,12 +46,14 @@ extension QuestionStore {
           return refuse("That question was dismissed: restore it instead.")
         }
         record.state = QuestionState.live.rawValue
+        record.published = true
       case .dismiss:
         record.state = QuestionState.dismissed.rawValue
         if highlighted == id { highlight = .some(nil) }
       case .restore:
         if record.state == QuestionState.dismissed.rawValue {
           record.state = QuestionState.live.rawValue
+          record.published = true
         }
       case .highlight:
         guard record.state == QuestionState.live.rawValue else {

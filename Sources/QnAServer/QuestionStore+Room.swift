@@ -189,11 +189,17 @@ extension QuestionStore {
           changed.append(id)
         }
       }
-      let records = try QuestionRecord.fetchAll(db, keys: changed).map(\.question)
+      let changedRows = try QuestionRecord.fetchAll(db, keys: changed)
+      let records = changedRows.map(\.question)
       let found = Set(records.map(\.id.uuidString))
       let names = presenter ? try Self.names(db) : [:]
       let shown = records.filter { presenter || $0.publicState.isPublic }
-      let dismissed = presenter ? [] : records.filter { $0.state == .dismissed }.map(\.id)
+      // Removed for attendees: a dismissed question the room once saw, never one it did not.
+      let dismissed =
+        presenter
+        ? []
+        : changedRows.filter { $0.published && $0.state == QuestionState.dismissed.rawValue }
+          .compactMap { UUID(uuidString: $0.id) }
       return RoomDelta(
         from: after + 1, to: upTo,
         questions: shown.map { $0.roomQuestion(presenter: presenter, asker: false, names: names) }

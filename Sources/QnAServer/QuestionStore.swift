@@ -102,6 +102,9 @@ public final class QuestionStore: Sendable {
         table.add(column: "answer", .text)
         table.add(column: "answerPrivate", .boolean).notNull().defaults(to: false)
         table.add(column: "answeredAt", .double)
+        // Whether the room ever saw it: a question dismissed straight from review is
+        // never named to attendees, not even as removed.
+        table.add(column: "published", .boolean).notNull().defaults(to: true)
       }
       try db.create(table: "transition") { table in
         table.primaryKey("token", .text)
@@ -285,8 +288,10 @@ struct QuestionRecord: Codable, FetchableRecord, PersistableRecord {
   var answer: String?
   var answerPrivate: Bool
   var answeredAt: Double?
+  var published: Bool
 
   init(_ question: StoredQuestion) {
+    published = question.state != .review
     state = question.state.rawValue
     answer = question.answer
     answerPrivate = question.answerPrivate

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -54,8 +55,17 @@ struct RequestPolicy: Sendable {
   /// What a browser may send cross-site to change something: anything but a read, and the
   /// WebSocket upgrade (a page can open a socket to any host).
   static func changesState(_ head: HTTPRequestHead) -> Bool {
-    if head.headers["Upgrade"].contains(where: { $0.lowercased() == "websocket" }) { return true }
-    return ![.GET, .HEAD, .OPTIONS].contains(head.method)
+    isUpgrade(head) || ![.GET, .HEAD, .OPTIONS].contains(head.method)
+  }
+
+  /// Whether the request asks for a WebSocket: `websocket` among the comma-separated
+  /// protocols of any `Upgrade` header, in any case (as the upgrader reads them).
+  static func isUpgrade(_ head: HTTPRequestHead) -> Bool {
+    head.headers["Upgrade"].contains { value in
+      value.split(separator: ",").contains {
+        $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket"
+      }
+    }
   }
 
   /// Scheme and lower-cased authority of `scheme://authority[/…]`.
@@ -112,8 +122,7 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
       context.triggerUserOutboundEvent(ConnectionMilestone.requestHead, promise: nil)
       var verdict = policy.judge(head)
       var wait = Duration.zero
-      if verdict == .pass, RequestPolicy.changesState(head), head.method == .GET,
-        let presenters,
+      if verdict == .pass, RequestPolicy.isUpgrade(head), let presenters,
         case .refuse(let delay) = presenters.judge(
           head, peer: context.channel.remoteAddress?.ipAddress ?? "")
       {

@@ -99,12 +99,22 @@ struct LifecycleServerTests {
     try await bob.vote(id, token: vote)
     #expect(try await bob.voteResponse(vote).success == false)
 
+    // Dismissed straight from review: the asker is told at once; the room never hears of it.
+    let other = try await alice.socket.askedQuestion("Spam from alice", as: alice.connection)
+    let dismissed = try await server.http("POST", "/api/questions/\(other)/dismiss")
+    #expect(dismissed.status == 200)
+    try await alice.socket.waitForMessage("the decision, for its asker") {
+      guard case .questionResponse(let response) = $0 else { return false }
+      return response.id == other && response.state == "dismissed"
+    }
+
     // Approved: now everyone sees it, live.
     let approved = try await server.http(
       "POST", "/api/questions/\(id)/approve")
     #expect(approved.status == 200 && approved.body.contains("\"state\":\"live\""))
     try await bob.waitForState(id, .live)
     try await alice.waitForState(id, .live)
+    #expect(!bob.wire.contains(other.uuidString) && !bob.wire.contains("Spam from alice"))
   }
 
   @Test func aDismissedQuestionLeavesTheRoomAndItsAskerKeepsItMarked() async throws {
@@ -261,6 +271,9 @@ struct LifecycleServerTests {
     let again = try await PresenterMember.join(server)
     #expect(try await again.act(.dismiss, id, token: dismiss).success)
     #expect(try await server.store.question(id: id)?.publicState == .live)
+    // The same token for another action: refused, not reported done.
+    let reused = try await again.act(.highlight, id, token: dismiss, occurrence: 1)
+    #expect(!reused.success && reused.message?.contains("another action") == true)
   }
 
   @Test func onlyAPresentersSocketActsAndItNeedsTheToken() async throws {
@@ -278,6 +291,35 @@ struct LifecycleServerTests {
             "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
           ], uniquingKeysWith: { a, _ in a }))
       #expect(response.status == 401, "\(why)")
+    }
+    // The gate and the route read the same target: a fragment, percent-encoding or an
+    // upgrade among several protocols never gets a presenter's socket past the gate.
+    let upgrade = [
+      "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+      "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+    ]
+    for (target, headers) in [
+      ("/socket?role=presenter#", upgrade),
+      ("/socket?x=1&role=presenter", upgrade),
+      ("/socket?role=presenter", upgrade.merging(["Upgrade": "websocket, h2c"]) { _, b in b }),
+      ("/socket?role=presenter", upgrade.merging(["Upgrade": "WebSocket"]) { _, b in b }),
+    ] {
+      let response = try await server.http("GET", target, headers: headers)
+      #expect(response.status == 401, "\(target) \(headers)")
+    }
+    let crossSite = try await server.http(
+      "GET", "/socket",
+      headers: upgrade.merging(["Upgrade": "h2c, websocket", "Origin": "https://evil.example"]) {
+        _, b in b
+      })
+    #expect(crossSite.status == 403)
+    // An attendee asking with an encoded role stays an attendee (the route reads it as sent).
+    let encoded = try Attendee(server.socketURL + "?role=%70resenter")
+    let plain = try await encoded.waitForMessage("handshake") {
+      if case .handshake = $0 { true } else { false }
+    }
+    if case .handshake(let body) = plain {
+      #expect(body.extensions?.contains(ProtocolExtension.presenter) == false)
     }
     let presenter = try await PresenterMember.join(server)
     let handshake = try await presenter.member.socket.waitForMessage("handshake") {

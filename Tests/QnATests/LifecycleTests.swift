@@ -87,6 +87,72 @@ struct LifecycleTests {
     #expect(!again.changes.isEmpty)
   }
 
+  @Test func aPrivateAnswerStaysWithItsAskerThroughLaterDeltas() throws {
+    var (driver, id) = Self.askedInReview()
+    driver.receiveDelta(from: 1, to: 1, [Self.q(1, state: .live)])
+    driver.apply(
+      .received(.questionAnswer(QuestionAnswer(questionId: id, text: "Psst.", isPrivate: true))))
+    // The room's delta carries no private answer; the asker's view keeps it.
+    driver.receiveDelta(from: 2, to: 2, [Self.q(1, state: .answered)])
+    #expect(driver.state.roomEntry(id)?.answer == "Psst.")
+    #expect(driver.state.roomEntry(id)?.question.isPrivate == true)
+    // A resume's response carries the flag as well.
+    let again = QuestionResponse(
+      success: true, message: "Question restored.", id: id, answered: true,
+      content: "Mine, in review", token: nil, state: .answered, answer: "Psst, edited.",
+      isPrivate: true)
+    driver.apply(.received(.questionResponse(again)))
+    let question = try #require(driver.state.question(serverID: id))
+    #expect(question.answer == "Psst, edited." && question.answerIsPrivate)
+    #expect(question.state == .live, "answered is a status; as a state it is public")
+  }
+
+  @Test func aQuestionFromAnEarlierRunDismissedStaysMarkedForItsAsker() {
+    var driver = Driver()
+    driver.apply(.identity(attendee: Driver.attendee, name: nil))
+    driver.connect(extensions: Self.lifecycle)
+    var mine = Self.q(4, state: .live)
+    mine.mine = true
+    driver.receiveSnapshot([mine], seq: 3)
+    let effects = driver.receiveDelta(from: 4, to: 4, removed: [uuid(4, group: 0x5E)])
+    #expect(driver.state.roomEntry(uuid(4, group: 0x5E))?.state == .dismissed)
+    #expect(effects.notices.contains { $0.contains("dismissed your question") })
+  }
+
+  @Test func anActionRefusedForNowWaitsAndHoldsBackTheOnesAfterIt() {
+    var driver = Driver(configuration: QnAConfiguration(presenter: true))
+    driver.apply(.identity(attendee: Driver.attendee, name: nil))
+    driver.apply(.connected)
+    driver.apply(
+      .received(.handshake(Handshake(id: firstConnection, extensions: Self.presenter))))
+    let question = uuid(3, group: 0x5E)
+    driver.apply(.act(.dismiss, question: question, token: uuid(1)))
+    driver.apply(.act(.restore, question: question, token: uuid(2)))
+    driver.apply(
+      .received(
+        .presenterActionResponse(
+          PresenterActionResponse(
+            token: uuid(1), question: question, success: false, message: "busy",
+            retryAfter: 2))))
+    #expect(driver.state.nextWakeUp == .seconds(2))
+    // Before the wait is over nothing goes, not even the restore typed after it.
+    var effects = driver.apply(.clock(.seconds(1)))
+    #expect(!effects.contains { if case .presenterAction = $0 { true } else { false } })
+    effects = driver.apply(.clock(.seconds(2)))
+    let sent = effects.compactMap {
+      if case .presenterAction(let action) = $0 { action.token } else { nil }
+    }
+    #expect(sent == [uuid(1)], "one at a time: the restore waits for the dismiss's answer")
+    effects = driver.apply(
+      .received(
+        .presenterActionResponse(
+          PresenterActionResponse(token: uuid(1), question: question, success: true))))
+    #expect(
+      effects.contains {
+        if case .presenterAction(let action) = $0 { action.token == uuid(2) } else { false }
+      })
+  }
+
   @Test func actionsAreQueuedOfflineSentInOrderAfterTheJoinAndResentByTheSameToken() {
     var driver = Driver(configuration: QnAConfiguration(presenter: true))
     driver.apply(.identity(attendee: Driver.attendee, name: nil))
@@ -102,17 +168,22 @@ struct LifecycleTests {
     let sent = effects.compactMap {
       if case .presenterAction(let action) = $0 { action } else { nil }
     }
-    #expect(sent.map(\.token) == [uuid(1), uuid(2)])
-    #expect(sent[1].text == "Later" && sent[1].isPrivate == true && sent[0].isPrivate == nil)
-    // The join goes before them.
+    // One at a time, in order: the first, after the join.
+    #expect(sent.map(\.token) == [uuid(1)] && sent[0].isPrivate == nil)
     let firstJoin = effects.firstIndex { if case .join = $0 { true } else { false } }
     let firstAction = effects.firstIndex { if case .presenterAction = $0 { true } else { false } }
     #expect(firstJoin! < firstAction!)
-    // Dropped before the answers: both again, same tokens, after the next handshake.
-    driver.apply(
+    // Its answer lets the next go; dropped before that one's answer, it goes again, by the
+    // same token, after the next handshake.
+    let next = driver.apply(
       .received(
         .presenterActionResponse(
           PresenterActionResponse(token: uuid(1), question: question, success: true))))
+    let second = next.compactMap {
+      if case .presenterAction(let action) = $0 { action } else { nil }
+    }
+    #expect(second.map(\.token) == [uuid(2)])
+    #expect(second.first?.text == "Later" && second.first?.isPrivate == true)
     driver.apply(.disconnected(reason: "gone", retry: .init(after: .seconds(1), attempt: 2)))
     driver.apply(.connected)
     effects = driver.apply(
