@@ -44,12 +44,15 @@ enum ActionLatencyBenchmark {
       try tmux.type("\(name) question to highlight")
       try tmux.press("Enter")
     }
-    try await tmux.waitFor("both asked", joinedLines: headless) {
-      $0.contains("Second question to highlight")
-    }
-    let questions = try await server.questions()
-    let ids = ["First", "Second"].compactMap { name in
-      questions.first { ($0["content"] as? String)?.hasPrefix(name) == true }?["id"] as? String
+    // Stored, not only typed (the input line shows a question before it is sent).
+    var ids: [String] = []
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ids.count < 2, ContinuousClock.now < deadline {
+      let questions = try await server.questions()
+      ids = ["First", "Second"].compactMap { name in
+        questions.first { ($0["content"] as? String)?.hasPrefix(name) == true }?["id"] as? String
+      }
+      if ids.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
     }
     guard ids.count == 2 else { throw TmuxError.timedOut("two stored questions", "") }
     var samples = LatencySamples()
