@@ -240,7 +240,7 @@ final class QuestionDesk: Sendable {
         action, on: id, text: text, isPrivate: isPrivate, token: token, at: environment.now())
     else { return nil }
     guard outcome.changed else { return outcome }
-    room.changed()
+    room.changed(urgent: true)
     let question = outcome.question
     logger.info("\(action.rawValue) \(id)")
     if [.approve, .dismiss, .restore].contains(action),

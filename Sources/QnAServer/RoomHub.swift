@@ -15,7 +15,8 @@ final class RoomHub: Sendable {
   enum Command: Sendable {
     case join(SocketConnection, Join)
     case leave(UUID)
-    case changed
+    /// `urgent`: a presenter's action, which nobody should wait a window for.
+    case changed(urgent: Bool)
     case flush
     /// A joining socket has every page of its snapshot as of this sequence number.
     case snapshotSent(SocketConnection, seq: Int)
@@ -41,8 +42,9 @@ final class RoomHub: Sendable {
     commands.yield(.join(connection, join))
   }
   func leave(_ connection: UUID) { commands.yield(.leave(connection)) }
-  /// Something in the room changed (its log row is committed).
-  func changed() { commands.yield(.changed) }
+  /// Something in the room changed (its log row is committed). A presenter's action is
+  /// `urgent`: it goes out at once, window or not (votes may storm; presenters do not).
+  func changed(urgent: Bool = false) { commands.yield(.changed(urgent: urgent)) }
 
   func stop() {
     commands.finish()
@@ -84,7 +86,7 @@ final class RoomHub: Sendable {
             members[id] = nil
             joining[id] = nil
           case .snapshotSent(let connection, let seq): try await caughtUp(connection, from: seq)
-          case .changed: scheduleFlush()
+          case .changed(let urgent): scheduleFlush(urgent: urgent)
           case .flush:
             flushScheduled = false
             try await flush()
@@ -179,7 +181,12 @@ final class RoomHub: Sendable {
       members[connection.id] = connection
     }
 
-    private func scheduleFlush() {
+    private func scheduleFlush(urgent: Bool) {
+      if urgent {
+        // Next in turn, window or not. A flush already waiting finds less (or nothing) to send.
+        commands.yield(.flush)
+        return
+      }
       guard !flushScheduled else { return }
       flushScheduled = true
       // Leading edge: after a quiet spell the change goes out at once.

@@ -67,6 +67,11 @@ public enum TerminalFrontEnd {
         }
       }
     }
+    // Watched before anything starts (a dispatch signal source registers asynchronously: a
+    // signal before that would be lost).
+    let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP, SIGWINCH]) { number in
+      inbox.post(signal: number)
+    }
     await engine.start()
     var model = TerminalModel(
       options: .init(
@@ -95,9 +100,6 @@ public enum TerminalFrontEnd {
         case .quit, .redraw: break
         }
       }
-    }
-    let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP, SIGWINCH]) { number in
-      inbox.post(signal: number)
     }
     let restoreStandardError = log.captureStandardError()
     qna_install_crash_restore(STDOUT_FILENO, dup(STDOUT_FILENO))
