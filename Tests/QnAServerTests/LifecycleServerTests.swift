@@ -70,13 +70,19 @@ struct LifecycleServerTests {
   static let alice = uuid(1, group: 0x1C)
   static let bob = uuid(2, group: 0x1C)
 
+  /// Joined as `attendee`, with the room's snapshot in.
+  static func entered(_ server: ServerUnderTest, _ attendee: UUID) async throws -> RoomMember {
+    let member = try await RoomMember.join(server, as: attendee)
+    _ = try await member.snapshot()
+    return member
+  }
+
   @Test func withModerationNoAttendeeButTheAskerEverReceivesAQuestionInReview() async throws {
     let server = try await ServerUnderTest { $0.moderation = true }
     defer { Task { await server.stop() } }
     let bob = try await RoomMember.join(server, as: Self.bob)
     _ = try await bob.snapshot()
-    let alice = try await RoomMember.join(server, as: Self.alice)
-    _ = try await alice.snapshot()
+    let alice = try await Self.entered(server, Self.alice)
     let secret = "Only alice and the presenters may read this"
     let token = UUID()
     try await alice.socket.ask(secret, as: alice.connection, token: token)
@@ -120,10 +126,7 @@ struct LifecycleServerTests {
   @Test func aDismissedQuestionLeavesTheRoomAndItsAskerKeepsItMarked() async throws {
     let server = try await ServerUnderTest()
     defer { Task { await server.stop() } }
-    let alice = try await RoomMember.join(server, as: Self.alice)
-    _ = try await alice.snapshot()
-    let bob = try await RoomMember.join(server, as: Self.bob)
-    _ = try await bob.snapshot()
+    let (alice, bob) = try await (Self.entered(server, Self.alice), Self.entered(server, Self.bob))
     let id = try await alice.socket.askedQuestion("Off topic", as: alice.connection)
     try await bob.waitForState(id, .live)
     let presenter = try await PresenterMember.join(server)
@@ -149,10 +152,7 @@ struct LifecycleServerTests {
   @Test func aPrivateAnswerReachesOnlyItsAsker() async throws {
     let server = try await ServerUnderTest()
     defer { Task { await server.stop() } }
-    let alice = try await RoomMember.join(server, as: Self.alice)
-    _ = try await alice.snapshot()
-    let bob = try await RoomMember.join(server, as: Self.bob)
-    _ = try await bob.snapshot()
+    let (alice, bob) = try await (Self.entered(server, Self.alice), Self.entered(server, Self.bob))
     let id = try await alice.socket.askedQuestion("Can I see my grade?", as: alice.connection)
     let presenter = try await PresenterMember.join(server)
     let text = "Yes: it is a B+, between us"
@@ -222,8 +222,7 @@ struct LifecycleServerTests {
   @Test func twoPresentersActingAtOnceLeaveOneConsistentState() async throws {
     let server = try await ServerUnderTest()
     defer { Task { await server.stop() } }
-    let alice = try await RoomMember.join(server, as: Self.alice)
-    _ = try await alice.snapshot()
+    let alice = try await Self.entered(server, Self.alice)
     var ids: [UUID] = []
     for index in 0..<10 {
       ids.append(try await alice.socket.askedQuestion("Q\(index)", as: alice.connection))
@@ -259,8 +258,7 @@ struct LifecycleServerTests {
   @Test func aResentActionAfterAReconnectIsDoneOnce() async throws {
     let server = try await ServerUnderTest()
     defer { Task { await server.stop() } }
-    let alice = try await RoomMember.join(server, as: Self.alice)
-    _ = try await alice.snapshot()
+    let alice = try await Self.entered(server, Self.alice)
     let id = try await alice.socket.askedQuestion("Q", as: alice.connection)
     let presenter = try await PresenterMember.join(server)
     let dismiss = UUID()
@@ -328,8 +326,7 @@ struct LifecycleServerTests {
     guard case .handshake(let body) = handshake else { return }
     #expect(body.extensions?.contains(ProtocolExtension.presenter) == true)
     // An attendee's socket: no presenter extension, and actions refused.
-    let alice = try await RoomMember.join(server, as: Self.alice)
-    _ = try await alice.snapshot()
+    let alice = try await Self.entered(server, Self.alice)
     let id = try await alice.socket.askedQuestion("Q", as: alice.connection)
     let forged = PresenterMember(member: alice)
     let refused = try await forged.act(.dismiss, id)
@@ -340,8 +337,7 @@ struct LifecycleServerTests {
   @Test func theAPITakesEveryActionAndListsEveryState() async throws {
     let server = try await ServerUnderTest { $0.moderation = true }
     defer { Task { await server.stop() } }
-    let alice = try await RoomMember.join(server, as: Self.alice)
-    _ = try await alice.snapshot()
+    let alice = try await Self.entered(server, Self.alice)
     let id = try await alice.socket.askedQuestion("Q", as: alice.connection)
     func post(_ action: String, _ body: String = "", key: String? = nil) async throws
       -> HTTPResponse

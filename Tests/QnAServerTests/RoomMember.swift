@@ -1,0 +1,97 @@
+import Foundation
+import QnA
+import RFC6455
+import TestSupport
+import Testing
+import WebSocketClient
+
+@testable import QnAServer
+
+/// An attendee in the room, over a real socket: joins after the handshake, votes.
+struct RoomMember {
+  let socket: Attendee
+  let connection: UUID
+  let attendee: UUID
+
+  /// Connects and joins as `attendee`, catching up from `since` when given.
+  static func join(
+    _ server: ServerUnderTest, as attendee: UUID, since: Int? = nil, epoch: UUID? = nil
+  ) async throws -> RoomMember {
+    let socket = try Attendee(server.socketURL)
+    let connection = try await socket.handshake()
+    try await socket.send(
+      .join(Join(id: connection, attendee: attendee, since: since, epoch: epoch)))
+    return RoomMember(socket: socket, connection: connection, attendee: attendee)
+  }
+
+  func vote(_ question: UUID, up: Bool = true, token: UUID = UUID()) async throws {
+    try await socket.send(.vote(Vote(id: connection, question: question, up: up, token: token)))
+  }
+
+  /// The `index`-th answer to a vote with `token`.
+  func voteResponse(_ token: UUID, occurrence index: Int = 0) async throws -> VoteResponse {
+    let message = try await socket.waitForMessage("voteResponse", occurrence: index) {
+      if case .voteResponse(let response) = $0 { response.token == token } else { false }
+    }
+    guard case .voteResponse(let response) = message else {
+      throw ServerTestError.unexpected(message)
+    }
+    return response
+  }
+
+  /// Every page of the snapshot at the first sequence number seen, once all have arrived.
+  func snapshot() async throws -> [RoomSnapshot] {
+    let first = try await socket.waitForMessage("room") {
+      if case .room = $0 { true } else { false }
+    }
+    guard case .room(let page) = first else { throw ServerTestError.unexpected(first) }
+    try await socket.waitForMessage("every page", occurrence: page.parts - 1) {
+      if case .room = $0 { true } else { false }
+    }
+    return rooms.filter { $0.seq == page.seq }
+  }
+
+  var rooms: [RoomSnapshot] {
+    socket.messages.compactMap { if case .room(let page)? = try? $0.get() { page } else { nil } }
+  }
+
+  var deltas: [RoomDelta] {
+    socket.messages.compactMap {
+      if case .roomDelta(let delta)? = try? $0.get() { delta } else { nil }
+    }
+  }
+
+  /// Waits until a delta shows `question` with `votes`.
+  @discardableResult
+  func waitForVotes(_ question: UUID, _ votes: Int, seconds: Double = 5) async throws -> RoomDelta {
+    let message = try await socket.waitForMessage("\(votes) votes", seconds: seconds) {
+      if case .roomDelta(let delta) = $0 {
+        delta.questions.contains { $0.id == question && $0.votes == votes }
+      } else {
+        false
+      }
+    }
+    guard case .roomDelta(let delta) = message else { throw ServerTestError.unexpected(message) }
+    return delta
+  }
+}
+
+extension Attendee {
+  func send(_ message: WireMessage) async throws {
+    try await client.send(binary: WireCodec().encode(message))
+  }
+
+  /// Asks `content` with a token, and returns the stored question's id.
+  func askedQuestion(_ content: String, as connection: UUID, token: UUID = UUID()) async throws
+    -> UUID
+  {
+    try await ask(content, as: connection, token: token)
+    let message = try await waitForMessage("created") {
+      if case .questionResponse(let response) = $0 { response.token == token } else { false }
+    }
+    guard case .questionResponse(let response) = message, let id = response.id else {
+      throw ServerTestError.unexpected(message)
+    }
+    return id
+  }
+}
