@@ -13,18 +13,12 @@ struct BrowserTests {
     ])
     defer { server.stop() }
     let script = PeerProcess.packageRoot.appendingPathComponent("Tests/Browser/presenter_page.py")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: PeerProcess.python)
-    process.arguments = [
-      script.path, "--server", "http://127.0.0.1:\(server.port)", "--token", token,
-      "--qna", HeadlessProcess.qnaPath,
-    ]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let reason = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(String(decoding: reason, as: UTF8.self))")
+    let run = try ProgramRun(
+      PeerProcess.python,
+      [
+        script.path, "--server", "http://127.0.0.1:\(server.port)", "--token", token,
+        "--qna", HeadlessProcess.qnaPath,
+      ])
+    #expect(run.status == 0, "\(run.errors)")
   }
 }

@@ -131,19 +131,9 @@ struct ExportTests {
 
   /// Runs a program; its stdout, or an error when it exits non-zero.
   static func run(_ executable: String, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw ExportTestError.failed(process.terminationStatus)
-    }
-    return String(decoding: data, as: UTF8.self)
+    let run = try ProgramRun(executable, arguments)
+    guard run.status == 0 else { throw ExportTestError.failed(run.status) }
+    return run.output
   }
 
   static func python(_ script: String, _ argument: String) throws -> String {
