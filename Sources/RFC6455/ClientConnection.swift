@@ -25,10 +25,13 @@ public struct ClientConnection: Sendable {
   private var responseParser: HandshakeResponseParser
   private var decoder: FrameDecoder
   private var outbound: [[UInt8]] = []
-  /// Where in `outbound` a pong waits unsent: a later ping replaces it rather than queue
-  /// another (RFC 6455 §5.5.3 allows answering only the latest), so a peer that floods pings
-  /// cannot grow the queue.
-  private var queuedPong: Int?
+  /// Where in `outbound` pongs wait unsent. Each ping is answered, up to `maxQueuedPongs` per
+  /// read; past that a later ping replaces the last pong (RFC 6455 §5.5.3 allows answering
+  /// only the latest), so a peer that floods pings cannot grow the queue.
+  private var queuedPongs: [Int] = []
+  /// Pongs one read may queue: more than a peer that pings in earnest sends at once (the
+  /// Autobahn suite sends 10 and expects 10 answers), few enough to bound a flood.
+  public static let maxQueuedPongs = 16
   private var sentClose: CloseFrame?
   private var receivedClose: CloseFrame?
   /// The peer's close frame came before ours.
@@ -62,7 +65,7 @@ public struct ClientConnection: Sendable {
     applyPendingViolation()
     defer {
       outbound = []
-      queuedPong = nil
+      queuedPongs = []
     }
     return outbound
   }
@@ -74,7 +77,7 @@ public struct ClientConnection: Sendable {
   public mutating func takeReplies() -> [[UInt8]] {
     defer {
       outbound = []
-      queuedPong = nil
+      queuedPongs = []
     }
     return outbound
   }
@@ -234,10 +237,10 @@ public struct ClientConnection: Sendable {
     let frame = payload.withUnsafeBytes {
       FrameEncoder.encode(opcode: .pong, payload: $0, maskingKey: key)
     }
-    if let queuedPong {
-      outbound[queuedPong] = frame
+    if queuedPongs.count >= Self.maxQueuedPongs, let last = queuedPongs.last {
+      outbound[last] = frame
     } else {
-      queuedPong = outbound.count
+      queuedPongs.append(outbound.count)
       outbound.append(frame)
     }
   }
