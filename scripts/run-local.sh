@@ -17,6 +17,7 @@ for _ in $(seq 100); do
 done
 URL="$(sed -n 's/^listening on //p' .build/qna-server.out)"
 echo "Presenter page: http://127.0.0.1:$PORT/  (answer questions there)"
+echo "Presenter console: $BIN/qna present --url $URL  (in another terminal)"
 echo "qna-server: $URL, database qna.sqlite, log $LOG"
 if [ -t 0 ] && [ -t 1 ]; then
   echo "Starting qna in 2 s (F1 or ? for keys, Ctrl-C quits)…"
