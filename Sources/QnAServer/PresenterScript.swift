@@ -15,7 +15,16 @@ enum PresenterScript {
         return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)]
           .join('-').toUpperCase();
       };
-      const attendee = uuid();
+      // One presenter per browser, across reloads (not a new attendee row on each load).
+      const attendee = (() => {
+        try {
+          const kept = localStorage.getItem('qna-presenter');
+          if (kept) return kept;
+          const made = uuid();
+          localStorage.setItem('qna-presenter', made);
+          return made;
+        } catch { return uuid(); }
+      })();
       const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
       const tabs = ['review', 'live', 'answered', 'dismissed'];
       const say = (text) => { $('status').textContent = text; };
