@@ -25,10 +25,14 @@ struct HeadlessEndToEndTests {
     let answered = try await qna.waitFor("answered")
     #expect(answered["token"] == created["token"])
     #expect(await qna.exitStatus() == 0, "\(qna.stderr)")
+    // The first attempt is reported when the connection's first event arrives, and `--ask`
+    // queues its question as the engine starts: either may come first (on a busy machine the
+    // question does). Everything after them is in this order.
+    let names = qna.events.map(\.name)
+    #expect(Set(names.prefix(2)) == ["connecting", "queued"])
     #expect(
-      qna.events.map(\.name) == [
-        "connecting", "queued", "connected", "handshake", "sent", "created", "notice", "answered",
-        "disconnected",
+      Array(names.dropFirst(2)) == [
+        "connected", "handshake", "sent", "created", "notice", "answered", "disconnected",
       ])
   }
 
