@@ -40,6 +40,8 @@ struct TerminalUITests {
     let state = HeadlessProcess.freshDirectory()
     let database = state.appendingPathComponent("qna.sqlite").path
     var server = try await QnAServerProcess(Self.serverArguments(port: 0, database: database))
+    // The one running when the test ends, whichever it is.
+    defer { server.stop() }
     let port = server.port
     let tmux = try TmuxSession(
       columns: 100, rows: 30, environment: ["XDG_STATE_HOME": state.path, "LC_ALL": "C.UTF-8"])

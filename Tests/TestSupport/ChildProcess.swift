@@ -100,10 +100,12 @@ public final class ChildProcess: @unchecked Sendable {
     Thread.detachNewThread {
       while !stdout.availableData.isEmpty {}
     }
-    Thread.detachNewThread { [self] in
+    // Weak: a strong capture would keep this object (and so the child, stopped on deinit)
+    // alive until the child's stderr ends, which is never for a server nobody stops.
+    Thread.detachNewThread { [weak self] in
       while case let chunk = stderr.availableData, !chunk.isEmpty {
         let text = String(decoding: chunk, as: UTF8.self)
-        keptErrors.withLock { $0 += text }
+        self?.keptErrors.withLock { $0 += text }
       }
     }
   }
