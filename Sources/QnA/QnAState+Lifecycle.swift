@@ -31,11 +31,15 @@ extension QnAState {
     let excerpt = Self.excerpt(question.content)
     switch (before, state) {
     case (_, .dismissed):
-      return [notice("The presenter dismissed your question “\(excerpt)”.", kind: .info)]
+      return [dismissedNotice(question.content)]
     case (.review?, .live), (.dismissed?, .live):
       return [notice("Your question “\(excerpt)” is now public.", kind: .info)]
     default: return []
     }
+  }
+
+  private mutating func dismissedNotice(_ content: String) -> QnAEffect {
+    notice("The presenter dismissed your question “\(Self.excerpt(content))”.", kind: .info)
   }
 
   static func excerpt(_ text: String) -> String {
@@ -82,8 +86,7 @@ extension QnAState {
     entry.state = QuestionState.dismissed.rawValue
     room.questions[id] = entry
     return [
-      notice(
-        "The presenter dismissed your question “\(Self.excerpt(entry.content))”.", kind: .info),
+      dismissedNotice(entry.content),
       .report(.roomQuestion(self.entry(for: entry), removed: false)),
     ]
   }

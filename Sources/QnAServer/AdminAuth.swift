@@ -44,11 +44,10 @@ struct AdminAuth<Context: RequestContext & RemoteAddressRequestContext>: RouterM
       status: .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"qna presenter\""])
   }
 
-  static func credentials(of request: Request) -> Credentials {
-    if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
-      return .bearer(String(header.dropFirst(7)))
-    }
-    let values = request.headers[values: .cookie].flatMap { line in
+  /// Every value of the session cookie in these `Cookie` header lines (more than one is
+  /// ambiguous: the caller refuses it).
+  static func sessionCookies(in lines: [String]) -> [Substring] {
+    lines.flatMap { line in
       line.split(separator: ";").compactMap { pair -> Substring? in
         let trimmed = pair.drop { $0 == " " }
         guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == cookieName else {
@@ -57,6 +56,13 @@ struct AdminAuth<Context: RequestContext & RemoteAddressRequestContext>: RouterM
         return trimmed[trimmed.index(after: equals)...]
       }
     }
+  }
+
+  static func credentials(of request: Request) -> Credentials {
+    if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+      return .bearer(String(header.dropFirst(7)))
+    }
+    let values = sessionCookies(in: request.headers[values: .cookie])
     switch values.count {
     case 0: return .none
     case 1: return values[0].isEmpty ? .none : .session(String(values[0]))

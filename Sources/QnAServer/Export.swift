@@ -50,7 +50,7 @@ public enum Export {
   }
 
   private static func timestamp(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    date.formatted(QuestionJSON.timestamp)
   }
 
   // MARK: CSV

@@ -45,16 +45,8 @@ struct PresenterSocketAuth: Sendable {
   }
 
   private func sessionCookie(_ head: HTTPRequestHead) -> String? {
-    let name = AdminAuth<ServerRequestContext>.cookieName
-    let values = head.headers["Cookie"].flatMap { line in
-      line.split(separator: ";").compactMap { pair -> Substring? in
-        let trimmed = pair.drop { $0 == " " }
-        guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else {
-          return nil
-        }
-        return trimmed[trimmed.index(after: equals)...]
-      }
-    }
+    let values = AdminAuth<ServerRequestContext>.sessionCookies(in: head.headers["Cookie"])
     return values.count == 1 ? String(values[0]) : nil
   }
+
 }

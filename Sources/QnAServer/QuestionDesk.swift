@@ -114,12 +114,9 @@ final class QuestionDesk: Sendable {
     }
     logger.info("resumed \(moved.count) questions on \(connection.id)")
     for question in moved {
-      let response = QuestionResponse(
-        success: true, message: "Question restored.", id: question.id,
-        answered: question.answered, content: question.content, createdAt: question.createdAt,
-        token: question.token, state: question.publicState, answer: question.answer,
-        isPrivate: question.answer != nil ? question.answerPrivate : nil)
-      await send(.questionResponse(response), to: connection)
+      await send(
+        .questionResponse(Self.restated(question, message: "Question restored.")),
+        to: connection)
     }
     // Missing: what the server does not have at all. An id of someone else's question is
     // neither moved nor named (the sender has no claim on it).
@@ -248,7 +245,10 @@ final class QuestionDesk: Sendable {
     {
       // Its asker hears of the decision at once (a client of the room knows this repeat),
       // whether or not the room ever saw the question.
-      await send(.questionResponse(Self.update(question)), to: asker)
+      let message =
+        question.state == .dismissed
+        ? "The presenter dismissed your question." : "Your question is public now."
+      await send(.questionResponse(Self.restated(question, message: message)), to: asker)
     }
     if action == .answer, let asker = hub.connection(question.askedFrom) {
       // Queued before the caller's HTTP response, as the existing back ends do; a slow
@@ -263,15 +263,14 @@ final class QuestionDesk: Sendable {
     return outcome
   }
 
-  /// A question as its asker's client learns it again: its state and answer now.
-  static func update(_ question: StoredQuestion) -> QuestionResponse {
+  /// A stored question as its asker's client learns it again (after a resume, or a
+  /// presenter's decision): its state and answer now.
+  static func restated(_ question: StoredQuestion, message: String) -> QuestionResponse {
     QuestionResponse(
-      success: true,
-      message: question.state == .dismissed
-        ? "The presenter dismissed your question." : "Your question is public now.",
-      id: question.id, answered: question.answered, content: question.content,
-      createdAt: question.createdAt, token: question.token, state: question.publicState,
-      answer: question.answer, isPrivate: question.answer != nil ? question.answerPrivate : nil)
+      success: true, message: message, id: question.id, answered: question.answered,
+      content: question.content, createdAt: question.createdAt, token: question.token,
+      state: question.publicState, answer: question.answer,
+      isPrivate: question.answer != nil ? question.answerPrivate : nil)
   }
 
   /// The longest answer text a presenter may give.

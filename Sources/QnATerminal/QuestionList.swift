@@ -48,10 +48,9 @@ struct QuestionList {
     ]
     rows += text.dropFirst().map { ListRow(part: .continuation($0), question: question) }
     if let answer = question.answer {
-      let label = question.answerIsPrivate ? "↳ Answered privately: " : "↳ Answer: "
-      rows += TextWrap.lines(label + Sanitizer.forScreen(answer), width: textWidth).map {
-        ListRow(part: .continuation($0), question: question)
-      }
+      rows += TextWrap.lines(
+        Self.answerLine(answer, isPrivate: question.answerIsPrivate), width: textWidth
+      ).map { ListRow(part: .continuation($0), question: question) }
     }
     if case .failed(let reason) = question.status {
       let lines = TextWrap.lines(
@@ -60,6 +59,12 @@ struct QuestionList {
       rows += lines.map { ListRow(part: .reason($0), question: question) }
     }
     return rows
+  }
+
+  /// The presenter's answer under its question, in both lists (text from the network, made
+  /// safe for the screen).
+  static func answerLine(_ answer: String, isPrivate: Bool) -> String {
+    (isPrivate ? "↳ Answered privately: " : "↳ Answer: ") + Sanitizer.forScreen(answer)
   }
 
   /// The label, with the presenter's decision where the server has one (extension

@@ -39,24 +39,26 @@ struct RoomList {
   /// `collapsedLines` otherwise.
   func rows(of entry: RoomEntry, expanded: Bool) -> [RoomRow] {
     let text = Self.statePrefix(entry.state) + Sanitizer.forScreen(entry.question.content)
+    var lines = wrapped(text, expanded: expanded)
+    if let answer = entry.answer {
+      lines += wrapped(
+        QuestionList.answerLine(answer, isPrivate: entry.question.isPrivate == true),
+        expanded: expanded)
+    }
+    return lines.enumerated().map {
+      RoomRow(entry: entry, isFirst: $0.offset == 0, text: $0.element)
+    }
+  }
+
+  /// `text` wrapped to the text's width, cut to `collapsedLines` (the last one ending in
+  /// "…") unless `expanded`.
+  private func wrapped(_ text: String, expanded: Bool) -> [String] {
     var lines = TextWrap.lines(text, width: textWidth)
     if !expanded, lines.count > Self.collapsedLines {
       lines = Array(lines.prefix(Self.collapsedLines))
       lines[lines.count - 1] = TextWidth.truncate(lines[lines.count - 1] + " …", to: textWidth)
     }
-    if let answer = entry.answer {
-      let label = entry.question.isPrivate == true ? "↳ Answered privately: " : "↳ Answer: "
-      var answerLines = TextWrap.lines(label + Sanitizer.forScreen(answer), width: textWidth)
-      if !expanded, answerLines.count > Self.collapsedLines {
-        answerLines = Array(answerLines.prefix(Self.collapsedLines))
-        answerLines[answerLines.count - 1] = TextWidth.truncate(
-          answerLines[answerLines.count - 1] + " …", to: textWidth)
-      }
-      lines += answerLines
-    }
-    return lines.enumerated().map {
-      RoomRow(entry: entry, isFirst: $0.offset == 0, text: $0.element)
-    }
+    return lines
   }
 
   func height(of index: Int, expanded: Bool = false) -> Int {
