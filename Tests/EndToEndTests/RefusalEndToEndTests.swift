@@ -155,7 +155,8 @@ struct RefusalEndToEndTests {
   @Test func aThousandQuestionsResumeInSeveralMessagesAndTheirAnswersArrive() async throws {
     let database = ChaosTests.temporaryDatabase()
     // Storing 1,000 questions under the default limit would take over eight minutes; this
-    // test is about the resume that follows. The default limit is tested above.
+    // test is about the resume that follows. The default limit is tested above (bursts of 7
+    // and 50, a backlog of 30 over a restart) and in DeliveryTests.
     let limits = ["--rate-limit", "100000"]
     let first = try await QnAServerProcess(["--port", "0", "--db", database] + limits)
     let port = first.port

@@ -219,6 +219,26 @@ struct LifecycleServerTests {
     #expect(try await store.perform(.dismiss, on: uuid(99), token: UUID(), at: start) == nil)
   }
 
+  @Test func presentersSeeTheAskersNameAttendeesNever() async throws {
+    let store = try QuestionStore(path: ":memory:")
+    let (named, anonymous) = (uuid(5, group: 0x1C), uuid(6, group: 0x1C))
+    try await store.join(attendee: named, name: "Zoë", at: Date())
+    try await store.join(attendee: anonymous, name: nil, at: Date())
+    for (index, attendee) in [named, anonymous].enumerated() {
+      _ = try await store.insert(
+        StoredQuestion(
+          id: uuid(10 + index, group: 0x1C), content: "Q\(index)", askedFrom: uuid(1),
+          createdAt: Date(), attendee: attendee))
+    }
+    let seq = try await store.currentSeq()
+    let forPresenters = try #require(try await store.changes(after: 0, upTo: seq, presenter: true))
+    #expect(forPresenters.questions.map(\.name) == ["Zoë", nil])
+    let forAttendees = try #require(try await store.changes(after: 0, upTo: seq))
+    #expect(forAttendees.questions.allSatisfy { $0.name == nil })
+    let snapshot = try await store.snapshot(for: uuid(7), presenter: true)
+    #expect(snapshot.questions.map(\.name) == ["Zoë", nil])
+  }
+
   @Test func twoPresentersActingAtOnceLeaveOneConsistentState() async throws {
     let server = try await ServerUnderTest()
     defer { Task { await server.stop() } }
