@@ -145,19 +145,29 @@ final class InboundBridge: ChannelDuplexHandler, Sendable {
     var wantsMore = true
     /// How the channel ended (`.some(nil)` for an EOF), once it did.
     var ending: TransportError??
+    /// What arrived before the sink did. NIO reads a socket to its end when the peer closes,
+    /// asked or not: a captive portal's page, or a refusal that beat `start`, lands here
+    /// (bounded by the kernel's receive buffer, as nothing more can follow an EOF).
+    var early: ByteBuffer?
   }
 
   private let state = Mutex(State())
 
+  /// On the event loop, where every read and the end are handled, so what came early is
+  /// delivered first and in order, then the end if it came too.
   func start(_ sink: any TransportSink, on channel: any Channel) {
-    let ending = state.withLock { state -> TransportError?? in
-      if state.ending == nil { state.sink = sink }
-      return state.ending
-    }
-    if let failure = ending {
-      channel.eventLoop.execute { sink.ended(failure) }
-    } else {
-      channel.read()
+    channel.eventLoop.execute {
+      let (early, ending) = self.state.withLock { state in
+        if state.ending == nil { state.sink = sink }
+        defer { state.early = nil }
+        return (state.early, state.ending)
+      }
+      if let early, !sink.received(early) { self.state.withLock { $0.wantsMore = false } }
+      if let failure = ending {
+        sink.ended(failure)
+      } else {
+        channel.read()
+      }
     }
   }
 
@@ -170,8 +180,18 @@ final class InboundBridge: ChannelDuplexHandler, Sendable {
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     // Passed on as is: the core reads straight from NIO's buffer, with no copy here.
-    guard let sink = state.withLock({ $0.sink }) else { return }
-    let wantsMore = sink.received(unwrapInboundIn(data))
+    let bytes = unwrapInboundIn(data)
+    let sink = state.withLock { state -> (any TransportSink)? in
+      if state.sink == nil, state.ending == nil {
+        var buffered = state.early ?? ByteBuffer()
+        var incoming = bytes
+        buffered.writeBuffer(&incoming)
+        state.early = buffered
+      }
+      return state.sink
+    }
+    guard let sink else { return }
+    let wantsMore = sink.received(bytes)
     if !wantsMore { state.withLock { $0.wantsMore = false } }
   }
 

@@ -87,6 +87,12 @@ class FaultServer:
         if self.portal:
             writer.write(PORTAL)
             await writer.drain()
+            # Read the request that crossed the page before closing: closing with it unread
+            # would send a reset, which can overtake the page.
+            try:
+                await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 1)
+            except (asyncio.TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+                pass
             writer.close()
             return
         try:

@@ -55,6 +55,7 @@ struct BackpressureUnitTests {
     try channel.pipeline.syncOperations.addHandler(bridge)
     let sink = Sink()
     bridge.start(sink, on: channel)
+    channel.embeddedEventLoop.run()
     let started = counter.reads
     #expect(started >= 1, "reading starts")
     channel.isWritable = false
@@ -65,6 +66,33 @@ struct BackpressureUnitTests {
     channel.pipeline.fireChannelWritabilityChanged()
     #expect(counter.reads == started + 1, "reading resumes when they can")
     _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  final class RecordingSink: TransportSink, @unchecked Sendable {
+    var seen: [String] = []
+    func received(_ bytes: ByteBuffer) -> Bool {
+      seen.append(String(buffer: bytes))
+      return true
+    }
+    func ended(_ failure: TransportError?) { seen.append("end") }
+  }
+
+  /// NIO reads a socket to its end when the peer closes, asked or not: a captive portal that
+  /// answers before our request, or a refusal that beats `start`, must still be read, and
+  /// before the end (CI saw both end as "connection closed during the opening handshake").
+  @Test func whatArrivesBeforeTheSinkIsDeliveredToItFirstThenTheEnd() throws {
+    let channel = EmbeddedChannel()
+    let bridge = InboundBridge()
+    try channel.pipeline.syncOperations.addHandler(bridge)
+    try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+    channel.pipeline.fireChannelRead(ByteBuffer(string: "HTTP/1.1 200 OK\r\n"))
+    channel.pipeline.fireChannelRead(ByteBuffer(string: "\r\n<html>"))
+    channel.pipeline.fireChannelInactive()
+    channel.embeddedEventLoop.run()
+    let sink = RecordingSink()
+    bridge.start(sink, on: channel)
+    channel.embeddedEventLoop.run()
+    #expect(sink.seen == ["HTTP/1.1 200 OK\r\n\r\n<html>", "end"])
   }
 }
 
