@@ -83,7 +83,8 @@ public enum QnAEffect: Sendable, Hashable {
 public enum QnAChange: Sendable, Hashable {
   case connecting(attempt: Int)
   case connected
-  case handshake(connectionID: UUID)
+  /// `session`: the session it belongs to, on a server with extension `sessions`.
+  case handshake(connectionID: UUID, session: SessionInfo? = nil)
   case queued(Question)
   case sent(Question)
   case created(Question, message: String)

@@ -37,7 +37,8 @@ extension QnAState {
     handshakes += 1
     let extensions = Set(message.extensions ?? [])
     serverExtensions = extensions
-    var effects: [QnAEffect] = [.report(.handshake(connectionID: message.id))]
+    session = message.session.map(Self.bounded)
+    var effects: [QnAEffect] = [.report(.handshake(connectionID: message.id, session: session))]
     // The room first: the server then knows who asks and votes on this connection.
     room.isAvailable = extensions.contains(ProtocolExtension.room)
     room.joined = false
@@ -94,4 +95,15 @@ extension QnAState {
   /// Ids per `resume`: 256 UUIDs are about 10 KB of JSON, under the 16 KiB message limit of
   /// the existing back ends.
   static let resumeChunk = 256
+}
+
+extension QnAState {
+  /// Longest session title kept from a server: a header line shows it.
+  static let maxSessionTitle = 200
+
+  static func bounded(_ session: SessionInfo) -> SessionInfo {
+    SessionInfo(
+      code: String(session.code.prefix(16)), title: String(session.title.prefix(maxSessionTitle)),
+      open: session.open)
+  }
 }

@@ -83,6 +83,9 @@ public struct QnAState: Sendable, Equatable {
   public internal(set) var room = Room()
   /// Who this attendee is: a stable id the engine keeps per server, and an optional name.
   public internal(set) var attendeeID: UUID?
+  /// Extension `sessions`: the session the server says this connection is in (title, join
+  /// code, open or closed).
+  public internal(set) var session: SessionInfo?
   var attendeeName: String?
   /// That this server shows only the attendee's own questions has been said; that it does
   /// not take this console's actions, too.

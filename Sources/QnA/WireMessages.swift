@@ -50,10 +50,28 @@ public struct Handshake: Sendable, Hashable, Codable {
   /// Extension: the project extensions this server supports (`token`, `resume`); absent on
   /// existing back ends.
   public var extensions: [String]?
+  /// Extension `sessions`: the session this socket belongs to, when it is not the default.
+  public var session: SessionInfo?
 
-  public init(id: UUID, extensions: [String]? = nil) {
+  public init(id: UUID, extensions: [String]? = nil, session: SessionInfo? = nil) {
     self.id = id
     self.extensions = extensions
+    self.session = session
+  }
+}
+
+/// Extension `sessions`: a talk's Q&A on a server that hosts many, as its handshake names it.
+public struct SessionInfo: Sendable, Hashable, Codable {
+  /// The join code, upper case.
+  public var code: String
+  public var title: String
+  /// False once the presenter closed it: it takes no new questions, and stays readable.
+  public var open: Bool
+
+  public init(code: String, title: String, open: Bool) {
+    self.code = code
+    self.title = title
+    self.open = open
   }
 }
 
@@ -72,6 +90,8 @@ public enum ProtocolExtension {
   public static let lifecycle = "lifecycle"
   /// Announced only on a presenter's connection: `presenterAction` is accepted on it.
   public static let presenter = "presenter"
+  /// Many sessions on one server, each under `/s/CODE/`; the handshake names its session.
+  public static let sessions = "sessions"
 }
 
 /// Extension, client → server, right after a handshake on a new connection: "these

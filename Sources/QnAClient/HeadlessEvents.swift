@@ -10,8 +10,12 @@ public enum HeadlessEvents {
       JSONLine(["event": .string("connecting"), "attempt": .int(attempt)])
     case .connected:
       JSONLine(["event": .string("connected")])
-    case .handshake(let id):
-      JSONLine(["event": .string("handshake"), "connectionId": .string(id.uuidString)])
+    case .handshake(let id, let session):
+      JSONLine(
+        [("event", .string("handshake")), ("connectionId", .string(id.uuidString))]
+          + (session.map {
+            [("session", .string($0.code)), ("title", .string($0.title)), ("open", .bool($0.open))]
+          } ?? []))
     case .queued(let question): questionLine("queued", question)
     case .sent(let question): questionLine("sent", question)
     case .created(let question, let message):

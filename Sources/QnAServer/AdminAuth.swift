@@ -46,11 +46,11 @@ struct AdminAuth<Context: RequestContext & RemoteAddressRequestContext>: RouterM
 
   /// Every value of the session cookie in these `Cookie` header lines (more than one is
   /// ambiguous: the caller refuses it).
-  static func sessionCookies(in lines: [String]) -> [Substring] {
+  static func sessionCookies(in lines: [String], named name: String = cookieName) -> [Substring] {
     lines.flatMap { line in
       line.split(separator: ";").compactMap { pair -> Substring? in
         let trimmed = pair.drop { $0 == " " }
-        guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == cookieName else {
+        guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else {
           return nil
         }
         return trimmed[trimmed.index(after: equals)...]
@@ -58,11 +58,11 @@ struct AdminAuth<Context: RequestContext & RemoteAddressRequestContext>: RouterM
     }
   }
 
-  static func credentials(of request: Request) -> Credentials {
+  static func credentials(of request: Request, cookie: String = cookieName) -> Credentials {
     if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
       return .bearer(String(header.dropFirst(7)))
     }
-    let values = sessionCookies(in: request.headers[values: .cookie])
+    let values = sessionCookies(in: request.headers[values: .cookie], named: cookie)
     switch values.count {
     case 0: return .none
     case 1: return values[0].isEmpty ? .none : .session(String(values[0]))

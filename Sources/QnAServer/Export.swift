@@ -143,9 +143,9 @@ public enum Export {
 extension QuestionStore {
   /// Every question in every state, oldest first, with its asker's name.
   public func export() async throws(StoreError) -> [ExportedQuestion] {
-    try await read { db in
-      let names = try Self.names(db)
-      return try QuestionRecord.order(Column("createdAt"), Column("rowid")).fetchAll(db).map {
+    try await read { [session, questions] db in
+      let names = try Self.names(db, session)
+      return try questions.order(Column("createdAt"), Column("rowid")).fetchAll(db).map {
         let question = $0.question
         return ExportedQuestion(question: question, name: question.attendee.flatMap { names[$0] })
       }

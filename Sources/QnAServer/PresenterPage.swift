@@ -5,15 +5,17 @@ import Foundation
 /// script makes it live (`PresenterScript`). Content is attacker-controlled and always
 /// escaped.
 enum PresenterPage {
+  /// `base`: where the session's routes are (`/`, or `/s/CODE/`); `title`: a session's title.
   static func render(
-    _ questions: [StoredQuestion], total: Int, answered: Int, olderFrom: UUID? = nil
+    _ questions: [StoredQuestion], total: Int, answered: Int, olderFrom: UUID? = nil,
+    base: String = "/", title: String? = nil
   ) -> String {
     let rows = questions.map { question in
       let id = question.id.uuidString
       let action =
         question.answered
         ? "answered"
-        : "<form method=\"post\" action=\"/\(id)/answer\"><button>Answer</button></form>"
+        : "<form method=\"post\" action=\"\(base)\(id)/answer\"><button>Answer</button></form>"
       return """
             <tr class="\(question.answered ? "answered" : "open")">\
         <td>\(HTML.escape(question.content))</td>\
@@ -24,7 +26,8 @@ enum PresenterPage {
     }
     let open = total - answered
     let older =
-      olderFrom.map { "<p><a href=\"/?before=\($0.uuidString)\">Older questions</a></p>" } ?? ""
+      olderFrom.map { "<p><a href=\"\(base)?before=\($0.uuidString)\">Older questions</a></p>" }
+      ?? ""
     return """
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">
@@ -41,7 +44,7 @@ enum PresenterPage {
       .answer { color: #264; margin-top: .3em; }
       </style></head>
       <body>
-      <h1>Questions</h1>
+      <h1>\(title.map { HTML.escape($0) + " — questions" } ?? "Questions")</h1>
       <p>\(total) asked, \(open) open. <span id="status">Loading…</span></p>
       <p id="banner" hidden></p>
       <nav id="tabs"></nav>
@@ -56,6 +59,7 @@ enum PresenterPage {
       </table>
       \(older)
       <script>
+      const BASE = '\(base)';
       \(PresenterScript.source)
       </script>
       </body></html>
@@ -63,15 +67,16 @@ enum PresenterPage {
       """
   }
 
-  static func login(failed: Bool) -> String {
+  /// `base`: `/`, for the admin token, or `/s/CODE/`, for that session's presenter token.
+  static func login(failed: Bool, base: String = "/") -> String {
     """
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8"><title>Presenter login</title></head>
     <body>
     <h1>Presenter login</h1>
     \(failed ? "<p>Wrong token.</p>" : "")
-    <form method="post" action="/login">
-    <label>Admin token <input type="password" name="token" autofocus></label>
+    <form method="post" action="\(base)login">
+    <label>\(base == "/" ? "Admin token" : "Presenter token") <input type="password" name="token" autofocus></label>
     <button>Log in</button>
     </form>
     </body></html>

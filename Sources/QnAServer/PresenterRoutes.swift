@@ -9,25 +9,33 @@ extension QnAServerApp {
   /// Questions per page of the presenter page and the API, unless `?limit=` says fewer.
   static let pageSize = 1000
 
+  /// The routes of one session's presenter, under `base` (`/`, or `/s/CODE/`), on the desk
+  /// the request's context names.
   static func addPresenterRoutes(
-    to router: some RouterMethods<ServerRequestContext>, desk: QuestionDesk
+    to router: some RouterMethods<ServerRequestContext>,
+    base: @escaping @Sendable (ServerRequestContext) -> String,
+    desk deskOf: @escaping @Sendable (ServerRequestContext) throws -> QuestionDesk,
+    title: @escaping @Sendable (ServerRequestContext) -> String? = { _ in nil }
   ) {
-    router.get("/") { request, _ -> Response in
+    router.get("/") { request, context -> Response in
+      let desk = try deskOf(context)
       let (limit, before) = try page(of: request)
       let questions = try await desk.store.page(limit: limit, before: before)
       let counts = try await desk.store.counts()
       return html(
         PresenterPage.render(
           questions, total: counts.total, answered: counts.answered,
-          olderFrom: questions.count == limit ? questions.last?.id : nil))
+          olderFrom: questions.count == limit ? questions.last?.id : nil, base: base(context),
+          title: title(context)))
     }
     router.post("/{id}/answer") { _, context -> Response in
-      _ = try await answer(context, desk: desk)
-      return Response.redirect(to: "/", type: .normal)
+      _ = try await answer(context, desk: try deskOf(context))
+      return Response.redirect(to: base(context), type: .normal)
     }
     // Newest first (or most voted first with `?sort=votes`), a page at a time: `?limit=`
     // (at most 1,000) and `?before=ID`.
-    router.get("/api/questions") { request, _ -> [QuestionJSON] in
+    router.get("/api/questions") { request, context -> [QuestionJSON] in
+      let desk = try deskOf(context)
       let (limit, before) = try page(of: request)
       let byVotes = request.uri.queryParameters["sort"] == "votes"
       return try await desk.store.page(limit: limit, before: before, byVotes: byVotes)
@@ -38,6 +46,7 @@ extension QnAServerApp {
     // request act once.
     for action in PresenterActionKind.allCases {
       router.post("/api/questions/{id}/\(action.rawValue)") { request, context -> QuestionJSON in
+        let desk = try deskOf(context)
         let id = try questionID(context)
         let body = action == .answer ? try await answerBody(request) : AnswerBody()
         let key = request.headers[HTTPField.Name("Idempotency-Key")!].flatMap {
@@ -54,6 +63,7 @@ extension QnAServerApp {
     }
     // What the presenters did to a question, oldest first, each action once with its time.
     router.get("/api/questions/{id}/history") { _, context -> [TransitionJSON] in
+      let desk = try deskOf(context)
       let id = try questionID(context)
       guard try await desk.store.question(id: id) != nil else {
         throw HTTPError(.notFound, message: "no question \(id)")
@@ -63,7 +73,8 @@ extension QnAServerApp {
       }
     }
     // Every question in every state: `?format=csv|json|markdown` (CSV by default).
-    router.get("/api/export") { request, _ -> Response in
+    router.get("/api/export") { request, context -> Response in
+      let desk = try deskOf(context)
       let raw = request.uri.queryParameters["format"].map(String.init) ?? "csv"
       guard let format = ExportFormat(rawValue: raw) else {
         throw HTTPError(.badRequest, message: "format must be csv, json or markdown")

@@ -101,7 +101,7 @@ enum PresenterScript {
           body = JSON.stringify({ text, private: isPrivate });
           action = 'answer';
         }
-        const response = await fetch(`/api/questions/${id}/${action}`, {
+        const response = await fetch(`${BASE}api/questions/${id}/${action}`, {
           method: 'POST', credentials: 'same-origin', body,
           headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
         });
@@ -110,7 +110,7 @@ enum PresenterScript {
 
       function connect() {
         const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
-        const socket = new WebSocket(`${scheme}${location.host}/socket?role=presenter`);
+        const socket = new WebSocket(`${scheme}${location.host}${BASE}socket?role=presenter`);
         socket.binaryType = 'arraybuffer';
         let pages = null;
         socket.onopen = () => say('Live');

@@ -7,8 +7,9 @@ final class PresenterSessions: Sendable {
   let lifetime: Duration
   private let uptime: @Sendable () -> Duration
   private let makeID: @Sendable () -> UUID
-  /// Session id → when it expires (uptime).
-  private let sessions = Mutex<[String: Duration]>([:])
+  /// Login id → when it expires (uptime), and the Q&A session it is for (`nil`: every one,
+  /// a login with the admin token).
+  private let sessions = Mutex<[String: (expiry: Duration, scope: Int64?)]>([:])
   /// Beyond this many, the session closest to expiring goes first.
   static let maxSessions = 1000
 
@@ -21,34 +22,37 @@ final class PresenterSessions: Sendable {
     self.makeID = makeID
   }
 
-  /// A new session; its id has 244 random bits (two version-4 UUIDs).
-  func create() -> String {
+  /// A new login; its id has 244 random bits (two version-4 UUIDs). `scope`: the one Q&A
+  /// session it admits to, or `nil` for all (the admin token's).
+  func create(scope: Int64? = nil) -> String {
     let id = (makeID().uuidString + makeID().uuidString).replacingOccurrences(of: "-", with: "")
     let now = uptime()
     sessions.withLock { sessions in
-      sessions = sessions.filter { $0.value > now }
+      sessions = sessions.filter { $0.value.expiry > now }
       if sessions.count >= Self.maxSessions,
-        let oldest = sessions.min(by: { $0.value < $1.value })
+        let oldest = sessions.min(by: { $0.value.expiry < $1.value.expiry })
       {
         sessions[oldest.key] = nil
       }
-      sessions[id] = now + lifetime
+      sessions[id] = (now + lifetime, scope)
     }
     return id
   }
 
-  func isValid(_ id: String) -> Bool {
+  /// Whether `id` is a live login that admits to Q&A session `session` (`nil`: the admin's
+  /// routes, which only an admin login admits to).
+  func isValid(_ id: String, for session: Int64? = nil) -> Bool {
     let now = uptime()
     return sessions.withLock { sessions in
       // Compared without an early exit, as the token is: ids of equal length only.
       guard let match = sessions.keys.first(where: { ConstantTime.equal($0, id) }),
-        let expiry = sessions[match]
+        let login = sessions[match]
       else { return false }
-      guard expiry > now else {
+      guard login.expiry > now else {
         sessions[match] = nil
         return false
       }
-      return true
+      return login.scope == nil || login.scope == session
     }
   }
 

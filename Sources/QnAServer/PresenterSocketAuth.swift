@@ -28,6 +28,8 @@ struct PresenterSocketAuth: Sendable {
   }
 
   func judge(_ head: HTTPRequestHead, peer: String) -> Verdict {
+    // A session's socket is judged by its route, against that session's token.
+    if Self.isSessionTarget(head.uri) { return .attendee }
     let authorization = head.headers["Authorization"]
     guard Self.asksForPresenter(target: head.uri, hasAuthorization: !authorization.isEmpty)
     else {
@@ -42,6 +44,22 @@ struct PresenterSocketAuth: Sendable {
       return .presenter
     }
     return .refuse(wait: authorization.isEmpty ? .zero : throttle.failed(peer))
+  }
+
+  /// Whether the request target (origin or absolute form) is exactly a session's socket,
+  /// `/s/CODE/socket` with a code of letters and digits: nothing a router could read as
+  /// another path (dot segments, escapes, doubled slashes) is let past the gate this way.
+  static func isSessionTarget(_ target: String) -> Bool {
+    var path = Substring(target)
+    if let scheme = path.range(of: "://") {
+      let afterScheme = path[scheme.upperBound...]
+      path = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? ""
+    }
+    path = path.prefix { $0 != "?" && $0 != "#" }
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0].isEmpty && parts[1] == "s" && parts[3] == "socket"
+      && (1...16).contains(parts[2].count)
+      && parts[2].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
   }
 
   private func sessionCookie(_ head: HTTPRequestHead) -> String? {

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import QnA
 import ServiceLifecycle
+import Synchronization
 
 /// Why the server would not start.
 public enum ServerStartError: Error, CustomStringConvertible {
@@ -32,6 +33,8 @@ public enum ServerStartError: Error, CustomStringConvertible {
 public struct QnAServerApp: Sendable {
   public let configuration: ServerConfiguration
   let desk: QuestionDesk
+  /// Every session's desk, the default one (`desk`) included.
+  let desks: SessionDesks
   let logger: Logger
   let sessions: PresenterSessions
   let throttle: LoginThrottle
@@ -61,6 +64,7 @@ public struct QnAServerApp: Sendable {
     } catch {
       throw .invalidReject("\(error)")
     }
+    desks = SessionDesks(main: desk, logger: logger) { [desk] store in desk.forSession(store) }
     self.configuration = configuration
     self.logger = logger
     sessions = PresenterSessions(
@@ -114,6 +118,8 @@ public struct QnAServerApp: Sendable {
       allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
     let presenters = PresenterSocketAuth(
       token: configuration.adminToken, sessions: sessions, throttle: throttle)
+    let sessionSockets = SessionSocketJudge(
+      desks: desks, credentials: sessionCredentials(), throttle: throttle)
     let timeouts = ConnectionGuard.Timeouts(
       header: TimeAmount(configuration.headerTimeout),
       writeStall: TimeAmount(configuration.writeStallTimeout))
@@ -132,7 +138,8 @@ public struct QnAServerApp: Sendable {
           ConnectionGuard(ledger: ledger, timeouts: timeouts) { line in logger.info("\(line)") }
         },
         makeGate: {
-          RequestGate(policy: policy, presenters: presenters) { status, reason, head in
+          RequestGate(policy: policy, presenters: presenters, sessionSockets: sessionSockets) {
+            status, reason, head in
             logger.warning(
               "refused \(head.method) \(head.uri) with \(status.code): \(reason)",
               metadata: ["host": "\(head.headers["Host"])", "origin": "\(head.headers["Origin"])"])
@@ -151,79 +158,49 @@ public struct QnAServerApp: Sendable {
         middleware: AdminAuth(
           token: token, sessions: sessions, throttle: throttle, addresses: addresses))
     }
-    Self.addPresenterRoutes(to: presenter, desk: desk)
+    Self.addPresenterRoutes(to: presenter, base: { _ in "/" }, desk: { [desk] _ in desk })
+    addSessionAdminRoutes(to: presenter)
+    addSessionRoutes(to: router)
     if configuration.mock != nil { Self.addControlRoutes(to: presenter, desk: desk) }
     return router
   }
 
   private func webSocketRouter() -> Router<SocketRequestContext> {
     let router = Router(context: SocketRequestContext.self)
-    let desk = self.desk
-    let configuration = self.configuration
-    let logger = self.logger
-    let sendBudget = SendBudget(limit: configuration.sendQueueTotalLimit)
+    let serve = SocketServer(
+      desk: desk, configuration: configuration, logger: logger,
+      sendBudget: SendBudget(limit: configuration.sendQueueTotalLimit))
     router.ws("/socket") { inbound, outbound, context in
-      let environment = desk.environment
-      let channel = context.requestContext.channel
       // The request gate let a presenter's upgrade through only with the admin token.
-      let request = context.request
-      let isPresenter = PresenterSocketAuth.asksForPresenter(
-        target: request.uri.string, hasAuthorization: request.headers[.authorization] != nil)
-      let connection = SocketConnection(
-        id: environment.makeID(), channel: channel, outbound: outbound,
-        openedAt: environment.now(), isPresenter: isPresenter,
-        questionBudget: TokenBucket(
-          burst: configuration.rateLimit, window: configuration.rateWindow,
-          now: environment.uptime()),
-        voteBudget: TokenBucket(
-          burst: configuration.voteRateLimit, window: configuration.rateWindow,
-          now: environment.uptime()),
-        lookupBudget: TokenBucket(
-          burst: configuration.lookupRate, window: .seconds(1), now: environment.uptime()),
-        maxQueuedBytes: configuration.sendQueueLimit, allQueued: sendBudget,
-        uptime: environment.uptime)
-      defer { connection.finish() }
-      switch desk.hub.add(connection, limit: configuration.maxConnections) {
-      case .full:
-        logger.warning("refused a socket: \(configuration.maxConnections) connections open")
-        try await outbound.close(.init(codeNumber: 1013), reason: "too many connections")
-        return
-      case .shuttingDown:
-        try await outbound.close(.goingAway, reason: "server shutting down")
-        return
-      case .added:
-        break
-      }
-      defer {
-        desk.hub.remove(connection.id)
-        desk.room.leave(connection.id)
-      }
-      if configuration.mock != nil { try await installStallHandler(on: channel) }
-      logger.info("socket \(connection.id) opened")
-      await desk.send(.handshake(desk.handshake(connection)), to: connection)
-      do {
-        for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
-          switch message {
-          case .text(let text): await desk.receive(Array(text.utf8), from: connection)
-          case .binary(let buffer):
-            await desk.receive(Array(buffer.readableBytesView), from: connection)
-          }
-        }
-        logger.info("socket \(connection.id) closed")
-      } catch {
-        // Rethrown: Hummingbird turns a message over the limit into close 1009.
-        logger.info("socket \(connection.id) ended: \(error)")
-        throw error
-      }
+      try await serve(inbound, outbound, context, desk: desk, session: nil)
     }
+    // A session's socket: upgraded only for a session that exists, and for a presenter only
+    // with that session's token (or the admin token). Refused upgrades go on to the HTTP
+    // route of the same path, which says why.
+    let desks = self.desks
+    let credentials = sessionCredentials()
+    router.ws(
+      "/s/{code}/socket",
+      shouldUpgrade: { request, context in
+        guard let code = context.parameters.get("code"),
+          let (session, desk) = try await desks.resolve(code)
+        else { return .dontUpgrade }
+        if PresenterSocketAuth.asksForPresenter(
+          target: request.uri.string, hasAuthorization: request.headers[.authorization] != nil),
+          !credentials.admits(request, to: session)
+        {
+          return .dontUpgrade
+        }
+        context.session.set(session, desk)
+        return .upgrade([:])
+      },
+      onUpgrade: { inbound, outbound, context in
+        guard let (session, desk) = context.requestContext.session.get() else { return }
+        try await serve(inbound, outbound, context, desk: desk, session: session)
+      })
     return router
   }
 
-  private func installStallHandler(on channel: any Channel) async throws {
-    try await channel.eventLoop.submit {
-      try channel.pipeline.syncOperations.addHandler(StallHandler(), position: .first)
-    }.get()
-  }
 }
 
 /// The WebSocket route's context: Hummingbird's, plus the channel (for drops and stalls).
@@ -231,10 +208,21 @@ struct SocketRequestContext: RequestContext, WebSocketRequestContext {
   var coreContext: CoreRequestContextStorage
   let webSocket: WebSocketHandlerReference<SocketRequestContext>
   let channel: any Channel
+  /// The session the upgrade was judged for, handed from `shouldUpgrade` to the socket.
+  let session = ResolvedSession()
 
   init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
     webSocket = .init()
     channel = source.channel
   }
+}
+
+/// A session and its desk, set once the upgrade is allowed.
+final class ResolvedSession: Sendable {
+  private let value = Mutex<(SessionRecord, QuestionDesk)?>(nil)
+  func set(_ session: SessionRecord, _ desk: QuestionDesk) {
+    value.withLock { $0 = (session, desk) }
+  }
+  func get() -> (SessionRecord, QuestionDesk)? { value.withLock { $0 } }
 }

@@ -19,18 +19,36 @@ final class QuestionDesk: Sendable {
   /// Checked at start; compiled per question, as `Regex` is not `Sendable`.
   private let rejectPattern: String?
 
-  init(
+  convenience init(
     store: QuestionStore, hub: SocketHub, room: RoomHub, configuration: ServerConfiguration,
     environment: ServerEnvironment, logger: Logger
   ) throws {
+    if let pattern = configuration.mock?.reject { _ = try Regex(pattern) }
+    self.init(
+      checked: store, hub: hub, room: room, configuration: configuration,
+      environment: environment, logger: logger)
+  }
+
+  private init(
+    checked store: QuestionStore, hub: SocketHub, room: RoomHub,
+    configuration: ServerConfiguration, environment: ServerEnvironment, logger: Logger
+  ) {
     self.store = store
     self.hub = hub
     self.room = room
     self.configuration = configuration
     self.environment = environment
     self.logger = logger
-    if let pattern = configuration.mock?.reject { _ = try Regex(pattern) }
     rejectPattern = configuration.mock?.reject
+  }
+
+  /// This desk for another session: that session's view of the store and a room of its own,
+  /// the same sockets, settings and environment.
+  func forSession(_ store: QuestionStore) -> QuestionDesk {
+    QuestionDesk(
+      checked: store, hub: hub,
+      room: RoomHub(store: store, window: configuration.roomWindow, logger: logger),
+      configuration: configuration, environment: environment, logger: logger)
   }
 
   /// Queues a message for one socket (written after the mock latency, if any, in order); it
@@ -72,16 +90,17 @@ final class QuestionDesk: Sendable {
     }
   }
 
-  /// Extensions announced in every handshake.
-  func handshake(_ connection: SocketConnection) -> Handshake {
+  /// Extensions announced in every handshake, and the session, when it is not the default.
+  func handshake(_ connection: SocketConnection, session: SessionRecord? = nil) -> Handshake {
     guard configuration.extensions else { return Handshake(id: connection.id) }
     let extensions = [
       ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
-      ProtocolExtension.room, ProtocolExtension.lifecycle,
+      ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
     ]
     return Handshake(
       id: connection.id,
-      extensions: extensions + (connection.isPresenter ? [ProtocolExtension.presenter] : []))
+      extensions: extensions + (connection.isPresenter ? [ProtocolExtension.presenter] : []),
+      session: session.map { SessionInfo(code: $0.code, title: $0.title, open: $0.open) })
   }
 
   /// Waits until this socket may do `count` lookups: a flood of resends or resumes slows
@@ -192,6 +211,8 @@ final class QuestionDesk: Sendable {
       } else {
         logger.info("question \(stored.id) sent again (token \(token?.uuidString ?? "-"))")
       }
+    } catch .sessionClosed(let reason) {
+      return refuse(reason)
     } catch {
       // Busy or failing storage is not the question's fault: the client tries again.
       logger.error("could not store a question: \(error)")

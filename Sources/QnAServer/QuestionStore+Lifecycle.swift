@@ -20,8 +20,8 @@ extension QuestionStore {
     _ action: PresenterActionKind, on id: UUID, text: String? = nil, isPrivate: Bool = false,
     token: UUID, at time: Date
   ) async throws(StoreError) -> ActionOutcome? {
-    try await run { db in
-      guard var record = try QuestionRecord.fetchOne(db, key: id.uuidString) else { return nil }
+    try await run { [session] db in
+      guard var record = try self.record(db, id) else { return nil }
       if let seen = try Row.fetchOne(
         db, sql: "SELECT question, action FROM transition WHERE token = ?",
         arguments: [token.uuidString])
@@ -35,7 +35,7 @@ extension QuestionStore {
           refusal: same ? nil : "That token was used for another action.")
       }
       let before = record
-      let highlighted = try Self.highlighted(db)
+      let highlighted = try Self.highlighted(db, session)
       var highlight: UUID?? = .none
       func refuse(_ reason: String) -> ActionOutcome {
         ActionOutcome(question: record.question, changed: false, refusal: reason)
@@ -78,10 +78,10 @@ extension QuestionStore {
         || record.answer != before.answer || record.answerPrivate != before.answerPrivate
       if changed {
         try record.update(db)
-        try Self.logChange(db, id, action == .answer ? .answered : .state)
+        try Self.logChange(db, session, id, action == .answer ? .answered : .state)
       }
       if case .some(let newHighlight) = highlight {
-        try Self.setHighlight(db, newHighlight)
+        try Self.setHighlight(db, session, newHighlight)
       }
       try db.execute(
         sql: "INSERT INTO transition (token, question, action, at, text) VALUES (?, ?, ?, ?, ?)",
@@ -93,11 +93,11 @@ extension QuestionStore {
     }
   }
 
-  static func setHighlight(_ db: Database, _ question: UUID?) throws {
+  static func setHighlight(_ db: Database, _ session: Int64, _ question: UUID?) throws {
     try db.execute(
-      sql: "INSERT OR REPLACE INTO roomState (key, value) VALUES ('highlighted', ?)",
-      arguments: [question?.uuidString])
-    try logChange(db, question, .highlight)
+      sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'highlighted', ?)",
+      arguments: [session, question?.uuidString])
+    try logChange(db, session, question, .highlight)
   }
 
   /// Every transition of a question, oldest first: what the presenters did, and when.
@@ -105,7 +105,8 @@ extension QuestionStore {
     action: PresenterActionKind, at: Date
   )] {
     try await read { db in
-      try Row.fetchAll(
+      guard try self.record(db, id) != nil else { return [] }
+      return try Row.fetchAll(
         db, sql: "SELECT action, at FROM transition WHERE question = ? ORDER BY at, rowid",
         arguments: [id.uuidString]
       ).compactMap { row in

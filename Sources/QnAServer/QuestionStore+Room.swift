@@ -10,38 +10,46 @@ extension QuestionStore {
     case added, answered, votes, highlight, removed, state
   }
 
-  static func logChange(_ db: Database, _ question: UUID?, _ kind: Change) throws {
+  /// One log for every session, numbered in one sequence: a session's numbers increase but
+  /// skip the other sessions' (clients only ever compare them).
+  static func logChange(_ db: Database, _ session: Int64, _ question: UUID?, _ kind: Change)
+    throws
+  {
     try db.execute(
-      sql: "INSERT INTO roomLog (question, kind) VALUES (?, ?)",
-      arguments: [question?.uuidString, kind.rawValue])
+      sql: "INSERT INTO roomLog (session, question, kind) VALUES (?, ?, ?)",
+      arguments: [session, question?.uuidString, kind.rawValue])
   }
 
-  /// The last sequence number of the log (0 for a room where nothing happened yet).
-  static func currentSeq(_ db: Database) throws -> Int {
-    try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM roomLog") ?? 0
+  /// The session's last sequence number (0 for a room where nothing happened yet).
+  static func currentSeq(_ db: Database, _ session: Int64) throws -> Int {
+    try Int.fetchOne(
+      db, sql: "SELECT COALESCE(MAX(seq), 0) FROM roomLog WHERE session = ?",
+      arguments: [session]) ?? 0
   }
 
-  /// This database's room, as opposed to another's whose numbers happen to match.
+  /// This session's room, as opposed to another's whose numbers happen to match.
   public func roomEpoch() async throws(StoreError) -> UUID {
-    try await read { db in
-      let value = try String.fetchOne(db, sql: "SELECT value FROM roomState WHERE key = 'epoch'")
+    try await read { [session] db in
+      let value = try String.fetchOne(
+        db, sql: "SELECT value FROM roomState WHERE session = ? AND key = 'epoch'",
+        arguments: [session])
       return value.flatMap(UUID.init(uuidString:)) ?? UUID()
     }
   }
 
   public func currentSeq() async throws(StoreError) -> Int {
-    try await read { db in try Self.currentSeq(db) }
+    try await read { [session] db in try Self.currentSeq(db, session) }
   }
 
-  /// Records the attendee (and its name, which may change).
+  /// Records the attendee (and its name, which may change) in this session.
   public func join(attendee: UUID, name: String?, at time: Date) async throws(StoreError) {
-    try await run { db in
+    try await run { [session] db in
       try db.execute(
         sql: """
-          INSERT INTO attendee (id, name, firstSeen) VALUES (?, ?, ?)
-          ON CONFLICT(id) DO UPDATE SET name = excluded.name
+          INSERT INTO attendee (session, id, name, firstSeen) VALUES (?, ?, ?, ?)
+          ON CONFLICT(session, id) DO UPDATE SET name = excluded.name
           """,
-        arguments: [attendee.uuidString, name, time.timeIntervalSinceReferenceDate])
+        arguments: [session, attendee.uuidString, name, time.timeIntervalSinceReferenceDate])
     }
   }
 
@@ -60,9 +68,9 @@ extension QuestionStore {
   public func vote(attendee: UUID, question: UUID, up: Bool, at time: Date)
     async throws(StoreError) -> VoteOutcome?
   {
-    try await run { db in
+    try await run { [session] db in
       // A question in review or dismissed is, to a voter, no question at all.
-      guard var record = try QuestionRecord.fetchOne(db, key: question.uuidString),
+      guard var record = try self.record(db, question),
         record.state == QuestionState.live.rawValue
       else {
         return nil
@@ -75,12 +83,12 @@ extension QuestionStore {
       if up, !existing {
         if record.attendee == attendee.uuidString {
           return VoteOutcome(
-            voted: false, votes: record.votes, seq: try Self.currentSeq(db),
+            voted: false, votes: record.votes, seq: try Self.currentSeq(db, session),
             refusal: "That question is yours: votes are for the others' questions.")
         }
         if record.answered {
           return VoteOutcome(
-            voted: false, votes: record.votes, seq: try Self.currentSeq(db),
+            voted: false, votes: record.votes, seq: try Self.currentSeq(db, session),
             refusal: "That question has been answered.")
         }
         try db.execute(
@@ -95,22 +103,25 @@ extension QuestionStore {
           arguments: StatementArguments(key))
         record.votes -= 1
       } else {
-        return VoteOutcome(voted: existing, votes: record.votes, seq: try Self.currentSeq(db))
+        return VoteOutcome(
+          voted: existing, votes: record.votes, seq: try Self.currentSeq(db, session))
       }
       try record.update(db)
-      try Self.logChange(db, question, .votes)
+      try Self.logChange(db, session, question, .votes)
       return VoteOutcome(voted: up, votes: record.votes, seq: Int(db.lastInsertedRowID))
     }
   }
 
   /// The question being answered now.
   public func highlighted() async throws(StoreError) -> UUID? {
-    try await read { db in try Self.highlighted(db) }
+    try await read { [session] db in try Self.highlighted(db, session) }
   }
 
-  static func highlighted(_ db: Database) throws -> UUID? {
-    try String.fetchOne(db, sql: "SELECT value FROM roomState WHERE key = 'highlighted'")
-      .flatMap(UUID.init(uuidString:))
+  static func highlighted(_ db: Database, _ session: Int64) throws -> UUID? {
+    try String.fetchOne(
+      db, sql: "SELECT value FROM roomState WHERE session = ? AND key = 'highlighted'",
+      arguments: [session]
+    ).flatMap(UUID.init(uuidString:))
   }
 
   /// The whole room for one attendee as of the log's last sequence number: every question,
@@ -120,14 +131,14 @@ extension QuestionStore {
   public func snapshot(for attendee: UUID, presenter: Bool = false) async throws(StoreError)
     -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
   {
-    try await read { db in
-      let seq = try Self.currentSeq(db)
+    try await read { [session, questions] db in
+      let seq = try Self.currentSeq(db, session)
       let voted = try Set(
         String.fetchAll(
           db, sql: "SELECT question FROM vote WHERE attendee = ?",
           arguments: [attendee.uuidString]))
-      let names = presenter ? try Self.names(db) : [:]
-      let records = try QuestionRecord.order(Column("createdAt"), Column("rowid")).fetchAll(db)
+      let names = presenter ? try Self.names(db, session) : [:]
+      let records = try questions.order(Column("createdAt"), Column("rowid")).fetchAll(db)
       let questions = records.compactMap { record -> RoomQuestion? in
         let stored = record.question
         let mine = stored.attendee == attendee
@@ -137,14 +148,16 @@ extension QuestionStore {
         question.voted = voted.contains(record.id)
         return question
       }
-      return (seq, questions, try Self.highlighted(db))
+      return (seq, questions, try Self.highlighted(db, session))
     }
   }
 
   /// Attendees' display names by id, for presenters: of `askers` only when given (a delta's
   /// few questions need not read every attendee of a busy room, ten times a second).
-  static func names(_ db: Database, of askers: [StoredQuestion]? = nil) throws -> [UUID: String] {
-    var sql = "SELECT id, name FROM attendee WHERE name IS NOT NULL"
+  static func names(_ db: Database, _ session: Int64, of askers: [StoredQuestion]? = nil) throws
+    -> [UUID: String]
+  {
+    var sql = "SELECT id, name FROM attendee WHERE session = ? AND name IS NOT NULL"
     var arguments: [String] = []
     if let askers {
       arguments = Array(Set(askers.compactMap { $0.attendee?.uuidString }))
@@ -152,7 +165,8 @@ extension QuestionStore {
       sql += " AND id IN (\(arguments.map { _ in "?" }.joined(separator: ",")))"
     }
     var names: [UUID: String] = [:]
-    for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) {
+    let bound = StatementArguments([session]) + StatementArguments(arguments)
+    for row in try Row.fetchAll(db, sql: sql, arguments: bound) {
       if let id = UUID(uuidString: row["id"]) { names[id] = row["name"] }
     }
     return names
@@ -160,17 +174,29 @@ extension QuestionStore {
 
   /// What changed after sequence `after`, up to `upTo`: the current state of each question
   /// that changed (the same for every attendee), and the question being answered if that
-  /// changed. `nil` when those log rows are gone (a catch-up is then a snapshot).
+  /// changed. `nil` when the log no longer reaches back to `after` (a catch-up is then a
+  /// snapshot): its first row past `after` must be the first this session logged after it.
   /// Attendees' deltas leave out questions in review, name dismissed ones as `removed` (their
   /// askers keep them, marked so) and carry only public answers; presenters' carry all.
   public func changes(after: Int, upTo: Int, presenter: Bool = false) async throws(StoreError)
     -> RoomDelta?
   {
-    try await read { db in
+    try await read { [session, questions] db in
       let rows = try Row.fetchAll(
-        db, sql: "SELECT seq, question, kind FROM roomLog WHERE seq > ? AND seq <= ? ORDER BY seq",
-        arguments: [after, upTo])
-      guard rows.count == upTo - after else { return nil }
+        db,
+        sql: """
+          SELECT seq, question, kind FROM roomLog
+          WHERE session = ? AND seq > ? AND seq <= ? ORDER BY seq
+          """,
+        arguments: [session, after, upTo])
+      // The log is never pruned yet; when it is, a floor kept in roomState says how far back
+      // it reaches.
+      if let floor = try Int.fetchOne(
+        db, sql: "SELECT value FROM roomState WHERE session = ? AND key = 'logFloor'",
+        arguments: [session]), after < floor
+      {
+        return nil
+      }
       var changed: [String] = []
       var seen: Set<String> = []
       var highlightChanged = false
@@ -182,10 +208,10 @@ extension QuestionStore {
           changed.append(id)
         }
       }
-      let changedRows = try QuestionRecord.fetchAll(db, keys: changed)
+      let changedRows = try questions.filter(keys: changed).fetchAll(db)
       let records = changedRows.map(\.question)
       let found = Set(records.map(\.id.uuidString))
-      let names = presenter ? try Self.names(db, of: records) : [:]
+      let names = presenter ? try Self.names(db, session, of: records) : [:]
       let shown = records.filter { presenter || $0.publicState.isPublic }
       // Removed for attendees: a dismissed question the room once saw, never one it did not.
       let dismissed =
@@ -199,7 +225,7 @@ extension QuestionStore {
           .sorted { $0.createdAt < $1.createdAt },
         removed: (changed.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
           + dismissed).nilIfEmpty,
-        highlight: highlightChanged ? HighlightChange(id: try Self.highlighted(db)) : nil)
+        highlight: highlightChanged ? HighlightChange(id: try Self.highlighted(db, session)) : nil)
     }
   }
 }
@@ -224,10 +250,12 @@ extension Array {
 extension QuestionStore {
   /// Mock: many questions at once, each from an attendee of its own, in one transaction.
   public func seed(_ questions: [StoredQuestion]) async throws(StoreError) {
-    try await run { db in
+    try await run { [session] db in
       for question in questions {
-        try QuestionRecord(question).insert(db)
-        try Self.logChange(db, question.id, .added)
+        var record = QuestionRecord(question)
+        record.session = session
+        try record.insert(db)
+        try Self.logChange(db, session, question.id, .added)
       }
     }
   }
@@ -237,10 +265,8 @@ extension QuestionStore {
   public func simulateVotes(
     for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID
   ) async throws(StoreError) -> Int? {
-    try await run { db in
-      guard var record = try QuestionRecord.fetchOne(db, key: question.uuidString) else {
-        return nil
-      }
+    try await run { [session] db in
+      guard var record = try self.record(db, question) else { return nil }
       for _ in 0..<count {
         try db.execute(
           sql: "INSERT INTO vote (attendee, question, createdAt) VALUES (?, ?, ?)",
@@ -250,7 +276,7 @@ extension QuestionStore {
       }
       record.votes += count
       try record.update(db)
-      try Self.logChange(db, question, .votes)
+      try Self.logChange(db, session, question, .votes)
       return record.votes
     }
   }

@@ -4,21 +4,38 @@ import QnA
 
 /// Why the store could not do what was asked.
 public enum StoreError: Error, Sendable, CustomStringConvertible {
+  /// The database failed or was busy: trying again may work.
   case unavailable(String)
+  /// The session is closed, or gone: no retry will change that.
+  case sessionClosed(String)
 
   public var description: String {
     switch self {
     case .unavailable(let detail): "database error: \(detail)"
+    case .sessionClosed(let reason): reason
     }
   }
 }
 
 /// The questions, in SQLite through GRDB: a file (the default `qna.sqlite`) or `:memory:`.
-/// The schema is created and migrated when the store opens.
+/// The schema is created and migrated when the store opens. A store is one session's view of
+/// the database: every read and write is scoped to it (`session(_:)` gives another's).
 public final class QuestionStore: Sendable {
-  private let database: DatabaseQueue
+  let database: DatabaseQueue
+  /// The session this store reads and writes: 0 is the default one (`/socket`).
+  public let session: Int64
 
-  public init(path: String) throws(StoreError) {
+  init(database: DatabaseQueue, session: Int64) {
+    self.database = database
+    self.session = session
+  }
+
+  /// The same database, scoped to another session.
+  public func session(_ id: Int64) -> QuestionStore {
+    QuestionStore(database: database, session: id)
+  }
+
+  public convenience init(path: String) throws(StoreError) {
     do {
       var configuration = Configuration()
       // Another process (sqlite3, a backup) may hold the file for a moment: wait for it a
@@ -32,11 +49,12 @@ public final class QuestionStore: Sendable {
           try db.execute(sql: "PRAGMA synchronous = FULL")
         }
       }
-      database =
+      let database =
         path == ":memory:"
         ? try DatabaseQueue(configuration: configuration)
         : try DatabaseQueue(path: path, configuration: configuration)
       try Self.migrator.migrate(database)
+      self.init(database: database, session: SessionRecord.defaultID)
     } catch {
       throw .unavailable("\(path): \(error)")
     }
@@ -115,7 +133,18 @@ public final class QuestionStore: Sendable {
         table.column("text", .text)
       }
     }
+    migrator.registerMigration("v4: sessions", migrate: Self.addSessions)
     return migrator
+  }
+
+  /// This session's questions.
+  var questions: QueryInterfaceRequest<QuestionRecord> {
+    QuestionRecord.filter(Column("session") == session)
+  }
+
+  /// The question with this id, if it is this session's.
+  func record(_ db: Database, _ id: UUID) throws -> QuestionRecord? {
+    try questions.filter(key: id.uuidString).fetchOne(db)
   }
 
   /// Stores a new question; a question with the same token is not stored again: the one
@@ -124,11 +153,16 @@ public final class QuestionStore: Sendable {
   public func insert(_ question: StoredQuestion) async throws(StoreError) -> (
     question: StoredQuestion, inserted: Bool
   ) {
-    try await run { db in
+    try await run { [session] db in
       if let token = question.token,
         var existing = try QuestionRecord.filter(Column("token") == token.uuidString)
           .fetchOne(db)
       {
+        // Tokens are the asker's secret, unique in the database: one shown to another
+        // session names nothing there.
+        guard existing.session == session else {
+          throw StoreError.sessionClosed("That token belongs to a question elsewhere.")
+        }
         // Unchanged on a resend from the same connection: no write, no fsync. A question
         // an attendee asked stays that attendee's, whoever else learns its token.
         if existing.askedFrom != question.askedFrom.uuidString,
@@ -139,8 +173,11 @@ public final class QuestionStore: Sendable {
         }
         return (existing.question, false)
       }
-      try QuestionRecord(question).insert(db)
-      try Self.logChange(db, question.id, .added)
+      try Self.requireOpen(db, session)
+      var record = QuestionRecord(question)
+      record.session = session
+      try record.insert(db)
+      try Self.logChange(db, session, question.id, .added)
       return (question, true)
     }
   }
@@ -151,11 +188,11 @@ public final class QuestionStore: Sendable {
   public func reassign(ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?)
     async throws(StoreError) -> [StoredQuestion]
   {
-    try await run { db in
-      let byID = try QuestionRecord.fetchAll(db, keys: ids.map(\.uuidString)).filter {
+    try await run { [questions] db in
+      let byID = try questions.filter(keys: ids.map(\.uuidString)).fetchAll(db).filter {
         $0.attendee != nil && $0.attendee == attendee?.uuidString
       }
-      let byToken = try QuestionRecord.filter(tokens.map(\.uuidString).contains(Column("token")))
+      let byToken = try questions.filter(tokens.map(\.uuidString).contains(Column("token")))
         .fetchAll(db).filter { Self.mayClaim($0, attendee) }
       var seen: Set<String> = []
       var moved: [StoredQuestion] = []
@@ -180,21 +217,18 @@ public final class QuestionStore: Sendable {
   /// Which of these ids the store has.
   public func existing(ids: [UUID]) async throws(StoreError) -> Set<UUID> {
     guard !ids.isEmpty else { return [] }
-    return try await read { db in
+    return try await read { [questions] db in
       Set(
-        try String.fetchAll(
-          db,
-          sql:
-            "SELECT id FROM question WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
-          arguments: StatementArguments(ids.map(\.uuidString))
-        ).compactMap(UUID.init(uuidString:)))
+        try questions.filter(keys: ids.map(\.uuidString)).fetchAll(db).compactMap {
+          UUID(uuidString: $0.id)
+        })
     }
   }
 
   /// Every question, oldest first (exports; pages use `page`).
   public func all() async throws(StoreError) -> [StoredQuestion] {
-    try await read { db in
-      try QuestionRecord.order(Column("createdAt"), Column("rowid")).fetchAll(db).map(\.question)
+    try await read { [questions] db in
+      try questions.order(Column("createdAt"), Column("rowid")).fetchAll(db).map(\.question)
     }
   }
 
@@ -203,15 +237,17 @@ public final class QuestionStore: Sendable {
   public func page(limit: Int, before: UUID? = nil, byVotes: Bool = false)
     async throws(StoreError) -> [StoredQuestion]
   {
-    try await read { db in
+    try await read { [questions, session] db in
       // The sort's keys, most significant first; the page resumes after the anchor's.
       let keys = (byVotes ? ["votes"] : []) + ["createdAt", "rowid"]
-      var request = QuestionRecord.order(keys.map { Column($0).desc }).limit(limit)
+      var request = questions.order(keys.map { Column($0).desc }).limit(limit)
       if let before {
         guard
           let anchor = try Row.fetchOne(
-            db, sql: "SELECT \(keys.joined(separator: ", ")) FROM question WHERE id = ?",
-            arguments: [before.uuidString])
+            db,
+            sql:
+              "SELECT \(keys.joined(separator: ", ")) FROM question WHERE id = ? AND session = ?",
+            arguments: [before.uuidString, session])
         else { return [] }
         let values = (0..<keys.count).map { anchor[$0] as DatabaseValue }
         // (a, b, c) < (x, y, z), spelled out for SQLite.
@@ -229,25 +265,25 @@ public final class QuestionStore: Sendable {
 
   /// How many questions there are, and how many are answered.
   public func counts() async throws(StoreError) -> (total: Int, answered: Int) {
-    try await read { db in
-      let total = try QuestionRecord.fetchCount(db)
-      let answered = try QuestionRecord.filter(Column("answered") == true).fetchCount(db)
+    try await read { [questions] db in
+      let total = try questions.fetchCount(db)
+      let answered = try questions.filter(Column("answered") == true).fetchCount(db)
       return (total, answered)
     }
   }
 
   public func question(token: UUID) async throws(StoreError) -> StoredQuestion? {
-    try await read { db in
-      try QuestionRecord.filter(Column("token") == token.uuidString).fetchOne(db)?.question
+    try await read { [questions] db in
+      try questions.filter(Column("token") == token.uuidString).fetchOne(db)?.question
     }
   }
 
   public func question(id: UUID) async throws(StoreError) -> StoredQuestion? {
-    try await read { db in try QuestionRecord.fetchOne(db, key: id.uuidString)?.question }
+    try await read { db in try self.record(db, id)?.question }
   }
 
   public func count() async throws(StoreError) -> Int {
-    try await read { db in try QuestionRecord.fetchCount(db) }
+    try await read { [questions] db in try questions.fetchCount(db) }
   }
 
   func run<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
@@ -255,6 +291,8 @@ public final class QuestionStore: Sendable {
   {
     do {
       return try await database.write(body)
+    } catch let error as StoreError {
+      throw error
     } catch {
       throw .unavailable("\(error)")
     }
@@ -289,8 +327,10 @@ struct QuestionRecord: Codable, FetchableRecord, PersistableRecord {
   var answerPrivate: Bool
   var answeredAt: Double?
   var published: Bool
+  var session: Int64
 
   init(_ question: StoredQuestion) {
+    session = SessionRecord.defaultID
     published = question.state != .review
     state = question.state.rawValue
     answer = question.answer

@@ -99,6 +99,10 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
 
   private let policy: RequestPolicy
   private let presenters: PresenterSocketAuth?
+  private let sessionSockets: SessionSocketJudge?
+  /// What was read while a session socket's upgrade is judged (a database read away): let
+  /// through, or not, in order once the verdict is in.
+  private var held: [NIOAny]?
   private let onRefusal: @Sendable (HTTPResponseStatus, String, HTTPRequestHead) -> Void
   /// Set once a request is refused: nothing more is read from this connection.
   private var refused = false
@@ -109,41 +113,94 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
 
   init(
     policy: RequestPolicy, presenters: PresenterSocketAuth? = nil,
+    sessionSockets: SessionSocketJudge? = nil,
     onRefusal: @escaping @Sendable (HTTPResponseStatus, String, HTTPRequestHead) -> Void
   ) {
     self.policy = policy
     self.presenters = presenters
+    self.sessionSockets = sessionSockets
     self.onRefusal = onRefusal
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     if refused { return }
+    if held != nil {
+      held?.append(data)
+      return
+    }
     if case .head(let head) = unwrapInboundIn(data) {
       context.triggerUserOutboundEvent(ConnectionMilestone.requestHead, promise: nil)
       var verdict = policy.judge(head)
       var wait = Duration.zero
+      let peer = context.channel.remoteAddress?.ipAddress ?? ""
+      if verdict == .pass, RequestPolicy.isUpgrade(head),
+        PresenterSocketAuth.isSessionTarget(head.uri), let sessionSockets
+      {
+        return hold(data, until: sessionSockets, judges: head, peer: peer, context: context)
+      }
       if verdict == .pass, RequestPolicy.isUpgrade(head), let presenters,
-        case .refuse(let delay) = presenters.judge(
-          head, peer: context.channel.remoteAddress?.ipAddress ?? "")
+        case .refuse(let delay) = presenters.judge(head, peer: peer)
       {
         verdict = .refuse(.unauthorized, "A presenter's socket needs the admin token.")
         wait = delay
       }
       if case .refuse(let status, let reason) = verdict {
-        refused = true
-        onRefusal(status, reason, head)
-        pendingRefusal = (status, reason, head)
-        if inFlight == 0 {
-          guard wait > .zero else { return refuseNow(context: context) }
-          // A wrong guess is answered at its turn (the login form's throttle).
-          let loop = context.eventLoop.assumeIsolated()
-          loop.scheduleTask(in: TimeAmount(wait)) { self.refuseNow(context: context) }
-        }
-        return
+        return refuse(status, reason, head, after: wait, context: context)
       }
       inFlight += 1
     }
     context.fireChannelRead(data)
+  }
+
+  private func refuse(
+    _ status: HTTPResponseStatus, _ reason: String, _ head: HTTPRequestHead, after wait: Duration,
+    context: ChannelHandlerContext
+  ) {
+    refused = true
+    onRefusal(status, reason, head)
+    pendingRefusal = (status, reason, head)
+    if inFlight == 0 {
+      guard wait > .zero else { return refuseNow(context: context) }
+      // A wrong guess is answered at its turn (the login form's throttle).
+      let loop = context.eventLoop.assumeIsolated()
+      loop.scheduleTask(in: TimeAmount(wait)) { self.refuseNow(context: context) }
+    }
+  }
+
+  /// Holds the request (and whatever follows it) while its session is looked up, then lets
+  /// it through or refuses it, on the event loop.
+  private func hold(
+    _ data: NIOAny, until judge: SessionSocketJudge, judges head: HTTPRequestHead, peer: String,
+    context: ChannelHandlerContext
+  ) {
+    held = [data]
+    let loop = context.eventLoop
+    let bound = NIOLoopBound((self, context), eventLoop: loop)
+    Task {
+      let verdict = await judge.judge(head, peer: peer)
+      loop.execute {
+        let (gate, context) = bound.value
+        gate.resume(after: verdict, head: head, context: context)
+      }
+    }
+  }
+
+  private func resume(
+    after verdict: SessionSocketJudge.Verdict, head: HTTPRequestHead,
+    context: ChannelHandlerContext
+  ) {
+    let parts = held ?? []
+    held = nil
+    switch verdict {
+    case .refuse(let status, let reason, let wait):
+      refuse(status, reason, head, after: wait, context: context)
+    case .pass:
+      inFlight += 1
+      context.fireChannelRead(parts[0])
+      // Whatever came after it is judged as if it came now (another request may be held).
+      for part in parts.dropFirst() { channelRead(context: context, data: part) }
+      context.fireChannelReadComplete()
+    }
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -8,6 +8,8 @@ import NIOCore
 struct ServerRequestContext: RequestContext, RemoteAddressRequestContext {
   var coreContext: CoreRequestContextStorage
   let remoteAddress: SocketAddress?
+  /// Under `/s/CODE/`: the session and its desk, once `SessionGate` admitted the request.
+  var session: (record: SessionRecord, desk: QuestionDesk)?
 
   init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)

@@ -18,6 +18,8 @@ final class SocketConnection: Sendable {
   /// Opened with the admin token (or on a loopback server without one) as a presenter's
   /// connection: presenter actions are taken from it, and the room it sees has every question.
   let isPresenter: Bool
+  /// The session it belongs to (0: the default one).
+  let session: Int64
   private let queue: AsyncStream<Outgoing>.Continuation
   private let writer: Task<Void, Never>
   private let queuedBytes = QueuedBytes()
@@ -39,7 +41,7 @@ final class SocketConnection: Sendable {
 
   init(
     id: UUID, channel: any Channel, outbound: WebSocketOutboundWriter, openedAt: Date,
-    isPresenter: Bool = false,
+    isPresenter: Bool = false, session: Int64 = SessionRecord.defaultID,
     questionBudget: TokenBucket, voteBudget: TokenBucket, lookupBudget: TokenBucket,
     maxQueuedBytes: Int,
     allQueued: SendBudget, uptime: @escaping @Sendable () -> Duration
@@ -48,6 +50,7 @@ final class SocketConnection: Sendable {
     self.channel = channel
     self.openedAt = openedAt
     self.isPresenter = isPresenter
+    self.session = session
     self.maxQueuedBytes = maxQueuedBytes
     self.allQueued = allQueued
     self.questionBudget = Mutex(questionBudget)

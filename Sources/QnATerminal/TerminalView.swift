@@ -64,7 +64,15 @@ public enum TerminalView {
     let core = "● " + status.words
     let coreWidth = min(TextWidth.of(core), grid.columns - column - 2)
     let urlRoom = grid.columns - column - coreWidth - 5
-    if urlRoom > 8 {
+    if urlRoom > 8, let session = model.state.session {
+      // A session says what it is: its title and the code to join it (the URL is long).
+      let name =
+        Sanitizer.forScreen(session.title) + " · " + Sanitizer.forScreen(session.code)
+        + (session.open ? "" : " · closed")
+      column = grid.write(
+        TextWidth.truncate(name, to: urlRoom), row: 0, column: column + 2,
+        style: CellStyle(bold: true))
+    } else if urlRoom > 8 {
       let url = Sanitizer.forScreen(model.options.url)
       column = grid.write(
         TextWidth.truncate(url, to: urlRoom), row: 0, column: column + 2, style: palette.faint)

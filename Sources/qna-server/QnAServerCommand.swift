@@ -10,18 +10,23 @@ struct QnAServerCommand: AsyncParsableCommand {
     commandName: "qna-server",
     abstract: "The Q&A back end: attendee WebSockets, the presenter page, and a JSON API.",
     discussion: """
-      `qna-server export` writes every question of a database (`qna-server export --help`). \
+      `qna-server export` writes every question of a database (`qna-server export --help`); \
+      `qna-server session` creates and manages sessions with join codes \
+      (`qna-server session --help`). \
       The first line on stdout is "listening on ws://HOST:PORT/socket". Logs go to stderr, \
       one line per event. SIGINT/SIGTERM close every socket with 1001 and exit 0. \
       Durations: 1, 0.5, 500ms, 2s, 1m.
       """,
     version: ProjectVersion.current)
 
-  /// `qna-server export …` writes a database's questions; anything else serves.
+  /// `qna-server export …` writes a database's questions, `qna-server session …` manages
+  /// sessions; anything else serves.
   static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "export" {
       await ExportCommand.main(Array(arguments.dropFirst()))
+    } else if arguments.first == "session" {
+      await SessionCommand.main(Array(arguments.dropFirst()))
     } else {
       await main(arguments)
     }

@@ -14,14 +14,18 @@ struct PresentCommand: AsyncParsableCommand {
     commandName: "qna present",
     abstract: "The presenter's console: moderate, highlight and answer the room's questions.",
     discussion: """
+      With a join code, the console of that session (`qna-server session create` prints its \
+      presenter token); without one, the server's default session. \
       The token comes from --token, else $QNA_TOKEN, else (when the server wants one) a prompt \
       that does not echo; a refused token is an error before the screen is taken. Actions typed while the connection is down are kept and \
       sent once when it is back. F1 or ? lists every key.
       """)
 
+  @Argument(help: "A session's join code: its console, with its presenter token.")
+  var code: String?
   @Option(help: "The server's WebSocket URL (default: $QNA_URL, else ws://127.0.0.1:8080/socket).")
   var url: String?
-  @Option(help: "The server's admin token (prefer $QNA_TOKEN: options show in `ps`).")
+  @Option(help: "The admin token, or the session's presenter token (prefer $QNA_TOKEN).")
   var token: String?
   @Flag(help: "Bold and reverse instead of colours (also when NO_COLOR is set).")
   var noColor = false
@@ -32,7 +36,10 @@ struct PresentCommand: AsyncParsableCommand {
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
-    let base = url ?? environment["QNA_URL"] ?? "ws://127.0.0.1:8080/socket"
+    var base = url ?? environment["QNA_URL"] ?? "ws://127.0.0.1:8080/socket"
+    if let code {
+      base = JoinCommand.sessionURL(code: code, server: base)
+    }
     let target: WebSocketURL
     do {
       target = try WebSocketURL(Self.presenterURL(base))
@@ -48,11 +55,16 @@ struct PresentCommand: AsyncParsableCommand {
     for attempt in 1...3 {
       client.handshake.extraHeaders =
         secret.map { $0.isEmpty ? [] : [("Authorization", "Bearer \($0)")] } ?? []
-      guard await PresenterCheck.probe(target, client: client) == .unauthorized else { break }
+      let outcome = await ServerCheck.probe(target, client: client)
+      if let code {
+        ServerCheck.requireSession(outcome, code: code, url: target, closedIsFine: true)
+      }
+      guard case .refused(401) = outcome else { break }
       let offered = secret != nil
       guard attempt < 3,
         let typed = SecretPrompt.read(
-          offered ? "That token was refused. Admin token: " : "Admin token: ")
+          (offered ? "That token was refused. " : "")
+            + (code == nil ? "Admin token: " : "Presenter token: "))
       else {
         Headless.fail(
           offered
@@ -93,38 +105,5 @@ enum SecretPrompt {
       FileHandle.standardError.write(Data("\n".utf8))
     }
     return readLine(strippingNewline: true)
-  }
-}
-
-/// Before the screen is taken: whether the server lets this console in. A wrong token, or
-/// none where one is needed, is a clear error on the command line rather than a screen that
-/// says "offline".
-enum PresenterCheck {
-  enum Outcome {
-    case admitted
-    case unauthorized
-    /// Anything else (the server down, a bad certificate): the console starts and
-    /// reconnects as usual, saying why on screen.
-    case unknown
-  }
-
-  static func probe(_ url: WebSocketURL, client configuration: ClientConfiguration) async
-    -> Outcome
-  {
-    var once = configuration
-    once.reconnect = nil
-    once.pingInterval = nil
-    let client = WebSocketClient(url: url, configuration: once)
-    client.start()
-    defer { Task { await client.close() } }
-    for await event in client.events {
-      switch event {
-      case .opened: return .admitted
-      case .disconnected(.refused(let error)) where error.statusCode == 401: return .unauthorized
-      case .disconnected: return .unknown
-      default: continue
-      }
-    }
-    return .unknown
   }
 }

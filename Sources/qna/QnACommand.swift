@@ -15,6 +15,7 @@ struct QnACommand: AsyncParsableCommand {
     discussion: """
       Without --headless, a full-screen terminal UI: type a question and press Enter; F1 or ? \
       lists every key. Logs go to --log-file, never to the screen. \
+      `qna join CODE` joins a session by its code (`qna join --help`); \
       `qna present` is the presenter's console (`qna present --help`). \
       With --headless, questions come from --ask and stdin lines, and every state change is \
       printed as one JSON object per line (docs/headless.md has the schema). Exit status: 0 \
@@ -23,12 +24,15 @@ struct QnACommand: AsyncParsableCommand {
       """,
     version: ProjectVersion.current)
 
-  /// `qna present …` is the presenter's console; anything else is the attendee's client,
+  /// `qna present …` is the presenter's console, `qna join CODE …` the attendee's client in
+  /// a session; anything else is the attendee's client,
   /// with every flag it had (dispatched here, so that the two never share an option).
   static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "present" {
       await PresentCommand.main(Array(arguments.dropFirst()))
+    } else if arguments.first == "join" {
+      await JoinCommand.main(Array(arguments.dropFirst()))
     } else {
       await main(arguments)
     }

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import QnAServer
+
+/// `qna-server session …`: a talk's Q&A on the server's database, which may be in use by a
+/// running server (the server reads sessions from it on every lookup: no restart).
+struct SessionCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "qna-server session",
+    abstract: "Create, list, close, reopen and delete sessions (one per talk, with a join code).",
+    discussion: """
+      Works on the database of a running server: a session created here is usable at once. \
+      Attendees join with `qna join CODE`; the presenter opens `qna present CODE` with the \
+      printed token, or the page /s/CODE/.
+      """,
+    subcommands: [Create.self, List.self, Close.self, Reopen.self, Delete.self])
+
+  struct Database: ParsableArguments {
+    @Option(help: "SQLite database file (default \(ServerConfiguration().databasePath)).")
+    var db: String?
+
+    func open(creating: Bool = false) -> QuestionStore {
+      let path = db ?? ServerConfiguration().databasePath
+      guard creating || FileManager.default.fileExists(atPath: path) else {
+        SessionCommand.fail("no database at \(path)", status: 1)
+      }
+      do {
+        return try QuestionStore(path: path)
+      } catch {
+        SessionCommand.fail("\(error)", status: 1)
+      }
+    }
+  }
+
+  struct Create: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Create a session; print its code and presenter token, one per line.")
+    @Argument(help: "The talk's title, shown to attendees.") var title: String
+    @OptionGroup var database: Database
+
+    func run() async throws {
+      guard let title = QuestionStore.validTitle(self.title) else {
+        throw ValidationError(QuestionStore.titleRule)
+      }
+      var random = SystemRandomNumberGenerator()
+      let session = try await SessionCommand.run {
+        try await database.open(creating: true).createSession(
+          title: title, at: Date(), using: &random)
+      }
+      print("code: \(session.code)")
+      print("token: \(session.token)")
+      FileHandle.standardError.write(
+        Data("attendees: qna join \(session.code)   presenter: qna present \(session.code)\n".utf8))
+    }
+  }
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the sessions: code, state, questions, created, title.")
+    @OptionGroup var database: Database
+
+    func run() async throws {
+      let sessions = try await SessionCommand.run { try await database.open().sessions() }
+      for summary in sessions {
+        let session = summary.session
+        let created = Date(timeIntervalSinceReferenceDate: session.createdAt)
+          .formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
+        print(
+          [
+            session.code, session.open ? "open" : "closed", String(summary.questions), created,
+            session.title,
+          ].joined(separator: "\t"))
+      }
+    }
+  }
+
+  struct Close: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Close a session: it takes no new questions and stays readable and exportable.")
+    @Argument(help: "The session's code (any case).") var code: String
+    @OptionGroup var database: Database
+
+    func run() async throws {
+      try await SessionCommand.setOpen(code, false, database.open())
+    }
+  }
+
+  struct Reopen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "open", abstract: "Open a closed session again.")
+    @Argument(help: "The session's code (any case).") var code: String
+    @OptionGroup var database: Database
+
+    func run() async throws {
+      try await SessionCommand.setOpen(code, true, database.open())
+    }
+  }
+
+  struct Delete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Delete a session and every question, vote and name in it.")
+    @Argument(help: "The session's code (any case).") var code: String
+    @OptionGroup var database: Database
+
+    func run() async throws {
+      let store = database.open()
+      guard try await SessionCommand.run({ try await store.deleteSession(code: code) }) != nil
+      else {
+        SessionCommand.fail("there is no session \(code)", status: 1)
+      }
+      print("deleted \(code.uppercased())")
+    }
+  }
+
+  static func setOpen(_ code: String, _ open: Bool, _ store: QuestionStore) async throws {
+    guard let session = try await run({ try await store.setSession(code: code, open: open) })
+    else {
+      fail("there is no session \(code)", status: 1)
+    }
+    print("\(session.code) \(open ? "open" : "closed")")
+  }
+
+  /// A store error is one line on stderr and exit 1.
+  static func run<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+      return try await body()
+    } catch let error as StoreError {
+      fail("\(error)", status: 1)
+    }
+  }
+
+  static func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("qna-server: \(message)\n".utf8))
+    Foundation.exit(status)
+  }
+}

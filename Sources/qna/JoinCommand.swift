@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import QnA
+import QnAClient
+import RFC6455
+
+/// `qna join CODE`: the attendee's client in a session, by its join code. Every other option
+/// is the attendee client's own (`qna --help`).
+struct JoinCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "qna join",
+    abstract: "Join a session by its code: the attendee's client in that talk's Q&A.",
+    discussion: """
+      The code is 6 characters, in any case (`qna-server session create` prints it). The \
+      server is --url's host and port (default: $QNA_URL's, else 127.0.0.1:8080); the \
+      session's socket is /s/CODE/socket there. A wrong or closed code is an error (exit 1) \
+      before the screen is taken. Any other option is passed to qna (`qna --help`): \
+      `qna join K7M2QX --headless --ask "Why?"`.
+      """)
+
+  @Argument(help: "The session's join code.") var code: String
+  @Option(
+    help:
+      "The server (its scheme, host and port count; default: $QNA_URL, else ws://127.0.0.1:8080).")
+  var url: String?
+  @Argument(parsing: .allUnrecognized, help: "Options for qna (`qna --help`).")
+  var options: [String] = []
+
+  func run() async throws {
+    let base = url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080"
+    guard let canonical = JoinCode.canonical(code) else {
+      throw ValidationError(
+        "'\(code)' is not a join code: 6 letters and digits (no 0, 1, I, L or O)")
+    }
+    let url = Self.sessionURL(code: canonical, server: base)
+    let target: WebSocketURL
+    do {
+      target = try WebSocketURL(url)
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    ServerCheck.requireSession(
+      await ServerCheck.probe(target, client: EngineConfiguration.defaultClient),
+      code: canonical, url: target)
+    await QnACommand.main(["--url", url] + options)
+  }
+
+  /// The session's socket on `server`; a code that is no code yet is left for the caller to
+  /// refuse, a server URL without a host is passed on for the URL parser to refuse.
+  static func sessionURL(code: String, server: String) -> String {
+    let canonical = JoinCode.canonical(code) ?? code
+    return JoinCode.socketURL(server: server, code: canonical) ?? server
+  }
+}
