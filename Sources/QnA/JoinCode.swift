@@ -1,4 +1,4 @@
-/// A session's join code: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L),
+/// A session's join code: 6 characters from an alphabet without look-alikes (no 0/O, 1/I),
 /// printed upper case and accepted in any case.
 public enum JoinCode {
   public static let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")

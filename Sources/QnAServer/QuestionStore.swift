@@ -68,7 +68,7 @@ public final class QuestionStore: Sendable {
     try await read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
   }
 
-  private static var migrator: DatabaseMigrator {
+  static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1: questions") { db in
       try db.create(table: QuestionRecord.databaseTableName) { table in

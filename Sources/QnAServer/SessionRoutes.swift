@@ -104,6 +104,10 @@ struct SessionGate: RouterMiddleware {
       }
       return AdminAuth<Context>.unauthorized
     }
+    if request.headers[.authorization] != nil {
+      // The right token forgets the address's wrong guesses, as at the admin's routes.
+      _ = await throttle.judge(addresses.of(request, peer: context.remoteAddress), correct: true)
+    }
     var context = context
     context.session = (session, desk)
     return try await next(request, context)

@@ -30,7 +30,7 @@ struct JoinCommand: AsyncParsableCommand {
     let base = url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080"
     guard let canonical = JoinCode.canonical(code) else {
       throw ValidationError(
-        "'\(code)' is not a join code: 6 letters and digits (no 0, 1, I, L or O)")
+        "'\(code)' is not a join code: 6 letters and digits (no 0, 1, I or O)")
     }
     let url = Self.sessionURL(code: canonical, server: base)
     let target: WebSocketURL

@@ -62,6 +62,11 @@ enum ServerCheck {
     switch outcome {
     case .refused(404):
       Headless.fail("there is no session \(code) on \(server): check the code", status: .failed)
+    case .admitted(nil):
+      // Its one room, whatever the path: joining it by a code would be a lie.
+      Headless.fail(
+        "the server at \(server) has no sessions: it answered \(url.requestTarget) as its only room",
+        status: .failed)
     case .admitted(let session?) where !session.open && !closedIsFine:
       Headless.fail(
         "session \(code) (\(PrintableText.escaped(session.title))) is closed: "

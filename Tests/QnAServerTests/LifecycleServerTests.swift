@@ -13,12 +13,13 @@ struct PresenterMember {
 
   static let token = "presenter-token-0123"
 
-  static func join(_ server: ServerUnderTest, token: String? = token) async throws
-    -> PresenterMember
-  {
+  static func join(
+    _ server: ServerUnderTest, token: String? = token, path: String = "/socket"
+  ) async throws -> PresenterMember {
     var configuration = ClientConfiguration(pingInterval: nil)
     if let token { configuration.handshake.extraHeaders = [("Authorization", "Bearer \(token)")] }
-    let socket = try Attendee(server.socketURL + "?role=presenter", configuration: configuration)
+    let socket = try Attendee(
+      "ws://127.0.0.1:\(server.port)\(path)?role=presenter", configuration: configuration)
     let connection = try await socket.handshake()
     let attendee = UUID()
     try await socket.send(.join(Join(id: connection, attendee: attendee)))

@@ -13,11 +13,13 @@ struct RoomMember {
   let connection: UUID
   let attendee: UUID
 
-  /// Connects and joins as `attendee`, catching up from `since` when given.
+  /// Connects to `path` (a session's socket, or the default one) and joins as `attendee`,
+  /// catching up from `since` when given.
   static func join(
-    _ server: ServerUnderTest, as attendee: UUID, since: Int? = nil, epoch: UUID? = nil
+    _ server: ServerUnderTest, as attendee: UUID, since: Int? = nil, epoch: UUID? = nil,
+    path: String = "/socket"
   ) async throws -> RoomMember {
-    let socket = try Attendee(server.socketURL)
+    let socket = try Attendee("ws://127.0.0.1:\(server.port)\(path)")
     let connection = try await socket.handshake()
     try await socket.send(
       .join(Join(id: connection, attendee: attendee, since: since, epoch: epoch)))
