@@ -33,7 +33,7 @@ struct TerminalSessionTests {
       try Room.terminal(states[0]), try Room.terminal(states[1]), try Room.terminal(states[2]),
       try Room.terminal(states[3])
     )
-    defer { [alice, bob, carol, speaker].forEach { $0.kill() } }
+    defer { for terminal in [alice, bob, carol, speaker] { terminal.kill() } }
     // Attendees type the code as it is said aloud, in lower case too.
     for (terminal, typed) in [(alice, code), (bob, code.lowercased())] {
       try terminal.run(
