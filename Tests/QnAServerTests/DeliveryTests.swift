@@ -52,7 +52,7 @@ struct DeliveryTests {
             id: try await attendee.handshake(),
             extensions: [
               ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
-              ProtocolExtension.room, ProtocolExtension.lifecycle,
+              ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
             ])))
     await attendee.close()
     await server.stop()

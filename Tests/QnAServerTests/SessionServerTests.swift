@@ -160,6 +160,15 @@ struct SessionServerTests {
     let own = try await server.http(
       "GET", "/s/\(one.code)/api/questions", headers: ["Cookie": String(cookie)])
     #expect(own.status == 200)
+    // Its presenter page, live on its own socket and API; without a login, the login form.
+    let page = try await server.http(
+      "GET", "/s/\(one.code)/", headers: ["Cookie": String(cookie), "Accept": "text/html"])
+    #expect(page.status == 200 && page.body.contains("const BASE = '/s/\(one.code)/'"))
+    #expect(page.body.contains("One — questions"))
+    let anonymous = try await server.http(
+      "GET", "/s/\(one.code)/", headers: ["Accept": "text/html"])
+    #expect(anonymous.status == 303 || anonymous.status == 302)
+    #expect(anonymous.headers["location"] == "/s/\(one.code)/login")
     let renamed = String(cookie).replacingOccurrences(of: one.code, with: two.code)
     let elsewhere = try await server.http(
       "GET", "/s/\(two.code)/api/questions", headers: ["Cookie": renamed])
