@@ -29,10 +29,15 @@ final class PresenterSessions: Sendable {
     let now = uptime()
     sessions.withLock { sessions in
       sessions = sessions.filter { $0.value.expiry > now }
-      if sessions.count >= Self.maxSessions,
-        let oldest = sessions.min(by: { $0.value.expiry < $1.value.expiry })
-      {
-        sessions[oldest.key] = nil
+      if sessions.count >= Self.maxSessions {
+        // A session's presenter logging in again and again pushes out session logins first,
+        // never the admin's while there are others.
+        let candidates = sessions.filter { scope == nil || $0.value.scope != nil }
+        if let oldest = (candidates.isEmpty ? sessions : candidates).min(by: {
+          $0.value.expiry < $1.value.expiry
+        }) {
+          sessions[oldest.key] = nil
+        }
       }
       sessions[id] = (now + lifetime, scope)
     }

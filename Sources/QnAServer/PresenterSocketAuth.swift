@@ -29,7 +29,7 @@ struct PresenterSocketAuth: Sendable {
 
   func judge(_ head: HTTPRequestHead, peer: String) -> Verdict {
     // A session's socket is judged by its route, against that session's token.
-    if Self.isSessionTarget(head.uri) { return .attendee }
+    if Self.sessionCode(ofTarget: head.uri) != nil { return .attendee }
     let authorization = head.headers["Authorization"]
     guard Self.asksForPresenter(target: head.uri, hasAuthorization: !authorization.isEmpty)
     else {
@@ -46,20 +46,25 @@ struct PresenterSocketAuth: Sendable {
     return .refuse(wait: authorization.isEmpty ? .zero : throttle.failed(peer))
   }
 
-  /// Whether the request target (origin or absolute form) is exactly a session's socket,
-  /// `/s/CODE/socket` with a code of letters and digits: nothing a router could read as
-  /// another path (dot segments, escapes, doubled slashes) is let past the gate this way.
-  static func isSessionTarget(_ target: String) -> Bool {
+  /// The code of a session's socket target, `/s/CODE/socket` (origin form, or after
+  /// `scheme://host` in absolute form), with a code of letters and digits; `nil` for any other
+  /// target. Nothing a router could read as another path (dot segments, escapes, doubled
+  /// slashes) is let past the gate this way. The gate and the session's judge both use it.
+  static func sessionCode(ofTarget target: String) -> Substring? {
     var path = Substring(target)
-    if let scheme = path.range(of: "://") {
+    if !path.hasPrefix("/") {
+      guard let scheme = path.range(of: "://") else { return nil }
       let afterScheme = path[scheme.upperBound...]
-      path = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? ""
+      guard let slash = afterScheme.firstIndex(of: "/") else { return nil }
+      path = afterScheme[slash...]
     }
     path = path.prefix { $0 != "?" && $0 != "#" }
     let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-    return parts.count == 4 && parts[0].isEmpty && parts[1] == "s" && parts[3] == "socket"
-      && (1...16).contains(parts[2].count)
-      && parts[2].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    guard parts.count == 4, parts[0].isEmpty, parts[1] == "s", parts[3] == "socket",
+      (1...16).contains(parts[2].count),
+      parts[2].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+    else { return nil }
+    return parts[2]
   }
 
   private func sessionCookie(_ head: HTTPRequestHead) -> String? {

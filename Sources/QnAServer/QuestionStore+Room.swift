@@ -44,6 +44,7 @@ extension QuestionStore {
   /// Records the attendee (and its name, which may change) in this session.
   public func join(attendee: UUID, name: String?, at time: Date) async throws(StoreError) {
     try await run { [session] db in
+      try Self.requireExists(db, session)
       try db.execute(
         sql: """
           INSERT INTO attendee (session, id, name, firstSeen) VALUES (?, ?, ?, ?)

@@ -46,8 +46,10 @@ extension QuestionStore {
     try db.create(index: "question_session", on: "question", columns: ["session", "createdAt"])
     try db.create(index: "roomLog_session", on: "roomLog", columns: ["session", "seq"])
     // Keyed by session from now on: SQLite changes a primary key only by copying the table.
+    // The session column defaults to the default session, so that an older binary on the
+    // same file still writes where it always did.
     try db.create(table: "roomStateBySession") { table in
-      table.column("session", .integer).notNull()
+      table.column("session", .integer).notNull().defaults(to: SessionRecord.defaultID)
       table.column("key", .text).notNull()
       table.column("value", .text)
       table.primaryKey(["session", "key"])
@@ -59,7 +61,7 @@ extension QuestionStore {
     try db.drop(table: "roomState")
     try db.rename(table: "roomStateBySession", to: "roomState")
     try db.create(table: "attendeeBySession") { table in
-      table.column("session", .integer).notNull()
+      table.column("session", .integer).notNull().defaults(to: SessionRecord.defaultID)
       table.column("id", .text).notNull()
       table.column("name", .text)
       table.column("firstSeen", .double).notNull()
@@ -187,6 +189,14 @@ extension QuestionStore {
       }
       try record.delete(db)
       return record
+    }
+  }
+
+  /// Inside a write: refuses anything in a session that is gone.
+  static func requireExists(_ db: Database, _ session: Int64) throws {
+    guard session != SessionRecord.defaultID else { return }
+    guard try SessionRecord.exists(db, key: session) else {
+      throw StoreError.sessionClosed(Self.deletedMessage)
     }
   }
 

@@ -103,13 +103,18 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
   /// What was read while a session socket's upgrade is judged (a database read away): let
   /// through, or not, in order once the verdict is in.
   private var held: [NIOAny]?
+  /// A read asked for while a request is held: passed on when it is let through (until then
+  /// nothing more is read, so a held request cannot grow a buffer).
+  private var readWhileHeld = false
   private let onRefusal: @Sendable (HTTPResponseStatus, String, HTTPRequestHead) -> Void
   /// Set once a request is refused: nothing more is read from this connection.
   private var refused = false
   /// Requests passed on whose responses have not ended yet.
   private var inFlight = 0
-  /// A refusal waiting for the responses to the requests before it.
+  /// A refusal waiting for the responses to the requests before it, and when it is due (a
+  /// throttled guess is not answered sooner for having followed another request).
   private var pendingRefusal: (status: HTTPResponseStatus, reason: String, head: HTTPRequestHead)?
+  private var refusalDue: NIODeadline?
 
   init(
     policy: RequestPolicy, presenters: PresenterSocketAuth? = nil,
@@ -134,7 +139,7 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
       var wait = Duration.zero
       let peer = context.channel.remoteAddress?.ipAddress ?? ""
       if verdict == .pass, RequestPolicy.isUpgrade(head),
-        PresenterSocketAuth.isSessionTarget(head.uri), let sessionSockets
+        PresenterSocketAuth.sessionCode(ofTarget: head.uri) != nil, let sessionSockets
       {
         return hold(data, until: sessionSockets, judges: head, peer: peer, context: context)
       }
@@ -159,12 +164,23 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     refused = true
     onRefusal(status, reason, head)
     pendingRefusal = (status, reason, head)
-    if inFlight == 0 {
-      guard wait > .zero else { return refuseNow(context: context) }
-      // A wrong guess is answered at its turn (the login form's throttle).
-      let loop = context.eventLoop.assumeIsolated()
-      loop.scheduleTask(in: TimeAmount(wait)) { self.refuseNow(context: context) }
+    refusalDue = .now() + TimeAmount(wait)
+    if inFlight == 0 { refuseWhenDue(context: context) }
+  }
+
+  /// A wrong guess is answered at its turn (the login form's throttle), not before.
+  private func refuseWhenDue(context: ChannelHandlerContext) {
+    guard let due = refusalDue, due > .now() else { return refuseNow(context: context) }
+    let loop = context.eventLoop.assumeIsolated()
+    loop.scheduleTask(deadline: due) { self.refuseNow(context: context) }
+  }
+
+  func read(context: ChannelHandlerContext) {
+    if held != nil {
+      readWhileHeld = true
+      return
     }
+    context.read()
   }
 
   /// Holds the request (and whatever follows it) while its session is looked up, then lets
@@ -201,6 +217,10 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
       for part in parts.dropFirst() { channelRead(context: context, data: part) }
       context.fireChannelReadComplete()
     }
+    if readWhileHeld, held == nil {
+      readWhileHeld = false
+      context.read()
+    }
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -218,7 +238,7 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     case .end:
       context.write(data, promise: promise)
       inFlight = max(0, inFlight - 1)
-      if inFlight == 0, pendingRefusal != nil { refuseNow(context: context) }
+      if inFlight == 0, pendingRefusal != nil { refuseWhenDue(context: context) }
     default:
       context.write(data, promise: promise)
     }

@@ -32,6 +32,12 @@ struct SessionCredentials: Sendable {
     return false
   }
 
+  /// Whether `offered` is the admin token (whose success forgets an address's wrong guesses;
+  /// a session's token does not: its holder could otherwise guess others' unthrottled).
+  func isAdmin(_ offered: String) -> Bool {
+    adminToken.map { ConstantTime.equal(offered, $0) } ?? false
+  }
+
   func admits(token offered: String, to session: SessionRecord) -> Bool {
     // Both compared, whatever the first gives: no timing says which one matched.
     let own = ConstantTime.equal(offered, session.token)
@@ -55,9 +61,7 @@ struct SessionSocketJudge: Sendable {
   }
 
   func judge(_ head: HTTPRequestHead, peer: String) async -> Verdict {
-    let path = head.uri.prefix { $0 != "?" && $0 != "#" }
-    let parts = path.split(separator: "/")
-    let code = parts.count >= 3 ? String(parts[parts.count - 2]) : ""
+    let code = PresenterSocketAuth.sessionCode(ofTarget: head.uri).map(String.init) ?? ""
     let found: (session: SessionRecord, desk: QuestionDesk)?
     do {
       found = try await desks.resolve(code)
@@ -65,7 +69,9 @@ struct SessionSocketJudge: Sendable {
       return .refuse(.serviceUnavailable, "The sessions cannot be read now.", wait: .zero)
     }
     guard let session = found?.session else {
-      return .refuse(.notFound, "There is no session \(code) on this server.", wait: .zero)
+      // Answered at its turn, as a wrong token is: codes are not for guessing.
+      return .refuse(
+        .notFound, "There is no session \(code) on this server.", wait: throttle.failed(peer))
     }
     let authorization = head.headers["Authorization"]
     guard
@@ -95,18 +101,27 @@ struct SessionGate: RouterMiddleware {
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    let (session, desk) = try await QnAServerApp.session(context, desks: desks)
+    let address = addresses.of(request, peer: context.remoteAddress)
+    let found: (SessionRecord, QuestionDesk)
+    do {
+      found = try await QnAServerApp.session(context, desks: desks)
+    } catch {
+      _ = await throttle.judge(address, correct: false)
+      throw error
+    }
+    let (session, desk) = found
     guard credentials.admits(request, to: session) else {
       if request.headers[.authorization] != nil {
-        _ = await throttle.judge(addresses.of(request, peer: context.remoteAddress), correct: false)
+        _ = await throttle.judge(address, correct: false)
       } else if request.method == .get, request.headers[.accept]?.contains("text/html") == true {
         return Response.redirect(to: "/s/\(session.code)/login", type: .normal)
       }
       return AdminAuth<Context>.unauthorized
     }
-    if request.headers[.authorization] != nil {
-      // The right token forgets the address's wrong guesses, as at the admin's routes.
-      _ = await throttle.judge(addresses.of(request, peer: context.remoteAddress), correct: true)
+    if case .bearer(let token) = AdminAuth<Context>.credentials(of: request),
+      credentials.isAdmin(token)
+    {
+      _ = await throttle.judge(address, correct: true)
     }
     var context = context
     context.session = (session, desk)
@@ -164,8 +179,10 @@ extension QnAServerApp {
       let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: body))
       let address = addresses.of(request, peer: context.remoteAddress)
       let correct = form.map { credentials.admits(token: $0.token, to: session) } ?? false
-      guard await throttle.judge(address, correct: correct)
-      else {
+      let admin = form.map { credentials.isAdmin($0.token) } ?? false
+      // A session's own token lets its presenter in without forgetting the address's guesses.
+      let admitted = correct && !admin ? true : await throttle.judge(address, correct: correct)
+      guard admitted else {
         var refused = Self.html(PresenterPage.login(failed: true, base: base))
         refused.status = .unauthorized
         return refused

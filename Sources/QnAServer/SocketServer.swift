@@ -54,6 +54,12 @@ struct SocketServer: Sendable {
       desk.hub.remove(connection.id)
       desk.room.leave(connection.id)
     }
+    // A session deleted while this socket was being upgraded: its sockets were closed before
+    // this one was among them.
+    if let session, (try? await desk.store.session(code: session.code)) == nil {
+      try await outbound.close(.goingAway, reason: "the session was deleted")
+      return
+    }
     if configuration.mock != nil { try await installStallHandler(on: channel) }
     logger.info("socket \(connection.id) opened\(session.map { " in session \($0.code)" } ?? "")")
     await desk.send(.handshake(desk.handshake(connection, session: session)), to: connection)

@@ -38,6 +38,10 @@ struct PresentCommand: AsyncParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     var base = url ?? environment["QNA_URL"] ?? "ws://127.0.0.1:8080/socket"
     if let code {
+      guard JoinCode.canonical(code) != nil else {
+        Headless.fail(
+          "'\(code)' is not a join code: 6 letters and digits (no 0, 1, I or O)", status: .usage)
+      }
       base = JoinCommand.sessionURL(code: code, server: base)
     }
     let target: WebSocketURL

@@ -67,6 +67,10 @@ enum ServerCheck {
       Headless.fail(
         "the server at \(server) has no sessions: it answered \(url.requestTarget) as its only room",
         status: .failed)
+    case .admitted(let session?) where session.code != code:
+      Headless.fail(
+        "the server at \(server) answered with session \(PrintableText.escaped(session.code)), "
+          + "not \(code)", status: .failed)
     case .admitted(let session?) where !session.open && !closedIsFine:
       Headless.fail(
         "session \(code) (\(PrintableText.escaped(session.title))) is closed: "
