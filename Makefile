@@ -6,7 +6,11 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2
 
-.PHONY: all build test lint format bench fuzz run clean tmux chromium docs docs-check install uninstall
+.PHONY: all build test lint format bench fuzz run clean tmux chromium docs docs-check install uninstall conformance
+
+# The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
+AUTOBAHN_DIR ?= ../shared/autobahn
+AUTOBAHN_VENV ?= $(abspath .build/autobahn-venv)
 
 # Where `make install` puts the programs (DESTDIR is prepended, for packagers).
 PREFIX ?= /usr/local
@@ -91,6 +95,14 @@ bench:
 	Benchmarks/.build/release/QnABenchmarks
 	Benchmarks/.build/release/ServerBenchmarks
 	Benchmarks/.build/release/TerminalBenchmarks
+
+## wsc against the Autobahn testsuite: groups 1–7, 9, 10, 12, 13 with permessage-deflate and
+## 1–7, 9, 10 without; fails unless every case is OK or INFORMATIONAL.
+conformance: build
+	@if [ ! -d "$(AUTOBAHN_DIR)" ]; then \
+	  echo "conformance: no Autobahn suite at $(AUTOBAHN_DIR): skipped"; exit 0; fi; \
+	scripts/conformance.sh "$(abspath $(AUTOBAHN_DIR))" "$$($(SWIFT) build --show-bin-path)/wsc" \
+	  "$(AUTOBAHN_VENV)" .build/conformance
 
 ## libFuzzer on the frame decoder, handshake parser and connection (FUZZ_SECONDS each run).
 fuzz:

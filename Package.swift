@@ -31,11 +31,15 @@ let package = Package(
   targets: [
     // The sans-I/O WebSocket protocol core: no dependencies, no Foundation, no I/O.
     .target(name: "RFC6455"),
+    // The system's zlib (zlib1g-dev), for permessage-deflate.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // permessage-deflate's compressor for the core, on zlib: bounded, streaming inflate.
+    .target(name: "ZlibCompression", dependencies: ["RFC6455", "CZlib"]),
     // The runtime: NIO transport, TLS, keep-alive, reconnect, async API.
     .target(
       name: "WebSocketClient",
       dependencies: [
-        "RFC6455", "CommandLineValues",
+        "RFC6455", "ZlibCompression", "CommandLineValues",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -69,6 +73,7 @@ let package = Package(
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "HummingbirdWSCompression", package: "hummingbird-websocket"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -96,7 +101,7 @@ let package = Package(
     .testTarget(
       name: "RFC6455Tests",
       dependencies: [
-        "RFC6455", "TestSupport",
+        "RFC6455", "ZlibCompression", "TestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
@@ -108,6 +113,7 @@ let package = Package(
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "HummingbirdWSCompression", package: "hummingbird-websocket"),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdWSCompression
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -127,6 +128,19 @@ public struct QnAServerApp: Sendable {
       http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
       ws: .init(
         maxFrameSize: configuration.maxMessageSize,
+        extensions: configuration.deflate
+          ? [
+            .perMessageDeflate(
+              clientMaxWindow: configuration.deflateWindowBits,
+              clientNoContextTakeover: configuration.deflateNoContextTakeover,
+              serverMaxWindow: configuration.deflateWindowBits,
+              serverNoContextTakeover: configuration.deflateNoContextTakeover,
+              memoryLevel: configuration.deflateMemoryLevel,
+              // Frames may inflate past the message limit, so that the limit is checked on
+              // the message and answered with 1009, as without compression; hummingbird
+              // answers a frame past this bound with 1011. Bounded all the same.
+              maxDecompressedFrameSize: configuration.maxMessageSize * 16)
+          ] : [],
         autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
         closeTimeout: .seconds(5)))
     return HTTPServerBuilder { responder in

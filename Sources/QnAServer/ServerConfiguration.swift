@@ -56,6 +56,16 @@ public struct ServerConfiguration: Sendable {
   /// so sockets of attendees who vanished (sleep, roaming) do not pile up. `nil`: never
   /// ping, as the existing back ends. Default 60 s.
   public var pingInterval: Duration? = .seconds(60)
+  /// permessage-deflate (RFC 7692) for clients that offer it, with its limit applied to the
+  /// inflated message. Each socket's zlib state costs memory: see `deflateWindowBits`.
+  public var deflate = true
+  /// The server's compression window, 2^N bytes (9–15), and whether it forgets it after each
+  /// message (zlib state then lives only while a message is compressed). Chosen from RSS
+  /// per 1,000 sockets (docs/benchmarks.md) for a 10,000-attendee room.
+  public var deflateWindowBits = 12
+  public var deflateNoContextTakeover = true
+  /// zlib's memLevel (1–9) for the server's compressor: its hash tables, 2^(N+9) bytes.
+  public var deflateMemoryLevel = 4
   /// New questions wait in review until a presenter approves them: only their askers and the
   /// presenters see them until then.
   public var moderation = false

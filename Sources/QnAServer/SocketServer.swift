@@ -65,11 +65,19 @@ struct SocketServer: Sendable {
     await desk.send(.handshake(desk.handshake(connection, session: session)), to: connection)
     do {
       for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
+        let bytes: [UInt8]
         switch message {
-        case .text(let text): await desk.receive(Array(text.utf8), from: connection)
-        case .binary(let buffer):
-          await desk.receive(Array(buffer.readableBytesView), from: connection)
+        case .text(let text): bytes = Array(text.utf8)
+        case .binary(let buffer): bytes = Array(buffer.readableBytesView)
         }
+        // A compressed message is limited here, inflated: hummingbird checks one frame's
+        // wire size, and a fragmented message's total, but not an inflated single frame.
+        guard bytes.count <= configuration.maxMessageSize else {
+          logger.info("socket \(connection.id): a message of \(bytes.count) bytes inflated")
+          try await outbound.close(.messageTooLarge, reason: "message too big")
+          return
+        }
+        await desk.receive(bytes, from: connection)
       }
       logger.info("socket \(connection.id) closed")
     } catch {

@@ -22,6 +22,11 @@ public struct ClientConnection: Sendable {
   public private(set) var deadline: Duration?
 
   private var random: any RandomNumberGenerator & Sendable
+  /// Makes the compressor once permessage-deflate is agreed.
+  private let compressors: (any MessageCompressorFactory)?
+  /// The agreed compressor, for messages out (`nil`: they go out as they are: nothing was
+  /// agreed, or the server asked for a window zlib cannot keep to).
+  private var outgoingCompressor: (any MessageCompressor)?
   private var responseParser: HandshakeResponseParser
   private var decoder: FrameDecoder
   private var outbound: [[UInt8]] = []
@@ -41,12 +46,18 @@ public struct ClientConnection: Sendable {
   /// to the messages before it still go out ahead of the close frame.
   private var pendingViolation: (error: ProtocolError, at: Duration)?
 
+  /// `compressors`: the runtime's permessage-deflate; without it nothing is offered, whatever
+  /// `options.deflate` says.
   public init(
     url: WebSocketURL, options: HandshakeOptions = HandshakeOptions(),
     configuration: Configuration = Configuration(),
-    random: some RandomNumberGenerator & Sendable = ChaCha20Random()
+    random: some RandomNumberGenerator & Sendable = ChaCha20Random(),
+    compressors: (any MessageCompressorFactory)? = nil
   ) throws(HandshakeRequestError) {
     var random = random
+    var options = options
+    if compressors == nil { options.deflate = nil }
+    self.compressors = compressors
     request = try HandshakeRequest(url: url, options: options, random: &random)
     self.random = random
     self.configuration = configuration
@@ -102,6 +113,13 @@ public struct ClientConnection: Sendable {
         let response = try request.validate(head)
         state = .open
         handshake = response
+        if let agreed = response.deflate, let compressors {
+          let compressor = compressors.make(agreed)
+          decoder.compressor = compressor
+          // zlib cannot keep to a 256-byte window: then this side sends uncompressed, which
+          // RFC 7692 allows for any message.
+          outgoingCompressor = agreed.clientMaxWindowBits >= 9 ? compressor : nil
+        }
         events.append(.opened(response))
         // The server may send its first frames in the same read as the 101.
         frameBytes = UnsafeRawBufferPointer(rebasing: bytes[consumed...])
@@ -229,6 +247,16 @@ public struct ClientConnection: Sendable {
 
   private mutating func queueFrame(_ opcode: Opcode, payload: UnsafeRawBufferPointer) {
     let key = MaskingKey.random(using: &random)
+    if !opcode.isControl, let outgoingCompressor,
+      payload.count >= request.options.deflate?.minimumSize ?? Int.max
+    {
+      let compressed = outgoingCompressor.deflate(payload)
+      outbound.append(
+        compressed.withUnsafeBytes {
+          FrameEncoder.encode(opcode: opcode, compressed: true, payload: $0, maskingKey: key)
+        })
+      return
+    }
     outbound.append(FrameEncoder.encode(opcode: opcode, payload: payload, maskingKey: key))
   }
 

@@ -25,6 +25,14 @@ public struct FrameDecoder: Sendable {
   private var messageBytes: [UInt8] = []
   private var utf8 = UTF8Validator()
   private var controlBytes: [UInt8] = []
+  /// permessage-deflate, once negotiated: RSV1 is allowed on a message's first frame, and such
+  /// a message is inflated as its payload arrives, never past `maxMessageSize` inflated.
+  public var compressor: (any MessageCompressor)?
+  private var messageCompressed = false
+  /// Compressed bytes of the message so far, bounded too: deflate can say nothing at length.
+  private var compressedCount = 0
+  /// Unmasked compressed payload (server role only).
+  private var scratch: [UInt8] = []
   /// Set once a close frame has been decoded: nothing after it is read (RFC 6455 §5.5.1).
   public private(set) var receivedClose = false
 
@@ -62,10 +70,13 @@ public struct FrameDecoder: Sendable {
       pendingHeader.append(input[index])
       let expectMasked = role == .server
       let inProgress = messageKind != nil
+      let allowsCompression = compressor != nil
       // `withUnsafeBytes` only rethrows untyped errors, so carry the typed one out in a Result.
       let parsed = pendingHeader.withUnsafeBytes { bytes in
         Result { () throws(ProtocolError) in
-          try FrameHeader.parse(bytes, expectMasked: expectMasked, messageInProgress: inProgress)
+          try FrameHeader.parse(
+            bytes, expectMasked: expectMasked, messageInProgress: inProgress,
+            allowsCompression: allowsCompression)
         }
       }
       if let (header, _) = try parsed.get() {
@@ -77,13 +88,15 @@ public struct FrameDecoder: Sendable {
     let available = UnsafeRawBufferPointer(rebasing: input[index...])
     guard
       let (header, headerLength) = try FrameHeader.parse(
-        available, expectMasked: role == .server, messageInProgress: messageKind != nil)
+        available, expectMasked: role == .server, messageInProgress: messageKind != nil,
+        allowsCompression: compressor != nil)
     else {
       pendingHeader.append(contentsOf: available)
       return available.count
     }
     // Compared without adding: a length near 2^63 must not overflow.
-    if header.fin, header.maskingKey == nil, let kind = MessageKind(opcode: header.opcode),
+    if header.fin, header.maskingKey == nil, !header.compressed,
+      let kind = MessageKind(opcode: header.opcode),
       header.payloadLength <= available.count - headerLength,
       header.payloadLength <= maxMessageSize
     {
@@ -121,18 +134,29 @@ public struct FrameDecoder: Sendable {
       controlBytes = []
       controlBytes.reserveCapacity(header.payloadLength)
     } else {
-      if header.payloadLength > maxMessageSize - messageBytes.count {
+      let starts = messageKind == nil
+      if starts { compressedCount = 0 }
+      let compressed = starts ? header.compressed : messageCompressed
+      if compressed {
+        let limit = Self.compressedLimit(maxMessageSize)
+        if header.payloadLength > limit - compressedCount {
+          throw .messageTooLarge(
+            size: UInt64(compressedCount) + UInt64(header.payloadLength), limit: maxMessageSize)
+        }
+        compressedCount += header.payloadLength
+      } else if header.payloadLength > maxMessageSize - messageBytes.count {
         throw .messageTooLarge(
           size: UInt64(messageBytes.count) + UInt64(header.payloadLength), limit: maxMessageSize)
       }
-      if messageKind == nil {
+      if starts {
         messageKind = MessageKind(opcode: header.opcode)
+        messageCompressed = compressed
         utf8 = UTF8Validator()
         // Sized from the first frame (at most the limit; untouched pages cost nothing).
         // Later fragments grow it geometrically: reserving per fragment would copy the
-        // message once per fragment.
+        // message once per fragment. A compressed one grows as it inflates.
         messageBytes = []
-        messageBytes.reserveCapacity(header.payloadLength)
+        if !compressed { messageBytes.reserveCapacity(header.payloadLength) }
       }
     }
     currentFrame = header
@@ -146,6 +170,19 @@ public struct FrameDecoder: Sendable {
   {
     if frame.opcode.isControl {
       Self.append(piece, to: &controlBytes, key: frame.maskingKey, phase: payloadConsumed)
+    } else if messageCompressed {
+      if frame.maskingKey != nil {
+        scratch.removeAll(keepingCapacity: true)
+        Self.append(piece, to: &scratch, key: frame.maskingKey, phase: payloadConsumed)
+        let unmasked = scratch
+        // `withUnsafeBytes` only rethrows untyped errors: carry the typed one in a Result.
+        let outcome = unmasked.withUnsafeBytes { bytes in
+          Result { () throws(ProtocolError) in try inflate(bytes, final: false) }
+        }
+        try outcome.get()
+      } else {
+        try inflate(piece, final: false)
+      }
     } else {
       let start = messageBytes.count
       Self.append(piece, to: &messageBytes, key: frame.maskingKey, phase: payloadConsumed)
@@ -159,6 +196,34 @@ public struct FrameDecoder: Sendable {
     }
     payloadConsumed += piece.count
     payloadRemaining -= piece.count
+  }
+
+  /// Inflates compressed payload into the message, validating new text as it comes.
+  private mutating func inflate(_ input: UnsafeRawBufferPointer, final: Bool)
+    throws(ProtocolError)
+  {
+    guard let compressor else { throw .compressedControlOrContinuation }
+    let start = messageBytes.count
+    do throws(InflateError) {
+      try compressor.inflate(input, final: final, into: &messageBytes, limit: maxMessageSize)
+    } catch {
+      switch error {
+      case .tooLarge(let limit): throw .messageTooLarge(size: UInt64(limit) + 1, limit: limit)
+      case .corrupt(let why): throw .invalidCompressedData(why)
+      }
+    }
+    if messageKind == .text, messageBytes.count > start {
+      let bad = messageBytes.withUnsafeBytes { bytes in
+        utf8.validate(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+      }
+      if let bad { throw .invalidUTF8(messageOffset: start + bad) }
+    }
+  }
+
+  /// The most compressed bytes a message may have: its inflated limit, plus what stored
+  /// blocks add to incompressible data (5 bytes in 65,535) and a margin.
+  static func compressedLimit(_ maxMessageSize: Int) -> Int {
+    maxMessageSize + maxMessageSize / 8192 + 1024
   }
 
   /// Appends payload bytes, unmasking them when the frame is masked (server role).
@@ -190,6 +255,9 @@ public struct FrameDecoder: Sendable {
       output.append(.close(close))
     case .text, .binary, .continuation:
       guard frame.fin, let kind = messageKind else { return }
+      if messageCompressed {
+        try inflate(UnsafeRawBufferPointer(start: nil, count: 0), final: true)
+      }
       if kind == .text && !utf8.isAtBoundary {
         throw .invalidUTF8(messageOffset: messageBytes.count)  // ends inside a code point
       }

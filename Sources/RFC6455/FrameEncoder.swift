@@ -12,14 +12,15 @@ public enum FrameEncoder {
   /// Returns the number of bytes written.
   @inlinable
   public static func encode(
-    opcode: Opcode, fin: Bool = true, payload: UnsafeRawBufferPointer, maskingKey: MaskingKey?,
-    into destination: UnsafeMutableRawBufferPointer
+    opcode: Opcode, fin: Bool = true, compressed: Bool = false, payload: UnsafeRawBufferPointer,
+    maskingKey: MaskingKey?, into destination: UnsafeMutableRawBufferPointer
   ) -> Int {
     let count = payload.count
     let headerLength = headerSize(payloadCount: count, masked: maskingKey != nil)
     precondition(destination.count >= headerLength + count, "frame buffer too small")
     let base = destination.baseAddress!
-    base.storeBytes(of: (fin ? 0x80 : 0) | opcode.rawValue, as: UInt8.self)
+    base.storeBytes(
+      of: (fin ? 0x80 : 0) | (compressed ? 0x40 : 0) | opcode.rawValue, as: UInt8.self)
     let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
     var offset = 2
     if count < 126 {
@@ -48,13 +49,14 @@ public enum FrameEncoder {
   /// One frame as a new array.
   @inlinable
   public static func encode(
-    opcode: Opcode, fin: Bool = true, payload: UnsafeRawBufferPointer, maskingKey: MaskingKey?
+    opcode: Opcode, fin: Bool = true, compressed: Bool = false, payload: UnsafeRawBufferPointer,
+    maskingKey: MaskingKey?
   ) -> [UInt8] {
     let total = headerSize(payloadCount: payload.count, masked: maskingKey != nil) + payload.count
     return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
       initialized = encode(
-        opcode: opcode, fin: fin, payload: payload, maskingKey: maskingKey,
-        into: UnsafeMutableRawBufferPointer(buffer))
+        opcode: opcode, fin: fin, compressed: compressed, payload: payload,
+        maskingKey: maskingKey, into: UnsafeMutableRawBufferPointer(buffer))
     }
   }
 

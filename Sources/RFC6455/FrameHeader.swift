@@ -4,20 +4,25 @@ public struct FrameHeader: Sendable, Hashable {
   public var opcode: Opcode
   public var maskingKey: MaskingKey?
   public var payloadLength: Int
+  /// RSV1 under permessage-deflate: the message this frame starts is compressed.
+  public var compressed = false
 
   /// Parses a header from the start of `bytes`, checking every rule that the header alone
   /// decides as soon as the bytes that decide it are present. Returns `nil` when more bytes
   /// are needed.
   static func parse(
-    _ bytes: UnsafeRawBufferPointer, expectMasked: Bool, messageInProgress: Bool
+    _ bytes: UnsafeRawBufferPointer, expectMasked: Bool, messageInProgress: Bool,
+    allowsCompression: Bool = false
   ) throws(ProtocolError) -> (header: FrameHeader, length: Int)? {
     guard bytes.count >= 2 else {
       if let first = bytes.first {
-        _ = try checkFirstByte(first, messageInProgress: messageInProgress)
+        _ = try checkFirstByte(
+          first, messageInProgress: messageInProgress, allowsCompression: allowsCompression)
       }
       return nil
     }
-    let (fin, opcode) = try checkFirstByte(bytes[0], messageInProgress: messageInProgress)
+    let (fin, opcode) = try checkFirstByte(
+      bytes[0], messageInProgress: messageInProgress, allowsCompression: allowsCompression)
     let second = bytes[1]
     let masked = second & 0x80 != 0
     if masked != expectMasked {
@@ -45,13 +50,18 @@ public struct FrameHeader: Sendable, Hashable {
       key = MaskingKey(bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3])
       offset += 4
     }
-    return (FrameHeader(fin: fin, opcode: opcode, maskingKey: key, payloadLength: length), offset)
+    return (
+      FrameHeader(
+        fin: fin, opcode: opcode, maskingKey: key, payloadLength: length,
+        compressed: bytes[0] & 0x40 != 0), offset
+    )
   }
 
-  private static func checkFirstByte(_ byte: UInt8, messageInProgress: Bool) throws(ProtocolError)
-    -> (Bool, Opcode)
-  {
-    if byte & 0x70 != 0 { throw .reservedBitsSet((byte & 0x70) >> 4) }
+  private static func checkFirstByte(
+    _ byte: UInt8, messageInProgress: Bool, allowsCompression: Bool
+  ) throws(ProtocolError) -> (Bool, Opcode) {
+    let reserved = byte & (allowsCompression ? 0x30 : 0x70)
+    if reserved != 0 { throw .reservedBitsSet(reserved >> 4) }
     guard let opcode = Opcode(rawValue: byte & 0x0F) else { throw .reservedOpcode(byte & 0x0F) }
     let fin = byte & 0x80 != 0
     if opcode.isControl {
@@ -60,6 +70,9 @@ public struct FrameHeader: Sendable, Hashable {
       if !messageInProgress { throw .continuationWithoutMessage }
     } else if messageInProgress {
       throw .dataFrameInsideFragmentedMessage
+    }
+    if byte & 0x40 != 0, opcode.isControl || opcode == .continuation {
+      throw .compressedControlOrContinuation
     }
     return (fin, opcode)
   }

@@ -5,11 +5,17 @@ public struct HandshakeOptions: Sendable, Hashable {
   public var subprotocols: [String]
   /// Any other headers, e.g. `Authorization`. The handshake's own headers may not be overridden.
   public var extraHeaders: HTTPHeaders
+  /// permessage-deflate, offered in `Sec-WebSocket-Extensions`; `nil`: no compression.
+  public var deflate: DeflateOffer?
 
-  public init(origin: String? = nil, subprotocols: [String] = [], extraHeaders: HTTPHeaders = []) {
+  public init(
+    origin: String? = nil, subprotocols: [String] = [], extraHeaders: HTTPHeaders = [],
+    deflate: DeflateOffer? = nil
+  ) {
     self.origin = origin
     self.subprotocols = subprotocols
     self.extraHeaders = extraHeaders
+    self.deflate = deflate
   }
 }
 
@@ -53,6 +59,7 @@ public struct HandshakeRequest: Sendable, Hashable {
     if let origin = options.origin, !HTTPSyntax.isSafeFieldValue(origin) || origin.isEmpty {
       throw .invalidHeaderValue(name: "Origin")
     }
+    if let deflate = options.deflate, !deflate.isValid { throw .invalidDeflateOffer }
     // 16 bytes from two 64-bit draws, least significant byte first.
     let words = [random.next(), random.next()]
     let nonce = words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) }
@@ -70,6 +77,9 @@ public struct HandshakeRequest: Sendable, Hashable {
     if let origin = options.origin { head += "Origin: \(origin)\r\n" }
     if !options.subprotocols.isEmpty {
       head += "Sec-WebSocket-Protocol: \(options.subprotocols.joined(separator: ", "))\r\n"
+    }
+    if let deflate = options.deflate {
+      head += "Sec-WebSocket-Extensions: \(deflate.headerValue)\r\n"
     }
     for header in options.extraHeaders { head += "\(header.name): \(header.value)\r\n" }
     head += "\r\n"
@@ -92,6 +102,7 @@ public enum HandshakeRequestError: Error, Sendable, Hashable, CustomStringConver
   case reservedHeader(String)
   case invalidSubprotocol(String)
   case invalidURL(String)
+  case invalidDeflateOffer
 
   public var description: String {
     switch self {
@@ -101,6 +112,7 @@ public enum HandshakeRequestError: Error, Sendable, Hashable, CustomStringConver
     case .reservedHeader(let name): "header '\(name)' is set by the WebSocket handshake itself"
     case .invalidSubprotocol(let name): "invalid subprotocol name '\(name)'"
     case .invalidURL(let url): "'\(url)' cannot be sent in a request: spaces or control characters"
+    case .invalidDeflateOffer: "permessage-deflate window bits must be from 8 to 15"
     }
   }
 }

@@ -3,6 +3,8 @@ public struct HandshakeResponse: Sendable, Hashable {
   /// The subprotocol the server selected, if any (always one the client offered).
   public var subprotocol: String?
   public var headers: HTTPHeaders
+  /// permessage-deflate, when the server accepted it.
+  public var deflate: DeflateParameters?
 }
 
 extension HandshakeRequest {
@@ -26,9 +28,8 @@ extension HandshakeRequest {
     guard accepts.count == 1, accepts[0] == expectedAccept else {
       throw .invalidAccept(expected: expectedAccept, received: accepts.joined(separator: ", "))
     }
-    if let extensionOffer = headers.tokens(named: "Sec-WebSocket-Extensions").first {
-      throw .unrequestedExtension(extensionOffer)  // we offer none
-    }
+    let deflate = try DeflateParameters.negotiate(
+      headers.tokens(named: "Sec-WebSocket-Extensions"), offer: options.deflate)
     let selected = headers.tokens(named: "Sec-WebSocket-Protocol")
     guard selected.count <= 1 else {
       throw .unrequestedSubprotocol(selected.joined(separator: ", "))
@@ -36,7 +37,7 @@ extension HandshakeRequest {
     if let subprotocol = selected.first, !options.subprotocols.contains(subprotocol) {
       throw .unrequestedSubprotocol(subprotocol)
     }
-    return HandshakeResponse(subprotocol: selected.first, headers: headers)
+    return HandshakeResponse(subprotocol: selected.first, headers: headers, deflate: deflate)
   }
 }
 
@@ -52,6 +53,8 @@ public enum HandshakeError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidAccept(expected: String, received: String)
   case unrequestedSubprotocol(String)
   case unrequestedExtension(String)
+  /// The server's permessage-deflate response breaks RFC 7692 (why, in words).
+  case invalidExtension(String)
   /// The connection ended before the response head was complete.
   case connectionClosed
 
@@ -87,6 +90,7 @@ public enum HandshakeError: Error, Sendable, Hashable, CustomStringConvertible {
       "server selected subprotocol '\(name)', which was not offered"
     case .unrequestedExtension(let name):
       "server selected extension '\(name)', which was not offered"
+    case .invalidExtension(let why): "invalid permessage-deflate response: \(why)"
     case .connectionClosed: "connection closed during the opening handshake"
     }
   }

@@ -4,8 +4,14 @@ public enum ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
   case maskedFrameFromServer
   /// §5.1: a client must mask every frame (server role only).
   case unmaskedFrameFromClient
-  /// §5.2: RSV1–3 must be 0 unless an extension defines them; we negotiate none.
+  /// §5.2: RSV1–3 must be 0 unless an extension defines them (RSV1: permessage-deflate,
+  /// when negotiated).
   case reservedBitsSet(UInt8)
+  /// RFC 7692 §6: RSV1 marks a compressed message on its first frame only, never on a
+  /// continuation or control frame.
+  case compressedControlOrContinuation
+  /// RFC 7692 §6.2: a compressed message that does not inflate.
+  case invalidCompressedData(String)
   /// §5.2: opcodes 0x3–0x7 and 0xB–0xF are reserved.
   case reservedOpcode(UInt8)
   /// §5.5: control frames carry at most 125 bytes…
@@ -32,7 +38,7 @@ public enum ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The code we close with when the peer breaks this rule.
   public var closeCode: CloseCode {
     switch self {
-    case .invalidUTF8, .invalidCloseReason: .invalidPayloadData
+    case .invalidUTF8, .invalidCloseReason, .invalidCompressedData: .invalidPayloadData
     case .messageTooLarge: .messageTooBig
     default: .protocolError
     }
@@ -44,6 +50,8 @@ public enum ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
     case .unmaskedFrameFromClient: "unmasked frame from client"
     case .reservedBitsSet(let bits):
       "reserved bits set (0x\(String(bits, radix: 16))) with no extension negotiated"
+    case .compressedControlOrContinuation: "RSV1 (compressed) on a control or continuation frame"
+    case .invalidCompressedData(let why): "compressed message does not inflate: \(why)"
     case .reservedOpcode(let opcode): "reserved opcode 0x\(String(opcode, radix: 16))"
     case .controlFrameTooLong(let length): "control frame of \(length) bytes (at most 125)"
     case .fragmentedControlFrame: "fragmented control frame"

@@ -2,7 +2,8 @@ import RFC6455
 
 /// Everything a `WebSocketClient` can be told, with defaults suited to a conference network.
 public struct ClientConfiguration: Sendable {
-  /// Origin, subprotocols and extra headers of the opening handshake.
+  /// Origin, subprotocols, extra headers and permessage-deflate (offered by default) of the
+  /// opening handshake.
   public var handshake: HandshakeOptions
   /// The protocol core's limits: maximum message size, close timeout.
   public var protocolLimits: Configuration
@@ -21,7 +22,7 @@ public struct ClientConfiguration: Sendable {
   public var eventBufferSize: Int
 
   public init(
-    handshake: HandshakeOptions = HandshakeOptions(),
+    handshake: HandshakeOptions = HandshakeOptions(deflate: DeflateOffer()),
     protocolLimits: Configuration = Configuration(),
     tls: TLSOptions = TLSOptions(), connectTimeout: Duration = .seconds(10),
     handshakeTimeout: Duration = .seconds(10), pingInterval: Duration? = .seconds(20),

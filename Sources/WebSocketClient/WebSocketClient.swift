@@ -1,5 +1,6 @@
 import RFC6455
 import Synchronization
+import ZlibCompression
 
 /// A WebSocket client that keeps a connection up: connect, keep-alive, reconnect by policy,
 /// and one ordered sequence of events (`events`) carrying messages and connection changes.
@@ -137,7 +138,7 @@ public final class WebSocketClient: Sendable {
     do {
       connection = try ClientConnection(
         url: url, options: configuration.handshake, configuration: configuration.protocolLimits,
-        random: seed)
+        random: seed, compressors: ZlibCompressors())
     } catch {
       return (.invalidRequest(error), nil)
     }

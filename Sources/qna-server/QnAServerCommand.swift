@@ -109,6 +109,23 @@ struct QnAServerCommand: AsyncParsableCommand {
   var moderation = false
   @Flag(help: "Behave exactly as the existing back ends: no project extensions.")
   var noExtensions = false
+  @Flag(help: "Do not accept permessage-deflate (compression, on by default).")
+  var noDeflate = false
+  @Option(
+    help: "Compression window, 2^N bytes, 9–15 (default \(Self.defaults.deflateWindowBits)).")
+  var deflateWindow: Int?
+  @Flag(
+    help: """
+      Keep each socket's compression context between messages (better ratio, about 300 KB per \
+      socket); by default it is reset after every message.
+      """)
+  var deflateContextTakeover = false
+  @Option(
+    help: """
+      Compressor memory level, 1–9: hash tables of 2^(N+9) bytes per socket \
+      (default \(Self.defaults.deflateMemoryLevel)).
+      """)
+  var deflateMemoryLevel: Int?
   @Flag(help: "Enable the mock controls (/control/...) and the options below.") var mock = false
   @Option(
     help:
@@ -175,6 +192,16 @@ struct QnAServerCommand: AsyncParsableCommand {
       configuration.pingInterval = ping == .zero ? nil : ping
     }
     configuration.extensions = !noExtensions
+    configuration.deflate = !noDeflate
+    configuration.deflateWindowBits = deflateWindow ?? configuration.deflateWindowBits
+    guard (9...15).contains(configuration.deflateWindowBits) else {
+      throw ValidationError("--deflate-window must be 9–15")
+    }
+    if deflateContextTakeover { configuration.deflateNoContextTakeover = false }
+    configuration.deflateMemoryLevel = deflateMemoryLevel ?? configuration.deflateMemoryLevel
+    guard (1...9).contains(configuration.deflateMemoryLevel) else {
+      throw ValidationError("--deflate-memory-level must be 1–9")
+    }
     configuration.moderation = moderation
     guard (0...65535).contains(configuration.port) else {
       throw ValidationError("--port must be 0–65535")

@@ -87,6 +87,7 @@ struct QnACommand: AsyncParsableCommand {
     help: "Longest question, in characters (default \(QnAConfiguration().maxQuestionLength)).")
   var maxLength: Int?
   @Flag(help: "Send questions as text frames instead of binary.") var text = false
+  @Flag(help: "Do not offer permessage-deflate (compression, on by default).") var noDeflate = false
   @Flag(help: "Log details (ignored messages, resends) on stderr.") var verbose = false
   @Option(help: "Where unsent questions are kept between runs (default $XDG_STATE_HOME/qna).")
   var stateDir: String?
@@ -218,6 +219,7 @@ struct QnACommand: AsyncParsableCommand {
       client.pingInterval = interval == .zero ? nil : interval
     }
     if let pingTimeout { client.pingTimeout = try DurationValue.parse(pingTimeout) }
+    if noDeflate { client.handshake.deflate = nil }
     if noReconnect {
       client.reconnect = nil
     } else if let maxBackoff {

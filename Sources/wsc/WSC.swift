@@ -22,6 +22,7 @@ struct WSC: AsyncParsableCommand {
   var headers: [String] = []
   @Option(help: "A subprotocol to offer (repeatable).") var subprotocol: [String] = []
   @Option(help: "The Origin header.") var origin: String?
+  @Flag(help: "Do not offer permessage-deflate (compression, on by default).") var noDeflate = false
   @Flag(help: "Send stdin lines as binary messages.") var binary = false
   @Flag(help: "Print binary messages raw instead of base64.") var raw = false
   @Option(
@@ -119,7 +120,9 @@ struct WSC: AsyncParsableCommand {
   static let defaults = ClientConfiguration()
 
   private func makeConfiguration() throws -> ClientConfiguration {
-    var handshake = HandshakeOptions(origin: origin, subprotocols: subprotocol)
+    var handshake = HandshakeOptions(
+      origin: origin, subprotocols: subprotocol,
+      deflate: noDeflate ? nil : Self.defaults.handshake.deflate)
     for header in headers {
       guard let colon = header.firstIndex(of: ":") else {
         throw ValidationError("--header needs 'Name: value', got '\(header)'")

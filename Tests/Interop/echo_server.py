@@ -6,6 +6,7 @@ Prints "listening on PORT" once ready. Paths:
   /fragments?n=N         send one text message in N fragments, then echo
   /close?code=C&reason=R close with that code and reason
   /ping                  ping the client, say "pong received" once it answers, then echo
+  /extensions            send the negotiated Sec-WebSocket-Extensions (or "") as text, then echo
 """
 
 import argparse
@@ -30,6 +31,8 @@ async def handler(websocket):
     elif url.path == "/close":
         await websocket.close(int(query["code"][0]), query.get("reason", [""])[0])
         return
+    elif url.path == "/extensions":
+        await websocket.send(websocket.response.headers.get("Sec-WebSocket-Extensions", ""))
     elif url.path == "/ping":
         pong = await websocket.ping(b"server-ping")
         await pong
@@ -60,7 +63,7 @@ async def main():
     async with serve(
         handler, "127.0.0.1", args.port, ssl=context, max_size=16 * 1024 * 1024,
         select_subprotocol=select_subprotocol,
-        ping_interval=None, compression=None,
+        ping_interval=None, compression="deflate",
     ) as server:
         port = server.sockets[0].getsockname()[1]
         peer_runtime.announce(port)

@@ -104,7 +104,9 @@ struct HostileInputTests {
       }
     }
     // Megabytes for it until the kernel's buffers are full and the writer waits.
-    let megabyte = String(repeating: "x", count: 1 << 20 - 1024)
+    // Random letters: permessage-deflate (on by default) would shrink a megabyte of one letter
+    // to a kilobyte, and nothing would ever queue.
+    let megabyte = incompressibleText(count: 1 << 20 - 1024)
     var queued = 0
     for _ in 0..<40 where queued == 0 {
       _ = try await server.http("POST", "/control/send?id=\(id)", body: megabyte)
@@ -245,7 +247,9 @@ struct HostileInputTests {
     stuck.start()
     var events = stuck.events.makeAsyncIterator()
     _ = await events.next()
-    let megabyte = String(repeating: "x", count: 1 << 20 - 1024)
+    // Random letters: permessage-deflate (on by default) would shrink a megabyte of one letter
+    // to a kilobyte, and nothing would ever queue.
+    let megabyte = incompressibleText(count: 1 << 20 - 1024)
     var open = true
     for _ in 0..<40 where open {
       _ = try await server.http("POST", "/control/send", body: megabyte)
@@ -256,4 +260,12 @@ struct HostileInputTests {
     await stuck.close()
     await server.stop()
   }
+}
+
+/// Letters and digits from a fixed seed: about 6 bits each, so deflate saves a quarter at most.
+func incompressibleText(count: Int) -> String {
+  var random = SplitMix64(seed: 7)
+  let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+  let bytes = (0..<count).map { _ in letters[Int(random.next() & 63)] }
+  return String(decoding: bytes, as: UTF8.self)
 }

@@ -1,9 +1,11 @@
 import Hummingbird
+import HummingbirdWSCompression
 import HummingbirdWebSocket
 import Logging
 import NIOCore
 import RFC6455
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import WebSocketClient
@@ -31,12 +33,16 @@ final class HummingbirdPeer: Sendable {
     return logger
   }
 
-  init() async throws {
+  /// `deflate`: permessage-deflate as hummingbird-websocket's extension offers it.
+  init(deflate: WebSocketExtensionFactory? = nil) async throws {
     let ready = AsyncStream<Int>.makeStream()
     let floodCount = self.floodCount
     let app = Application(
       router: Router(),
-      server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: 16 << 20))) {
+      server: .http1WebSocketUpgrade(
+        configuration: .init(
+          ws: .init(maxFrameSize: 16 << 20, extensions: deflate.map { [$0] } ?? []))
+      ) {
         request, _, _ in
         let path = request.path
         let agent = request.headerFields[.userAgent] ?? ""
@@ -103,6 +109,49 @@ struct HummingbirdInteropTests {
     try await expectEchoes(of: client, sizes: [0, 125, 126, 65536, 4 << 20], character: "€")
     await client.close()
     await server.stop()
+  }
+
+  /// Every negotiation variant both ways: each side's window and context takeover, offered
+  /// by us or imposed by the server; compressible and incompressible messages round-trip.
+  @Test func permessageDeflateInEveryVariant() async throws {
+    // (Its inflated-frame limit is 16 KiB unless told otherwise.)
+    let limit = 16 << 20
+    let servers: [WebSocketExtensionFactory] = [
+      .perMessageDeflate(maxDecompressedFrameSize: limit),
+      .perMessageDeflate(noContextTakeover: true, maxDecompressedFrameSize: limit),
+      .perMessageDeflate(maxWindow: 9, maxDecompressedFrameSize: limit),
+      .perMessageDeflate(
+        clientMaxWindow: 10, clientNoContextTakeover: true, serverMaxWindow: 12,
+        serverNoContextTakeover: false, maxDecompressedFrameSize: limit, minFrameSizeToCompress: 16),
+    ]
+    let offers = [
+      DeflateOffer(), DeflateOffer(serverNoContextTakeover: true, clientNoContextTakeover: true),
+      DeflateOffer(serverMaxWindowBits: 11, clientMaxWindowBits: 12),
+    ]
+    var random = SplitMix64(seed: 20)
+    let noise = (0..<70_000).map { _ in UInt8.random(in: 0...255, using: &random) }
+    for server in servers {
+      let peer = try await HummingbirdPeer(deflate: server)
+      for offer in offers {
+        var configuration = ClientConfiguration(pingInterval: nil)
+        configuration.handshake.deflate = offer
+        let client = try client("/echo", port: peer.port, configuration)
+        client.start()
+        _ = try await events(of: client, until: isOpened)
+        let text = String(repeating: "Is the room's question compressed? ", count: 2000)
+        for message in [RFC6455.WebSocketMessage.text(text), .text("short"), .text(text)] {
+          try await client.send(message)
+          let echoed = try await events(of: client, until: isMessage).last
+          #expect(echoed == .message(message), "\(offer)")
+        }
+        try await client.send(RFC6455.WebSocketMessage(kind: .binary, data: noise))
+        #expect(
+          try await events(of: client, until: isMessage).last
+            == .message(RFC6455.WebSocketMessage(kind: .binary, data: noise)))
+        await client.close()
+      }
+      await peer.stop()
+    }
   }
 
   @Test func headersReachTheServer() async throws {

@@ -83,6 +83,51 @@ struct PythonInteropTests {
       url: try WebSocketURL("ws://127.0.0.1:\(port)\(path)"), configuration: configuration)
   }
 
+  /// What websockets agreed to for each offer (it reports its response header), and a
+  /// compressible message each way under it.
+  @Test(arguments: [
+    // websockets' server picks 12-bit windows unless asked for less.
+    (DeflateOffer(), "permessage-deflate; server_max_window_bits=12; client_max_window_bits=12"),
+    (
+      DeflateOffer(serverNoContextTakeover: true),
+      "permessage-deflate; server_no_context_takeover; server_max_window_bits=12; client_max_window_bits=12"
+    ),
+    (
+      DeflateOffer(clientNoContextTakeover: true, clientMaxWindowBits: 10),
+      "permessage-deflate; client_no_context_takeover; server_max_window_bits=12; client_max_window_bits=10"
+    ),
+    (
+      DeflateOffer(serverMaxWindowBits: 10),
+      "permessage-deflate; server_max_window_bits=10; client_max_window_bits=12"
+    ),
+  ])
+  func permessageDeflateIsNegotiatedAsOffered(_ offer: DeflateOffer, _ agreed: String) async throws
+  {
+    let server = try PeerProcess(script: "echo_server.py")
+    var configuration = ClientConfiguration(pingInterval: nil)
+    configuration.handshake.deflate = offer
+    let client = try client("/extensions", port: server.port, configuration: configuration)
+    client.start()
+    let first = try await events(of: client, until: isMessage).last
+    #expect(first == .message(.text(agreed)))
+    let text = String(repeating: "compress me, please; ", count: 3000)
+    for _ in 0..<2 {
+      try await client.send(text: text)
+      #expect(try await events(of: client, until: isMessage).last == .message(.text(text)))
+    }
+    await client.close()
+  }
+
+  @Test func withDeflateOffNothingIsOffered() async throws {
+    let server = try PeerProcess(script: "echo_server.py")
+    var configuration = ClientConfiguration(pingInterval: nil)
+    configuration.handshake.deflate = nil
+    let client = try client("/extensions", port: server.port, configuration: configuration)
+    client.start()
+    #expect(try await events(of: client, until: isMessage).last == .message(.text("")))
+    await client.close()
+  }
+
   @Test func echoesTextAndBinaryFromEmptyTo8MiB() async throws {
     let server = try PeerProcess(script: "echo_server.py")
     let client = try client("/echo", port: server.port)
