@@ -84,7 +84,7 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Fuzz Package.swift Benchmarks/Package.swift
 
 ## Side-by-side benchmarks in release mode (benchmark-only dependencies live in Benchmarks/).
-bench:
+bench: $(VENV)/.installed
 	# SwiftPM reuses its build plan and misses files added to a path dependency: drop it.
 	rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
 	cd Benchmarks && $(SWIFT) build -c release
@@ -95,6 +95,9 @@ bench:
 	Benchmarks/.build/release/QnABenchmarks
 	Benchmarks/.build/release/ServerBenchmarks
 	Benchmarks/.build/release/TerminalBenchmarks
+	# permessage-deflate: the release wsc against Python websockets' client, as processes.
+	cd Benchmarks && $(SWIFT) build -c release --product wsc
+	$(VENV)/bin/python3 Benchmarks/deflate/deflate_bench.py Benchmarks/.build/release/wsc
 
 ## wsc against the Autobahn testsuite: groups 1–7, 9, 10, 12, 13 with permessage-deflate and
 ## 1–7, 9, 10 without; fails unless every case is OK or INFORMATIONAL.
@@ -104,7 +107,8 @@ conformance: build
 	scripts/conformance.sh "$(abspath $(AUTOBAHN_DIR))" "$$($(SWIFT) build --show-bin-path)/wsc" \
 	  "$(AUTOBAHN_VENV)" .build/conformance
 
-## libFuzzer on the frame decoder, handshake parser and connection (FUZZ_SECONDS each run).
+## libFuzzer on the frame decoder, handshake parser and connection, then on permessage-deflate
+## (FUZZ_SECONDS each).
 fuzz:
 	mkdir -p $(FUZZ_DIR)/corpus
 	cp -n Fuzz/seeds/* $(FUZZ_DIR)/corpus/ 2>/dev/null || true
@@ -113,6 +117,15 @@ fuzz:
 	  -o $(FUZZ_DIR)/fuzz-rfc6455
 	$(FUZZ_DIR)/fuzz-rfc6455 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -max_len=4096 $(FUZZ_DIR)/corpus 2>&1 | swift demangle | tee $(FUZZ_DIR)/last-run.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'
+	# permessage-deflate: the decoder with the zlib compressor, and the inflater alone.
+	mkdir -p $(FUZZ_DIR)/corpus-deflate
+	cp -n Fuzz/seeds-deflate/* $(FUZZ_DIR)/corpus-deflate/ 2>/dev/null || true
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld -module-name DeflateFuzz \
+	  -I Sources/CZlib -lz Sources/RFC6455/*.swift Sources/ZlibCompression/*.swift \
+	  Fuzz/DeflateFuzzEntry.swift -o $(FUZZ_DIR)/fuzz-deflate
+	$(FUZZ_DIR)/fuzz-deflate -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -max_len=4096 $(FUZZ_DIR)/corpus-deflate 2>&1 | swift demangle \
+	  | tee $(FUZZ_DIR)/last-run-deflate.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'
 
 ## Builds and starts the product: qna-server on 127.0.0.1:8080 with qna.sqlite in the
 ## background, and the qna terminal UI connected to it. Quitting qna stops the server.

@@ -22,7 +22,7 @@ grade() {
 import collections, re, sys
 counts = collections.defaultdict(collections.Counter)
 for line in open(sys.argv[1]):
-    m = re.match(r"\[\d+/\d+\] (\d+)\.\S+\s+(\S+)", line)
+    m = re.match(r"\[\s*\d+/\d+\]\s+(\d+)\.\S+\s+(\S+)", line)
     if m:
         counts[int(m.group(1))][m.group(2)] += 1
 print(f"conformance ({sys.argv[2]}): " + ", ".join(

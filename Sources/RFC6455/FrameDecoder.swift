@@ -204,19 +204,24 @@ public struct FrameDecoder: Sendable {
   {
     guard let compressor else { throw .compressedControlOrContinuation }
     let start = messageBytes.count
+    var failure: InflateError?
     do throws(InflateError) {
       try compressor.inflate(input, final: final, into: &messageBytes, limit: maxMessageSize)
     } catch {
-      switch error {
-      case .tooLarge(let limit): throw .messageTooLarge(size: UInt64(limit) + 1, limit: limit)
-      case .corrupt(let why): throw .invalidCompressedData(why)
-      }
+      failure = error
     }
+    // Text that inflated before a failure is judged first: which bytes a read held must not
+    // change which error ends the connection.
     if messageKind == .text, messageBytes.count > start {
       let bad = messageBytes.withUnsafeBytes { bytes in
         utf8.validate(UnsafeRawBufferPointer(rebasing: bytes[start...]))
       }
       if let bad { throw .invalidUTF8(messageOffset: start + bad) }
+    }
+    switch failure {
+    case .tooLarge(let limit)?: throw .messageTooLarge(size: UInt64(limit) + 1, limit: limit)
+    case .corrupt(let why)?: throw .invalidCompressedData(why)
+    case nil: break
     }
   }
 

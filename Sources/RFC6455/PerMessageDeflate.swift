@@ -160,8 +160,9 @@ public enum InflateError: Error, Sendable, Hashable {
 /// connection only, from one thread at a time.
 public protocol MessageCompressor: AnyObject, Sendable {
   /// Inflates part of one message's compressed payload, appending to `output`, and throws
-  /// before `output` passes `limit` bytes. `final`: the message ends here (the 00 00 FF FF
-  /// tail RFC 7692 strips is added).
+  /// rather than let `output` pass `limit` bytes. What inflated before a failure (up to the
+  /// limit) is appended. `final`: the message ends here (the 00 00 FF FF tail RFC 7692
+  /// strips is added).
   func inflate(
     _ input: UnsafeRawBufferPointer, final: Bool, into output: inout [UInt8], limit: Int
   ) throws(InflateError)

@@ -1,5 +1,9 @@
 import CZlib
-import RFC6455
+
+// The fuzzer compiles this file into one module with the core (`make fuzz`).
+#if canImport(RFC6455)
+  import RFC6455
+#endif
 
 /// permessage-deflate on the system's zlib: raw deflate streams (no zlib header), flushed
 /// with Z_SYNC_FLUSH after each message, whose 00 00 FF FF tail RFC 7692 strips and adds
@@ -97,8 +101,10 @@ public final class ZlibCompressor: MessageCompressor, @unchecked Sendable {
         return (status, size - Int(stream.pointee.avail_out))
       }
       if produced > 0 {
-        guard produced <= limit - output.count else { throw .tooLarge(limit: limit) }
-        output.append(contentsOf: chunk[..<produced])
+        let room = limit - output.count
+        // What fits is kept, so that the caller judges the same bytes however they came.
+        output.append(contentsOf: chunk[..<min(produced, room)])
+        guard produced <= room else { throw .tooLarge(limit: limit) }
       }
       switch status {
       case Z_OK:

@@ -87,6 +87,18 @@ struct DeflateTests {
     #expect([UInt8]().withUnsafeBytes { alone.deflate($0) } == [0x00])
   }
 
+  /// Found by the fuzzer: text that inflated before the stream broke is judged first, so
+  /// the error is the same however the bytes were read.
+  @Test func theErrorDoesNotDependOnHowTheBytesWereRead() {
+    let stream: [UInt8] = [0xC1, 0x07, 0xF2, 0x48, 0x33, 0xFF, 0x3E, 0xFA, 0x00, 0x00, 0x00, 0x00]
+    let whole = Self.inflate(stream)
+    #expect(whole.error != nil)
+    for split in 0...stream.count {
+      #expect(Self.inflate(stream, pieces: [split]) == whole, "split at \(split)")
+    }
+    #expect(Self.inflate(stream, pieces: Array(repeating: 1, count: stream.count)) == whole)
+  }
+
   @Test func aServerWithoutContextTakeoverIsInflatedMessageByMessage() {
     let alone = [0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00] as [UInt8]
     let result = Self.inflate(
