@@ -114,6 +114,7 @@ fuzz:
 	cp -n Fuzz/seeds/* $(FUZZ_DIR)/corpus/ 2>/dev/null || true
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld -module-name RFC6455Fuzz \
 	  Sources/RFC6455/*.swift Tests/TestSupport/SplitMix64.swift Fuzz/FuzzEntry.swift \
+	  Fuzz/FuzzDecoding.swift \
 	  -o $(FUZZ_DIR)/fuzz-rfc6455
 	$(FUZZ_DIR)/fuzz-rfc6455 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -max_len=4096 $(FUZZ_DIR)/corpus 2>&1 | swift demangle | tee $(FUZZ_DIR)/last-run.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'
@@ -122,7 +123,7 @@ fuzz:
 	cp -n Fuzz/seeds-deflate/* $(FUZZ_DIR)/corpus-deflate/ 2>/dev/null || true
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld -module-name DeflateFuzz \
 	  -I Sources/CZlib -lz Sources/RFC6455/*.swift Sources/ZlibCompression/*.swift \
-	  Fuzz/DeflateFuzzEntry.swift -o $(FUZZ_DIR)/fuzz-deflate
+	  Fuzz/DeflateFuzzEntry.swift Fuzz/FuzzDecoding.swift -o $(FUZZ_DIR)/fuzz-deflate
 	$(FUZZ_DIR)/fuzz-deflate -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -max_len=4096 $(FUZZ_DIR)/corpus-deflate 2>&1 | swift demangle \
 	  | tee $(FUZZ_DIR)/last-run-deflate.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'

@@ -29,28 +29,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 private let limit = 4096
 
-private struct Outcome: Equatable {
-  var outputs: [FrameDecoder.Output] = []
-  var error: ProtocolError?
-}
-
-private func decode(_ bytes: [UInt8], _ parameters: DeflateParameters, pieceSize: Int) -> Outcome {
-  var decoder = FrameDecoder(role: .client, maxMessageSize: limit)
-  decoder.compressor = ZlibCompressor(parameters, sendsAs: .client)
-  var outcome = Outcome()
-  var start = 0
-  while start < bytes.count {
-    let end = min(bytes.count, start + pieceSize)
-    let result = bytes[start..<end].withUnsafeBytes { chunk in
-      Result { () throws(ProtocolError) in try decoder.decode(chunk, into: &outcome.outputs) }
-    }
-    if case .failure(let error) = result {
-      outcome.error = error
-      return outcome
-    }
-    start = end
-  }
-  return outcome
+private func decode(_ bytes: [UInt8], _ parameters: DeflateParameters, pieceSize: Int)
+  -> DecodeOutcome
+{
+  decodeFrames(
+    bytes, role: .client, pieceSize: pieceSize, maxMessageSize: limit,
+    compressor: ZlibCompressor(parameters, sendsAs: .client))
 }
 
 /// The inflater alone on arbitrary bytes: it stops at the limit and never passes it.

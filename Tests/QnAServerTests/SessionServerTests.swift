@@ -209,9 +209,7 @@ struct SessionServerTests {
   }
 
   @Test func deletingASessionLeavesNoRowOfItAndClosesItsSockets() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "qna-sessions-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = HeadlessProcess.freshDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("qna.sqlite").path
     let server = try await ServerUnderTest { $0.databasePath = path }
@@ -299,9 +297,7 @@ struct SessionServerTests {
   }
 
   @Test func aDatabaseFromBeforeSessionsKeepsItsQuestionsInTheDefaultSession() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "qna-upgrade-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = HeadlessProcess.freshDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("old.sqlite").path
     // The schema as the previous release left it, with a question, a name and a highlight.
@@ -340,9 +336,7 @@ struct SessionServerTests {
   }
 
   @Test func theCommandLineManagesSessionsOfARunningServer() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "qna-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = HeadlessProcess.freshDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("qna.sqlite").path
     let server = try await QnAServerProcess(["--port", "0", "--db", path])

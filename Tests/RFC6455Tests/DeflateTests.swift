@@ -12,22 +12,9 @@ struct DeflateTests {
     _ bytes: [UInt8], parameters: DeflateParameters = DeflateParameters(),
     pieces: [Int] = [], maxMessageSize: Int = 16 << 20
   ) -> DecodeResult {
-    var decoder = FrameDecoder(role: .client, maxMessageSize: maxMessageSize)
-    decoder.compressor = ZlibCompressor(parameters, sendsAs: .client)
-    var outputs: [FrameDecoder.Output] = []
-    var start = 0
-    for size in pieces + [bytes.count] where start < bytes.count {
-      let end = min(bytes.count, start + size)
-      do {
-        try bytes[start..<end].withUnsafeBytes { try decoder.decode($0, into: &outputs) }
-      } catch let error as ProtocolError {
-        return DecodeResult(outputs: outputs, error: error)
-      } catch {
-        fatalError("untyped error \(error)")
-      }
-      start = end
-    }
-    return DecodeResult(outputs: outputs, error: nil)
+    decode(
+      bytes, pieces: pieces, maxMessageSize: maxMessageSize,
+      compressor: ZlibCompressor(parameters, sendsAs: .client))
   }
 
   static let hello = DecodeResult(outputs: [.message(.text("Hello"))], error: nil)

@@ -21,12 +21,14 @@ struct DecodeResult: Equatable {
   var error: ProtocolError?
 }
 
-/// Decodes `bytes` fed in pieces of the given sizes (the rest in one final piece).
+/// Decodes `bytes` fed in pieces of the given sizes (the rest in one final piece), with
+/// permessage-deflate agreed when a compressor is given.
 func decode(
   _ bytes: [UInt8], pieces: [Int] = [], role: FrameDecoder.Role = .client,
-  maxMessageSize: Int = 16 << 20
+  maxMessageSize: Int = 16 << 20, compressor: (any MessageCompressor)? = nil
 ) -> DecodeResult {
   var decoder = FrameDecoder(role: role, maxMessageSize: maxMessageSize)
+  decoder.compressor = compressor
   var outputs: [FrameDecoder.Output] = []
   var start = 0
   for size in pieces + [bytes.count] where start < bytes.count {

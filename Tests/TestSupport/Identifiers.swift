@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 /// Deterministic UUIDs: `uuid(5)` is 00000000-0000-4000-8000-000000000005, and `group` fills
 /// the first block (0x5E for server ids, 0xC0 for connections, by the tests' convention).

@@ -1,5 +1,4 @@
 import RFC6455
-import TestSupport
 
 /// An unmasked frame as a server sends it; `opcode` may be reserved, `rsv` set, on purpose.
 public func serverFrame(_ opcode: UInt8, fin: Bool = true, rsv: UInt8 = 0, _ payload: [UInt8])

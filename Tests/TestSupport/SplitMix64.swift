@@ -1,5 +1,3 @@
-import TestSupport
-
 /// A deterministic generator, so that every key, mask and token in a test is reproducible.
 /// (The fuzzer compiles this file too.)
 public struct SplitMix64: RandomNumberGenerator, Sendable {

@@ -1,6 +1,5 @@
 import Foundation
 import QnA
-import TestSupport
 
 /// Drives a `QnAState` the way the engine does, by applying events, with helpers for the
 /// events tests send most. Tokens are `uuid(n)`, server ids `uuid(n, group: 0x5E)`.
