@@ -175,12 +175,12 @@ extension QuestionStore {
 
   /// What changed after sequence `after`, up to `upTo`: the current state of each question
   /// that changed (the same for every attendee), and the question being answered if that
-  /// changed. `nil` when the log no longer reaches back to `after` (a catch-up is then a
-  /// snapshot): its first row past `after` must be the first this session logged after it.
+  /// changed. The log is one sequence for every session and is never pruned, so it always
+  /// reaches back to `after`.
   /// Attendees' deltas leave out questions in review, name dismissed ones as `removed` (their
   /// askers keep them, marked so) and carry only public answers; presenters' carry all.
   public func changes(after: Int, upTo: Int, presenter: Bool = false) async throws(StoreError)
-    -> RoomDelta?
+    -> RoomDelta
   {
     try await read { [session, questions] db in
       let rows = try Row.fetchAll(
@@ -190,14 +190,6 @@ extension QuestionStore {
           WHERE session = ? AND seq > ? AND seq <= ? ORDER BY seq
           """,
         arguments: [session, after, upTo])
-      // The log is never pruned yet; when it is, a floor kept in roomState says how far back
-      // it reaches.
-      if let floor = try Int.fetchOne(
-        db, sql: "SELECT value FROM roomState WHERE session = ? AND key = 'logFloor'",
-        arguments: [session]), after < floor
-      {
-        return nil
-      }
       var changed: [String] = []
       var seen: Set<String> = []
       var highlightChanged = false

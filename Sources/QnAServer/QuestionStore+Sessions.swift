@@ -76,9 +76,6 @@ extension QuestionStore {
     try db.rename(table: "attendeeBySession", to: "attendee")
   }
 
-  /// A code as typed, in any case, made canonical; `nil` if it cannot be one.
-  public static func canonicalCode(_ typed: String) -> String? { JoinCode.canonical(typed) }
-
   /// A fresh code or token: `length` letters of the code alphabet (5 bits each).
   public static func randomLetters(
     _ length: Int, using random: inout some RandomNumberGenerator
@@ -113,7 +110,8 @@ extension QuestionStore {
         code: Self.randomLetters(JoinCode.length, using: &random), title: title,
         token: Self.randomLetters(Self.tokenLength, using: &random), open: true,
         createdAt: time.timeIntervalSinceReferenceDate)
-      let epoch = UUID(uuidString: Self.randomUUID(using: &random)) ?? UUID()
+      // A room's epoch, as the first migration makes the default session's.
+      let epoch = UUID()
       let created = try await run { [record] db -> SessionRecord? in
         guard try SessionRecord.filter(Column("code") == record.code).fetchCount(db) == 0
         else { return nil }
@@ -131,19 +129,9 @@ extension QuestionStore {
   /// Draws before giving up: with a billion codes, even a million sessions collide rarely.
   static let codeAttempts = 32
 
-  private static func randomUUID(using random: inout some RandomNumberGenerator) -> String {
-    let hex = Array("0123456789ABCDEF")
-    let digits = (0..<32).map { _ in hex.randomElement(using: &random)! }
-    var text = String(digits)
-    for (offset, mark) in [(8, "-"), (13, "-"), (18, "-"), (23, "-")] {
-      text.insert(Character(mark), at: text.index(text.startIndex, offsetBy: offset))
-    }
-    return text
-  }
-
   /// The session with this code (in any case), open or closed.
   public func session(code: String) async throws(StoreError) -> SessionRecord? {
-    guard let code = Self.canonicalCode(code) else { return nil }
+    guard let code = JoinCode.canonical(code) else { return nil }
     return try await read { db in
       try SessionRecord.filter(Column("code") == code).fetchOne(db)
     }
@@ -164,7 +152,7 @@ extension QuestionStore {
 
   /// Opens or closes the session with this code; `nil` if there is none.
   public func setSession(code: String, open: Bool) async throws(StoreError) -> SessionRecord? {
-    guard let code = Self.canonicalCode(code) else { return nil }
+    guard let code = JoinCode.canonical(code) else { return nil }
     return try await run { db in
       guard var record = try SessionRecord.filter(Column("code") == code).fetchOne(db) else {
         return nil
@@ -178,7 +166,7 @@ extension QuestionStore {
   /// Deletes the session with this code and everything in it: questions, votes, the
   /// presenters' history, the room's log and state, attendees' names. `nil` if there is none.
   public func deleteSession(code: String) async throws(StoreError) -> SessionRecord? {
-    guard let code = Self.canonicalCode(code) else { return nil }
+    guard let code = JoinCode.canonical(code) else { return nil }
     return try await run { db in
       guard let record = try SessionRecord.filter(Column("code") == code).fetchOne(db),
         let id = record.id

@@ -219,9 +219,8 @@ public final class QuestionStore: Sendable {
     guard !ids.isEmpty else { return [] }
     return try await read { [questions] db in
       Set(
-        try questions.filter(keys: ids.map(\.uuidString)).fetchAll(db).compactMap {
-          UUID(uuidString: $0.id)
-        })
+        try questions.filter(keys: ids.map(\.uuidString)).select(Column("id"), as: String.self)
+          .fetchAll(db).compactMap(UUID.init(uuidString:)))
     }
   }
 

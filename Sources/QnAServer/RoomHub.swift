@@ -60,7 +60,7 @@ final class RoomHub: Sendable {
     let logger: Logger
     var members: [UUID: SocketConnection] = [:]
     /// Sockets whose snapshot is still on its way, paced to their reading: deltas wait.
-    var joining: [UUID: UUID] = [:]
+    var joining: Set<UUID> = []
     var lastSent: Int?
     var epoch: UUID?
     var flushScheduled = false
@@ -84,7 +84,7 @@ final class RoomHub: Sendable {
           case .join(let connection, let join): try await welcome(connection, join)
           case .leave(let id):
             members[id] = nil
-            joining[id] = nil
+            joining.remove(id)
           case .snapshotSent(let connection, let seq): try await caughtUp(connection, from: seq)
           case .changed(let urgent): scheduleFlush(urgent: urgent)
           case .flush:
@@ -116,13 +116,11 @@ final class RoomHub: Sendable {
           members[connection.id] = connection
           return
         }
-        if let delta = try await store.changes(
+        let delta = try await store.changes(
           after: since, upTo: seq, presenter: connection.isPresenter)
-        {
-          send(.roomDelta(delta), to: connection)
-          members[connection.id] = connection
-          return
-        }
+        send(.roomDelta(delta), to: connection)
+        members[connection.id] = connection
+        return
       }
       try await sendSnapshot(to: connection, attendee: join.attendee, seq: seq, epoch: epoch)
     }
@@ -151,7 +149,7 @@ final class RoomHub: Sendable {
                 seq: seq, part: index + 1, parts: pages.count, questions: page,
                 highlighted: room.highlighted, epoch: epoch))))
       }
-      joining[connection.id] = attendee
+      joining.insert(connection.id)
       let commands = self.commands
       Task {
         for page in encoded {
@@ -164,18 +162,11 @@ final class RoomHub: Sendable {
     /// The snapshot as of `seq` is queued: what was broadcast since goes next, then the
     /// socket takes every broadcast.
     private func caughtUp(_ connection: SocketConnection, from seq: Int) async throws(StoreError) {
-      guard let attendee = joining.removeValue(forKey: connection.id), !connection.isFinished
-      else { return }
-      let (epoch, sent) = try await current()
+      guard joining.remove(connection.id) != nil, !connection.isFinished else { return }
+      let (_, sent) = try await current()
       if sent > seq {
-        guard
-          let delta = try await store.changes(
-            after: seq, upTo: sent, presenter: connection.isPresenter)
-        else {
-          // The log no longer reaches back that far: a fresh snapshot instead.
-          try await sendSnapshot(to: connection, attendee: attendee, seq: sent, epoch: epoch)
-          return
-        }
+        let delta = try await store.changes(
+          after: seq, upTo: sent, presenter: connection.isPresenter)
         send(.roomDelta(delta), to: connection)
       }
       members[connection.id] = connection
@@ -209,8 +200,7 @@ final class RoomHub: Sendable {
       for presenter in [false, true] {
         let audience = members.values.filter { $0.isPresenter == presenter }
         guard !audience.isEmpty else { continue }
-        guard let delta = try await store.changes(after: sent, upTo: seq, presenter: presenter)
-        else { continue }
+        let delta = try await store.changes(after: sent, upTo: seq, presenter: presenter)
         let bytes = ByteBuffer(bytes: codec.encode(.roomDelta(delta)))
         for member in audience { member.send(bytes, due: nil) }
       }

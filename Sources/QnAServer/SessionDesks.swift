@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOWebSocket
+import QnA
 import Synchronization
 
 /// The sessions' desks, each with its own store view and room: the default session's made at
@@ -26,7 +27,7 @@ final class SessionDesks: Sendable {
     session: SessionRecord, desk: QuestionDesk
   )? {
     guard let record = try await main.store.session(code: code), let id = record.id else {
-      if let canonical = QuestionStore.canonicalCode(code) { retire(code: canonical) }
+      if let canonical = JoinCode.canonical(code) { retire(code: canonical) }
       return nil
     }
     let desk = desks.withLock { desks in

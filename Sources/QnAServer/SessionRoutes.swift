@@ -232,7 +232,7 @@ extension QnAServerApp {
     let desks = self.desks
     let store = desk.store
     let now = desk.environment.now
-    router.post("/api/sessions") { request, _ -> Response in
+    router.post("/api/sessions") { request, _ -> EditedResponse<SessionJSON> in
       let bytes = try await request.body.collect(upTo: 16 * 1024)
       guard
         let body = try? JSONDecoder().decode(
@@ -245,7 +245,8 @@ extension QnAServerApp {
       }
       var random = SystemRandomNumberGenerator()
       let session = try await store.createSession(title: title, at: now(), using: &random)
-      return try Self.json(SessionJSON(session, questions: 0, withToken: true), status: .created)
+      return EditedResponse(
+        status: .created, response: SessionJSON(session, questions: 0, withToken: true))
     }
     router.get("/api/sessions") { _, _ -> [SessionJSON] in
       try await store.sessions().map { SessionJSON($0.session, questions: $0.questions) }
@@ -267,14 +268,6 @@ extension QnAServerApp {
       desks.retire(code: session.code)
       return Response(status: .noContent)
     }
-  }
-
-  static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return Response(
-      status: status, headers: [.contentType: "application/json; charset=utf-8"],
-      body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
   }
 }
 
