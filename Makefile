@@ -2,11 +2,12 @@
 SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := .build-fuzz
-# The interop tests' independent peer: Python's websockets, in a virtualenv of our own.
+# The interop tests' independent peer (Python's websockets), the reference back end's aiohttp
+# and a SOCKS5 proxy with its own user list (pproxy), in a virtualenv of our own.
 VENV := .venv
-PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2
+PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-.PHONY: all build test lint format bench fuzz run clean tmux chromium docs docs-check install uninstall conformance
+.PHONY: all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -28,7 +29,7 @@ build:
 	$(SWIFT) build
 
 ## Runs every test target, the format lint and the docs check (what CI runs).
-test: lint $(VENV)/.installed tmux chromium
+test: lint $(VENV)/.installed tmux chromium proxies
 	$(SWIFT) build --build-tests
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
 	# Serial: CPU-bound property tests would otherwise starve the timers of the network tests.
@@ -38,6 +39,13 @@ test: lint $(VENV)/.installed tmux chromium
 tmux:
 	@command -v tmux >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -q tmux; } \
 	  || { echo "make test needs tmux (apt-get install tmux)" >&2; exit 1; }
+
+## The proxy tests run Debian's tinyproxy (HTTP CONNECT) and dante (SOCKS5).
+proxies:
+	@{ command -v tinyproxy >/dev/null && [ -x /usr/sbin/danted ]; } \
+	  || { [ "$$(id -u)" = 0 ] && { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y -q tinyproxy dante-server; }; } \
+	  || { echo "make test needs tinyproxy and dante-server (apt-get install tinyproxy dante-server)" >&2; exit 1; }
 
 ## The presenter page's test drives Debian's Chromium, headless, over the DevTools protocol.
 chromium:
@@ -107,8 +115,8 @@ conformance: build
 	scripts/conformance.sh "$(abspath $(AUTOBAHN_DIR))" "$$($(SWIFT) build --show-bin-path)/wsc" \
 	  "$(AUTOBAHN_VENV)" .build/conformance
 
-## libFuzzer on the frame decoder, handshake parser and connection, then on permessage-deflate
-## (FUZZ_SECONDS each).
+## libFuzzer on the frame decoder, handshake parser and connection, then on permessage-deflate,
+## then on the proxies' answers (FUZZ_SECONDS each).
 fuzz:
 	mkdir -p $(FUZZ_DIR)/corpus
 	cp -n Fuzz/seeds/* $(FUZZ_DIR)/corpus/ 2>/dev/null || true
@@ -127,6 +135,16 @@ fuzz:
 	$(FUZZ_DIR)/fuzz-deflate -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	  -max_len=4096 $(FUZZ_DIR)/corpus-deflate 2>&1 | swift demangle \
 	  | tee $(FUZZ_DIR)/last-run-deflate.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'
+	# The proxies' answers: HTTP CONNECT, then SOCKS5 (each also reads proxy URLs and no_proxy).
+	set -e; for parser in http socks5; do \
+	  mkdir -p $(FUZZ_DIR)/corpus-proxy-$$parser; \
+	  swiftc -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld -module-name ProxyFuzz \
+	    $$([ $$parser = socks5 ] && echo -D FUZZ_SOCKS5) Sources/ProxyTunnel/*.swift \
+	    Fuzz/ProxyFuzzEntry.swift -o $(FUZZ_DIR)/fuzz-proxy-$$parser; \
+	  $(FUZZ_DIR)/fuzz-proxy-$$parser -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -max_len=1024 $(FUZZ_DIR)/corpus-proxy-$$parser 2>&1 | swift demangle \
+	    | tee $(FUZZ_DIR)/last-run-proxy-$$parser.log | grep -E 'DONE|stat::|ERROR|SUMMARY|pulse'; \
+	done
 
 ## Builds and starts the product: qna-server on 127.0.0.1:8080 with qna.sqlite in the
 ## background, and the qna terminal UI connected to it. Quitting qna stops the server.

@@ -35,11 +35,13 @@ let package = Package(
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // permessage-deflate's compressor for the core, on zlib: bounded, streaming inflate.
     .target(name: "ZlibCompression", dependencies: ["RFC6455", "CZlib"]),
-    // The runtime: NIO transport, TLS, keep-alive, reconnect, async API.
+    // Proxies without I/O: proxy URLs, the environment's settings, HTTP CONNECT and SOCKS5.
+    .target(name: "ProxyTunnel"),
+    // The runtime: NIO transport, TLS, proxies, keep-alive, reconnect, async API.
     .target(
       name: "WebSocketClient",
       dependencies: [
-        "RFC6455", "ZlibCompression", "CommandLineValues",
+        "RFC6455", "ZlibCompression", "CommandLineValues", "ProxyTunnel",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -58,7 +60,7 @@ let package = Package(
     .executableTarget(
       name: "qna",
       dependencies: [
-        "QnAClient", "QnATerminal", "CommandLineValues",
+        "QnAClient", "QnATerminal", "CommandLineValues", "ProxyTunnel", "WebSocketClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -94,7 +96,7 @@ let package = Package(
     .executableTarget(
       name: "wsc",
       dependencies: [
-        "WebSocketClient", "CommandLineValues",
+        "WebSocketClient", "CommandLineValues", "ProxyTunnel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -105,10 +107,11 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
+    .testTarget(name: "ProxyTunnelTests", dependencies: ["ProxyTunnel"]),
     .testTarget(
       name: "WebSocketClientTests",
       dependencies: [
-        "WebSocketClient", "TestSupport",
+        "WebSocketClient", "ProxyTunnel", "TestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),

@@ -21,6 +21,16 @@ public enum DurationValue {
     return .nanoseconds(Int64(nanoseconds.rounded()))
   }
 
+  /// A duration that must be at least `minimum` (a timeout of 0 would fail every connection
+  /// at once, a backoff of 0 would reconnect in a tight loop); `option` names it in the error.
+  public static func parse(_ text: String, atLeast minimum: Duration, option: String)
+    throws(ValueError) -> Duration
+  {
+    let value = try parse(text)
+    guard value >= minimum else { throw .tooShort(option: option, minimum: format(minimum)) }
+    return value
+  }
+
   /// `1.5s`, `250ms`: the shortest exact form, for messages and logs.
   public static func format(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
@@ -45,12 +55,14 @@ public enum SizeValue {
 public enum ValueError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidDuration(String)
   case invalidSize(String)
+  case tooShort(option: String, minimum: String)
 
   public var description: String {
     switch self {
     case .invalidDuration(let text):
       "invalid duration '\(text)': use seconds (1, 0.5) or a unit (500ms, 2s, 1m)"
     case .invalidSize(let text): "invalid size '\(text)': use a positive number of bytes"
+    case .tooShort(let option, let minimum): "\(option) must be at least \(minimum)"
     }
   }
 }

@@ -1,10 +1,10 @@
 /// Standard base64 (RFC 4648 §4, with padding) for the handshake's key and accept values.
 /// The core avoids Foundation, and these values are never longer than a few dozen bytes.
-enum Base64 {
+public enum Base64 {
   private static let alphabet = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-  static func encode(_ bytes: [UInt8]) -> String {
+  public static func encode(_ bytes: [UInt8]) -> String {
     var output: [UInt8] = []
     output.reserveCapacity((bytes.count + 2) / 3 * 4)
     var index = 0

@@ -1,3 +1,4 @@
+import ProxyTunnel
 import RFC6455
 
 /// Everything a `WebSocketClient` can be told, with defaults suited to a conference network.
@@ -8,6 +9,10 @@ public struct ClientConfiguration: Sendable {
   /// The protocol core's limits: maximum message size, close timeout.
   public var protocolLimits: Configuration
   public var tls: TLSOptions
+  /// Which proxy to go through, if any. Default direct: programs that follow the
+  /// environment's `http_proxy` and friends pass `ProxySettings.environment(…)`, as `wsc`
+  /// and `qna` do.
+  public var proxy: ProxySettings
   /// Time allowed for TCP (and TLS) to connect. Default 10 s.
   public var connectTimeout: Duration
   /// Time allowed from connected to the server's 101. Default 10 s.
@@ -24,7 +29,8 @@ public struct ClientConfiguration: Sendable {
   public init(
     handshake: HandshakeOptions = HandshakeOptions(deflate: DeflateOffer()),
     protocolLimits: Configuration = Configuration(),
-    tls: TLSOptions = TLSOptions(), connectTimeout: Duration = .seconds(10),
+    tls: TLSOptions = TLSOptions(), proxy: ProxySettings = .direct,
+    connectTimeout: Duration = .seconds(10),
     handshakeTimeout: Duration = .seconds(10), pingInterval: Duration? = .seconds(20),
     pingTimeout: Duration = .seconds(20), reconnect: ReconnectPolicy? = nil,
     eventBufferSize: Int = 256
@@ -32,6 +38,7 @@ public struct ClientConfiguration: Sendable {
     self.handshake = handshake
     self.protocolLimits = protocolLimits
     self.tls = tls
+    self.proxy = proxy
     self.connectTimeout = connectTimeout
     self.handshakeTimeout = handshakeTimeout
     self.pingInterval = pingInterval

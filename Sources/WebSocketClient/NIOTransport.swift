@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+import ProxyTunnel
 import RFC6455
 import Synchronization
 
@@ -16,31 +17,75 @@ public struct NIOTransport: WebSocketTransport {
     self.group = group
   }
 
-  public func connect(to url: WebSocketURL, tls: TLSOptions, timeout: Duration)
-    async throws(TransportError) -> any TransportChannel
-  {
+  public func connect(
+    to url: WebSocketURL, via proxy: ProxyEndpoint?, tls: TLSOptions, timeout: Duration
+  ) async throws(TransportError) -> any TransportChannel {
     let sslContext = try url.isSecure ? Self.makeSSLContext(tls) : nil
     // SNI and name verification use host names; an IP literal is verified against IP SANs.
+    // Through a proxy too: TLS runs inside the tunnel, end to end with the server.
     let serverName = (try? SocketAddress(ipAddress: url.host, port: 0)) == nil ? url.host : nil
     let bridge = InboundBridge()
+    let install: @Sendable (ChannelPipeline.SynchronousOperations) throws -> Void = { pipeline in
+      if let sslContext {
+        try pipeline.addHandler(
+          NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+      }
+      try pipeline.addHandler(bridge)
+    }
+    let handshake: (any ProxyHandshake)?
+    do {
+      handshake = try proxy?.handshake(toHost: url.host, port: url.port) {
+        Base64.encode(Array($0.utf8))
+      }
+    } catch {
+      throw .proxy(proxy?.description ?? "", error)
+    }
+    let tunnelOpened = group.any().makePromise(of: Void.self)
     let bootstrap = ClientBootstrap(group: group)
       .connectTimeout(.nanoseconds(max(1_000_000, timeout.nanoseconds)))
       .channelOption(.socketOption(.tcp_nodelay), value: 1)
       .channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
-          if let sslContext {
-            let handler = try NIOSSLClientHandler(context: sslContext, serverHostname: serverName)
-            try channel.pipeline.syncOperations.addHandler(handler)
+          if let handshake {
+            try channel.pipeline.syncOperations.addHandler(
+              ProxyHandshakeHandler(
+                handshake: handshake, opened: tunnelOpened, timeout: timeout,
+                installTunnelHandlers: install))
+          } else {
+            try install(channel.pipeline.syncOperations)
           }
-          try channel.pipeline.syncOperations.addHandler(bridge)
         }
       }
+    let host = proxy?.host ?? url.host
+    let port = proxy?.port ?? url.port
+    let channel: any Channel
     do {
-      let channel = try await bootstrap.connect(host: url.host, port: url.port).get()
-      return NIOTransportChannel(channel: channel, bridge: bridge)
+      channel = try await bootstrap.connect(host: host, port: port).get()
     } catch {
+      tunnelOpened.fail(error)
       if case ChannelError.connectTimeout = error { throw .connectTimedOut(timeout) }
-      throw .connectFailed("\(url.host):\(url.port): \(Self.reason(for: error))")
+      let through = proxy.map { " (the proxy \($0))" } ?? ""
+      throw .connectFailed("\(host):\(port)\(through): \(Self.reason(for: error))")
+    }
+    if let proxy {
+      try await Self.awaitTunnel(tunnelOpened.futureResult, via: proxy, timeout: timeout)
+    } else {
+      tunnelOpened.succeed()
+    }
+    return NIOTransportChannel(channel: channel, bridge: bridge)
+  }
+
+  private static func awaitTunnel(
+    _ opened: EventLoopFuture<Void>, via proxy: ProxyEndpoint, timeout: Duration
+  ) async throws(TransportError) {
+    do {
+      try await opened.get()
+    } catch ProxyFailure.proxy(let error) {
+      throw .proxy(proxy.description, error)
+    } catch ProxyFailure.timedOut {
+      throw .connectTimedOut(timeout)
+    } catch {
+      throw .connectFailed("the proxy \(proxy): \(error)")
     }
   }
 

@@ -69,6 +69,9 @@ public struct ReconnectPolicy: Sendable, Hashable {
     switch disconnect {
     case .userClosed, .invalidRequest, .handshakeFailed:
       return false
+    // Like a refused upgrade: a 407 or a ruleset's "not allowed" would only repeat.
+    case .connectFailed(.proxy(_, let refusal)):
+      return !refusal.isPermanent
     // A captive portal intercepts TLS too: its certificate fails until the attendee logs in.
     case .reconnectRequested, .connectFailed, .timedOut, .pingTimeout, .tlsFailed:
       return true

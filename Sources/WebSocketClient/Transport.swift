@@ -1,10 +1,13 @@
 import CommandLineValues
 import NIOCore
+import ProxyTunnel
 import RFC6455
 
 /// How the runtime reaches a server: TCP (and TLS) in production, in-memory pipes in tests.
 public protocol WebSocketTransport: Sendable {
-  func connect(to url: WebSocketURL, tls: TLSOptions, timeout: Duration)
+  /// Connects to `url`'s host, or through `proxy` to it when there is one; `timeout` bounds
+  /// TCP's connect and, separately, the proxy's answer.
+  func connect(to url: WebSocketURL, via proxy: ProxyEndpoint?, tls: TLSOptions, timeout: Duration)
     async throws(TransportError)
     -> any TransportChannel
 }
@@ -55,9 +58,12 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
   case connectTimedOut(Duration)
   case tls(String)
   case io(String)
+  /// The proxy (named without credentials) did not open the tunnel.
+  case proxy(String, ProxyError)
 
   public var description: String {
     switch self {
+    case .proxy(let proxy, let error): "the proxy \(proxy) \(error)"
     case .connectFailed(let detail): "connection failed: \(detail)"
     case .connectTimedOut(let timeout):
       "connection timed out after \(DurationValue.format(timeout))"

@@ -144,8 +144,9 @@ public final class WebSocketClient: Sendable {
     }
     let channel: any TransportChannel
     do {
+      let proxy = configuration.proxy.proxy(host: url.host, port: url.port, isSecure: url.isSecure)
       channel = try await transport.connect(
-        to: url, tls: configuration.tls, timeout: configuration.connectTimeout)
+        to: url, via: proxy, tls: configuration.tls, timeout: configuration.connectTimeout)
     } catch {
       switch error {
       case .connectTimedOut(let limit): return (.timedOut(.connect(limit)), nil)

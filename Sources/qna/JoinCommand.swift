@@ -39,8 +39,11 @@ struct JoinCommand: AsyncParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
+    // The probe goes the way the client will: through the proxy its options choose.
+    var probe = EngineConfiguration.defaultClient
+    probe.proxy = try QnACommand.parse(["--url", url] + options).proxyOptions.settings()
     ServerCheck.requireSession(
-      await ServerCheck.probe(target, client: EngineConfiguration.defaultClient),
+      await ServerCheck.probe(target, client: probe),
       code: canonical, url: target)
     await QnACommand.main(["--url", url] + options)
   }

@@ -33,6 +33,7 @@ struct PresentCommand: AsyncParsableCommand {
   var noMouse = false
   @Option(help: "The console's log (default $XDG_STATE_HOME/qna/qna.log).")
   var logFile: String?
+  @OptionGroup var proxyOptions: ProxyOptions
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
@@ -55,6 +56,11 @@ struct PresentCommand: AsyncParsableCommand {
     }
     var secret = token ?? environment["QNA_TOKEN"]
     var client = EngineConfiguration.defaultClient
+    do {
+      client.proxy = try proxyOptions.settings()
+    } catch {
+      Headless.fail("\(error)", status: .usage)
+    }
     // Asked for only when the server wants one, and asked again after a wrong one.
     for attempt in 1...3 {
       client.handshake.extraHeaders =

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineValues
 import Foundation
+import ProxyTunnel
 import QnA
 import QnAClient
 import QnATerminal
@@ -88,6 +89,7 @@ struct QnACommand: AsyncParsableCommand {
   var maxLength: Int?
   @Flag(help: "Send questions as text frames instead of binary.") var text = false
   @Flag(help: "Do not offer permessage-deflate (compression, on by default).") var noDeflate = false
+  @OptionGroup var proxyOptions: ProxyOptions
   @Flag(help: "Log details (ignored messages, resends) on stderr.") var verbose = false
   @Option(help: "Where unsent questions are kept between runs (default $XDG_STATE_HOME/qna).")
   var stateDir: String?
@@ -211,19 +213,25 @@ struct QnACommand: AsyncParsableCommand {
     }
     var client = Self.client
     if let connectTimeout {
-      client.connectTimeout = try DurationValue.parse(connectTimeout)
+      client.connectTimeout = try DurationValue.parse(
+        connectTimeout, atLeast: .milliseconds(1), option: "--connect-timeout")
       client.handshakeTimeout = client.connectTimeout
     }
     if let pingInterval {
       let interval = try DurationValue.parse(pingInterval)
       client.pingInterval = interval == .zero ? nil : interval
     }
-    if let pingTimeout { client.pingTimeout = try DurationValue.parse(pingTimeout) }
+    if let pingTimeout {
+      client.pingTimeout = try DurationValue.parse(
+        pingTimeout, atLeast: .milliseconds(1), option: "--ping-timeout")
+    }
     if noDeflate { client.handshake.deflate = nil }
+    client.proxy = try proxyOptions.settings()
     if noReconnect {
       client.reconnect = nil
     } else if let maxBackoff {
-      client.reconnect?.maximumDelay = try DurationValue.parse(maxBackoff)
+      client.reconnect?.maximumDelay = try DurationValue.parse(
+        maxBackoff, atLeast: .milliseconds(100), option: "--max-backoff")
     }
     let directory =
       stateDir.map { URL(fileURLWithPath: $0) }

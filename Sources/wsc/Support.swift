@@ -54,6 +54,7 @@ enum ExitStatus: Int32 {
     switch disconnect {
     case .userClosed, .reconnectRequested: self = .success
     case .refused, .handshakeFailed, .invalidRequest: self = .refused
+    case .connectFailed(.proxy): self = .refused  // a proxy's refusal is a refusal too
     case .tlsFailed: self = .tls
     case .timedOut, .pingTimeout: self = .timeout
     case .connectFailed: self = .connectFailed

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineValues
 import Foundation
+import ProxyTunnel
 import RFC6455
 import WebSocketClient
 
@@ -12,7 +13,7 @@ struct WSC: AsyncParsableCommand {
       "A raw WebSocket client: stdin lines go out as messages, messages come in as stdout lines.",
     discussion: """
       Binary messages print as base64 (or raw with --raw). Exit status: 0 after a normal close; \
-      2 refused handshake, 3 protocol error, 4 TLS failure, 5 timeout, 6 connection failed, \
+      2 refused handshake or proxy, 3 protocol error, 4 TLS failure, 5 timeout, 6 connection failed, \
       1 any other abnormal end, 64 bad usage. Durations: 1, 0.5, 500ms, 2s, 1m.
       """,
     version: ProjectVersion.current)
@@ -48,6 +49,8 @@ struct WSC: AsyncParsableCommand {
       (default \(DurationValue.format(Self.defaults.connectTimeout))).
       """)
   var connectTimeout: String?
+  @Option(help: ArgumentHelp(ProxySettings.proxyOptionHelp)) var proxy: String?
+  @Flag(help: ArgumentHelp(ProxySettings.noProxyOptionHelp)) var noProxy = false
   @Flag(help: "Reconnect with backoff after connection failures and drops.") var reconnect = false
   @Option(help: "A PEM file of certificates to trust for wss://.") var caFile: String?
   @Flag(help: "Do not verify the server's certificate (test servers only).") var insecure = false
@@ -134,11 +137,13 @@ struct WSC: AsyncParsableCommand {
     var configuration = Self.defaults
     configuration.handshake = handshake
     configuration.tls = TLSOptions(caFile: caFile, insecure: insecure)
+    configuration.proxy = try ProxySettings.commandLine(proxy: proxy, noProxy: noProxy)
     if let maxMessageSize {
       configuration.protocolLimits.maxMessageSize = try SizeValue.parse(maxMessageSize)
     }
     if let connectTimeout {
-      configuration.connectTimeout = try DurationValue.parse(connectTimeout)
+      configuration.connectTimeout = try DurationValue.parse(
+        connectTimeout, atLeast: .milliseconds(1), option: "--connect-timeout")
       configuration.handshakeTimeout = configuration.connectTimeout
     }
     if let pingInterval {
@@ -147,7 +152,10 @@ struct WSC: AsyncParsableCommand {
     } else if echo {
       configuration.pingInterval = nil  // conformance suites time every frame they see
     }
-    if let pingTimeout { configuration.pingTimeout = try DurationValue.parse(pingTimeout) }
+    if let pingTimeout {
+      configuration.pingTimeout = try DurationValue.parse(
+        pingTimeout, atLeast: .milliseconds(1), option: "--ping-timeout")
+    }
     configuration.reconnect = reconnect ? ReconnectPolicy() : nil
     return configuration
   }

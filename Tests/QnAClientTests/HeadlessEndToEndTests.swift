@@ -36,6 +36,22 @@ struct HeadlessEndToEndTests {
       ])
   }
 
+  /// Behind a network that lets nothing out but a proxy: the question goes through it, the
+  /// answer comes back through it.
+  @Test func aQuestionAndItsAnswerGoThroughTheProxyOfTheEnvironment() async throws {
+    let server = try PeerProcess(script: "reference_backend.py")
+    let proxy = try ProxyProcess.tinyproxy()
+    let qna = try HeadlessProcess(
+      ["--url", url(server), "--ask", "Through the proxy?", "--wait-answered", "--timeout", "30s"],
+      stdin: "", environment: ["http_proxy": "http://\(proxy.url)"])
+    let created = try await qna.waitFor("created")
+    let id = try #require(created["id"])
+    #expect(try httpRequest("POST", port: server.port, path: "/\(id)/answer").status == 303)
+    _ = try await qna.waitFor("answered")
+    #expect(await qna.exitStatus() == 0, "\(qna.stderr)")
+    #expect(proxy.log.contains("CONNECT 127.0.0.1:\(server.port) HTTP/1.1"), "\(proxy.log)")
+  }
+
   @Test func stdinLinesAreQuestionsInOrderAndExitAfterSendLeavesThemStored() async throws {
     let server = try PeerProcess(script: "reference_backend.py")
     let qna = try HeadlessProcess(
@@ -157,6 +173,16 @@ struct HeadlessEndToEndTests {
     #expect(badURL.stderr.hasPrefix("qna: ") && badURL.events.isEmpty)
     let badTimeout = try HeadlessProcess(["--timeout", "soon"], stdin: "")
     #expect(await badTimeout.exitStatus() == 64)
+    // A backoff of 0 reconnected some 1,500 times a second; timeouts of 0 fail every attempt.
+    for (option, value, words) in [
+      ("--max-backoff", "0", "--max-backoff must be at least 100ms"),
+      ("--ping-timeout", "0s", "--ping-timeout must be at least 1ms"),
+      ("--connect-timeout", "0", "--connect-timeout must be at least 1ms"),
+    ] {
+      let qna = try HeadlessProcess([option, value], stdin: "")
+      #expect(await qna.exitStatus() == 64, "\(option)")
+      #expect(qna.stderr.contains(words), "\(qna.stderr)")
+    }
   }
 }
 

@@ -15,7 +15,9 @@ public final class ChildProcess: @unchecked Sendable {
   private static let spawnLock = Mutex(())
   private let keptErrors = Mutex("")
 
-  /// `environment` entries are added to (or replace) this process's environment.
+  /// `environment` entries are added to (or replace) this process's environment, less its
+  /// proxy variables: a test about proxies names the ones it wants, and no other test may go
+  /// through a proxy the machine happens to have set.
   public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:])
     throws
   {
@@ -56,7 +58,8 @@ public final class ChildProcess: @unchecked Sendable {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
-    let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let merged = ProcessInfo.processInfo.environment.filter { !Self.isProxyVariable($0.key) }
+      .merging(environment) { $1 }
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for entry in envp { free(entry) } }
     var child: pid_t = 0
@@ -74,6 +77,10 @@ public final class ChildProcess: @unchecked Sendable {
     stdin = FileHandle(fileDescriptor: input[1], closeOnDealloc: true)
     stdout = FileHandle(fileDescriptor: output[0], closeOnDealloc: true)
     stderr = FileHandle(fileDescriptor: errors[0], closeOnDealloc: true)
+  }
+
+  static func isProxyVariable(_ name: String) -> Bool {
+    ["http_proxy", "https_proxy", "all_proxy", "no_proxy"].contains(name.lowercased())
   }
 
   /// The next line of stdout, newline included; shorter if stdout ends first. Blocks.

@@ -21,10 +21,15 @@ public final class HeadlessProcess: Sendable {
 
   /// Runs `qna --headless`; its pending-questions file lives in `stateDirectory` (a fresh
   /// temporary one unless given), never in the user's own state directory.
-  public init(_ arguments: [String], stdin: String? = nil, stateDirectory: URL? = nil) throws {
+  /// `environment` adds to (or replaces) the test's own, as for `ChildProcess`.
+  public init(
+    _ arguments: [String], stdin: String? = nil, stateDirectory: URL? = nil,
+    environment: [String: String] = [:]
+  ) throws {
     let state = stateDirectory ?? Self.freshDirectory()
     child = try ChildProcess(
-      Self.qnaPath, ["--headless"] + arguments, environment: ["XDG_STATE_HOME": state.path])
+      Self.qnaPath, ["--headless"] + arguments,
+      environment: environment.merging(["XDG_STATE_HOME": state.path]) { $1 })
     if let stdin {
       child.stdin.write(Data(stdin.utf8))
       try child.stdin.close()

@@ -13,6 +13,9 @@ public struct ProgramRun: Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.filter {
+      !ChildProcess.isProxyVariable($0.key)
+    }
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output

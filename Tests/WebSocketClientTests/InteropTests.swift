@@ -224,24 +224,9 @@ struct PythonInteropTests {
   }
 
   @Test func wssWithASelfSignedCertificateNeedsItsCA() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "qna-tls-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let cert = directory.appendingPathComponent("cert.pem").path
-    let key = directory.appendingPathComponent("key.pem").path
-    let openssl = Process()
-    openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-    openssl.arguments = [
-      "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-      "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-    ]
-    openssl.standardError = FileHandle.nullDevice
-    try openssl.run()
-    openssl.waitUntilExit()
-    #expect(openssl.terminationStatus == 0)
-    let server = try PeerProcess(
-      script: "echo_server.py", arguments: ["--cert", cert, "--key", key])
+    let tls = try TestCertificate()
+    let server = try tls.echoServer()
+    let cert = tls.certificate
     let url = try WebSocketURL("wss://localhost:\(server.port)/echo")
 
     let untrusting = WebSocketClient(

@@ -101,6 +101,10 @@ struct ReconnectPolicyTests {
       // A captive portal: its HTML page, its redirect, its certificate.
       .refused(status: 200), .refused(status: 302), .refused(status: 511),
       .tlsFailed(.tls("bad certificate")),
+      // A proxy that cannot reach the server now, or dropped us mid-answer.
+      .connectFailed(.proxy("http://p:1", .refused(status: 502, reason: "Bad Gateway"))),
+      .connectFailed(.proxy("socks5://p:1", .socksRefused(code: 5))),
+      .connectFailed(.proxy("http://p:1", .closedEarly(hint: nil))),
     ]
     let no: [Disconnect] = [
       .userClosed, .refused(status: 401), .refused(status: 403), .refused(status: 404),
@@ -108,6 +112,11 @@ struct ReconnectPolicyTests {
       .invalidRequest(.invalidHeaderName("bad header")),
       closed(.normalClosure), closed(.policyViolation),
       closed(.protocolError, clean: false, error: .protocolViolation(.reservedOpcode(3))),
+      // A proxy's refusal, like the server's: credentials or rules that would only repeat.
+      .connectFailed(.proxy("http://p:1", .refused(status: 407, reason: ""))),
+      .connectFailed(.proxy("http://p:1", .refused(status: 403, reason: ""))),
+      .connectFailed(.proxy("socks5://p:1", .socksAuthenticationFailed)),
+      .connectFailed(.proxy("socks5://p:1", .socksRefused(code: 2))),
     ]
     for disconnect in yes { #expect(policy.shouldReconnect(after: disconnect), "\(disconnect)") }
     for disconnect in no { #expect(!policy.shouldReconnect(after: disconnect), "\(disconnect)") }

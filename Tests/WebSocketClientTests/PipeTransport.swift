@@ -1,4 +1,5 @@
 import NIOCore
+import ProxyTunnel
 import RFC6455
 import Synchronization
 import TestSupport
@@ -20,7 +21,7 @@ final class PipeTransport: WebSocketTransport {
   var servers: [PipeServer] { state.withLock { $0.servers } }
   var connectCount: Int { state.withLock { $0.servers.count } }
 
-  func connect(to url: WebSocketURL, tls: TLSOptions, timeout: Duration)
+  func connect(to url: WebSocketURL, via proxy: ProxyEndpoint?, tls: TLSOptions, timeout: Duration)
     async throws(TransportError)
     -> any TransportChannel
   {

@@ -14,8 +14,10 @@ struct WscTests {
     var stderr: String
   }
 
-  func wsc(_ arguments: [String], stdin: String = "") throws -> Run {
-    let child = try ChildProcess(Self.wscPath, arguments)
+  func wsc(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws
+    -> Run
+  {
+    let child = try ChildProcess(Self.wscPath, arguments, environment: environment)
     child.stdin.write(Data(stdin.utf8))
     try child.stdin.close()
     // Read stderr alongside stdout so that neither pipe can fill up and block wsc.
