@@ -62,11 +62,12 @@ extension QnAState {
         $0.sequence < $1.sequence
       }.compactMap(\.serverID)
       // Several small messages rather than one a server would close the socket for (1009).
+      let chunkSize = Self.resumeChunk(serverLimit: message.maxMessageSize)
       var start = 0
       while start < mine.count {
-        let chunk = Array(mine[start..<min(mine.count, start + Self.resumeChunk)])
+        let chunk = Array(mine[start..<min(mine.count, start + chunkSize)])
         effects.append(.resume(Resume(id: message.id, questions: chunk)))
-        start += Self.resumeChunk
+        start += chunkSize
       }
     } else if handshakes > 1, !warnedAboutLostAnswers {
       warnedAboutLostAnswers = true
@@ -95,6 +96,12 @@ extension QnAState {
   /// Ids per `resume`: 256 UUIDs are about 10 KB of JSON, under the 16 KiB message limit of
   /// the existing back ends.
   static let resumeChunk = 256
+
+  /// Ids per `resume` under a server's announced limit: 39 bytes an id, 120 for the rest.
+  static func resumeChunk(serverLimit: Int?) -> Int {
+    guard let serverLimit else { return resumeChunk }
+    return min(resumeChunk, max(1, (serverLimit - 120) / 39))
+  }
 }
 
 extension QnAState {

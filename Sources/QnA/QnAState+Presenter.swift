@@ -24,8 +24,7 @@ public struct PresenterDesk: Sendable, Equatable {
 
   /// Actions not yet answered by the server, in the order given.
   public internal(set) var queue: [Action] = []
-  /// The last dismiss, restore, highlight or unhighlight, and the question highlighted
-  /// before it (for undoing a highlight).
+  /// The last action, and the question highlighted before it (for undoing a highlight).
   var lastUndoable: (action: Action, previousHighlight: UUID?)?
 
   /// Actions the server has not confirmed, on or off the wire.
@@ -57,14 +56,15 @@ extension QnAState {
       kind: kind, question: question,
       text: kind == .answer ? trimmed.flatMap { $0.isEmpty ? nil : $0 } : nil,
       isPrivate: kind == .answer && isPrivate, token: token)
-    if [.dismiss, .restore, .highlight, .unhighlight].contains(kind) {
-      desk.lastUndoable = (action, room.highlighted)
-    }
+    // Undo is about the last action, whatever it was: after an approve, "u" must not reach
+    // back to a dismiss before it.
+    desk.lastUndoable = (action, room.highlighted)
     desk.queue.append(action)
     return [.report(.action(action, outcome: .queued))] + sendActions()
   }
 
-  /// The last dismiss, restore, highlight or unhighlight, taken back as a new action.
+  /// The last action, taken back as a new one when it is a dismiss, restore, highlight or
+  /// unhighlight (an approve or an answer has reached the room: it stays).
   mutating func undo(token: UUID) -> [QnAEffect] {
     guard let (last, previous) = desk.lastUndoable else {
       return [notice("Nothing to undo.", kind: .info)]
@@ -76,7 +76,8 @@ extension QnAState {
     case .restore: inverse = (.dismiss, last.question)
     case .highlight: inverse = previous.map { (.highlight, $0) } ?? (.unhighlight, last.question)
     case .unhighlight: inverse = (.highlight, last.question)
-    case .approve, .answer: return [notice("Nothing to undo.", kind: .info)]
+    case .approve, .answer:
+      return [notice("The last action (\(last.kind.rawValue)) cannot be undone.", kind: .info)]
     }
     var effects = act(inverse.0, on: inverse.1, text: nil, isPrivate: false, token: token)
     desk.lastUndoable = nil  // an undo is not undone by the next undo

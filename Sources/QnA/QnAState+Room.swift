@@ -26,13 +26,25 @@ extension QnAState {
         seq: snapshot.seq, parts: snapshot.parts, highlighted: snapshot.highlighted,
         epoch: snapshot.epoch)
     }
-    room.assembling?.pages[snapshot.part] = snapshot.questions
-    guard let assembly = room.assembling, assembly.pages.count == assembly.parts else { return [] }
+    guard var assembly = room.assembling, assembly.pages[snapshot.part] == nil else { return [] }
+    // Within the room's bounds as pages arrive: a hostile server's endless room is cut here.
+    var kept: [RoomQuestion] = []
+    for question in snapshot.questions {
+      let size = Room.textBytes(of: question)
+      guard assembly.count < Room.maxQuestions, assembly.textBytes + size <= Room.maxTextBytes
+      else { break }
+      kept.append(question)
+      assembly.count += 1
+      assembly.textBytes += size
+    }
+    assembly.pages[snapshot.part] = kept
+    room.assembling = assembly
+    guard assembly.pages.count == assembly.parts else { return [] }
     room.assembling = nil
     room.catchUpAskedAt = nil
     let questions = assembly.pages.keys.sorted().flatMap { assembly.pages[$0]! }
-      .prefix(Room.maxQuestions)
     room.questions = Dictionary(questions.map { ($0.id, $0) }) { _, last in last }
+    room.textBytes = room.questions.values.reduce(0) { $0 + Room.textBytes(of: $1) }
     // This attendee's votes as of the snapshot, except those a vote's answer settled later.
     let votedThen = Set(questions.filter { $0.voted == true }.map(\.id))
     room.myVotes = Set(
@@ -70,7 +82,11 @@ extension QnAState {
     var effects: [QnAEffect] = []
     for question in delta.questions.prefix(Room.maxQuestions) {
       let old = room.questions[question.id]
-      guard old != nil || room.questions.count < Room.maxQuestions else { continue }
+      let growth = Room.textBytes(of: question) - (old.map(Room.textBytes) ?? 0)
+      guard old != nil || room.questions.count < Room.maxQuestions,
+        room.textBytes + growth <= Room.maxTextBytes
+      else { continue }
+      room.textBytes += growth
       var updated = question
       // Deltas go to everyone alike: what is this attendee's stays as it was.
       updated.mine = question.mine ?? old?.mine
@@ -86,6 +102,7 @@ extension QnAState {
       } else if question.answer == nil, old?.mine == true, let answer = old?.answer {
         // Asked in an earlier run: its private answer is in no delta; it stays.
         room.questions[question.id]?.answer = answer
+        room.textBytes += answer.utf8.count
         room.questions[question.id]?.isPrivate = old?.isPrivate
       }
     }
@@ -95,6 +112,7 @@ extension QnAState {
         continue
       }
       guard let removed = room.questions.removeValue(forKey: id) else { continue }
+      room.textBytes -= Room.textBytes(of: removed)
       room.myVotes.remove(id)
       room.risenAt[id] = nil
       if room.highlighted == id { room.highlighted = nil }
@@ -107,6 +125,8 @@ extension QnAState {
         effects += roomLine(id).map { [$0] } ?? []
       }
     }
+    // A page before the last: its questions are applied, the sequence waits for the rest.
+    guard delta.completes else { return effects }
     room.seq = delta.to
     // Deltas seen past this one were set aside for a gap: what they said is still missing.
     if room.newestSeen > delta.to { effects += catchUp(from: delta.to) }

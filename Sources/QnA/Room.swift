@@ -36,6 +36,9 @@ public struct Room: Sendable, Equatable {
     var pages: [Int: [RoomQuestion]] = [:]
     var highlighted: UUID?
     var epoch: UUID
+    /// Questions and text bytes kept so far: the bounds hold while pages arrive, not after.
+    var count = 0
+    var textBytes = 0
   }
 
   struct PendingVote: Sendable, Equatable {
@@ -52,6 +55,17 @@ public struct Room: Sendable, Equatable {
 
   /// Questions a room may hold; a hostile server cannot grow it past this.
   static let maxQuestions = 100_000
+  /// Text (questions, answers, names) a room may hold, in UTF-8 bytes: with `maxQuestions`,
+  /// what bounds a hostile server's room in memory. A real room of 100,000 questions of
+  /// 300 characters fits.
+  static let maxTextBytes = 64 << 20
+  /// Text bytes the room holds now.
+  var textBytes = 0
+
+  static func textBytes(of question: RoomQuestion) -> Int {
+    question.content.utf8.count + (question.answer?.utf8.count ?? 0)
+      + (question.name?.utf8.count ?? 0)
+  }
   /// How long a catch-up may take before a new gap asks again.
   static let catchUpPatience = Duration.seconds(5)
   /// How long a rise is remembered: longer than any front end marks it.

@@ -121,17 +121,27 @@ public struct RoomDelta: Sendable, Hashable, Codable {
   public var removed: [UUID]?
   /// Present when the question being answered changed (its `id` absent when none is).
   public var highlight: HighlightChange?
+  /// A delta too large for one message comes in pages with the same `from` and `to`, in
+  /// order, each `part` of `parts` (both absent for one page). Each page's questions are
+  /// current states, applied as they come; the last page completes the delta.
+  public var part: Int?
+  public var parts: Int?
 
   public init(
     from: Int, to: Int, questions: [RoomQuestion] = [], removed: [UUID]? = nil,
-    highlight: HighlightChange? = nil
+    highlight: HighlightChange? = nil, part: Int? = nil, parts: Int? = nil
   ) {
     self.from = from
     self.to = to
     self.questions = questions
     self.removed = removed
     self.highlight = highlight
+    self.part = part
+    self.parts = parts
   }
+
+  /// Whether this is the last (or only) page of its delta.
+  public var completes: Bool { (part ?? 1) >= (parts ?? 1) }
 }
 
 /// The question being answered now, or none.

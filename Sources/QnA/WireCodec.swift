@@ -104,6 +104,11 @@ public struct WireCodec: Sendable {
     (try? encoder.encode(question).count) ?? question.content.utf8.count * 6 + 200
   }
 
+  /// The bytes `text` takes as a JSON string (quotes included), escapes and all.
+  public static func encodedSize(ofString text: String) -> Int {
+    (try? JSONEncoder().encode(text).count) ?? text.utf8.count * 6 + 2
+  }
+
   /// One line a log can carry, without the decoder's nested context dump.
   private static func summary(of error: any Error) -> String {
     switch error {

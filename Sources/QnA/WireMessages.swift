@@ -52,11 +52,17 @@ public struct Handshake: Sendable, Hashable, Codable {
   public var extensions: [String]?
   /// Extension `sessions`: the session this socket belongs to, when it is not the default.
   public var session: SessionInfo?
+  /// Extension: the largest message, in bytes, this server reads (it closes with 1009 past
+  /// it), so that a client splits what it sends in bulk (`resume`) to fit.
+  public var maxMessageSize: Int?
 
-  public init(id: UUID, extensions: [String]? = nil, session: SessionInfo? = nil) {
+  public init(
+    id: UUID, extensions: [String]? = nil, session: SessionInfo? = nil, maxMessageSize: Int? = nil
+  ) {
     self.id = id
     self.extensions = extensions
     self.session = session
+    self.maxMessageSize = maxMessageSize
   }
 }
 

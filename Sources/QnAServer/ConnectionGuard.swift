@@ -8,12 +8,15 @@ enum ConnectionMilestone: Sendable {
   case requestHead
   /// The server answered 101: the connection is an attendee's WebSocket from now on.
   case upgraded
+  /// A response ended with no request waiting: what comes next is a new request's head.
+  case responseEnded
 }
 
 /// First in every connection's pipeline, on raw bytes, so that it stays through the WebSocket
 /// upgrade: counts the connection in the ledger, closes it if no request head arrives within
-/// `headerTimeout` of connecting (slowloris; later requests on a keep-alive connection are
-/// Hummingbird's idle timeout's), and closes it if it stays unwritable for
+/// `headerTimeout` of connecting, or of the first byte of a later request on a keep-alive
+/// connection (slowloris; an idle keep-alive connection is Hummingbird's idle timeout's), and
+/// closes it if it stays unwritable for
 /// `writeStallTimeout` (a peer that stopped reading: its writes would wait for ever).
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = ByteBuffer
@@ -30,6 +33,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   private let timeouts: Timeouts
   private let onClose: @Sendable (String) -> Void
   private var admitted = false
+  /// Between a response and the next request's first byte, when no head timer runs.
+  private var betweenRequests = false
+  /// A WebSocket from the 101 on: no request heads to wait for any more.
+  private var upgraded = false
   private var headerTimer: Scheduled<Void>?
   private var stallTimer: Scheduled<Void>?
 
@@ -70,10 +77,29 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     case .requestHead:
       headerTimer?.cancel()
       headerTimer = nil
+      betweenRequests = false
     case .upgraded:
+      upgraded = true
+      betweenRequests = false
       ledger.upgraded(id)
+    case .responseEnded:
+      // The 101's end may pass the gate on its way out: a WebSocket has no next request.
+      betweenRequests = !upgraded
     }
     promise?.succeed()
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    if betweenRequests, headerTimer == nil {
+      betweenRequests = false
+      let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+      headerTimer = closeLater(
+        context.channel, after: timeouts.header, on: context.eventLoop,
+        because:
+          "closed a connection from \(address): no request head within \(timeouts.header) of its first byte"
+      )
+    }
+    context.fireChannelRead(data)
   }
 
   func channelWritabilityChanged(context: ChannelHandlerContext) {

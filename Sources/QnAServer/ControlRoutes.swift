@@ -39,8 +39,15 @@ extension QnAServerApp {
       guard seconds > 0, seconds <= 3600 else {
         throw HTTPError(.badRequest, message: "seconds must be in (0, 3600]")
       }
+      let outgoingOnly: Bool
+      switch request.uri.queryParameters["direction"] {
+      case nil, "both": outgoingOnly = false
+      case "out": outgoingOnly = true
+      case let other?:
+        throw HTTPError(.badRequest, message: "direction must be both or out, not '\(other)'")
+      }
       let targets = try hub.select(connectionID(request))
-      for connection in targets { connection.stall(seconds: seconds) }
+      for connection in targets { connection.stall(seconds: seconds, outgoingOnly: outgoingOnly) }
       return ControlResult(affected: targets.count)
     }
     router.post("/control/send") { request, _ -> ControlResult in

@@ -46,7 +46,7 @@ enum LoopbackHost {
   }
 
   private static func isPort(_ text: Substring) -> Bool {
-    guard !text.isEmpty, text.count <= 5, text.allSatisfy(\.isASCII),
+    guard !text.isEmpty, text.count <= 5, text.allSatisfy({ $0.isASCII && $0.isNumber }),
       let value = Int(text), value <= 65535
     else { return false }
     return true

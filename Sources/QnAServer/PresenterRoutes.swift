@@ -37,7 +37,13 @@ extension QnAServerApp {
     router.get("/api/questions") { request, context -> [QuestionJSON] in
       let desk = try deskOf(context)
       let (limit, before) = try page(of: request)
-      let byVotes = request.uri.queryParameters["sort"] == "votes"
+      let byVotes: Bool
+      switch request.uri.queryParameters["sort"] {
+      case nil, "newest": byVotes = false
+      case "votes": byVotes = true
+      case let other?:
+        throw HTTPError(.badRequest, message: "sort must be newest or votes, not '\(other)'")
+      }
       return try await desk.store.page(limit: limit, before: before, byVotes: byVotes)
         .map(QuestionJSON.init)
     }
@@ -49,9 +55,7 @@ extension QnAServerApp {
         let desk = try deskOf(context)
         let id = try questionID(context)
         let body = action == .answer ? try await answerBody(request) : AnswerBody()
-        let key = request.headers[HTTPField.Name("Idempotency-Key")!].flatMap {
-          UUID(uuidString: $0)
-        }
+        let key = try idempotencyKey(request)
         guard
           let outcome = try await desk.perform(
             action, on: id, text: body.text, isPrivate: body.private ?? false,
@@ -92,20 +96,33 @@ extension QnAServerApp {
 
   /// The optional body of `answer`: empty, or JSON with `text` and `private`.
   private static func answerBody(_ request: Request) async throws -> AnswerBody {
+    // Room to tell a text too long in words (8 bytes a character at most), not with a 413.
     let bytes = try await request.body.collect(upTo: QuestionDesk.maxAnswerLength * 8 + 1024)
     guard bytes.readableBytes > 0 else { return AnswerBody() }
-    let body: AnswerBody
-    do {
-      body = try JSONDecoder().decode(AnswerBody.self, from: Data(bytes.readableBytesView))
-    } catch {
-      throw HTTPError(.badRequest, message: "the body must be {\"text\": …, \"private\": bool}")
-    }
-    if let text = body.text, text.count > QuestionDesk.maxAnswerLength {
+    let data = Data(bytes.readableBytesView)
+    // Strict: a misspelt key ("txt") must not answer without the text the presenter typed.
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      Set(object.keys).isSubset(of: ["text", "private"]),
+      let body = try? JSONDecoder().decode(AnswerBody.self, from: data)
+    else {
       throw HTTPError(
-        .badRequest, message: "the answer is longer than \(QuestionDesk.maxAnswerLength) characters"
-      )
+        .badRequest,
+        message: "the body must be {\"text\": string, \"private\": bool}, no other keys")
+    }
+    if let problem = QuestionDesk.answerProblem(body.text) {
+      throw HTTPError(.badRequest, message: problem)
     }
     return body
+  }
+
+  /// The `Idempotency-Key` header: absent, or a UUID (anything else would silently act twice
+  /// when retried, so it is refused).
+  private static func idempotencyKey(_ request: Request) throws -> UUID? {
+    guard let value = request.headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
+    guard let key = UUID(uuidString: value) else {
+      throw HTTPError(.badRequest, message: "Idempotency-Key must be a UUID")
+    }
+    return key
   }
 
   /// `?limit=N&before=ID`: 400 for a limit out of 1…1,000 or an id that is not one.

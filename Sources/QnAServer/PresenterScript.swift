@@ -139,7 +139,8 @@ enum PresenterScript {
             for (const q of m.questions) questions.set(q.id, q);
             for (const id of m.removed || []) questions.delete(id);
             if (m.highlight) highlighted = m.highlight.id || null;
-            seq = m.to;
+            // A large delta comes in pages of one from/to: the last one completes it.
+            if ((m.part || 1) === (m.parts || 1)) seq = m.to;
             render();
           }
         };

@@ -70,9 +70,7 @@ extension QuestionDesk {
       return refuse("The id in presenterAction is not this connection's id.")
     }
     guard let kind = action.kind else { return refuse("There is no such action.") }
-    if let text = action.text, text.count > Self.maxAnswerLength {
-      return refuse("The answer is too long: at most \(Self.maxAnswerLength) characters.")
-    }
+    if let problem = Self.answerProblem(action.text) { return refuse(problem) }
     let outcome: QuestionStore.ActionOutcome?
     do {
       outcome = try await perform(

@@ -100,7 +100,8 @@ final class QuestionDesk: Sendable {
     return Handshake(
       id: connection.id,
       extensions: extensions + (connection.isPresenter ? [ProtocolExtension.presenter] : []),
-      session: session.map { SessionInfo(code: $0.code, title: $0.title, open: $0.open) })
+      session: session.map { SessionInfo(code: $0.code, title: $0.title, open: $0.open) },
+      maxMessageSize: configuration.maxMessageSize)
   }
 
   /// Waits until this socket may do `count` lookups: a flood of resends or resumes slows
@@ -118,10 +119,28 @@ final class QuestionDesk: Sendable {
       logger.warning("ignored resume from \(connection.id) naming \(resume.id)")
       return
     }
-    // A message holds a few hundred ids at most (the message size limit); the cap is a
-    // second guard for servers configured with a larger one.
-    let ids = Array(resume.questions.prefix(Self.maxResumeIDs))
-    let tokens = Array(resume.tokens.prefix(Self.maxResumeIDs - ids.count))
+    // A message holds a few hundred ids at most (the message size limit); a server configured
+    // with a larger one reads them in slices, each paced, and answers for all of them.
+    let all: [(id: UUID, isToken: Bool)] =
+      resume.questions.map { ($0, false) } + resume.tokens.map { ($0, true) }
+    var missing: [UUID] = []
+    var start = 0
+    while start < all.count {
+      let slice = all[start..<min(all.count, start + Self.maxResumeIDs)]
+      start += slice.count
+      let ids = slice.filter { !$0.isToken }.map(\.id)
+      let tokens = slice.filter { $0.isToken }.map(\.id)
+      guard let lost = await resumeSlice(ids: ids, tokens: tokens, from: connection) else { return }
+      missing += lost
+    }
+    await send(.resumed(Resumed(id: connection.id, missing: missing)), to: connection)
+  }
+
+  /// Moves what it can of one slice to `connection` and restates it; returns what the server
+  /// does not have (nil after a store failure, logged).
+  private func resumeSlice(ids: [UUID], tokens: [UUID], from connection: SocketConnection) async
+    -> [UUID]?
+  {
     await pace(ids.count + tokens.count, for: connection)
     let moved: [StoredQuestion]
     do {
@@ -129,7 +148,7 @@ final class QuestionDesk: Sendable {
         ids: ids, tokens: tokens, to: connection.id, attendee: connection.attendee)
     } catch {
       logger.error("resume failed: \(error)")
-      return
+      return nil
     }
     logger.info("resumed \(moved.count) questions on \(connection.id)")
     for question in moved {
@@ -140,15 +159,13 @@ final class QuestionDesk: Sendable {
     // Missing: what the server does not have at all. An id of someone else's question is
     // neither moved nor named (the sender has no claim on it).
     let found = Set(moved.map(\.id)).union(moved.compactMap(\.token))
-    let missing: [UUID]
     do {
       let existing = try await store.existing(ids: ids.filter { !found.contains($0) })
-      missing = (ids + tokens).filter { !found.contains($0) && !existing.contains($0) }
+      return (ids + tokens).filter { !found.contains($0) && !existing.contains($0) }
     } catch {
       logger.error("resume failed: \(error)")
-      return
+      return nil
     }
-    await send(.resumed(Resumed(id: connection.id, missing: missing)), to: connection)
   }
 
   static let maxResumeIDs = 1000
@@ -296,6 +313,24 @@ final class QuestionDesk: Sendable {
 
   /// The longest answer text a presenter may give.
   static let maxAnswerLength = 10_000
+  /// An answer's text as JSON, at most: with the longest question beside it, a question of
+  /// the room stays far below the 64 KiB a client reads (so no answer can shut clients out).
+  static let maxAnswerBytes = 16 * 1024
+
+  /// Why an answer's text is refused, in words, or nil when it may be given.
+  static func answerProblem(_ text: String?) -> String? {
+    guard let text else { return nil }
+    if text.allSatisfy(\.isWhitespace) {
+      return "The answer's text is empty: leave it out to mark the question answered without one."
+    }
+    if text.count > maxAnswerLength {
+      return "The answer is too long: at most \(maxAnswerLength) characters."
+    }
+    if WireCodec.encodedSize(ofString: text) > maxAnswerBytes {
+      return "The answer is too long: at most \(maxAnswerBytes / 1024) KiB as JSON."
+    }
+    return nil
+  }
 
   private func scheduleAutoAnswer(_ id: UUID) {
     guard let range = configuration.mock?.autoAnswerAfter else { return }

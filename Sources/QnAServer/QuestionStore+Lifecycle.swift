@@ -51,13 +51,16 @@ extension QuestionStore {
         record.state = QuestionState.dismissed.rawValue
         if highlighted == id { highlight = .some(nil) }
       case .restore:
+        // Back where it was dismissed from: one never approved waits in review again.
         if record.state == QuestionState.dismissed.rawValue {
-          record.state = QuestionState.live.rawValue
-          record.published = true
+          record.state = (record.published ? QuestionState.live : .review).rawValue
         }
       case .highlight:
         guard record.state == QuestionState.live.rawValue else {
           return refuse("Only a question the room sees can be the one being answered.")
+        }
+        guard !record.answered else {
+          return refuse("That question is answered already: highlight an open one.")
         }
         if highlighted != id { highlight = .some(id) }
       case .unhighlight:

@@ -239,6 +239,9 @@ final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
       context.write(data, promise: promise)
       inFlight = max(0, inFlight - 1)
       if inFlight == 0, pendingRefusal != nil { refuseWhenDue(context: context) }
+      if inFlight == 0 {
+        context.triggerUserOutboundEvent(ConnectionMilestone.responseEnded, promise: nil)
+      }
     default:
       context.write(data, promise: promise)
     }

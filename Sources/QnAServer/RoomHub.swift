@@ -118,7 +118,7 @@ final class RoomHub: Sendable {
         }
         let delta = try await store.changes(
           after: since, upTo: seq, presenter: connection.isPresenter)
-        send(.roomDelta(delta), to: connection)
+        send(delta, to: connection)
         members[connection.id] = connection
         return
       }
@@ -167,7 +167,7 @@ final class RoomHub: Sendable {
       if sent > seq {
         let delta = try await store.changes(
           after: seq, upTo: sent, presenter: connection.isPresenter)
-        send(.roomDelta(delta), to: connection)
+        send(delta, to: connection)
       }
       members[connection.id] = connection
     }
@@ -201,22 +201,48 @@ final class RoomHub: Sendable {
         let audience = members.values.filter { $0.isPresenter == presenter }
         guard !audience.isEmpty else { continue }
         let delta = try await store.changes(after: sent, upTo: seq, presenter: presenter)
-        let bytes = ByteBuffer(bytes: codec.encode(.roomDelta(delta)))
-        for member in audience { member.send(bytes, due: nil) }
+        for page in RoomPages.split(delta) {
+          let bytes = ByteBuffer(bytes: codec.encode(.roomDelta(page)))
+          for member in audience { member.send(bytes, due: nil) }
+        }
       }
     }
 
-    private func send(_ message: WireMessage, to connection: SocketConnection) {
-      connection.send(ByteBuffer(bytes: codec.encode(message)), due: nil)
+    private func send(_ delta: RoomDelta, to connection: SocketConnection) {
+      for page in RoomPages.split(delta) {
+        connection.send(ByteBuffer(bytes: codec.encode(.roomDelta(page))), due: nil)
+      }
     }
   }
 }
 
-/// The room's snapshot in pages under a size, so that no message busts a peer's limit (the
-/// existing back ends close at 16 KiB; so may proxies).
+/// The room's snapshot and its deltas in pages under a size, so that no message busts a
+/// peer's limit (the existing back ends close at 16 KiB; so may proxies).
 enum RoomPages {
   /// Bytes of questions per page, leaving room for the envelope.
   static let pageBytes = 12_000
+  /// Removed ids per page (38 bytes each as JSON).
+  static let removalsPerPage = 250
+
+  /// `delta` as pages of one `from` and `to`: the questions under `pageBytes` each, then the
+  /// removals, the highlight on the last page. One page when it fits, as before.
+  static func split(_ delta: RoomDelta, limit: Int = pageBytes) -> [RoomDelta] {
+    let questionPages = split(delta.questions, limit: limit).filter { !$0.isEmpty }
+    let removed = delta.removed ?? []
+    let removalPages = stride(from: 0, to: removed.count, by: removalsPerPage).map {
+      Array(removed[$0..<min(removed.count, $0 + removalsPerPage)])
+    }
+    let count = max(1, questionPages.count + removalPages.count)
+    guard count > 1 else { return [delta] }
+    var pages = questionPages.map { RoomDelta(from: delta.from, to: delta.to, questions: $0) }
+    pages += removalPages.map { RoomDelta(from: delta.from, to: delta.to, removed: $0) }
+    for index in pages.indices {
+      pages[index].part = index + 1
+      pages[index].parts = pages.count
+    }
+    pages[pages.count - 1].highlight = delta.highlight
+    return pages
+  }
 
   static func split(_ questions: [RoomQuestion], limit: Int) -> [[RoomQuestion]] {
     var pages: [[RoomQuestion]] = [[]]

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Everything `qna-server` can be told, with the reference back end's defaults.
 public struct ServerConfiguration: Sendable {
@@ -132,4 +133,12 @@ public struct ServerEnvironment: Sendable {
     let origin = ContinuousClock.now
     return { origin.duration(to: ContinuousClock.now) }
   }()
+}
+
+extension ServerConfiguration {
+  /// A trusted proxy's address as connections report it (`::1`, `10.0.0.7`), or nil when
+  /// `text` is no IP address: a name or a range would never match, silently.
+  public static func proxyAddress(_ text: String) -> String? {
+    (try? SocketAddress(ipAddress: text, port: 0))?.ipAddress
+  }
 }

@@ -148,9 +148,10 @@ final class SocketConnection: Sendable {
   }
 
   /// Holds all traffic both ways for `seconds`: a half-open link as the client sees it.
-  func stall(seconds: Double) {
+  func stall(seconds: Double, outgoingOnly: Bool = false) {
     let amount = TimeAmount.nanoseconds(Int64(seconds * 1e9))
-    channel.pipeline.fireUserInboundEventTriggered(StallCommand(duration: amount))
+    channel.pipeline.fireUserInboundEventTriggered(
+      StallCommand(duration: amount, outgoingOnly: outgoingOnly))
   }
 
   /// Ends the writer once the handler is done; what it had not written leaves the budget.

@@ -3,10 +3,13 @@ import NIOCore
 /// Asks a connection's `StallHandler` to hold all traffic for a while.
 struct StallCommand: Sendable {
   var duration: TimeAmount
+  /// Hold only what the server sends: what the peer sends is read and acted on, and the
+  /// peer never hears (a reply lost on the way back).
+  var outgoingOnly = false
 }
 
 /// First in a socket's pipeline: passes bytes through, except while stalled, when it holds
-/// them in both directions. The peer sees a half-open connection: its pings go unanswered
+/// them in both directions (or only the outgoing ones). The peer sees a half-open connection: its pings go unanswered
 /// and nothing arrives, though TCP stays up. Held traffic flows again when the stall ends.
 final class StallHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = ByteBuffer
@@ -15,12 +18,13 @@ final class StallHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias OutboundOut = ByteBuffer
 
   private var stalled = false
+  private var holdsReads = false
   private var heldReads: [NIOAny] = []
   private var heldWrites: [(NIOAny, EventLoopPromise<Void>?)] = []
   private var release: Scheduled<Void>?
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    if stalled { heldReads.append(data) } else { context.fireChannelRead(data) }
+    if stalled, holdsReads { heldReads.append(data) } else { context.fireChannelRead(data) }
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -37,6 +41,7 @@ final class StallHandler: ChannelDuplexHandler, RemovableChannelHandler {
       return
     }
     stalled = true
+    holdsReads = !command.outgoingOnly
     release?.cancel()
     let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
     release = context.eventLoop.scheduleTask(in: command.duration) {

@@ -10,7 +10,7 @@ enum PresenterHelp {
     ("t", "answer it with text, for the room"),
     ("p", "answer it with text, for the asker only"),
     ("Enter, Esc (answering)", "send the answer / drop it"),
-    ("u", "undo the last dismiss, restore or highlight"),
+    ("u", "undo the last action"),
     ("s, F2, Ctrl-O", "sort: by votes / newest first"),
     ("/", "search; Esc shows them all"),
     ("Ctrl-R Ctrl-L", "reconnect now / redraw the screen"),

@@ -182,7 +182,12 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.rateWindow = try rateWindow.map(DurationValue.parse) ?? configuration.rateWindow
     configuration.maxConnections = maxConnections ?? configuration.maxConnections
     configuration.allowedOrigins = try allowedOrigin.map(Self.origin)
-    configuration.trustedProxies = trustedProxy
+    configuration.trustedProxies = try trustedProxy.map { text in
+      guard let address = ServerConfiguration.proxyAddress(text) else {
+        throw ValidationError("--trusted-proxy '\(text)' is not an IP address (one per option)")
+      }
+      return address
+    }
     configuration.headerTimeout =
       try headerTimeout.map(DurationValue.parse) ?? configuration.headerTimeout
     configuration.maxHTTPConnectionsPerAddress =
@@ -206,13 +211,20 @@ struct QnAServerCommand: AsyncParsableCommand {
     guard (0...65535).contains(configuration.port) else {
       throw ValidationError("--port must be 0–65535")
     }
-    guard configuration.maxQuestionLength > 0, configuration.rateLimit > 0,
-      configuration.voteRateLimit > 0,
-      configuration.maxConnections > 0,
-      configuration.maxHTTPConnectionsPerAddress > 0, configuration.headerTimeout > .zero,
-      configuration.maxMessageSize >= 125, configuration.rateWindow > .zero
-    else {
-      throw ValidationError("limits must be positive (--max-message-size at least 125)")
+    let positive: [(String, Bool)] = [
+      ("--max-question-length", configuration.maxQuestionLength > 0),
+      ("--rate-limit", configuration.rateLimit > 0),
+      ("--vote-rate-limit", configuration.voteRateLimit > 0),
+      ("--max-connections", configuration.maxConnections > 0),
+      ("--max-http-per-address", configuration.maxHTTPConnectionsPerAddress > 0),
+      ("--header-timeout", configuration.headerTimeout > .zero),
+      ("--rate-window", configuration.rateWindow > .zero),
+    ]
+    if let (option, _) = positive.first(where: { !$0.1 }) {
+      throw ValidationError("\(option) must be more than 0")
+    }
+    guard configuration.maxMessageSize >= 125 else {
+      throw ValidationError("--max-message-size must be at least 125")
     }
     if mock {
       configuration.mock = MockConfiguration(

@@ -89,8 +89,9 @@ struct TerminalPresenterTests {
     }
     try await bob.waitFor("the banner gone") { !$0.contains("Now answering") }
 
-    // Bob asks; the console's link stalls, so its dismiss cannot reach the server, then drops:
-    // the console says the action waits, sends it again on its own, and it is done once.
+    // Bob asks; the console's link stalls on the way back: its dismiss reaches the server and
+    // is done, but the console never hears, then the link drops. The console says the action
+    // waits, sends it again on its own, and the server does it once.
     try bob.type("Off topic, sorry")
     try bob.press("Enter")
     try await console.waitFor("Bob's question in review") { $0.contains("Review 1") }
@@ -104,10 +105,19 @@ struct TerminalPresenterTests {
     let consoleConnection = try #require(connections?.last?["id"] as? String)
     #expect(
       try await server.http(
-        "POST", "/control/stall?id=\(consoleConnection)&seconds=30", headers: auth
+        "POST", "/control/stall?id=\(consoleConnection)&seconds=30&direction=out", headers: auth
       ).status == 200)
     try console.type("d")
     try await console.waitFor("the action waiting") { $0.contains("1 action not sent yet") }
+    for _ in 0..<50 {
+      let list = try await server.http("GET", "/api/questions", headers: auth).body
+      if list.contains("\"state\":\"dismissed\"") { break }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    #expect(
+      try await server.http("GET", "/api/questions", headers: auth).body.contains(
+        "\"state\":\"dismissed\""), "stored before the link drops")
+    #expect(try console.screen().contains("1 action not sent yet"), "and the console not told")
     #expect(
       try await server.http("POST", "/control/drop?id=\(consoleConnection)", headers: auth)
         .status == 200)

@@ -46,6 +46,40 @@ struct RoomEndToEndTests {
     #expect(try await votes(server, id) == 1)
   }
 
+  /// The largest question and answer the server takes, and a change of 2,000 questions at
+  /// once, still reach a `qna` that joins or is there: no message of the room passes the
+  /// 64 KiB it reads (an 80 KB answer once closed every client with 1009, for good).
+  @Test func theLargestAnswerAndALargeChangeLeaveEveryClientInTheRoom() async throws {
+    let server = try await QnAServerProcess(["--port", "0", "--db", ":memory:", "--mock"])
+    defer { server.stop() }
+    let watcher = try HeadlessProcess(["--url", server.url, "--room"])
+    defer { watcher.interrupt() }
+    _ = try await watcher.waitFor("handshake")
+    let longest = String(repeating: "🇫🇷", count: 1000)  // the server's default limit, 8 KB
+    let asker = try HeadlessProcess(
+      ["--url", server.url, "--ask", longest, "--exit-after-send"], stdin: "")
+    let id = try #require(try await asker.waitFor("created")["id"])
+    let tooLong = String(repeating: "🇫🇷", count: 10_000)
+    let refused = try await server.http(
+      "POST", "/api/questions/\(id)/answer", body: "{\"text\":\"\(tooLong)\"}")
+    #expect(refused.status == 400 && refused.body.contains("too long"), "\(refused.body)")
+    let answer = String(repeating: "🇫🇷", count: 2000)  // 16,000 bytes: just under the limit
+    let answered = try await server.http(
+      "POST", "/api/questions/\(id)/answer", body: "{\"text\":\"\(answer)\"}")
+    #expect(answered.status == 200, "\(answered.body)")
+    #expect(try await server.http("POST", "/control/room/seed?n=2000").status == 200)
+    let late = try HeadlessProcess(["--url", server.url, "--room"])
+    defer { late.interrupt() }
+    for qna in [watcher, late] {
+      let line = try await qna.waitFor("room", seconds: 10) {
+        $0["id"] == id && $0["answer"] != nil
+      }
+      #expect(line["answer"] == answer)
+      _ = try await qna.waitFor("room", seconds: 10) { $0["content"] == "Seeded question 2000" }
+      #expect(!qna.events.contains { $0.name == "disconnected" }, "\(qna.stderr)")
+    }
+  }
+
   /// Every `room` line carries these (docs/headless.md).
   static let roomFields: Set<String> = [
     "event", "id", "content", "votes", "voted", "answered", "mine", "highlighted",

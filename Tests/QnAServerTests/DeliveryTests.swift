@@ -53,7 +53,7 @@ struct DeliveryTests {
             extensions: [
               ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
               ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
-            ])))
+            ], maxMessageSize: 16 * 1024)))
     await attendee.close()
     await server.stop()
 

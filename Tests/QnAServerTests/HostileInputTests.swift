@@ -213,6 +213,43 @@ struct HostileInputTests {
     await server.stop()
   }
 
+  /// Slowloris on a keep-alive connection: after one whole request and its response, the
+  /// next head, begun and never finished, gets the same header timeout, with the server's
+  /// default (10 s) — Hummingbird's idle timeout alone would keep it open for ever, each
+  /// byte restarting it.
+  @Test func aSecondRequestThatNeverEndsOnAKeptAliveConnectionIsClosedToo() async throws {
+    let server = try await ServerUnderTest()
+    let port = server.port
+    let closedAfter = await onOwnThread { () -> Duration? in
+      guard
+        let fd = loopbackConnection(
+          port: port, sending: "GET /api/questions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+      else { return nil }
+      defer { close(fd) }
+      var response: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      while !String(decoding: response, as: UTF8.self).hasSuffix("[]") {
+        let count = read(fd, &chunk, chunk.count)
+        guard count > 0 else { return nil }
+        response += chunk[..<count]
+      }
+      let started = ContinuousClock.now
+      // A byte every 2 s: each one would restart an idle timeout.
+      for piece in ["GET / HTTP/1.1\r\n", "H", "o", "s", "t", ":", " ", "x"] {
+        guard write(fd, piece, piece.utf8.count) > 0 else { break }
+        var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        if poll(&pollFD, 1, 2000) > 0 {
+          var byte: UInt8 = 0
+          if read(fd, &byte, 1) == 0 { return ContinuousClock.now - started }
+        }
+      }
+      return nil
+    }
+    let waited = try #require(closedAfter, "the server closed the connection")
+    #expect(waited >= .seconds(9.5) && waited < .seconds(13), "\(waited)")
+    await server.stop()
+  }
+
   @Test func aBurstOfAttendeesCannotSlipPastTheConnectionLimit() async throws {
     // A limit of 5 so that a burst of 30 overshoots it.
     let server = try await ServerUnderTest { $0.maxConnections = 5 }

@@ -57,6 +57,14 @@ struct RoomMember {
     socket.messages.compactMap { if case .room(let page)? = try? $0.get() { page } else { nil } }
   }
 
+  /// The largest message received so far, in bytes.
+  var largestMessage: Int {
+    socket.events.compactMap { event -> Int? in
+      guard case .message(let message) = event else { return nil }
+      return message.data.count
+    }.max() ?? 0
+  }
+
   var deltas: [RoomDelta] {
     socket.messages.compactMap {
       if case .roomDelta(let delta)? = try? $0.get() { delta } else { nil }

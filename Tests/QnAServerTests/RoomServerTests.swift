@@ -184,12 +184,35 @@ struct RoomServerTests {
     #expect(pages.count > 1)
     #expect(Set(pages.map(\.part)) == Set(1...pages[0].parts))
     #expect(Set(pages.flatMap(\.questions).map(\.id)).count == 10_000)
-    let sizes = bob.socket.events.compactMap { event -> Int? in
-      guard case .message(let message) = event else { return nil }
-      return message.data.count
-    }
     // The existing back ends close at 16 KiB: every page fits under it.
-    #expect(sizes.allSatisfy { $0 < 16_384 }, "largest \(sizes.max() ?? 0) bytes")
+    #expect(bob.largestMessage < 16_384, "largest \(bob.largestMessage) bytes")
+    await bob.socket.close()
+    await server.stop()
+  }
+
+  /// A change too large for one message (2,000 questions at once, as a busy room's window or
+  /// a long catch-up can hold) comes as pages of one delta, each under the existing back
+  /// ends' 16 KiB, so that no client's message limit shuts it out of the room.
+  @Test func aLargeChangeComesAsDeltaPagesUnderTheMessageLimit() async throws {
+    let server = try await ServerUnderTest { $0.mock = MockConfiguration() }
+    let bob = try await RoomMember.join(server, as: Self.bob)
+    _ = try await bob.snapshot()
+    #expect(try await server.http("POST", "/control/room/seed?n=2000").status == 200)
+    let first = try await bob.socket.waitForMessage("a delta") {
+      if case .roomDelta = $0 { true } else { false }
+    }
+    guard case .roomDelta(let page) = first, let parts = page.parts else {
+      Issue.record("expected a delta in pages, got \(first)")
+      return
+    }
+    try await bob.socket.waitForMessage("every page", occurrence: parts - 1) {
+      if case .roomDelta = $0 { true } else { false }
+    }
+    let pages = bob.deltas.prefix(parts)
+    #expect(pages.map(\.part) == Array(1...parts))
+    #expect(pages.allSatisfy { $0.from == page.from && $0.to == page.to && $0.parts == parts })
+    #expect(Set(pages.flatMap(\.questions).map(\.id)).count == 2000)
+    #expect(bob.largestMessage < 16_384, "largest \(bob.largestMessage) bytes")
     await bob.socket.close()
     await server.stop()
   }

@@ -41,13 +41,25 @@ struct ServerProcessTests {
   }
 
   @Test func badOptionsAreUsageErrors() async throws {
-    for arguments in [["--rate-window", "soon"], ["--reject", "x"], ["--mock", "--reject", "("]] {
+    let cases: [([String], String)] = [
+      (["--rate-window", "soon"], "invalid duration"), (["--reject", "x"], "need --mock"),
+      (["--mock", "--reject", "("], "not a valid regular expression"),
+      // Each limit is named: "limits must be positive" left the user to guess which.
+      (["--rate-limit", "0"], "--rate-limit must be more than 0"),
+      (["--rate-window", "0s"], "--rate-window must be more than 0"),
+      (["--max-message-size", "100"], "--max-message-size must be at least 125"),
+      // A name or a range would never match a peer's address, silently.
+      (["--trusted-proxy", "proxy.example"], "--trusted-proxy 'proxy.example' is not an IP"),
+      (["--trusted-proxy", "10.0.0.0/8"], "is not an IP address"),
+    ]
+    for (arguments, words) in cases {
       let child = try ChildProcess(
         Self.serverPath, ["--port", "0", "--db", ":memory:"] + arguments)
       let errors = String(
         decoding: await onOwnThread { child.stderr.readDataToEndOfFile() }, as: UTF8.self)
       #expect(await onOwnThread { child.wait() } == 64, "\(arguments)")
       #expect(errors.hasPrefix("qna-server: "), "\(arguments): \(errors)")
+      #expect(errors.contains(words), "\(arguments): \(errors)")
     }
   }
 }

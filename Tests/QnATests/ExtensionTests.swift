@@ -25,6 +25,29 @@ struct ExtensionTests {
     #expect(harness.respond("open", id: 10, answered: true).changeNames == ["answered"])
   }
 
+  /// A server that reads small messages says so: the resume comes in pieces under its limit,
+  /// so no reconnect ends in a 1009 that the next one would repeat.
+  @Test func aResumeFitsTheMessageLimitTheServerAnnounces() throws {
+    var harness = Harness()
+    harness.apply(.received(.handshake(Handshake(id: firstConnection, extensions: all))))
+    for n in 1...200 {
+      harness.ask("q\(n)", n)
+      harness.respond("q\(n)", id: 1000 + n)
+    }
+    harness.apply(.disconnected(reason: "drop", retry: nil))
+    for limit in [4096, 16_384, 125] {
+      let effects = harness.apply(
+        .received(
+          .handshake(Handshake(id: secondConnection, extensions: all, maxMessageSize: limit))))
+      let resumes = effects.compactMap { if case .resume(let resume) = $0 { resume } else { nil } }
+      #expect(resumes.flatMap(\.questions).count == 200)
+      let codec = WireCodec()
+      let largest = resumes.map { codec.encode(.resume($0)).count }.max() ?? 0
+      #expect(largest <= max(limit, 150), "\(largest) bytes under a limit of \(limit)")
+      harness.apply(.disconnected(reason: "drop", retry: nil))
+    }
+  }
+
   @Test func withoutExtensionsAReconnectSaysOnceWhatMayGoWrong() {
     var harness = Harness()
     harness.connect(firstConnection)

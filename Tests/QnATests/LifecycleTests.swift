@@ -234,8 +234,41 @@ struct LifecycleTests {
     driver.apply(.act(.highlight, question: b, token: uuid(13)))
     effects = driver.apply(.undo(token: uuid(14)))
     #expect(lastAction(effects)! == (.highlight, a))
-    driver.apply(.act(.answer, question: b, token: uuid(15)))
-    #expect(driver.apply(.undo(token: uuid(16))).notices == ["Nothing to undo."])
+    // After an approve or an answer, undo is about that one, never an older dismiss.
+    driver.apply(.act(.dismiss, question: a, token: uuid(15)))
+    driver.apply(.act(.answer, question: b, token: uuid(16)))
+    #expect(
+      driver.apply(.undo(token: uuid(17))).notices == [
+        "The last action (answer) cannot be undone."
+      ])
+  }
+
+  /// Every life-cycle change delivered twice, and the deltas of one change set delivered out
+  /// of order (the later one first, then the catch-up): the attendee ends where the server is.
+  @Test func lifeCycleDeltasTwiceOrOutOfOrderEndWhereTheServerIs() {
+    let steps: [(QuestionState, String?)] = [
+      (.live, nil), (.answered, "Yes."), (.dismissed, nil), (.live, nil),
+    ]
+    var twice = Driver()
+    twice.enterRoom(questions: [Self.q(1, state: .review)], seq: 0)
+    for (index, step) in steps.enumerated() {
+      let question = Self.q(1, state: step.0, answer: step.1)
+      for _ in 0..<2 {
+        twice.receiveDelta(from: index + 1, to: index + 1, [question])
+      }
+    }
+    #expect(twice.state.room.seq == steps.count)
+    #expect(twice.state.roomEntry(uuid(1, group: 0x5E))?.state == .live)
+    var reordered = Driver()
+    reordered.enterRoom(questions: [Self.q(1, state: .review)], seq: 0)
+    // The answer's delta before the approval's: a gap, so it waits for the catch-up.
+    reordered.receiveDelta(from: 2, to: 2, [Self.q(1, state: .answered, answer: "Yes.")])
+    #expect(reordered.state.roomEntry(uuid(1, group: 0x5E))?.state == .review)
+    reordered.receiveDelta(from: 1, to: 2, [Self.q(1, state: .answered, answer: "Yes.")])
+    reordered.receiveDelta(from: 1, to: 1, [Self.q(1, state: .live)])
+    #expect(reordered.state.room.seq == 2)
+    let entry = reordered.state.roomEntry(uuid(1, group: 0x5E))
+    #expect(entry?.state == .answered && entry?.answer == "Yes.")
   }
 }
 

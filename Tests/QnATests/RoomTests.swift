@@ -292,4 +292,58 @@ struct RoomTests {
     room.receiveDelta(from: 2, to: 2, [Self.q(1, votes: -5)])
     #expect(room.roomEntry(1)?.votes == 0)
   }
+
+  /// A snapshot that never completes cannot grow memory without bound: the room's limits
+  /// (questions, and text bytes) hold while its pages arrive.
+  @Test func anEndlessSnapshotIsBoundedWhileItsPagesArrive() {
+    var room = Room()
+    room.enterRoom(seq: 1)
+    let page = (0..<1000).map { Self.q($0) }
+    for part in 1...150 {
+      room.apply(
+        .received(
+          .room(
+            RoomSnapshot(seq: 9, part: part, parts: 10_000, questions: page, epoch: Room.roomEpoch))
+        ))
+    }
+    #expect(room.state.room.assembling?.count == QnA.Room.maxQuestions)
+    var heavy = Room()
+    heavy.enterRoom(seq: 1)
+    let megabyte = String(repeating: "x", count: 1 << 20)
+    for part in 1...100 {
+      heavy.apply(
+        .received(
+          .room(
+            RoomSnapshot(
+              seq: 9, part: part, parts: 10_000, questions: [Self.q(part, megabyte)],
+              epoch: Room.roomEpoch))))
+    }
+    #expect(heavy.state.room.assembling?.textBytes ?? 0 <= QnA.Room.maxTextBytes)
+    #expect(heavy.state.room.assembling?.count == 64)
+    // Deltas keep to the same bound.
+    heavy.receiveDelta(from: 2, to: 2, (1...100).map { Self.q($0, megabyte) })
+    #expect(heavy.state.room.questions.count == 64)
+    #expect(heavy.state.room.textBytes <= QnA.Room.maxTextBytes)
+  }
+
+  /// A delta in pages: each page's questions show as they come; the sequence moves on with the
+  /// last, so a drop between pages catches up from before the delta.
+  @Test func aDeltaInPagesCompletesWithItsLastPage() {
+    var room = Room()
+    room.enterRoom(seq: 4)
+    let first = room.apply(
+      .received(.roomDelta(RoomDelta(from: 5, to: 7, questions: [Self.q(1)], part: 1, parts: 2))))
+    #expect(first.roomLines.map(\.id) == [uuid(1, group: 0x5E)])
+    #expect(room.state.room.seq == 4)
+    let last = room.apply(
+      .received(
+        .roomDelta(
+          RoomDelta(
+            from: 5, to: 7, questions: [Self.q(2)],
+            highlight: HighlightChange(id: uuid(2, group: 0x5E)),
+            part: 2, parts: 2))))
+    #expect(last.roomLines.map(\.id).contains(uuid(2, group: 0x5E)))
+    #expect(room.state.room.seq == 7)
+    #expect(room.state.room.highlighted == uuid(2, group: 0x5E))
+  }
 }
