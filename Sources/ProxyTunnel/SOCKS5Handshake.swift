@@ -46,56 +46,64 @@ public struct SOCKS5Handshake: ProxyHandshake {
 
   public mutating func receive(_ bytes: some Collection<UInt8>) throws(ProxyError) -> ProxyStep {
     buffer.append(contentsOf: bytes)
-    var toSend: [UInt8] = []
-    while true {
-      switch stage {
-      case .method:
-        guard buffer.count >= 2 else { return step(toSend) }
-        guard buffer[0] == 0x05 else { throw .malformed("SOCKS version \(buffer[0]), not 5") }
-        switch buffer[1] {
-        case 0x00:
-          toSend += connectRequest
-          stage = .reply
-        case 0x02 where credentials != nil:
-          toSend += authenticationRequest()
-          stage = .authentication
-        case 0xFF: throw .socksNoAcceptableMethod
-        case let method: throw .malformed("SOCKS5 method \(method) was not offered")
-        }
-        buffer.removeFirst(2)
-      case .authentication:
-        guard buffer.count >= 2 else { return step(toSend) }
-        guard buffer[0] == 0x01 else {
-          throw .malformed("authentication version \(buffer[0]), not 1")
-        }
-        guard buffer[1] == 0x00 else { throw .socksAuthenticationFailed }
-        buffer.removeFirst(2)
-        toSend += connectRequest
+    switch stage {
+    case .method:
+      guard buffer.count >= 2 else { return .waiting }
+      guard buffer[0] == 0x05 else { throw .malformed("SOCKS version \(buffer[0]), not 5") }
+      let toSend: [UInt8]
+      switch buffer[1] {
+      case 0x00:
+        toSend = connectRequest
         stage = .reply
-      case .reply:
-        // A refusal is judged as soon as it is read; some proxies close right after it.
-        guard buffer.count >= 2 else { return step(toSend) }
-        guard buffer[0] == 0x05 else { throw .malformed("SOCKS version \(buffer[0]), not 5") }
-        guard buffer[1] == 0x00 else { throw .socksRefused(code: buffer[1]) }
-        guard buffer.count >= 5 else { return step(toSend) }
-        let addressLength: Int
-        switch buffer[3] {
-        case 0x01: addressLength = 4
-        case 0x04: addressLength = 16
-        case 0x03: addressLength = 1 + Int(buffer[4])
-        case let type: throw .malformed("SOCKS5 address type \(type)")
-        }
-        let length = 4 + addressLength + 2
-        guard buffer.count >= length else { return step(toSend) }
-        stage = .done
-        let leftover = Array(buffer[length...])
-        buffer = []
-        // Nothing is sent after the request: no bytes can be waiting here.
-        return .established(leftover: leftover)
-      case .done:
-        return .established(leftover: [])
+      case 0x02 where credentials != nil:
+        toSend = authenticationRequest()
+        stage = .authentication
+      case 0xFF: throw .socksNoAcceptableMethod
+      case let method: throw .malformed("SOCKS5 method \(method) was not offered")
       }
+      return try sending(toSend, after: 2)
+    case .authentication:
+      guard buffer.count >= 2 else { return .waiting }
+      guard buffer[0] == 0x01 else {
+        throw .malformed("authentication version \(buffer[0]), not 1")
+      }
+      guard buffer[1] == 0x00 else { throw .socksAuthenticationFailed }
+      stage = .reply
+      return try sending(connectRequest, after: 2)
+    case .reply:
+      // A refusal is judged as soon as it is read; some proxies close right after it.
+      guard buffer.count >= 2 else { return .waiting }
+      guard buffer[0] == 0x05 else { throw .malformed("SOCKS version \(buffer[0]), not 5") }
+      guard buffer[1] == 0x00 else { throw .socksRefused(code: buffer[1]) }
+      guard buffer.count >= 5 else { return .waiting }
+      let addressLength: Int
+      switch buffer[3] {
+      case 0x01: addressLength = 4
+      case 0x04: addressLength = 16
+      case 0x03: addressLength = 1 + Int(buffer[4])
+      case let type: throw .malformed("SOCKS5 address type \(type)")
+      }
+      let length = 4 + addressLength + 2
+      guard buffer.count >= length else { return .waiting }
+      stage = .done
+      let leftover = Array(buffer[length...])
+      buffer = []
+      return .established(leftover: leftover)
+    case .done:
+      return .established(leftover: [])
     }
+  }
+
+  /// Drops the answer just read and sends the next request. Bytes already past that answer
+  /// came before the request they would answer: not SOCKS5, whatever they say.
+  private mutating func sending(_ request: [UInt8], after answerLength: Int) throws(ProxyError)
+    -> ProxyStep
+  {
+    guard buffer.count == answerLength else {
+      throw .malformed("the proxy answered a request it had not been sent")
+    }
+    buffer = []
+    return .send(request)
   }
 
   /// Some proxies close instead of answering: after credentials, that is their rejection.
@@ -106,10 +114,6 @@ public struct SOCKS5Handshake: ProxyHandshake {
       .closedEarly(hint: "it may want a user name and password")
     default: .closedEarly(hint: nil)
     }
-  }
-
-  private func step(_ toSend: [UInt8]) -> ProxyStep {
-    toSend.isEmpty ? .waiting : .send(toSend)
   }
 
   private func authenticationRequest() -> [UInt8] {

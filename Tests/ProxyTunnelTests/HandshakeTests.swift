@@ -99,21 +99,28 @@ import Testing
   }
 
   @Test func refusalsAndBrokenRepliesAreErrors() throws {
-    func run(_ replies: [UInt8]) throws {
+    /// The method's answer, then `replies` (when any) as the next read.
+    func run(_ method: [UInt8], _ replies: [UInt8]? = nil) throws {
       var socks = try SOCKS5Handshake(host: "h", port: 1, credentials: nil)
       _ = socks.start()
-      _ = try socks.receive(replies)
+      _ = try socks.receive(method)
+      if let replies { _ = try socks.receive(replies) }
     }
     #expect(throws: ProxyError.socksNoAcceptableMethod) { try run([5, 0xFF]) }
-    #expect(throws: ProxyError.socksRefused(code: 5)) { try run([5, 0, 5, 5, 0, 1]) }
+    #expect(throws: ProxyError.socksRefused(code: 5)) { try run([5, 0], [5, 5, 0, 1]) }
     #expect(ProxyError.socksRefused(code: 2).isPermanent)
     #expect(!ProxyError.socksRefused(code: 5).isPermanent)
     #expect("\(ProxyError.socksRefused(code: 5))".contains("connection refused"))
     #expect(throws: ProxyError.self) { try run([4, 0]) }
     #expect(throws: ProxyError.self) { try run([5, 2]) }  // user/pass not offered
-    #expect(throws: ProxyError.self) { try run([5, 0, 5, 0, 0, 9, 0]) }
+    #expect(throws: ProxyError.self) { try run([5, 0], [5, 0, 0, 9, 0]) }
     #expect(throws: ProxyError.self) {
       try SOCKS5Handshake(host: String(repeating: "a", count: 256), port: 1, credentials: nil)
+    }
+    // A reply before the request it answers (the fuzzer's find: read in one piece, the
+    // tunnel was taken as open and the request never sent).
+    #expect(throws: ProxyError.malformed("the proxy answered a request it had not been sent")) {
+      try run([5, 0, 5, 0, 0, 1, 127, 0, 0, 1, 0, 80])
     }
   }
 }
