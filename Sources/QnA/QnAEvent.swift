@@ -34,6 +34,8 @@ public enum QnAEvent: Sendable, Hashable {
   /// The user votes for a question of the room (`up`), or takes the vote back; `token` is a
   /// fresh UUID for it.
   case vote(question: UUID, up: Bool, token: UUID)
+  /// A vote an earlier run kept on disk, not yet answered: queued again as it was.
+  case restoreVote(KeptVote)
   /// The presenter acts on a question (`qna present`); `token` is a fresh UUID for it.
   case act(
     PresenterActionKind, question: UUID, text: String? = nil, isPrivate: Bool = false,

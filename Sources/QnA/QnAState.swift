@@ -133,6 +133,9 @@ public struct QnAState: Sendable, Equatable {
       attendeeID = attendee
       attendeeName = name
       return []
+    case .restoreVote(let vote):
+      room.pendingVotes[vote.question] = Room.PendingVote(up: vote.up, token: vote.token)
+      return []
     case .vote(let question, let up, let token):
       return vote(question, up: up, token: token)
     case .act(let action, let question, let text, let isPrivate, let token):

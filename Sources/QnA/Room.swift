@@ -50,6 +50,12 @@ public struct Room: Sendable, Equatable {
     var notBefore: Duration?
   }
 
+  /// The votes the server has not answered yet, as a file keeps them between runs.
+  public var keptVotes: [KeptVote] {
+    pendingVotes.map { KeptVote(question: $0.key, up: $0.value.up, token: $0.value.token) }
+      .sorted { $0.token.uuidString < $1.token.uuidString }
+  }
+
   /// Size at which `risenAt` next forgets old rises (amortized: it doubles).
   private var risePruneSize = 64
 
@@ -77,6 +83,20 @@ public struct Room: Sendable, Equatable {
     guard risenAt.count >= risePruneSize else { return }
     risenAt = risenAt.filter { $0.value + Self.riseMemory > now }
     risePruneSize = max(64, risenAt.count * 2)
+  }
+}
+
+/// A vote typed and not answered by the server yet: kept on disk like a question, so that
+/// quitting while offline loses none (its token makes a resend count once).
+public struct KeptVote: Sendable, Hashable, Codable {
+  public var question: UUID
+  public var up: Bool
+  public var token: UUID
+
+  public init(question: UUID, up: Bool, token: UUID) {
+    self.question = question
+    self.up = up
+    self.token = token
   }
 }
 

@@ -45,7 +45,37 @@ extension QnAEngine {
       default: apply(.restore(entry.content, token: entry.token, failure: entry.failure))
       }
     }
+    restoreVotes()
     return entries.compactMap { state.question(token: $0.token) }
+  }
+
+  /// The votes an earlier run kept, queued again (under the pending file's lock: one qna per
+  /// server sends them). An unreadable file is moved aside, never overwritten.
+  private func restoreVotes() {
+    guard let votesFile else { return }
+    do {
+      let votes = try votesFile.load()
+      savedVotes = votes
+      for vote in votes { apply(.restoreVote(vote)) }
+    } catch {
+      log("\(error); votes file moved aside")
+      let aside = votesFile.url.appendingPathExtension("unreadable")
+      unlink(aside.path)
+      if rename(votesFile.url.path, aside.path) != 0 { self.votesFile = nil }
+    }
+  }
+
+  /// Writes the unanswered votes when they changed (only while this run holds the lock).
+  func saveVotes() {
+    guard let votesFile, pendingLock != nil else { return }
+    let votes = state.room.keptVotes
+    guard votes != savedVotes else { return }
+    do {
+      try votesFile.save(votes)
+      savedVotes = votes
+    } catch {
+      log("\(error)")
+    }
   }
 
   /// Writes the pending questions when they changed.

@@ -37,15 +37,27 @@ extension QnAEngine {
   /// Encodes and sends one message on the connection of `attempt`; false (logged) if that
   /// connection is gone.
   func write(_ message: WireMessage, onAttempt attempt: Int) async -> Bool {
-    let bytes = codec.encode(message)
     do {
-      let frame: WebSocketMessage =
-        sendsBinary ? .binary(bytes) : .text(String(decoding: bytes, as: UTF8.self))
-      try await client.send(frame, onAttempt: attempt)
+      try await client.send(
+        Self.frame(codec.encode(message), binary: sendsBinary), onAttempt: attempt)
       return true
     } catch {
       log("\(message.type) not sent (\(error)); the next connection sends it again")
       return false
     }
+  }
+}
+
+extension QnAEngine {
+  /// The wire codec as the channel's: JSON in binary frames (or text ones, `--text`).
+  static func coding(sendsBinary: Bool) -> TypedChannel<WireMessage, WireMessage>.Coding {
+    let codec = WireCodec()
+    return .init(
+      decode: { message in try codec.decode(message.data) },
+      encode: { message in frame(codec.encode(message), binary: sendsBinary) })
+  }
+
+  static func frame(_ bytes: [UInt8], binary: Bool) -> WebSocketMessage {
+    binary ? .binary(bytes) : .text(String(decoding: bytes, as: UTF8.self))
   }
 }

@@ -67,6 +67,8 @@ public actor QnAEngine {
   public internal(set) var state: QnAState
 
   let client: WebSocketClient
+  /// The client's events with messages decoded (or undecodable, said so) by the wire codec.
+  let channel: TypedChannel<WireMessage, WireMessage>
   private let clock: any SessionClock
   let codec = WireCodec()
   let sendsBinary: Bool
@@ -78,6 +80,9 @@ public actor QnAEngine {
   var pendingLock: FileLock?
   /// What was last written to `pendingFile`, to write only when it changes.
   var savedPending: [PendingQuestionsFile.Entry] = []
+  /// Votes not yet answered, kept beside the pending file (`nil` when questions are not kept).
+  var votesFile: KeptVotesFile?
+  var savedVotes: [KeptVote] = []
   /// The last save failed (said once until one succeeds).
   var saveFailing = false
   let log: @Sendable (String) -> Void
@@ -113,6 +118,7 @@ public actor QnAEngine {
     self.log = log
     sendsBinary = configuration.sendsBinary
     pendingFile = configuration.pendingFile
+    votesFile = configuration.pendingFile.map(KeptVotesFile.init(beside:))
     keptRefusals = configuration.keptRefusals
     attendeeFile = configuration.attendeeFile
     attendeeName = configuration.attendeeName
@@ -120,6 +126,7 @@ public actor QnAEngine {
     client = WebSocketClient(
       url: url, configuration: configuration.client, transport: transport, clock: clock,
       random: connectionRandom)
+    channel = TypedChannel(client, coding: Self.coding(sendsBinary: configuration.sendsBinary))
     (updates, updateSink) = AsyncStream.makeStream()
     (outboxQuestions, outbox) = AsyncStream.makeStream()
   }
@@ -136,7 +143,7 @@ public actor QnAEngine {
     introduceAttendee()
     let restored = restorePending()
     client.start()
-    let events = client.events
+    let events = channel.events
     let questions = outboxQuestions
     consumer = Task { await self.consume(events) }
     sender = Task { await self.drainOutbox(questions) }
@@ -192,7 +199,7 @@ public actor QnAEngine {
 
   // MARK: Driving the state
 
-  private func consume(_ events: WebSocketClient.Events) async {
+  private func consume(_ events: TypedChannel<WireMessage, WireMessage>.Events) async {
     for await event in events { handle(event) }
     flushDisconnect(retry: nil)
     stopped = true
@@ -200,6 +207,18 @@ public actor QnAEngine {
     wakeUp = nil
     outbox.finish()
     updateSink.finish()
+  }
+
+  private func handle(_ event: TypedChannel<WireMessage, WireMessage>.Event) {
+    switch event {
+    case .connection(let event): handle(event)
+    case .value(let message):
+      flushDisconnect(retry: nil)
+      apply(.received(message))
+    case .undecodable(_, let error):
+      flushDisconnect(retry: nil)
+      apply(.undecodable(error as? WireDecodingError ?? .malformed("\(error)")))
+    }
   }
 
   private func handle(_ event: ClientEvent) {
@@ -218,7 +237,7 @@ public actor QnAEngine {
     case .opened(_, let attempt):
       openAttempt = attempt
       apply(.connected)
-    case .message(let message): receive(message)
+    case .message: break  // decoded by the channel: the other `handle`
     case .roundTrip(let time): apply(.roundTrip(time))
     case .stalled(let waited): apply(.stalled(waited: waited))
     case .disconnected(let disconnect): pendingDisconnect = disconnect
@@ -230,14 +249,6 @@ public actor QnAEngine {
     guard let disconnect = pendingDisconnect else { return }
     pendingDisconnect = nil
     apply(.disconnected(reason: disconnect.description, retry: retry))
-  }
-
-  private func receive(_ message: WebSocketMessage) {
-    do {
-      apply(.received(try codec.decode(message.data)))
-    } catch {
-      apply(.undecodable(error))
-    }
   }
 
   func apply(_ event: QnAEvent) {
@@ -263,6 +274,7 @@ public actor QnAEngine {
       }
     }
     savePending()
+    saveVotes()
     scheduleWakeUp()
     updateSink.yield(EngineUpdate(state: state, changes: reported))
   }

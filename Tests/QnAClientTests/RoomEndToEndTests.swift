@@ -80,6 +80,37 @@ struct RoomEndToEndTests {
     }
   }
 
+  /// A vote cast while the server is away, then qna quit before it came back: the next run
+  /// sends it (kept on disk beside the pending questions), and it counts once.
+  @Test func aVoteTypedOfflineSurvivesQuittingAndCountsOnce() async throws {
+    let database = HeadlessProcess.freshDirectory().appendingPathComponent("qna.sqlite").path
+    var server = try await QnAServerProcess(["--port", "0", "--db", database])
+    let port = server.port
+    let asker = try HeadlessProcess(
+      ["--url", server.url, "--ask", "Keep my vote?", "--exit-after-send"], stdin: "")
+    let id = try #require(try await asker.waitFor("created")["id"])
+    #expect(await asker.exitStatus() == 0)
+    let state = HeadlessProcess.freshDirectory()
+    let bob = try HeadlessProcess(
+      ["--url", server.url, "--room"] + Self.quickReconnect, stateDirectory: state)
+    _ = try await bob.waitFor("room") { $0["id"] == id }
+    server.stop()
+    _ = try await bob.waitFor("disconnected")
+    bob.write("/vote \(id)")
+    _ = try await bob.waitFor("room") { $0["id"] == id && $0.fields["voted"] as? Bool == true }
+    bob.interrupt()
+    _ = await bob.exitStatus()
+
+    server = try await QnAServerProcess(["--port", "\(port)", "--db", database])
+    defer { server.stop() }
+    let again = try HeadlessProcess(["--url", server.url, "--room"], stateDirectory: state)
+    defer { again.interrupt() }
+    _ = try await again.waitFor("room", seconds: 10) {
+      $0["id"] == id && $0.fields["votes"] as? Int == 1 && $0.fields["voted"] as? Bool == true
+    }
+    #expect(try await votes(server, id) == 1)
+  }
+
   /// Every `room` line carries these (docs/headless.md).
   static let roomFields: Set<String> = [
     "event", "id", "content", "votes", "voted", "answered", "mine", "highlighted",

@@ -176,6 +176,29 @@ struct RoomTests {
       ])
   }
 
+  /// A vote an earlier run kept goes after the first join, with the token it was typed with
+  /// (a resend the server already counted counts once), and leaves the kept list once answered.
+  @Test func aKeptVoteFromAnEarlierRunGoesAfterTheFirstJoin() {
+    var room = Room()
+    let kept = KeptVote(question: uuid(1, group: 0x5E), up: true, token: uuid(9, group: 0x70))
+    room.apply(.identity(attendee: Room.attendee, name: nil))
+    room.apply(.restoreVote(kept))
+    #expect(room.state.room.keptVotes == [kept])
+    let effects =
+      room.apply(.connecting(attempt: 1)) + room.apply(.connected)
+      + room.apply(
+        .received(.handshake(Handshake(id: firstConnection, extensions: Room.roomExtensions))))
+    #expect(
+      effects.compactMap { if case .vote(let v) = $0 { v.token } else { nil } } == [kept.token])
+    room.apply(
+      .received(
+        .voteResponse(
+          VoteResponse(
+            question: kept.question, token: kept.token, success: true, voted: true, votes: 1,
+            seq: 1))))
+    #expect(room.state.room.keptVotes.isEmpty)
+  }
+
   @Test func aVoteOnTheWireWhenTheLinkDropsGoesAgainWithTheSameToken() {
     var room = Room()
     room.enterRoom(questions: [Self.q(1)], seq: 1)
