@@ -96,15 +96,16 @@ bench: $(VENV)/.installed
 	# SwiftPM reuses its build plan and misses files added to a path dependency: drop it.
 	rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
 	cd Benchmarks && $(SWIFT) build -c release
-	# The built qna and qna-server, which TerminalBenchmarks runs in tmux.
+	# The built qna and qna-server, which TerminalBenchmarks runs in tmux, and wsc, which
+	# ClientBenchmarks and the deflate benchmark run as processes.
 	cd Benchmarks && $(SWIFT) build -c release --product qna && $(SWIFT) build -c release --product qna-server
+	cd Benchmarks && $(SWIFT) build -c release --product wsc
 	Benchmarks/.build/release/CoreBenchmarks
 	Benchmarks/.build/release/ClientBenchmarks
 	Benchmarks/.build/release/QnABenchmarks
 	Benchmarks/.build/release/ServerBenchmarks
 	Benchmarks/.build/release/TerminalBenchmarks
 	# permessage-deflate: the release wsc against Python websockets' client, as processes.
-	cd Benchmarks && $(SWIFT) build -c release --product wsc
 	$(VENV)/bin/python3 Benchmarks/deflate/deflate_bench.py Benchmarks/.build/release/wsc
 
 ## wsc against the Autobahn testsuite: groups 1–7, 9, 10, 12, 13 with permessage-deflate and

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -37,6 +38,16 @@ func receiveTime(_ client: any BenchClient, path: String, count: Int, bytes: Int
   return seconds(clock.now - start)
 }
 
+/// CPU seconds `body` cost this process, less what the server's event-loop thread spent.
+func clientCPU(_ body: () async throws -> Int) async throws -> Double {
+  let serverBefore = try await serverGroup.next().submit { threadCPUSeconds() }.get()
+  let before = processCPUSeconds()
+  _ = try await body()
+  let after = processCPUSeconds()
+  let serverAfter = try await serverGroup.next().submit { threadCPUSeconds() }.get()
+  return (after - before) - (serverAfter - serverBefore)
+}
+
 func percentile(_ sorted: [Int64], _ fraction: Double) -> Double {
   guard !sorted.isEmpty else { return .nan }
   return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]) / 1000
@@ -48,8 +59,10 @@ print(
 print("| row | RFC6455 | websocket-kit | ratio (×, >1 = ours faster) |")
 print("|---|---:|---:|---:|")
 
-// `ClientBenchmarks echo` runs the echo rows only (for profiling).
+// `ClientBenchmarks echo` runs the echo rows only, `ClientBenchmarks small` the small-message
+// rows only (for profiling).
 let echoOnly = CommandLine.arguments.dropFirst().first == "echo"
+let smallOnly = CommandLine.arguments.dropFirst().first == "small"
 if !echoOnly {
   let small = (count: 100_000, size: 64)
   let smallPath = "/flood?count=\(small.count)&size=\(small.size)&kind=text"
@@ -58,6 +71,46 @@ if !echoOnly {
   print(
     "| receive 100k × 64 B text (msg/s) | \(Int(Double(small.count) / ourSmall)) | \(Int(Double(small.count) / kitSmall)) | \(String(format: kitSmall / ourSmall)) |"
   )
+
+  // The same flood as CPU time (the client's own: the server's thread is taken out), beside
+  // a C reader of the same frames, the machine's limit; best of `repetitions` each.
+  let reader = try CReader.build()
+  var cpu = (ours: Double.infinity, kit: Double.infinity, c: Double.infinity)
+  for _ in 0..<repetitions {
+    cpu.ours = min(
+      cpu.ours, try await clientCPU { try await ours.receive(path: smallPath, count: small.count) })
+    cpu.kit = min(
+      cpu.kit, try await clientCPU { try await kit.receive(path: smallPath, count: small.count) })
+    cpu.c = min(
+      cpu.c, try CReader.cpuSeconds(reader, port: port, path: smallPath, count: small.count))
+  }
+  print(
+    "| receive 100k × 64 B text, client CPU (ms) | \(String(format: cpu.ours * 1000)) | \(String(format: cpu.kit * 1000)) | \(String(format: cpu.kit / cpu.ours)) |"
+  )
+  print(
+    "| baseline: a C reader of the same frames (parse + UTF-8), CPU (ms); RFC6455 ÷ C | \(String(format: cpu.c * 1000)) | – | \(String(format: cpu.ours / cpu.c)) |"
+  )
+
+  // `wsc` as a user runs it, startup and all (stdout to /dev/null by --quiet), when it was
+  // built beside this benchmark.
+  let wsc = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("wsc").path
+  if FileManager.default.isExecutableFile(atPath: wsc) {
+    var wscCPU = Double.infinity
+    for _ in 0..<repetitions {
+      wscCPU = min(
+        wscCPU,
+        try CReader.childCPUSeconds([
+          wsc, "--quiet", "--no-deflate", "--count", "\(small.count)",
+          "ws://127.0.0.1:\(port)\(smallPath)",
+        ]))
+    }
+    print(
+      "| the same received by `wsc --quiet` as a process, startup included, CPU (ms); ÷ C | \(String(format: wscCPU * 1000)) | – | \(String(format: wscCPU / cpu.c)) |"
+    )
+  }
+
+  if smallOnly { exit(0) }
 
   let large = (count: 50, size: 4 << 20)
   let largePath = "/flood?count=\(large.count)&size=\(large.size)&kind=binary"
