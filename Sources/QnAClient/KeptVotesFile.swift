@@ -28,12 +28,7 @@ public struct KeptVotesFile: Sendable {
   /// Replaces the list; an empty list removes the file.
   public func save(_ votes: [KeptVote]) throws(PendingQuestionsFile.FileError) {
     do {
-      if votes.isEmpty {
-        try PrivateFiles.remove(url)
-        return
-      }
-      try PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
-      try PrivateFiles.replace(url, with: JSONEncoder().encode(votes))
+      try PrivateFiles.save(votes, to: url, tighten: ownsDirectory)
     } catch {
       throw .unwritable("\(error)")
     }

@@ -78,12 +78,7 @@ public struct PendingQuestionsFile: Sendable {
   /// Replaces the list; an empty list removes the file.
   public func save(_ entries: [Entry]) throws(FileError) {
     do {
-      if entries.isEmpty {
-        try PrivateFiles.remove(url)
-        return
-      }
-      try PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
-      try PrivateFiles.replace(url, with: JSONEncoder().encode(entries))
+      try PrivateFiles.save(entries, to: url, tighten: ownsDirectory)
     } catch {
       throw .unwritable("\(error)")
     }

@@ -109,6 +109,16 @@ public enum PrivateFiles {
   }
 
   /// Opens for appending, creating it owner-only; a symlink at the path is refused.
+  /// Replaces the file with `list` as JSON, owner-only; an empty list removes the file.
+  static func save(_ list: [some Encodable], to url: URL, tighten: Bool) throws {
+    if list.isEmpty {
+      try remove(url)
+      return
+    }
+    try prepareDirectory(url.deletingLastPathComponent(), tighten: tighten)
+    try replace(url, with: JSONEncoder().encode(list))
+  }
+
   public static func openForAppend(_ url: URL) throws(Failure) -> Int32 {
     let existed = FileManager.default.fileExists(atPath: url.path)
     let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
