@@ -135,6 +135,7 @@ public struct QnAServerApp: Sendable {
               clientNoContextTakeover: configuration.deflateNoContextTakeover,
               serverMaxWindow: configuration.deflateWindowBits,
               serverNoContextTakeover: configuration.deflateNoContextTakeover,
+              compressionLevel: configuration.deflateLevel,
               memoryLevel: configuration.deflateMemoryLevel,
               // Frames may inflate past the message limit, so that the limit is checked on
               // the message and answered with 1009, as without compression; hummingbird

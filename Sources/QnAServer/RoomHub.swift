@@ -201,17 +201,22 @@ final class RoomHub: Sendable {
         let audience = members.values.filter { $0.isPresenter == presenter }
         guard !audience.isEmpty else { continue }
         let delta = try await store.changes(after: sent, upTo: seq, presenter: presenter)
-        for page in RoomPages.split(delta) {
-          let bytes = ByteBuffer(bytes: codec.encode(.roomDelta(page)))
-          for member in audience { member.send(bytes, due: nil) }
+        for page in encodedPages(delta) {
+          for member in audience { member.send(page, due: nil) }
         }
       }
     }
 
     private func send(_ delta: RoomDelta, to connection: SocketConnection) {
-      for page in RoomPages.split(delta) {
-        connection.send(ByteBuffer(bytes: codec.encode(.roomDelta(page))), due: nil)
-      }
+      for page in encodedPages(delta) { connection.send(page, due: nil) }
+    }
+
+    /// The delta as one message when it fits the page limit (encoded once, as almost every
+    /// delta is), else in pages; each question is measured only then.
+    private func encodedPages(_ delta: RoomDelta) -> [ByteBuffer] {
+      let whole = codec.encode(.roomDelta(delta))
+      if whole.count < RoomPages.messageLimit { return [ByteBuffer(bytes: whole)] }
+      return RoomPages.split(delta).map { ByteBuffer(bytes: codec.encode(.roomDelta($0))) }
     }
   }
 }
@@ -221,6 +226,8 @@ final class RoomHub: Sendable {
 enum RoomPages {
   /// Bytes of questions per page, leaving room for the envelope.
   static let pageBytes = 12_000
+  /// A message this size or larger goes in pages: the existing back ends close at 16 KiB.
+  static let messageLimit = 16 * 1024
   /// Removed ids per page (38 bytes each as JSON).
   static let removalsPerPage = 250
 

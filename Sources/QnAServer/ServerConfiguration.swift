@@ -67,6 +67,10 @@ public struct ServerConfiguration: Sendable {
   public var deflateNoContextTakeover = true
   /// zlib's memLevel (1–9) for the server's compressor: its hash tables, 2^(N+9) bytes.
   public var deflateMemoryLevel = 4
+  /// zlib's compression level (1 fastest … 9 smallest). Every socket compresses the room's
+  /// deltas for itself, so the level is paid once per attendee: chosen from the room's
+  /// server CPU against bytes per attendee (docs/benchmarks.md).
+  public var deflateLevel = 1
   /// New questions wait in review until a presenter approves them: only their askers and the
   /// presenters see them until then.
   public var moderation = false

@@ -126,6 +126,12 @@ struct QnAServerCommand: AsyncParsableCommand {
       (default \(Self.defaults.deflateMemoryLevel)).
       """)
   var deflateMemoryLevel: Int?
+  @Option(
+    help: """
+      Compression level, 1 (fastest) to 9 (smallest), paid per socket for every message \
+      (default \(Self.defaults.deflateLevel)).
+      """)
+  var deflateLevel: Int?
   @Flag(help: "Enable the mock controls (/control/...) and the options below.") var mock = false
   @Option(
     help:
@@ -204,6 +210,10 @@ struct QnAServerCommand: AsyncParsableCommand {
     }
     if deflateContextTakeover { configuration.deflateNoContextTakeover = false }
     configuration.deflateMemoryLevel = deflateMemoryLevel ?? configuration.deflateMemoryLevel
+    configuration.deflateLevel = deflateLevel ?? configuration.deflateLevel
+    guard (1...9).contains(configuration.deflateLevel) else {
+      throw ValidationError("--deflate-level must be 1–9")
+    }
     guard (1...9).contains(configuration.deflateMemoryLevel) else {
       throw ValidationError("--deflate-memory-level must be 1–9")
     }

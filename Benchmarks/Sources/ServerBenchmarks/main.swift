@@ -22,6 +22,11 @@ if arguments.count > 1, arguments[1] == "serve" {
   for argument in arguments.dropFirst(2) where argument.hasPrefix("room-window=") {
     configuration.roomWindow = .milliseconds(Int(argument.dropFirst(12)) ?? 100)
   }
+  // "deflate-level=N", "no-deflate": the compression the room's deltas pay per socket.
+  for argument in arguments.dropFirst(2) where argument.hasPrefix("deflate-level=") {
+    configuration.deflateLevel = Int(argument.dropFirst(14)) ?? configuration.deflateLevel
+  }
+  if arguments.contains("no-deflate") { configuration.deflate = false }
   var logger = Logger(label: "bench-server")
   logger.logLevel = .critical
   let server = try QnAServerApp(configuration: configuration, logger: logger)
@@ -119,6 +124,10 @@ let benchDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let python = benchDirectory.appendingPathComponent(".venv/bin/python3").path
 let reference = benchDirectory.appendingPathComponent("Tests/Interop/reference_backend.py").path
 
+// `ServerBenchmarks room` runs the room's rows alone (for profiling the fan-out).
+let roomOnly = arguments.count > 1 && arguments[1] == "room"
+// `ServerBenchmarks room serve-args…`: extra arguments for the room's servers (deflate-level=9).
+let roomServerArguments = roomOnly ? Array(arguments.dropFirst(2)) : []
 var servers: [(String, () throws -> ServerProcess)] = [
   (
     "qna-server (Hummingbird, SQLite in memory)",
@@ -140,33 +149,35 @@ if FileManager.default.isExecutableFile(atPath: python) {
   emit("(no \(python): run `make test` once to get the baseline server)")
 }
 
-emit("## qna-server: \(attendeeCount) concurrent attendees, one question each\n")
-emit(
-  "| server | connect all, ms | all responses, ms | answer p50, ms | answer p99, ms | 1,000 answers, ms |"
-)
-emit("|---|---:|---:|---:|---:|---:|")
-var results: [Result] = []
-for (name, start) in servers {
-  let server = try start()
-  defer { server.stop() }
-  let result = try await run(against: server)
-  results.append(result)
+if !roomOnly {
+  emit("## qna-server: \(attendeeCount) concurrent attendees, one question each\n")
   emit(
-    "| \(name) | \(milliseconds(result.connect)) | \(milliseconds(result.allResponses)) "
-      + "| \(milliseconds(result.p50)) | \(milliseconds(result.p99)) | \(milliseconds(result.fanOut)) |"
+    "| server | connect all, ms | all responses, ms | answer p50, ms | answer p99, ms | 1,000 answers, ms |"
   )
-}
-if results.count == 2 {
-  let (ours, baseline) = (results[0], results[1])
-  func ratio(_ a: Duration, _ b: Duration) -> String {
-    String(
-      format: "%.2f",
-      (Double(a.components.seconds) + Double(a.components.attoseconds) / 1e18)
-        / (Double(b.components.seconds) + Double(b.components.attoseconds) / 1e18))
+  emit("|---|---:|---:|---:|---:|---:|")
+  var results: [Result] = []
+  for (name, start) in servers {
+    let server = try start()
+    defer { server.stop() }
+    let result = try await run(against: server)
+    results.append(result)
+    emit(
+      "| \(name) | \(milliseconds(result.connect)) | \(milliseconds(result.allResponses)) "
+        + "| \(milliseconds(result.p50)) | \(milliseconds(result.p99)) | \(milliseconds(result.fanOut)) |"
+    )
   }
-  emit(
-    "\nBaseline ÷ ours (>1 = qna-server faster): all responses \(ratio(baseline.allResponses, ours.allResponses))×, "
-      + "answer p50 \(ratio(baseline.p50, ours.p50))×, p99 \(ratio(baseline.p99, ours.p99))×")
+  if results.count == 2 {
+    let (ours, baseline) = (results[0], results[1])
+    func ratio(_ a: Duration, _ b: Duration) -> String {
+      String(
+        format: "%.2f",
+        (Double(a.components.seconds) + Double(a.components.attoseconds) / 1e18)
+          / (Double(b.components.seconds) + Double(b.components.attoseconds) / 1e18))
+    }
+    emit(
+      "\nBaseline ÷ ours (>1 = qna-server faster): all responses \(ratio(baseline.allResponses, ours.allResponses))×, "
+        + "answer p50 \(ratio(baseline.p50, ours.p50))×, p99 \(ratio(baseline.p99, ours.p99))×")
+  }
 }
 
 // The room: 2,000 attendees, 200 questions, 20,000 votes over 10 s, with the server's
@@ -187,7 +198,8 @@ for (name, window) in [
   ("qna-server, 100 ms coalescing", "100"), ("baseline: qna-server, no coalescing window", "0"),
 ] {
   let server = try ServerProcess(
-    name: name, executable: arguments[0], arguments: ["serve", "room-window=\(window)"])
+    name: name, executable: arguments[0],
+    arguments: ["serve", "room-window=\(window)"] + roomServerArguments)
   defer { server.stop() }
   let outcome = try await RoomBench.run(
     server, attendees: roomAttendees, questions: roomQuestions, votesEach: votesEach,
@@ -208,4 +220,4 @@ if roomResults.count == 2 {
       + "vote→delta p99 \(String(format: "%.2f", baseline.p99 / ours.p99))×")
 }
 
-try await ExportBench.run()
+if !roomOnly { try await ExportBench.run() }
