@@ -86,6 +86,13 @@ final class ClientSession: TransportSink, Sendable {
     return delivery.hasRoom
   }
 
+  func readingResumes() {
+    state.withLock { state in
+      guard !state.finished, state.timers.resumed(now: clock.now) else { return }
+      rescheduleTimer(&state)
+    }
+  }
+
   func ended(_ failure: TransportError?) {
     act { state in
       guard !state.finished else { return Delivery() }
@@ -210,14 +217,9 @@ final class ClientSession: TransportSink, Sendable {
     }
   }
 
-  private func consumerCaughtUp() {
-    let resume = state.withLock { state -> Bool in
-      guard state.timers.resumed(now: clock.now) else { return false }
-      rescheduleTimer(&state)
-      return !state.finished
-    }
-    if resume { channel.resumeReading() }
-  }
+  /// The timers catch up in `readingResumes`, on the reading thread: the consumer, which
+  /// calls this, would otherwise wait here for the lock that thread holds while it parses.
+  private func consumerCaughtUp() { channel.resumeReading() }
 
   private static func disconnect(for status: CloseStatus) -> Disconnect {
     guard case .handshake(let error) = status.error else { return .closed(status) }

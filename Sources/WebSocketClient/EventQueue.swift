@@ -1,18 +1,17 @@
 import Synchronization
 
 /// A bounded single-consumer queue: a producer hands over all the events of one socket read
-/// with one lock and at most one wake-up; the consumer takes one element at a time (state
-/// lives here, not in iterators, so a new `for await` loop loses nothing, and a taken element
+/// with one lock and at most one wake-up, and the consumer takes everything queued with one
+/// lock too, into a batch of its own that it then hands out without locking (state lives
+/// here, not in iterators, so a new `for await` loop loses nothing, and a handed-out element
 /// is referenced nowhere else). `push` suspends while `capacity` elements wait, and
 /// `append(_:whenRoom:)` tells its caller to stop (the socket reader stops reading), so a
-/// slow consumer holds back the producers instead of letting memory grow; a batch may
-/// overshoot the capacity by its own size.
+/// slow consumer holds back the producers instead of letting memory grow. Taking a batch
+/// makes room, so at most about twice the capacity is held (the queue and the consumer's
+/// batch), plus one read's overshoot.
 final class EventQueue<Element: Sendable>: Sendable {
   private struct State {
-    /// Taken slots are set to nil at once, so a taken element is referenced nowhere here.
-    var buffer: [Element?] = []
-    /// Index of the next element in `buffer`; taken slots are compacted away now and then.
-    var head = 0
+    var buffer: [Element] = []
     var finished = false
     /// Set once the client is closing: pushes no longer wait (nobody may be reading).
     var unbounded = false
@@ -23,7 +22,7 @@ final class EventQueue<Element: Sendable>: Sendable {
     var drainWatchers: [@Sendable () -> Void] = []
 
     /// Elements waiting for the consumer.
-    var count: Int { buffer.count - head }
+    var count: Int { buffer.count }
   }
 
   private enum Offer {
@@ -35,6 +34,11 @@ final class EventQueue<Element: Sendable>: Sendable {
 
   let capacity: Int
   private let state = Mutex(State())
+  /// The consumer's batch, last element first: `popLast` moves each out, so the batch does not
+  /// keep what it handed out. Touched only by the single consumer (which `next` asserts when
+  /// it waits), hence unsafe and lock-free; its storage is swapped with the queue's, so
+  /// neither is reallocated per batch.
+  private nonisolated(unsafe) var batch: [Element] = []
 
   init(capacity: Int) {
     precondition(capacity > 0)
@@ -67,13 +71,14 @@ final class EventQueue<Element: Sendable>: Sendable {
   /// `whenRoom` is called, once, after the consumer has made room. The caller wakes the
   /// consumer (`wake()`) after releasing its own locks, so the woken consumer does not
   /// contend for them.
-  func append(contentsOf elements: [Element], whenRoom: @escaping @Sendable () -> Void) -> (
-    hasRoom: Bool, wake: ConsumerWake
-  ) {
-    guard !elements.isEmpty else { return (true, ConsumerWake(consumer: nil)) }
+  func append(contentsOf elements: consuming [Element], whenRoom: @escaping @Sendable () -> Void)
+    -> (hasRoom: Bool, wake: ConsumerWake)
+  {
+    var incoming = elements
+    guard !incoming.isEmpty else { return (true, ConsumerWake(consumer: nil)) }
     return state.withLock { state in
       if state.finished { return (true, ConsumerWake(consumer: nil)) }
-      state.buffer.append(contentsOf: elements.map { Optional($0) })
+      Self.move(&incoming, to: &state.buffer)
       let room = state.unbounded || state.count < capacity
       if !room { state.producers.append(whenRoom) }
       defer { state.consumer = nil }
@@ -112,7 +117,7 @@ final class EventQueue<Element: Sendable>: Sendable {
     let (offer, consumer) = state.withLock { state -> (Offer, CheckedContinuation<Void, Never>?) in
       if state.finished { return (.dropped, nil) }
       guard (waitsAllowed && state.unbounded) || state.count < capacity else { return (.full, nil) }
-      state.buffer.append(contentsOf: elements.map { Optional($0) })
+      state.buffer.append(contentsOf: elements)
       defer { state.consumer = nil }
       return (.appended, state.consumer)
     }
@@ -146,35 +151,40 @@ final class EventQueue<Element: Sendable>: Sendable {
     for producer in producers { producer() }
   }
 
+  /// Appends `incoming` to `buffer`; into an empty buffer it moves the array whole (the usual
+  /// case: the consumer took the last batch), with no per-element copy.
+  private static func move(_ incoming: inout [Element], to buffer: inout [Element]) {
+    if buffer.isEmpty {
+      swap(&buffer, &incoming)
+    } else {
+      buffer.append(contentsOf: incoming)
+    }
+  }
+
   /// The next element, waiting while there is none; nil once finished and drained, or when
-  /// the waiting task is cancelled.
-  func next() async -> Element? {
+  /// the waiting task is cancelled. Runs on the caller's executor: an element from the batch
+  /// in hand costs neither a lock nor a hop, and a socket read's hundreds of small messages
+  /// cost the consumer one lock.
+  nonisolated(nonsending) func next() async -> Element? {
     while true {
-      // .some(element or nil-for-the-end), or nil to wait.
-      let taken = state.withLock { state -> (Element?, [@Sendable () -> Void])? in
-        if state.count > 0 {
-          let element = state.buffer[state.head]
-          state.buffer[state.head] = nil
-          state.head += 1
-          if state.head == state.buffer.count {
-            state.buffer.removeAll(keepingCapacity: true)
-            state.head = 0
-          } else if state.head >= 64 && state.head * 2 >= state.buffer.count {
-            state.buffer.removeFirst(state.head)
-            state.head = 0
-          }
-          // Producers resume at half the capacity, not one below it: each pause and resume
-          // of the socket reader costs more than a few events of slack.
-          let wake = state.count <= capacity / 2 ? state.producers : []
-          if !wake.isEmpty { state.producers = [] }
-          return (element, wake)
+      if let element = batch.popLast() { return element }
+      // Everything queued (true), the end (false), or nil to wait.
+      let taken = state.withLock { state -> (Bool, [@Sendable () -> Void])? in
+        if !state.buffer.isEmpty {
+          // The empty batch keeps its storage: the queue appends into it next.
+          swap(&batch, &state.buffer)
+          // Taken means room: the producers go on.
+          defer { state.producers = [] }
+          return (true, state.producers)
         }
-        if state.finished || Task.isCancelled { return (nil, []) }
+        if state.finished || Task.isCancelled { return (false, []) }
         return nil
       }
-      if let (element, producers) = taken {
+      if let (gotBatch, producers) = taken {
         for producer in producers { producer() }
-        return element
+        guard gotBatch else { return nil }
+        batch.reverse()
+        continue
       }
       await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in

@@ -218,7 +218,11 @@ final class InboundBridge: ChannelDuplexHandler, Sendable {
 
   func resumeReading(on channel: any Channel) {
     channel.eventLoop.execute {
-      self.state.withLock { $0.wantsMore = true }
+      let sink = self.state.withLock { state in
+        state.wantsMore = true
+        return state.sink
+      }
+      sink?.readingResumes()
       channel.read()
     }
   }

@@ -18,7 +18,8 @@ public protocol TransportChannel: Sendable {
   /// Starts reading and hands everything to `sink`, one call at a time, in order. Nothing is
   /// read before this is called.
   func start(delivering sink: any TransportSink)
-  /// Reads again after the sink's `received` returned false. Callable from any thread.
+  /// Reads again after the sink's `received` returned false, first telling the sink
+  /// (`readingResumes`) on the reading thread. Callable from any thread.
   func resumeReading()
   /// Queues `chunks` for writing, in call order, and returns at once; `completion` is told
   /// when they reached the socket (or failed).
@@ -36,6 +37,9 @@ public protocol TransportSink: AnyObject, Sendable {
   /// The next bytes the peer sent. Returns false to stop reading until `resumeReading()`:
   /// that is how a slow consumer holds back the peer (TCP keeps the backlog in the kernel).
   func received(_ bytes: ByteBuffer) -> Bool
+  /// Reading resumes after `resumeReading()`: called on the reading thread, before the next
+  /// `received`.
+  func readingResumes()
   /// The connection ended: `nil` for an EOF, else why it failed. Called once, last.
   func ended(_ failure: TransportError?)
 }

@@ -191,6 +191,12 @@ public final class WebSocketClient: Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
       let queue: EventQueue<ClientEvent>
       public mutating func next() async -> ClientEvent? { await queue.next() }
+
+      /// What `for await` calls: it stays on the caller's executor, so an event already in
+      /// hand costs no hop to another one and back.
+      public mutating func next(isolation actor: isolated (any Actor)?) async -> ClientEvent? {
+        await queue.next()
+      }
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }

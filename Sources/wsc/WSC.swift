@@ -75,6 +75,9 @@ struct WSC: AsyncParsableCommand {
     client.start()
     if !echo { startSendingStdin(to: client, gate: gate) }
 
+    // The options the loop reads, read once: each read of an option goes through the argument
+    // parser's generic storage (a metadata lookup), which per message cost more than the engine.
+    let (count, echo, verbose) = (self.count, self.echo, self.verbose)
     var received = 0
     var last: Disconnect?
     for await event in client.events {

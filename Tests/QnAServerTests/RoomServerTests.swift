@@ -205,7 +205,7 @@ struct RoomServerTests {
       Issue.record("expected a delta in pages, got \(first)")
       return
     }
-    try await bob.socket.waitForMessage("every page", occurrence: parts - 1) {
+    _ = try await bob.socket.waitForMessage("every page", occurrence: parts - 1) {
       if case .roomDelta = $0 { true } else { false }
     }
     let pages = bob.deltas.prefix(parts)

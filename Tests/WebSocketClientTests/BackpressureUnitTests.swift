@@ -44,6 +44,7 @@ struct BackpressureUnitTests {
 
   final class Sink: TransportSink {
     func received(_ bytes: ByteBuffer) -> Bool { true }
+    func readingResumes() {}
     func ended(_ failure: TransportError?) {}
   }
 
@@ -70,11 +71,38 @@ struct BackpressureUnitTests {
 
   final class RecordingSink: TransportSink, @unchecked Sendable {
     var seen: [String] = []
+    /// What `received` answers: false holds reading back.
+    var wantsMore = true
     func received(_ bytes: ByteBuffer) -> Bool {
       seen.append(String(buffer: bytes))
-      return true
+      return wantsMore
     }
+    func readingResumes() { seen.append("resumes") }
     func ended(_ failure: TransportError?) { seen.append("end") }
+  }
+
+  /// The session's timers catch up in `readingResumes`, on the event loop, before anything
+  /// more is read: the consumer that resumes never takes the lock the event loop holds.
+  @Test func aHeldBackSinkIsToldOnTheEventLoopBeforeReadingResumes() throws {
+    let channel = EmbeddedChannel()
+    let counter = ReadCounter()
+    let bridge = InboundBridge()
+    try channel.pipeline.syncOperations.addHandler(counter)
+    try channel.pipeline.syncOperations.addHandler(bridge)
+    let sink = RecordingSink()
+    sink.wantsMore = false
+    bridge.start(sink, on: channel)
+    channel.embeddedEventLoop.run()
+    channel.pipeline.fireChannelRead(ByteBuffer(string: "full"))
+    let held = counter.reads
+    channel.read()
+    #expect(counter.reads == held, "no read while the sink is behind")
+    bridge.resumeReading(on: channel)
+    #expect(sink.seen == ["full"], "nothing happens off the event loop")
+    channel.embeddedEventLoop.run()
+    #expect(sink.seen == ["full", "resumes"])
+    #expect(counter.reads == held + 1, "then it reads again")
+    _ = try channel.finish(acceptAlreadyClosed: true)
   }
 
   /// NIO reads a socket to its end when the peer closes, asked or not: a captive portal that

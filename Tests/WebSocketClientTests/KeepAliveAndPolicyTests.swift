@@ -179,6 +179,18 @@ struct EventQueueTests {
     #expect(await queue.next() == 3)
   }
 
+  final class Box: Sendable {}
+
+  /// The consumer takes a whole batch at once; what it has handed out must not stay alive in
+  /// that batch (a 16 MiB message would, until the batch ran out).
+  @Test func aHandedOutElementIsReferencedNowhereInTheQueue() async {
+    let queue = EventQueue<Box>(capacity: 4)
+    await queue.push(contentsOf: [Box(), Box(), Box()])
+    weak let first = await queue.next()
+    #expect(first == nil)
+    #expect(await queue.next() != nil)
+  }
+
   @Test func tryPushNeverWaits() async {
     let queue = EventQueue<Int>(capacity: 1)
     #expect(queue.tryPush(1))

@@ -124,7 +124,10 @@ final class PipeServer: Sendable {
   fileprivate func pump(to sink: any TransportSink) {
     Task {
       while let bytes = await clientRead() {
-        if !sink.received(ByteBuffer(bytes: bytes)) { await waitForResume() }
+        if !sink.received(ByteBuffer(bytes: bytes)) {
+          await waitForResume()
+          sink.readingResumes()
+        }
       }
       sink.ended(nil)
     }
