@@ -53,7 +53,7 @@ public struct QnAServerApp: Sendable {
     }
     let store: QuestionStore
     do {
-      store = try QuestionStore(path: configuration.databasePath)
+      store = try QuestionStore(path: configuration.databasePath, metrics: ServerMetrics())
     } catch {
       throw .store(error)
     }
@@ -176,6 +176,8 @@ public struct QnAServerApp: Sendable {
     Self.addPresenterRoutes(to: presenter, base: { _ in "/" }, desk: { [desk] _ in desk })
     addSessionAdminRoutes(to: presenter)
     addSessionRoutes(to: router)
+    addProbeRoutes(to: router)
+    addMetricsRoute(to: presenter)
     if configuration.mock != nil { Self.addControlRoutes(to: presenter, desk: desk) }
     return router
   }

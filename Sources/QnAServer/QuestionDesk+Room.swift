@@ -47,6 +47,7 @@ extension QuestionDesk {
       return refuse(Self.failedSaveMessage, retryAfter: Self.storageRetry)
     }
     guard let outcome else { return refuse("There is no such question.") }
+    if outcome.refusal == nil { store.metrics.votes.increment() }
     room.changed()
     return VoteResponse(
       question: vote.question, token: vote.token, success: outcome.refusal == nil,

@@ -222,6 +222,7 @@ final class QuestionDesk: Sendable {
       let result = try await store.insert(record)
       stored = result.question
       if result.inserted {
+        store.metrics.questions.increment()
         room.changed()
         logger.info("question \(stored.id) from \(connection.id): \(stored.content.count) chars")
         scheduleAutoAnswer(stored.id)
@@ -275,6 +276,7 @@ final class QuestionDesk: Sendable {
         action, on: id, text: text, isPrivate: isPrivate, token: token, at: environment.now())
     else { return nil }
     guard outcome.changed else { return outcome }
+    if action == .answer { store.metrics.answers.increment() }
     room.changed(urgent: true)
     let question = outcome.question
     logger.info("\(action.rawValue) \(id)")

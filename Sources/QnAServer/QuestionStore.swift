@@ -24,18 +24,23 @@ public final class QuestionStore: Sendable {
   let database: DatabaseQueue
   /// The session this store reads and writes: 0 is the default one (`/socket`).
   public let session: Int64
+  /// Where the server counts, its database latency among them.
+  let metrics: ServerMetrics
 
-  init(database: DatabaseQueue, session: Int64) {
+  init(database: DatabaseQueue, session: Int64, metrics: ServerMetrics) {
     self.database = database
     self.session = session
+    self.metrics = metrics
   }
 
   /// The same database, scoped to another session.
   public func session(_ id: Int64) -> QuestionStore {
-    QuestionStore(database: database, session: id)
+    QuestionStore(database: database, session: id, metrics: metrics)
   }
 
-  public convenience init(path: String) throws(StoreError) {
+  public convenience init(path: String, metrics: ServerMetrics = ServerMetrics())
+    throws(StoreError)
+  {
     do {
       var configuration = Configuration()
       // Another process (sqlite3, a backup) may hold the file for a moment: wait for it a
@@ -54,7 +59,7 @@ public final class QuestionStore: Sendable {
         ? try DatabaseQueue(configuration: configuration)
         : try DatabaseQueue(path: path, configuration: configuration)
       try Self.migrator.migrate(database)
-      self.init(database: database, session: SessionRecord.defaultID)
+      self.init(database: database, session: SessionRecord.defaultID, metrics: metrics)
     } catch {
       throw .unavailable("\(path): \(error)")
     }
@@ -62,6 +67,19 @@ public final class QuestionStore: Sendable {
 
   /// How long a write waits for a lock another process holds.
   static let busyTimeout: TimeInterval = 2
+
+  /// Takes the write lock and gives it back: throws when the database could not store a
+  /// question now, for instance while another process holds it locked past the busy timeout
+  /// (`/readyz`).
+  public func ping() async throws(StoreError) {
+    do {
+      try await database.writeWithoutTransaction { db in
+        try db.inTransaction(.immediate) { .rollback }
+      }
+    } catch {
+      throw .unavailable("\(error)")
+    }
+  }
 
   /// `PRAGMA synchronous` as the store's connection has it: 2 is FULL.
   public func synchronousLevel() async throws(StoreError) -> Int {
@@ -288,6 +306,8 @@ public final class QuestionStore: Sendable {
   func run<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
     async throws(StoreError) -> T
   {
+    let started = ContinuousClock.now
+    defer { metrics.database.record(ContinuousClock.now - started) }
     do {
       return try await database.write(body)
     } catch let error as StoreError {
@@ -300,6 +320,8 @@ public final class QuestionStore: Sendable {
   func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
     async throws(StoreError) -> T
   {
+    let started = ContinuousClock.now
+    defer { metrics.database.record(ContinuousClock.now - started) }
     do {
       return try await database.read(body)
     } catch {

@@ -65,6 +65,8 @@ final class RoomHub: Sendable {
     var epoch: UUID?
     var flushScheduled = false
     var lastFlush = ContinuousClock.now - .seconds(1)
+    /// When the oldest change not broadcast yet came in: the fan-out latency starts there.
+    var changedSince: ContinuousClock.Instant?
     let codec = WireCodec()
 
     init(
@@ -86,7 +88,9 @@ final class RoomHub: Sendable {
             members[id] = nil
             joining.remove(id)
           case .snapshotSent(let connection, let seq): try await caughtUp(connection, from: seq)
-          case .changed(let urgent): scheduleFlush(urgent: urgent)
+          case .changed(let urgent):
+            if changedSince == nil { changedSince = ContinuousClock.now }
+            scheduleFlush(urgent: urgent)
           case .flush:
             flushScheduled = false
             try await flush()
@@ -191,6 +195,9 @@ final class RoomHub: Sendable {
 
     private func flush() async throws(StoreError) {
       lastFlush = ContinuousClock.now
+      // Whatever changed so far is in what this flush reads (or was in an earlier one).
+      let since = changedSince
+      changedSince = nil
       let (_, sent) = try await current()
       let seq = try await store.currentSeq()
       guard seq > sent else { return }
@@ -204,6 +211,9 @@ final class RoomHub: Sendable {
         for page in encodedPages(delta) {
           for member in audience { member.send(page, due: nil) }
         }
+      }
+      if let since, !members.isEmpty {
+        store.metrics.fanOut.record(ContinuousClock.now - since)
       }
     }
 

@@ -37,7 +37,11 @@ struct QnAServerCommand: AsyncParsableCommand {
   var port: Int?
   @Option(help: "SQLite database file, or :memory: (default \(Self.defaults.databasePath)).")
   var db: String?
-  @Option(help: "Require this token for the presenter page, answers, API and controls.")
+  @Option(
+    help: """
+      Require this token for the presenter page, answers, API and controls (default: \
+      $QNA_ADMIN_TOKEN, which other local users cannot read, unlike the command line).
+      """)
   var adminToken: String?
   @Flag(help: "Listen on a non-loopback address without --admin-token.") var allowPublic = false
   @Option(
@@ -142,7 +146,9 @@ struct QnAServerCommand: AsyncParsableCommand {
   var reject: String?
   @Option(help: "With --mock: delay every outgoing WebSocket message by this long.")
   var latency: String?
-  @Option(help: "Log level: trace, debug, info, warning, error.") var logLevel = "info"
+  @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+  var logLevel = "info"
+  @Option(help: "Log lines as text, or as one JSON object each (json).") var logFormat = "text"
 
   /// The library's defaults, which the options fall back to and their help states.
   static let defaults = ServerConfiguration()
@@ -154,10 +160,20 @@ struct QnAServerCommand: AsyncParsableCommand {
     } catch {
       Self.fail("\(error)")
     }
-    let level = Logger.Level(rawValue: logLevel) ?? .info
+    guard let level = Logger.Level(rawValue: logLevel) else {
+      Self.fail(
+        "--log-level must be one of \(Logger.Level.allCases.map(\.rawValue)), got '\(logLevel)'")
+    }
+    guard let json = ["text": false, "json": true][logFormat] else {
+      Self.fail("--log-format must be text or json, got '\(logFormat)'")
+    }
     LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
+      var handler: any LogHandler =
+        json
+        ? JSONLogHandler.standardError(label: label)
+        : StreamLogHandler.standardError(label: label)
       handler.logLevel = level
+      // Escaped in JSON too: JSON leaves C1 controls (a lone CSI) as they are.
       return EscapingLogHandler(handler)
     }
     let server: QnAServerApp
@@ -178,7 +194,11 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.host = host ?? configuration.host
     configuration.port = port ?? configuration.port
     configuration.databasePath = db ?? configuration.databasePath
-    configuration.adminToken = adminToken
+    configuration.adminToken =
+      adminToken
+      ?? ProcessInfo.processInfo.environment["QNA_ADMIN_TOKEN"].flatMap {
+        $0.isEmpty ? nil : $0
+      }
     configuration.allowPublic = allowPublic
     configuration.maxMessageSize =
       try maxMessageSize.map(SizeValue.parse) ?? configuration.maxMessageSize

@@ -51,6 +51,9 @@ struct ServerProcessTests {
       // A name or a range would never match a peer's address, silently.
       (["--trusted-proxy", "proxy.example"], "--trusted-proxy 'proxy.example' is not an IP"),
       (["--trusted-proxy", "10.0.0.0/8"], "is not an IP address"),
+      // A mistyped level had silently logged at info.
+      (["--log-level", "loud"], "--log-level must be one of"),
+      (["--log-format", "xml"], "--log-format must be text or json"),
     ]
     for (arguments, words) in cases {
       let child = try ChildProcess(

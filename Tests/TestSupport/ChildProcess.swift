@@ -16,8 +16,8 @@ public final class ChildProcess: @unchecked Sendable {
   private let keptErrors = Mutex("")
 
   /// `environment` entries are added to (or replace) this process's environment, less its
-  /// proxy variables: a test about proxies names the ones it wants, and no other test may go
-  /// through a proxy the machine happens to have set.
+  /// proxy variables and admin token (`isInheritedSetting`): a test about them names the ones
+  /// it wants, and no other test may go through a proxy the machine happens to have set.
   public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:])
     throws
   {
@@ -58,7 +58,7 @@ public final class ChildProcess: @unchecked Sendable {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
-    let merged = ProcessInfo.processInfo.environment.filter { !Self.isProxyVariable($0.key) }
+    let merged = ProcessInfo.processInfo.environment.filter { !Self.isInheritedSetting($0.key) }
       .merging(environment) { $1 }
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for entry in envp { free(entry) } }
@@ -79,8 +79,11 @@ public final class ChildProcess: @unchecked Sendable {
     stderr = FileHandle(fileDescriptor: errors[0], closeOnDealloc: true)
   }
 
-  static func isProxyVariable(_ name: String) -> Bool {
-    ["http_proxy", "https_proxy", "all_proxy", "no_proxy"].contains(name.lowercased())
+  /// Variables of the user's shell that would change what the programs under test do: the
+  /// proxies, and qna-server's admin token. Tests that want them pass them explicitly.
+  static func isInheritedSetting(_ name: String) -> Bool {
+    ["http_proxy", "https_proxy", "all_proxy", "no_proxy", "qna_admin_token"]
+      .contains(name.lowercased())
   }
 
   /// The next line of stdout, newline included; shorter if stdout ends first. Blocks.

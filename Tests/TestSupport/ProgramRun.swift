@@ -14,7 +14,7 @@ public struct ProgramRun: Sendable {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.filter {
-      !ChildProcess.isProxyVariable($0.key)
+      !ChildProcess.isInheritedSetting($0.key)
     }
     let output = Pipe()
     let errors = Pipe()
