@@ -40,12 +40,12 @@ tmux:
 	@command -v tmux >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -q tmux; } \
 	  || { echo "make test needs tmux (apt-get install tmux)" >&2; exit 1; }
 
-## The proxy tests run Debian's tinyproxy (HTTP CONNECT) and dante (SOCKS5).
+## The proxy tests run Debian's tinyproxy (HTTP CONNECT) and dante (SOCKS5); the server's, nginx in front.
 proxies:
-	@{ command -v tinyproxy >/dev/null && [ -x /usr/sbin/danted ]; } \
+	@{ command -v tinyproxy >/dev/null && [ -x /usr/sbin/danted ] && [ -x /usr/sbin/nginx ]; } \
 	  || { [ "$$(id -u)" = 0 ] && { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-	       apt-get install -y -q tinyproxy dante-server; }; } \
-	  || { echo "make test needs tinyproxy and dante-server (apt-get install tinyproxy dante-server)" >&2; exit 1; }
+	       apt-get install -y -q tinyproxy dante-server nginx-light; }; } \
+	  || { echo "make test needs tinyproxy, dante-server and nginx (apt-get install tinyproxy dante-server nginx-light)" >&2; exit 1; }
 
 ## The presenter page's test drives Debian's Chromium, headless, over the DevTools protocol.
 chromium:

@@ -65,6 +65,40 @@ public final class ProxyProcess: Sendable {
     }
   }
 
+  /// Debian's nginx as a reverse proxy, in a directory of its own: `site` (given the port to
+  /// listen on) goes into the `http` block, beside what running unprivileged in that
+  /// directory needs. The master runs in the foreground, so stopping it stops its workers.
+  public static func nginx(site: @escaping (_ port: Int) -> String) throws -> ProxyProcess {
+    try ProxyProcess { port, directory in
+      let temporary = directory.appendingPathComponent("temp")
+      for kind in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
+        let path = temporary.appendingPathComponent(kind)
+        try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+        // Workers run as nobody, when the tests run as root.
+        chmod(path.path, 0o777)
+      }
+      let prefix = directory.path
+      let configuration = """
+        worker_processes 1;
+        pid \(prefix)/nginx.pid;
+        error_log stderr warn;
+        events { worker_connections 1024; }
+        http {
+          access_log off;
+          client_body_temp_path \(prefix)/temp/body;
+          proxy_temp_path \(prefix)/temp/proxy;
+          fastcgi_temp_path \(prefix)/temp/fastcgi;
+          uwsgi_temp_path \(prefix)/temp/uwsgi;
+          scgi_temp_path \(prefix)/temp/scgi;
+        \(site(port))
+        }
+        """
+      let file = directory.appendingPathComponent("nginx.conf")
+      try configuration.write(to: file, atomically: true, encoding: .utf8)
+      return ("/usr/sbin/nginx", ["-p", prefix, "-c", file.path, "-g", "daemon off;"])
+    }
+  }
+
   private init(
     _ command: (_ port: Int, _ directory: URL) throws -> (String, [String])
   ) throws {
@@ -134,7 +168,8 @@ public enum ProxyProcessError: Error, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .missing(let path): "no \(path): run `make test`, which installs the test proxies"
+    case .missing(let path):
+      "no \(path): run `make test`, which installs the test proxies and nginx"
     case .notListening(let path, let log): "\(path) did not listen: \(log)"
     case .noPort: "no free loopback port"
     }
