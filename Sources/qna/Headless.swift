@@ -82,6 +82,7 @@ struct Headless {
           progress.votesSettled = false
           continue
         }
+        votes.observe(update.state)
         progress.votesSettled = votes.settled(in: update.state)
         if let failure = votes.failure(after: update, options.waitAnswered || options.exitAfterSend)
         {

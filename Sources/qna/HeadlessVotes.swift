@@ -35,6 +35,10 @@ struct VoteQueue {
   var waiting: [(question: UUID, up: Bool)]
   /// Votes handed to the engine, in order.
   var cast: [(question: UUID, up: Bool)] = []
+  /// Votes cast that no update has shown yet. Updates the engine made before it took a vote
+  /// may still be on their way, and in those the vote is neither pending nor counted: read
+  /// as settled, it looked refused (a busy room's deltas made that happen).
+  var unseen: [UUID: Bool] = [:]
 
   /// Returns whether it cast any.
   @discardableResult
@@ -43,13 +47,22 @@ struct VoteQueue {
     for vote in waiting {
       await engine.vote(vote.question, up: vote.up)
       cast.append(vote)
+      unseen[vote.question] = vote.up
     }
     waiting = []
     return true
   }
 
+  /// Takes note of the votes `state` shows: pending, counted as asked, or (when the question
+  /// is not in the room) never to be.
+  mutating func observe(_ state: QnAState) {
+    unseen = unseen.filter { question, up in
+      !state.isVotePending(question) && state.roomEntry(question).map { $0.voted != up } ?? false
+    }
+  }
+
   func settled(in state: QnAState) -> Bool {
-    waiting.isEmpty && !cast.contains { state.isVotePending($0.question) }
+    waiting.isEmpty && unseen.isEmpty && !cast.contains { state.isVotePending($0.question) }
   }
 
   /// Why the votes cannot all be cast as asked, once that is known: the server has no room,
