@@ -1,16 +1,15 @@
 import Foundation
 import QnA
-import QnAClient
 
 /// A line of stdin in headless mode: a question, or a vote command.
-enum StdinLine: Equatable {
+public enum StdinLine: Equatable, Sendable {
   case question(String)
   case vote(UUID, up: Bool)
   case invalid(String)
 
   /// `/vote ID` and `/unvote ID` vote; `//text` asks a question that starts with a slash;
   /// any other line is a question, as it always was.
-  init(_ line: String) {
+  public init(_ line: String) {
     if line.hasPrefix("//") {
       self = .question(String(line.dropFirst()))
       return
@@ -31,44 +30,55 @@ enum StdinLine: Equatable {
 
 /// Votes asked for on the command line or stdin: cast once the room has arrived (a vote
 /// names a question of the room), then followed until the server has answered each.
-struct VoteQueue {
-  var waiting: [(question: UUID, up: Bool)]
+public struct VoteQueue: Sendable {
+  public var waiting: [(question: UUID, up: Bool)]
   /// Votes handed to the engine, in order.
-  var cast: [(question: UUID, up: Bool)] = []
+  public private(set) var cast: [(question: UUID, up: Bool)] = []
   /// Votes cast that no update has shown yet. Updates the engine made before it took a vote
   /// may still be on their way, and in those the vote is neither pending nor counted: read
   /// as settled, it looked refused (a busy room's deltas made that happen).
   var unseen: [UUID: Bool] = [:]
 
-  /// Returns whether it cast any.
-  @discardableResult
-  mutating func cast(on engine: QnAEngine, once state: QnAState) async -> Bool {
-    guard state.room.seq != nil, !waiting.isEmpty else { return false }
-    for vote in waiting {
-      await engine.vote(vote.question, up: vote.up)
+  public init(waiting: [(question: UUID, up: Bool)]) {
+    self.waiting = waiting
+  }
+
+  /// The waiting votes, to hand to the engine now that `state` has the room (none before).
+  mutating func take(once state: QnAState) -> [(question: UUID, up: Bool)] {
+    guard state.room.seq != nil else { return [] }
+    let taken = waiting
+    waiting = []
+    for vote in taken {
       cast.append(vote)
       unseen[vote.question] = vote.up
     }
-    waiting = []
-    return true
+    return taken
+  }
+
+  /// Casts the waiting votes once `state` has the room; returns whether it cast any.
+  @discardableResult
+  public mutating func cast(on engine: QnAEngine, once state: QnAState) async -> Bool {
+    let taken = take(once: state)
+    for vote in taken { await engine.vote(vote.question, up: vote.up) }
+    return !taken.isEmpty
   }
 
   /// Takes note of the votes `state` shows: pending, counted as asked, or (when the question
   /// is not in the room) never to be.
-  mutating func observe(_ state: QnAState) {
+  public mutating func observe(_ state: QnAState) {
     unseen = unseen.filter { question, up in
       !state.isVotePending(question) && state.roomEntry(question).map { $0.voted != up } ?? false
     }
   }
 
-  func settled(in state: QnAState) -> Bool {
+  public func settled(in state: QnAState) -> Bool {
     waiting.isEmpty && unseen.isEmpty && !cast.contains { state.isVotePending($0.question) }
   }
 
   /// Why the votes cannot all be cast as asked, once that is known: the server has no room,
   /// or (when the run ends on its own, `finishing`) a vote was refused or named no question
   /// of the room.
-  func failure(after update: EngineUpdate, _ finishing: Bool) -> String? {
+  public func failure(after update: EngineUpdate, _ finishing: Bool) -> String? {
     let handshake = update.changes.contains { if case .handshake = $0 { true } else { false } }
     if handshake, !update.state.room.isAvailable, !waiting.isEmpty {
       return "this server shows only your own questions: there is no room to vote in"
