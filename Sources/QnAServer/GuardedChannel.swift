@@ -2,16 +2,23 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// Hummingbird's HTTP/1 + WebSocket child channel, with the project's guards around it: the
 /// `ConnectionGuard` first on raw bytes, and the `RequestGate` right behind the HTTP decoder,
 /// where it sees every request head, the WebSocket upgrade's included.
 struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
-  typealias Value = Base.Value
+  struct Value: ServerChildChannelValue {
+    let base: Base.Value
+    /// Set by the gate when it refuses this connection's request.
+    let refusal: RefusalMark
+    var channel: any Channel { base.channel }
+  }
 
   let base: Base
   let makeGuard: @Sendable () -> ConnectionGuard
-  let makeGate: @Sendable () -> RequestGate
+  /// The gate for one connection; it marks `refusal` when it refuses.
+  let makeGate: @Sendable (_ refusal: RefusalMark) -> RequestGate
 
   func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
     do {
@@ -20,15 +27,61 @@ struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
       return channel.eventLoop.makeFailedFuture(error)
     }
     let makeGate = self.makeGate
+    let refusal = RefusalMark()
     return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
       let operations = channel.pipeline.syncOperations
       let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-      try operations.addHandler(makeGate(), position: .after(decoder))
-      return value
+      try operations.addHandler(makeGate(refusal), position: .after(decoder))
+      return Value(base: value, refusal: refusal)
     }
   }
 
   func handle(value: Value, logger: Logger) async {
-    await base.handle(value: value, logger: logger)
+    var logger = logger
+    logger.handler = RefusedUpgradeLogHandler(base: logger.handler, refusal: value.refusal)
+    await base.handle(value: value.base, logger: logger)
+  }
+}
+
+/// Whether the gate refused a connection's request.
+final class RefusalMark: Sendable {
+  private let marked = Atomic(false)
+  func mark() { marked.store(true, ordering: .relaxed) }
+  var isMarked: Bool { marked.load(ordering: .relaxed) }
+}
+
+/// Hummingbird logs an error for an upgrade whose connection the gate refused and closed.
+/// The gate has already said why, as a warning: no error for an operator to be woken by, so
+/// that line goes to debug. Everything else passes unchanged.
+struct RefusedUpgradeLogHandler: LogHandler {
+  var base: any LogHandler
+  let refusal: RefusalMark
+
+  static let upgradeFailure = "Error handling upgrade result"
+
+  var logLevel: Logger.Level {
+    get { base.logLevel }
+    set { base.logLevel = newValue }
+  }
+
+  var metadata: Logger.Metadata {
+    get { base.metadata }
+    set { base.metadata = newValue }
+  }
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { base[metadataKey: key] }
+    set { base[metadataKey: key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    var event = event
+    if event.level == .error, event.message.description == Self.upgradeFailure,
+      refusal.isMarked
+    {
+      event.level = .debug
+      guard event.level >= base.logLevel else { return }
+    }
+    base.log(event: event)
   }
 }

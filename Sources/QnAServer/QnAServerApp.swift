@@ -152,9 +152,10 @@ public struct QnAServerApp: Sendable {
         makeGuard: {
           ConnectionGuard(ledger: ledger, timeouts: timeouts) { line in logger.info("\(line)") }
         },
-        makeGate: {
+        makeGate: { refusal in
           RequestGate(policy: policy, presenters: presenters, sessionSockets: sessionSockets) {
             status, reason, head in
+            refusal.mark()
             logger.warning(
               "refused \(head.method) \(head.uri) with \(status.code): \(reason)",
               metadata: ["host": "\(head.headers["Host"])", "origin": "\(head.headers["Origin"])"])

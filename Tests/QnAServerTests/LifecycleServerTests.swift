@@ -59,7 +59,7 @@ extension RoomMember {
 
   /// Waits until a delta shows `question` in `state`.
   func waitForState(_ question: UUID, _ state: QuestionState) async throws {
-    try await socket.waitForMessage("\(state)") {
+    _ = try await socket.waitForMessage("\(state)") {
       guard case .roomDelta(let delta) = $0 else { return false }
       return delta.questions.contains { $0.id == question && $0.lifecycle == state }
     }
@@ -110,7 +110,7 @@ struct LifecycleServerTests {
     let other = try await alice.socket.askedQuestion("Spam from alice", as: alice.connection)
     let dismissed = try await server.http("POST", "/api/questions/\(other)/dismiss")
     #expect(dismissed.status == 200)
-    try await alice.socket.waitForMessage("the decision, for its asker") {
+    _ = try await alice.socket.waitForMessage("the decision, for its asker") {
       guard case .questionResponse(let response) = $0 else { return false }
       return response.id == other && response.state == "dismissed"
     }
@@ -134,7 +134,7 @@ struct LifecycleServerTests {
     #expect(try await presenter.act(.highlight, id).success)
     #expect(try await presenter.act(.dismiss, id).success)
     // Attendees are told it left (and the highlight with it); the presenter sees it dismissed.
-    try await bob.socket.waitForMessage("removed") {
+    _ = try await bob.socket.waitForMessage("removed") {
       if case .roomDelta(let delta) = $0 { delta.removed?.contains(id) == true } else { false }
     }
     try await presenter.member.waitForState(id, .dismissed)
@@ -163,7 +163,7 @@ struct LifecycleServerTests {
     }
     #expect(answer == .questionAnswer(QuestionAnswer(questionId: id, text: text, isPrivate: true)))
     try await bob.waitForState(id, .answered)
-    try await presenter.member.socket.waitForMessage("the answer, for presenters") {
+    _ = try await presenter.member.socket.waitForMessage("the answer, for presenters") {
       guard case .roomDelta(let delta) = $0 else { return false }
       return delta.questions.contains { $0.answer == text && $0.isPrivate == true }
     }
@@ -174,7 +174,7 @@ struct LifecycleServerTests {
     #expect(seen?.answered == true && seen?.answer == nil)
     // A public answer reaches the whole room.
     #expect(try await presenter.act(.answer, id, text: "Grades are out on Monday").success)
-    try await bob.socket.waitForMessage("public answer") {
+    _ = try await bob.socket.waitForMessage("public answer") {
       guard case .roomDelta(let delta) = $0 else { return false }
       return delta.questions.contains { $0.answer == "Grades are out on Monday" }
     }

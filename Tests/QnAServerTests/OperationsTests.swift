@@ -104,6 +104,49 @@ struct OperationsTests {
     #expect(scrape.status == 200 && scrape.body.contains("qna_questions_total 0"))
   }
 
+  /// Every log event's level and message, of every label.
+  struct CapturingLogHandler: LogHandler {
+    let lines: Lines
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+      get { metadata[key] }
+      set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) { lines.append("\(event.level) \(event.message)") }
+  }
+
+  /// A refused upgrade is one warning saying why; Hummingbird's error about the upgrade that
+  /// did not happen would page an operator for every stranger's request.
+  @Test func aRefusedUpgradeIsAWarningWithItsReasonAndNoError() async throws {
+    let lines = Lines()
+    let logger = Logger(label: "qna-server") { _ in CapturingLogHandler(lines: lines) }
+    let server = try await ServerUnderTest(logger: logger)
+    defer { Task { await server.stop() } }
+    let host = "127.0.0.1:\(server.port)"
+    let upgrade = """
+      Host: \(host)\r
+      Upgrade: websocket\r
+      Connection: Upgrade\r
+      Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r
+      Sec-WebSocket-Version: 13\r
+
+      """
+    let evil = try await server.raw(
+      "GET /socket HTTP/1.1\r\n" + upgrade + "Origin: http://evil.example\r\n\r\n")
+    #expect(evil.status == 403)
+    let unknown = try await server.raw("GET /s/NOPE/socket HTTP/1.1\r\n" + upgrade + "\r\n")
+    #expect(unknown.status == 404)
+    // An accepted upgrade after them: the log is complete up to here.
+    let attendee = try Attendee(server.socketURL)
+    _ = try await attendee.handshake()
+    await attendee.close()
+    let logged = lines.lines.withLock { $0 }
+    #expect(logged.contains { $0.hasPrefix("warning refused GET /socket with 403") })
+    #expect(logged.contains { $0.hasPrefix("warning refused GET /s/NOPE/socket with 404") })
+    #expect(!logged.contains { $0.hasPrefix("error") }, "\(logged)")
+  }
+
   final class Lines: Sendable {
     let lines = Mutex<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }

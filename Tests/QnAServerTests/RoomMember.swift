@@ -47,7 +47,7 @@ struct RoomMember {
       if case .room = $0 { true } else { false }
     }
     guard case .room(let page) = first else { throw ServerTestError.unexpected(first) }
-    try await socket.waitForMessage("every page", occurrence: page.parts - 1) {
+    _ = try await socket.waitForMessage("every page", occurrence: page.parts - 1) {
       if case .room = $0 { true } else { false }
     }
     return rooms.filter { $0.seq == page.seq }

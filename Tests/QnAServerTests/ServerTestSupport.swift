@@ -23,7 +23,7 @@ final class ServerUnderTest: Sendable {
   }
 
   init(
-    environment: ServerEnvironment = ServerEnvironment(),
+    environment: ServerEnvironment = ServerEnvironment(), logger: Logger = quietLogger,
     _ adjust: (inout ServerConfiguration) -> Void = { _ in }
   ) async throws {
     var configuration = ServerConfiguration()
@@ -31,7 +31,7 @@ final class ServerUnderTest: Sendable {
     configuration.databasePath = ":memory:"
     adjust(&configuration)
     let server = try QnAServerApp(
-      configuration: configuration, environment: environment, logger: Self.quietLogger)
+      configuration: configuration, environment: environment, logger: logger)
     store = server.desk.store
     let ready = AsyncStream<Int>.makeStream()
     service = Task {
