@@ -86,10 +86,14 @@ final class ClientSession: TransportSink, Sendable {
     return delivery.hasRoom
   }
 
-  func readingResumes() {
+  func readingResumes() -> Bool {
     state.withLock { state in
-      guard !state.finished, state.timers.resumed(now: clock.now) else { return }
+      // Full again: the append that filled it asked to be told of room, and that resumes.
+      guard !state.finished, !events.isFull, state.timers.resumed(now: clock.now) else {
+        return false
+      }
       rescheduleTimer(&state)
+      return true
     }
   }
 

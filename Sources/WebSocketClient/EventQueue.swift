@@ -2,13 +2,13 @@ import Synchronization
 
 /// A bounded single-consumer queue: a producer hands over all the events of one socket read
 /// with one lock and at most one wake-up, and the consumer takes everything queued with one
-/// lock too, into a batch of its own that it then hands out without locking (state lives
-/// here, not in iterators, so a new `for await` loop loses nothing, and a handed-out element
-/// is referenced nowhere else). `push` suspends while `capacity` elements wait, and
+/// lock too, into a batch it hands out under a lock no producer takes. State lives here, not
+/// in iterators, so a new `for await` loop loses nothing, and a handed-out element is
+/// referenced nowhere else. `push` suspends while `capacity` elements wait, and
 /// `append(_:whenRoom:)` tells its caller to stop (the socket reader stops reading), so a
 /// slow consumer holds back the producers instead of letting memory grow. Taking a batch
-/// makes room, so at most about twice the capacity is held (the queue and the consumer's
-/// batch), plus one read's overshoot.
+/// makes room, so at most twice the capacity plus overshoot is held (the queue and the
+/// consumer's batch), the overshoot being what the reads in flight when it filled brought.
 final class EventQueue<Element: Sendable>: Sendable {
   private struct State {
     var buffer: [Element] = []
@@ -35,10 +35,10 @@ final class EventQueue<Element: Sendable>: Sendable {
   let capacity: Int
   private let state = Mutex(State())
   /// The consumer's batch, last element first: `popLast` moves each out, so the batch does not
-  /// keep what it handed out. Touched only by the single consumer (which `next` asserts when
-  /// it waits), hence unsafe and lock-free; its storage is swapped with the queue's, so
-  /// neither is reallocated per batch.
-  private nonisolated(unsafe) var batch: [Element] = []
+  /// keep what it handed out. Its own lock, which only consumers take: uncontended with one,
+  /// and still safe when a cancelled loop and a new one overlap. Its storage is swapped with
+  /// the queue's, so neither is reallocated per batch.
+  private let batch = Mutex<[Element]>([])
 
   init(capacity: Int) {
     precondition(capacity > 0)
@@ -163,16 +163,23 @@ final class EventQueue<Element: Sendable>: Sendable {
 
   /// The next element, waiting while there is none; nil once finished and drained, or when
   /// the waiting task is cancelled. Runs on the caller's executor: an element from the batch
-  /// in hand costs neither a lock nor a hop, and a socket read's hundreds of small messages
-  /// cost the consumer one lock.
+  /// in hand costs no hop and no lock a producer takes, and a socket read's hundreds of small
+  /// messages cost the consumer one of the queue's locks.
   nonisolated(nonsending) func next() async -> Element? {
     while true {
-      if let element = batch.popLast() { return element }
-      // Everything queued (true), the end (false), or nil to wait.
+      if let element = batch.withLock({ $0.popLast() }) { return element }
+      // Something to hand out (true), the end (false), or nil to wait.
       let taken = state.withLock { state -> (Bool, [@Sendable () -> Void])? in
         if !state.buffer.isEmpty {
-          // The empty batch keeps its storage: the queue appends into it next.
-          swap(&batch, &state.buffer)
+          let took = batch.withLock { batch in
+            // Another consumer may have taken a batch since: hand that out first.
+            guard batch.isEmpty else { return false }
+            // The empty batch keeps its storage: the queue appends into it next.
+            swap(&batch, &state.buffer)
+            batch.reverse()
+            return true
+          }
+          guard took else { return (true, []) }
           // Taken means room: the producers go on.
           defer { state.producers = [] }
           return (true, state.producers)
@@ -180,10 +187,9 @@ final class EventQueue<Element: Sendable>: Sendable {
         if state.finished || Task.isCancelled { return (false, []) }
         return nil
       }
-      if let (gotBatch, producers) = taken {
+      if let (more, producers) = taken {
         for producer in producers { producer() }
-        guard gotBatch else { return nil }
-        batch.reverse()
+        guard more else { return nil }
         continue
       }
       await withTaskCancellationHandler {

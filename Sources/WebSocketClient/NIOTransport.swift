@@ -218,11 +218,8 @@ final class InboundBridge: ChannelDuplexHandler, Sendable {
 
   func resumeReading(on channel: any Channel) {
     channel.eventLoop.execute {
-      let sink = self.state.withLock { state in
-        state.wantsMore = true
-        return state.sink
-      }
-      sink?.readingResumes()
+      guard let sink = self.state.withLock({ $0.sink }), sink.readingResumes() else { return }
+      self.state.withLock { $0.wantsMore = true }
       channel.read()
     }
   }

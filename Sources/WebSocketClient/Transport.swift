@@ -37,9 +37,10 @@ public protocol TransportSink: AnyObject, Sendable {
   /// The next bytes the peer sent. Returns false to stop reading until `resumeReading()`:
   /// that is how a slow consumer holds back the peer (TCP keeps the backlog in the kernel).
   func received(_ bytes: ByteBuffer) -> Bool
-  /// Reading resumes after `resumeReading()`: called on the reading thread, before the next
-  /// `received`.
-  func readingResumes()
+  /// Asked on the reading thread after `resumeReading()`, before reading again: whether to
+  /// read. False when the sink is not held back (a resume that came late, or twice) or its
+  /// consumer is behind again: reading waits for the next `resumeReading()`.
+  func readingResumes() -> Bool
   /// The connection ended: `nil` for an EOF, else why it failed. Called once, last.
   func ended(_ failure: TransportError?)
 }

@@ -44,7 +44,7 @@ struct BackpressureUnitTests {
 
   final class Sink: TransportSink {
     func received(_ bytes: ByteBuffer) -> Bool { true }
-    func readingResumes() {}
+    func readingResumes() -> Bool { true }
     func ended(_ failure: TransportError?) {}
   }
 
@@ -77,7 +77,12 @@ struct BackpressureUnitTests {
       seen.append(String(buffer: bytes))
       return wantsMore
     }
-    func readingResumes() { seen.append("resumes") }
+    /// What `readingResumes` answers.
+    var resumes = true
+    func readingResumes() -> Bool {
+      seen.append("resumes")
+      return resumes
+    }
     func ended(_ failure: TransportError?) { seen.append("end") }
   }
 
@@ -102,6 +107,29 @@ struct BackpressureUnitTests {
     channel.embeddedEventLoop.run()
     #expect(sink.seen == ["full", "resumes"])
     #expect(counter.reads == held + 1, "then it reads again")
+    _ = try channel.finish(acceptAlreadyClosed: true)
+  }
+
+  /// A resume that came late (its consumer is behind again) or twice does not read: the sink
+  /// says no, and reading stays held back.
+  @Test func aSinkThatSaysNoStaysHeldBack() throws {
+    let channel = EmbeddedChannel()
+    let counter = ReadCounter()
+    let bridge = InboundBridge()
+    try channel.pipeline.syncOperations.addHandler(counter)
+    try channel.pipeline.syncOperations.addHandler(bridge)
+    let sink = RecordingSink()
+    sink.wantsMore = false
+    sink.resumes = false
+    bridge.start(sink, on: channel)
+    channel.embeddedEventLoop.run()
+    channel.pipeline.fireChannelRead(ByteBuffer(string: "full"))
+    let held = counter.reads
+    bridge.resumeReading(on: channel)
+    channel.embeddedEventLoop.run()
+    channel.read()
+    #expect(sink.seen == ["full", "resumes"])
+    #expect(counter.reads == held, "still held back")
     _ = try channel.finish(acceptAlreadyClosed: true)
   }
 

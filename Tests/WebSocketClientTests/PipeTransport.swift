@@ -125,8 +125,10 @@ final class PipeServer: Sendable {
     Task {
       while let bytes = await clientRead() {
         if !sink.received(ByteBuffer(bytes: bytes)) {
+          // A pipe has no reads in flight to make a resume late (one pause, one resume), so
+          // the sink says no only once it has finished, when what is read is ignored.
           await waitForResume()
-          sink.readingResumes()
+          _ = sink.readingResumes()
         }
       }
       sink.ended(nil)
