@@ -42,6 +42,21 @@ struct BackpressureUnitTests {
     }
   }
 
+  /// An embedded channel with a read counter at its head and the bridge behind it,
+  /// delivering to `sink` (started, its first read asked for).
+  static func bridged(to sink: any TransportSink) throws -> (
+    channel: EmbeddedChannel, counter: ReadCounter, bridge: InboundBridge
+  ) {
+    let channel = EmbeddedChannel()
+    let counter = ReadCounter()
+    let bridge = InboundBridge()
+    try channel.pipeline.syncOperations.addHandler(counter)
+    try channel.pipeline.syncOperations.addHandler(bridge)
+    bridge.start(sink, on: channel)
+    channel.embeddedEventLoop.run()
+    return (channel, counter, bridge)
+  }
+
   final class Sink: TransportSink {
     func received(_ bytes: ByteBuffer) -> Bool { true }
     func readingResumes() -> Bool { true }
@@ -49,14 +64,7 @@ struct BackpressureUnitTests {
   }
 
   @Test func aChannelThatCannotWriteIsNotReadUntilItCanAgain() throws {
-    let channel = EmbeddedChannel()
-    let counter = ReadCounter()
-    let bridge = InboundBridge()
-    try channel.pipeline.syncOperations.addHandler(counter)
-    try channel.pipeline.syncOperations.addHandler(bridge)
-    let sink = Sink()
-    bridge.start(sink, on: channel)
-    channel.embeddedEventLoop.run()
+    let (channel, counter, _) = try Self.bridged(to: Sink())
     let started = counter.reads
     #expect(started >= 1, "reading starts")
     channel.isWritable = false
@@ -89,15 +97,9 @@ struct BackpressureUnitTests {
   /// The session's timers catch up in `readingResumes`, on the event loop, before anything
   /// more is read: the consumer that resumes never takes the lock the event loop holds.
   @Test func aHeldBackSinkIsToldOnTheEventLoopBeforeReadingResumes() throws {
-    let channel = EmbeddedChannel()
-    let counter = ReadCounter()
-    let bridge = InboundBridge()
-    try channel.pipeline.syncOperations.addHandler(counter)
-    try channel.pipeline.syncOperations.addHandler(bridge)
     let sink = RecordingSink()
     sink.wantsMore = false
-    bridge.start(sink, on: channel)
-    channel.embeddedEventLoop.run()
+    let (channel, counter, bridge) = try Self.bridged(to: sink)
     channel.pipeline.fireChannelRead(ByteBuffer(string: "full"))
     let held = counter.reads
     channel.read()
@@ -113,16 +115,10 @@ struct BackpressureUnitTests {
   /// A resume that came late (its consumer is behind again) or twice does not read: the sink
   /// says no, and reading stays held back.
   @Test func aSinkThatSaysNoStaysHeldBack() throws {
-    let channel = EmbeddedChannel()
-    let counter = ReadCounter()
-    let bridge = InboundBridge()
-    try channel.pipeline.syncOperations.addHandler(counter)
-    try channel.pipeline.syncOperations.addHandler(bridge)
     let sink = RecordingSink()
     sink.wantsMore = false
     sink.resumes = false
-    bridge.start(sink, on: channel)
-    channel.embeddedEventLoop.run()
+    let (channel, counter, bridge) = try Self.bridged(to: sink)
     channel.pipeline.fireChannelRead(ByteBuffer(string: "full"))
     let held = counter.reads
     bridge.resumeReading(on: channel)
