@@ -7,7 +7,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-.PHONY: all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance
+.PHONY: postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -29,7 +29,7 @@ build:
 	$(SWIFT) build
 
 ## Runs every test target, the format lint and the docs check (what CI runs).
-test: lint $(VENV)/.installed tmux chromium proxies
+test: lint $(VENV)/.installed tmux chromium proxies postgresql
 	$(SWIFT) build --build-tests
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
 	# Serial: CPU-bound property tests would otherwise starve the timers of the network tests.
@@ -46,6 +46,13 @@ proxies:
 	  || { [ "$$(id -u)" = 0 ] && { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 	       apt-get install -y -q tinyproxy dante-server nginx-light; }; } \
 	  || { echo "make test needs tinyproxy, dante-server and nginx (apt-get install tinyproxy dante-server nginx-light)" >&2; exit 1; }
+
+## The scale-out tests start throwaway PostgreSQL servers (initdb and pg_ctl as the postgres user).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+	  || { [ "$$(id -u)" = 0 ] && { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y -q postgresql; }; } \
+	  || { echo "make test needs PostgreSQL (apt-get install postgresql)" >&2; exit 1; }
 
 ## The presenter page's test drives Debian's Chromium, headless, over the DevTools protocol.
 chromium:

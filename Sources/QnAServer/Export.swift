@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import QnA
 
 /// What `GET /api/export` and `qna-server export` can write.
@@ -137,18 +136,5 @@ public enum Export {
       }
     }
     return out
-  }
-}
-
-extension QuestionStore {
-  /// Every question in every state, oldest first, with its asker's name.
-  public func export() async throws(StoreError) -> [ExportedQuestion] {
-    try await read { [session, questions] db in
-      let names = try Self.names(db, session)
-      return try questions.order(Column("createdAt"), Column("rowid")).fetchAll(db).map {
-        let question = $0.question
-        return ExportedQuestion(question: question, name: question.attendee.flatMap { names[$0] })
-      }
-    }
   }
 }

@@ -53,7 +53,8 @@ public struct QnAServerApp: Sendable {
     }
     let store: QuestionStore
     do {
-      store = try QuestionStore(path: configuration.databasePath, metrics: ServerMetrics())
+      store = try QuestionStore(
+        location: configuration.databasePath, metrics: ServerMetrics(), logger: logger)
     } catch {
       throw .store(error)
     }
@@ -100,13 +101,28 @@ public struct QnAServerApp: Sendable {
         address: .hostname(configuration.host, port: configuration.port), backlog: 4096),
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
       logger: logger)
+    // PostgreSQL's schema, before the first socket; then the other instances' changes.
+    try await desk.store.prepare()
+    let feed = desk.store.backend.roomFeed.map { feed in
+      feed.listen()
+      return Task { [desks] in
+        for await event in feed.events { await desks.apply(event) }
+      }
+    }
+    defer { feed?.cancel() }
     // The hub comes after the application: services shut down in reverse order, so the hub
     // closes the sockets with 1001 while the server is still running.
     let group = ServiceGroup(
       configuration: .init(
         services: [.init(service: application), .init(service: desk.hub)],
         gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-    try await group.run()
+    do {
+      try await group.run()
+    } catch {
+      await desk.store.close()
+      throw error
+    }
+    await desk.store.close()
   }
 
   /// Hummingbird's HTTP/1 with the WebSocket upgrade, inside the project's guards.

@@ -280,27 +280,50 @@ final class QuestionDesk: Sendable {
     room.changed(urgent: true)
     let question = outcome.question
     logger.info("\(action.rawValue) \(id)")
-    if [.approve, .dismiss, .restore].contains(action),
-      let asker = hub.connection(question.askedFrom), asker.attendee != nil
-    {
-      // Its asker hears of the decision at once (a client of the room knows this repeat),
-      // whether or not the room ever saw the question.
+    if let kind = Self.askerNews(action) { await tell(question, of: kind) }
+    return outcome
+  }
+
+  /// Whether an action is news for the question's asker: a decision about it, or an answer.
+  static func askerNews(_ action: PresenterActionKind) -> RoomChange? {
+    switch action {
+    case .approve, .dismiss, .restore: .state
+    case .answer: .answered
+    case .highlight, .unhighlight: nil
+    }
+  }
+
+  /// Another instance changed a question: its asker hears of it if connected here.
+  func tellAsker(_ id: UUID, of kind: RoomChange) async {
+    do {
+      guard let question = try await store.question(id: id) else { return }
+      await tell(question, of: kind)
+    } catch {
+      logger.error("could not read a question another instance changed: \(error)")
+    }
+  }
+
+  /// The asker hears of a decision (a client of the room knows this repeat), whether or not
+  /// the room ever saw the question, or of the answer, if it is connected to this instance.
+  private func tell(_ question: StoredQuestion, of kind: RoomChange) async {
+    guard let asker = hub.connection(question.askedFrom) else { return }
+    switch kind {
+    case .state where asker.attendee != nil:
       let message =
         question.state == .dismissed
         ? "The presenter dismissed your question." : "Your question is public now."
       await send(.questionResponse(Self.restated(question, message: message)), to: asker)
-    }
-    if action == .answer, let asker = hub.connection(question.askedFrom) {
+    case .answered:
       // Queued before the caller's HTTP response, as the existing back ends do; a slow
       // attendee's socket never holds the presenter up.
       let answer = QuestionAnswer(
-        questionId: id, text: configuration.extensions ? question.answer : nil,
+        questionId: question.id, text: configuration.extensions ? question.answer : nil,
         isPrivate: configuration.extensions && question.answer != nil
           ? question.answerPrivate : nil)
       await send(.questionAnswer(answer), to: asker)
-      logger.info("answered \(id), sent to \(asker.id)")
+      logger.info("answered \(question.id), sent to \(asker.id)")
+    default: break
     }
-    return outcome
   }
 
   /// A stored question as its asker's client learns it again (after a resume, or a

@@ -1,11 +1,10 @@
 import Foundation
-import GRDB
 import QnA
 
 /// One talk's Q&A: a title, the join code attendees type, the presenter token that guards
 /// only this session, and whether it still takes questions. The default session (`/socket`)
 /// has no row: it is the tutorial's single room, id 0.
-public struct SessionRecord: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
+public struct SessionRecord: Sendable, Hashable, Codable {
   public static let databaseTableName = "session"
   public static let defaultID: Int64 = 0
 
@@ -15,8 +14,6 @@ public struct SessionRecord: Sendable, Hashable, Codable, FetchableRecord, Persi
   public var token: String
   public var open: Bool
   public var createdAt: Double
-
-  public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 /// A session as listed: its record and how many questions it has.
@@ -26,56 +23,6 @@ public struct SessionSummary: Sendable, Hashable {
 }
 
 extension QuestionStore {
-  /// Every table gains its session: questions, the room's log and state, and attendees
-  /// (whose names belong to the session they were given in). What a database held before
-  /// is the default session's.
-  static func addSessions(_ db: Database) throws {
-    try db.create(table: SessionRecord.databaseTableName) { table in
-      table.autoIncrementedPrimaryKey("id")
-      table.column("code", .text).notNull().unique()
-      table.column("title", .text).notNull()
-      table.column("token", .text).notNull()
-      table.column("open", .boolean).notNull().defaults(to: true)
-      table.column("createdAt", .double).notNull()
-    }
-    for table in [QuestionRecord.databaseTableName, "roomLog"] {
-      try db.alter(table: table) { table in
-        table.add(column: "session", .integer).notNull().defaults(to: SessionRecord.defaultID)
-      }
-    }
-    try db.create(index: "question_session", on: "question", columns: ["session", "createdAt"])
-    try db.create(index: "roomLog_session", on: "roomLog", columns: ["session", "seq"])
-    // Keyed by session from now on: SQLite changes a primary key only by copying the table.
-    // The session column defaults to the default session, so that an older binary on the
-    // same file still writes where it always did.
-    try db.create(table: "roomStateBySession") { table in
-      table.column("session", .integer).notNull().defaults(to: SessionRecord.defaultID)
-      table.column("key", .text).notNull()
-      table.column("value", .text)
-      table.primaryKey(["session", "key"])
-    }
-    try db.execute(
-      sql:
-        "INSERT INTO roomStateBySession (session, key, value) SELECT 0, key, value FROM roomState"
-    )
-    try db.drop(table: "roomState")
-    try db.rename(table: "roomStateBySession", to: "roomState")
-    try db.create(table: "attendeeBySession") { table in
-      table.column("session", .integer).notNull().defaults(to: SessionRecord.defaultID)
-      table.column("id", .text).notNull()
-      table.column("name", .text)
-      table.column("firstSeen", .double).notNull()
-      table.primaryKey(["session", "id"])
-    }
-    try db.execute(
-      sql: """
-        INSERT INTO attendeeBySession (session, id, name, firstSeen)
-        SELECT 0, id, name, firstSeen FROM attendee
-        """)
-    try db.drop(table: "attendee")
-    try db.rename(table: "attendeeBySession", to: "attendee")
-  }
-
   /// A fresh code or token: `length` letters of the code alphabet (5 bits each).
   public static func randomLetters(
     _ length: Int, using random: inout some RandomNumberGenerator
@@ -111,15 +58,8 @@ extension QuestionStore {
         token: Self.randomLetters(Self.tokenLength, using: &random), open: true,
         createdAt: time.timeIntervalSinceReferenceDate)
       // A room's epoch, as the first migration makes the default session's.
-      let epoch = UUID()
-      let created = try await run { [record] db -> SessionRecord? in
-        guard try SessionRecord.filter(Column("code") == record.code).fetchCount(db) == 0
-        else { return nil }
-        let saved = try record.inserted(db)
-        try db.execute(
-          sql: "INSERT INTO roomState (session, key, value) VALUES (?, 'epoch', ?)",
-          arguments: [saved.id, epoch.uuidString])
-        return saved
+      let created = try await timed {
+        try await backend.insertSession(record, epoch: UUID())
       }
       if let created { return created }
     }
@@ -132,72 +72,25 @@ extension QuestionStore {
   /// The session with this code (in any case), open or closed.
   public func session(code: String) async throws(StoreError) -> SessionRecord? {
     guard let code = JoinCode.canonical(code) else { return nil }
-    return try await read { db in
-      try SessionRecord.filter(Column("code") == code).fetchOne(db)
-    }
+    return try await timed { try await backend.session(code: code) }
   }
 
   /// Every session, oldest first, with its number of questions.
   public func sessions() async throws(StoreError) -> [SessionSummary] {
-    try await read { db in
-      let counts = try Dictionary(
-        Row.fetchAll(db, sql: "SELECT session, COUNT(*) AS n FROM question GROUP BY session")
-          .map { (row: Row) -> (Int64, Int) in (row["session"], row["n"]) },
-        uniquingKeysWith: +)
-      return try SessionRecord.order(Column("createdAt"), Column("id")).fetchAll(db).map {
-        SessionSummary(session: $0, questions: counts[$0.id ?? -1] ?? 0)
-      }
-    }
+    try await timed { try await backend.sessions() }
   }
 
   /// Opens or closes the session with this code; `nil` if there is none.
   public func setSession(code: String, open: Bool) async throws(StoreError) -> SessionRecord? {
     guard let code = JoinCode.canonical(code) else { return nil }
-    return try await run { db in
-      guard var record = try SessionRecord.filter(Column("code") == code).fetchOne(db) else {
-        return nil
-      }
-      record.open = open
-      try record.update(db)
-      return record
-    }
+    return try await timed { try await backend.setSession(code: code, open: open) }
   }
 
   /// Deletes the session with this code and everything in it: questions, votes, the
   /// presenters' history, the room's log and state, attendees' names. `nil` if there is none.
   public func deleteSession(code: String) async throws(StoreError) -> SessionRecord? {
     guard let code = JoinCode.canonical(code) else { return nil }
-    return try await run { db in
-      guard let record = try SessionRecord.filter(Column("code") == code).fetchOne(db),
-        let id = record.id
-      else { return nil }
-      // Votes and transitions go with their questions (foreign keys, ON DELETE CASCADE).
-      for table in ["question", "roomLog", "roomState", "attendee"] {
-        try db.execute(sql: "DELETE FROM \(table) WHERE session = ?", arguments: [id])
-      }
-      try record.delete(db)
-      return record
-    }
-  }
-
-  /// Inside a write: refuses anything in a session that is gone.
-  static func requireExists(_ db: Database, _ session: Int64) throws {
-    guard session != SessionRecord.defaultID else { return }
-    guard try SessionRecord.exists(db, key: session) else {
-      throw StoreError.sessionClosed(Self.deletedMessage)
-    }
-  }
-
-  /// Inside a write: refuses a new question in a session that is closed or gone.
-  static func requireOpen(_ db: Database, _ session: Int64) throws {
-    guard session != SessionRecord.defaultID else { return }
-    guard
-      let open = try Bool.fetchOne(
-        db, sql: "SELECT open FROM session WHERE id = ?", arguments: [session])
-    else {
-      throw StoreError.sessionClosed(Self.deletedMessage)
-    }
-    if !open { throw StoreError.sessionClosed(Self.closedMessage) }
+    return try await timed { try await backend.deleteSession(code: code) }
   }
 
   public static let closedMessage = "This session is closed: it takes no new questions."

@@ -39,6 +39,25 @@ final class SessionDesks: Sendable {
     return (record, desk)
   }
 
+  /// Another instance's change: the room it is in re-reads its log (if any of its sockets
+  /// are here), and the asker hears of an answer or a decision if it is connected here.
+  func apply(_ event: RoomFeedEvent) async {
+    switch event {
+    case .resync:
+      let all = [main] + desks.withLock { $0.values.map(\.desk) }
+      for desk in all { desk.room.changed(urgent: true) }
+    case .changed(let notice):
+      let desk: QuestionDesk? =
+        notice.session == SessionRecord.defaultID
+        ? main : desks.withLock { $0[notice.session]?.desk }
+      guard let desk else { return }
+      desk.room.changed(urgent: notice.kind != .votes && notice.kind != .added)
+      if let question = notice.question, notice.kind == .answered || notice.kind == .state {
+        await desk.tellAsker(question, of: notice.kind)
+      }
+    }
+  }
+
   /// The desk of a deleted session goes, and its sockets are closed: their clients hear, on
   /// reconnecting, that the session does not exist.
   func retire(code: String) {

@@ -14,7 +14,9 @@ struct ExportCommand: AsyncParsableCommand {
       would run as formulas start with '. Works on the database of a running server.
       """)
 
-  @Option(help: "SQLite database file (default \(ServerConfiguration().databasePath)).")
+  @Option(
+    help: "SQLite database file or postgres:// URL (default \(ServerConfiguration().databasePath))."
+  )
   var db: String?
   @Option(help: "csv, json or markdown (default csv).") var format: String?
 
@@ -23,11 +25,15 @@ struct ExportCommand: AsyncParsableCommand {
       throw ValidationError("--format must be csv, json or markdown")
     }
     let path = db ?? ServerConfiguration().databasePath
-    guard path == ":memory:" || FileManager.default.fileExists(atPath: path) else {
+    guard
+      path == ":memory:" || PostgresURL.isPostgres(path)
+        || FileManager.default.fileExists(atPath: path)
+    else {
       QnAServerCommand.fail("no database at \(path)")
     }
     do {
-      let store = try QuestionStore(path: path)
+      let store = try QuestionStore(location: path)
+      try await store.prepare()
       let bytes = Export.render(try await store.export(), as: format)
       FileHandle.standardOutput.write(Data(bytes))
     } catch {

@@ -35,7 +35,12 @@ struct QnAServerCommand: AsyncParsableCommand {
   @Option(help: "Address to listen on (default \(Self.defaults.host)).") var host: String?
   @Option(help: "Port to listen on; 0 picks a free one (default \(Self.defaults.port)).")
   var port: Int?
-  @Option(help: "SQLite database file, or :memory: (default \(Self.defaults.databasePath)).")
+  @Option(
+    help: """
+      SQLite database file, :memory:, or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE\
+      [?sslmode=disable|prefer|require|verify-full] for several instances on one database \
+      (default \(Self.defaults.databasePath)).
+      """)
   var db: String?
   @Option(
     help: """
@@ -194,6 +199,13 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.host = host ?? configuration.host
     configuration.port = port ?? configuration.port
     configuration.databasePath = db ?? configuration.databasePath
+    if PostgresURL.isPostgres(configuration.databasePath) {
+      do {
+        _ = try PostgresURL(configuration.databasePath)
+      } catch {
+        throw ValidationError("\(error)")
+      }
+    }
     configuration.adminToken =
       adminToken
       ?? ProcessInfo.processInfo.environment["QNA_ADMIN_TOKEN"].flatMap {

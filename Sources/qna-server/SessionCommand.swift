@@ -16,16 +16,21 @@ struct SessionCommand: AsyncParsableCommand {
     subcommands: [Create.self, List.self, Close.self, Reopen.self, Delete.self])
 
   struct Database: ParsableArguments {
-    @Option(help: "SQLite database file (default \(ServerConfiguration().databasePath)).")
+    @Option(
+      help:
+        "SQLite database file or postgres:// URL (default \(ServerConfiguration().databasePath)).")
     var db: String?
 
-    func open(creating: Bool = false) -> QuestionStore {
+    func open(creating: Bool = false) async -> QuestionStore {
       let path = db ?? ServerConfiguration().databasePath
-      guard creating || FileManager.default.fileExists(atPath: path) else {
+      guard creating || PostgresURL.isPostgres(path) || FileManager.default.fileExists(atPath: path)
+      else {
         SessionCommand.fail("no database at \(path)", status: 1)
       }
       do {
-        return try QuestionStore(path: path)
+        let store = try QuestionStore(location: path)
+        try await store.prepare()
+        return store
       } catch {
         SessionCommand.fail("\(error)", status: 1)
       }
@@ -81,7 +86,7 @@ struct SessionCommand: AsyncParsableCommand {
     @OptionGroup var database: Database
 
     func run() async throws {
-      try await SessionCommand.setOpen(code, false, database.open())
+      try await SessionCommand.setOpen(code, false, await database.open())
     }
   }
 
@@ -92,7 +97,7 @@ struct SessionCommand: AsyncParsableCommand {
     @OptionGroup var database: Database
 
     func run() async throws {
-      try await SessionCommand.setOpen(code, true, database.open())
+      try await SessionCommand.setOpen(code, true, await database.open())
     }
   }
 
@@ -103,7 +108,7 @@ struct SessionCommand: AsyncParsableCommand {
     @OptionGroup var database: Database
 
     func run() async throws {
-      let store = database.open()
+      let store = await database.open()
       guard try await SessionCommand.run({ try await store.deleteSession(code: code) }) != nil
       else {
         SessionCommand.fail("there is no session \(code)", status: 1)

@@ -85,7 +85,7 @@ struct DeliveryTests {
   }
 
   @Test func everyCommitIsSyncedToDiskBeforeItIsAcknowledged() async throws {
-    let store = try QuestionStore(path: Self.temporaryDatabase())
+    let store = try SQLiteStore(path: Self.temporaryDatabase())
     #expect(try await store.synchronousLevel() == 2, "PRAGMA synchronous = FULL")
   }
 

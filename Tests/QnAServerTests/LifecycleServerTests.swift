@@ -180,66 +180,6 @@ struct LifecycleServerTests {
     }
   }
 
-  @Test func everyActionTwiceByTokenActsOnceAndOutOfOrderActionsAreHarmless() async throws {
-    let store = try QuestionStore(path: ":memory:")
-    let id = uuid(7, group: 0x1C)
-    _ = try await store.insert(
-      StoredQuestion(
-        id: id, content: "Q", askedFrom: uuid(1), createdAt: Date(), state: .review))
-    let start = Date(timeIntervalSinceReferenceDate: 1000)
-    for (step, kind) in PresenterActionKind.allCases.enumerated() {
-      let token = UUID()
-      let at = start.addingTimeInterval(Double(step))
-      let first = try #require(
-        try await store.perform(kind, on: id, text: "A", token: token, at: at))
-      let again = try #require(
-        try await store.perform(kind, on: id, text: "B", token: token, at: at))
-      #expect(again.changed == false && again.refusal == nil, "\(kind) sent twice")
-      #expect(again.question == first.question, "\(kind) sent twice")
-    }
-    // Each token once in the history, with its time.
-    let history = try await store.transitions(of: id)
-    #expect(history.map(\.action) == PresenterActionKind.allCases)
-    #expect(history.map(\.at) == (0..<6).map { start.addingTimeInterval(Double($0)) })
-    // The answer's text is the first's, not the repeat's.
-    #expect(try await store.question(id: id)?.answer == "A")
-
-    // Out of order: a restore before its dismiss changes nothing; the dismiss then holds.
-    let other = uuid(8, group: 0x1C)
-    _ = try await store.insert(
-      StoredQuestion(id: other, content: "R", askedFrom: uuid(1), createdAt: Date()))
-    let restore = try await store.perform(.restore, on: other, token: UUID(), at: start)
-    #expect(restore?.changed == false)
-    _ = try await store.perform(.dismiss, on: other, token: UUID(), at: start)
-    #expect(try await store.question(id: other)?.publicState == .dismissed)
-    // Dismissed, it can be neither approved nor highlighted: restored first.
-    let approve = try await store.perform(.approve, on: other, token: UUID(), at: start)
-    #expect(approve?.refusal != nil)
-    let highlight = try await store.perform(.highlight, on: other, token: UUID(), at: start)
-    #expect(highlight?.refusal != nil)
-    #expect(try await store.perform(.dismiss, on: uuid(99), token: UUID(), at: start) == nil)
-  }
-
-  @Test func presentersSeeTheAskersNameAttendeesNever() async throws {
-    let store = try QuestionStore(path: ":memory:")
-    let (named, anonymous) = (uuid(5, group: 0x1C), uuid(6, group: 0x1C))
-    try await store.join(attendee: named, name: "Zoë", at: Date())
-    try await store.join(attendee: anonymous, name: nil, at: Date())
-    for (index, attendee) in [named, anonymous].enumerated() {
-      _ = try await store.insert(
-        StoredQuestion(
-          id: uuid(10 + index, group: 0x1C), content: "Q\(index)", askedFrom: uuid(1),
-          createdAt: Date(), attendee: attendee))
-    }
-    let seq = try await store.currentSeq()
-    let forPresenters = try await store.changes(after: 0, upTo: seq, presenter: true)
-    #expect(forPresenters.questions.map(\.name) == ["Zoë", nil])
-    let forAttendees = try await store.changes(after: 0, upTo: seq)
-    #expect(forAttendees.questions.allSatisfy { $0.name == nil })
-    let snapshot = try await store.snapshot(for: uuid(7), presenter: true)
-    #expect(snapshot.questions.map(\.name) == ["Zoë", nil])
-  }
-
   @Test func twoPresentersActingAtOnceLeaveOneConsistentState() async throws {
     let server = try await ServerUnderTest()
     defer { Task { await server.stop() } }

@@ -35,6 +35,8 @@ final class ServerUnderTest: Sendable {
     store = server.desk.store
     let ready = AsyncStream<Int>.makeStream()
     service = Task {
+      // A server that fails to start (its database down) ends the wait for its port.
+      defer { ready.continuation.finish() }
       try await server.run { port in
         ready.continuation.yield(port)
         ready.continuation.finish()

@@ -285,24 +285,13 @@ struct SessionServerTests {
     #expect(try await store.session(code: "O0I1L5") == nil, "look-alikes are no code")
   }
 
-  @Test func aCodeAlreadyTakenIsDrawnAgain() async throws {
-    let store = try QuestionStore(path: ":memory:")
-    var first = SplitMix64(seed: 7)
-    var replay = SplitMix64(seed: 7)
-    let taken = try await store.createSession(title: "First", at: Date(), using: &first)
-    // The same draws again: the first code is taken, so the store draws another.
-    let second = try await store.createSession(title: "Second", at: Date(), using: &replay)
-    #expect(second.code != taken.code)
-    #expect(try await store.sessions().count == 2)
-  }
-
   @Test func aDatabaseFromBeforeSessionsKeepsItsQuestionsInTheDefaultSession() async throws {
     let directory = HeadlessProcess.freshDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("old.sqlite").path
     // The schema as the previous release left it, with a question, a name and a highlight.
     let old = try DatabaseQueue(path: path)
-    try QuestionStore.migrator.migrate(old, upTo: "v3: lifecycle")
+    try SQLiteStore.migrator.migrate(old, upTo: "v3: lifecycle")
     let id = uuid(9, group: 0x5E)
     try await old.write { db in
       try db.execute(

@@ -1,0 +1,178 @@
+import Foundation
+import QnA
+
+/// The room's and the presenters' rules, once for every database: each store reads the rows,
+/// asks these what a vote or an action does, and writes the result in its own SQL, in the
+/// same transaction.
+enum StoreRules {
+  enum VoteStep: Equatable {
+    case add, remove, unchanged
+    case refuse(String)
+  }
+
+  /// What a vote does to `record`, given whether the attendee's vote is there already: one
+  /// vote per attendee per question, none for one's own question nor for an answered one
+  /// (taking one back is always allowed).
+  static func vote(on record: QuestionRecord, by attendee: UUID, up: Bool, existing: Bool)
+    -> VoteStep
+  {
+    if up, !existing {
+      if record.attendee == attendee.uuidString {
+        return .refuse("That question is yours: votes are for the others' questions.")
+      }
+      if record.answered { return .refuse("That question has been answered.") }
+      return .add
+    }
+    if !up, existing { return .remove }
+    return .unchanged
+  }
+
+  /// Why a token seen before refuses `action` on `id`, if it does: the same action again is
+  /// done already; another one under the same token is a client reusing tokens, which would
+  /// otherwise be told of a success that never happened.
+  static func repeatRefusal(
+    seenQuestion: String, seenAction: String, action: PresenterActionKind, on id: UUID
+  ) -> String? {
+    seenQuestion == id.uuidString && seenAction == action.rawValue
+      ? nil : "That token was used for another action."
+  }
+
+  /// What a presenter's action does.
+  struct ActionStep {
+    /// The question as it is after the action.
+    var record: QuestionRecord
+    /// Whether its row changed (then it is written and logged).
+    var changed: Bool
+    /// The question being answered from now on, when that changes.
+    var highlight: UUID??
+  }
+
+  /// Applies `action` to `record`, with `highlighted` the question being answered now; a
+  /// refusal, in words, when the action does not apply.
+  static func perform(
+    _ action: PresenterActionKind, on record: QuestionRecord, id: UUID, highlighted: UUID?,
+    text: String?, isPrivate: Bool, at time: Date
+  ) -> Result<ActionStep, ActionRefusal> {
+    var record = record
+    let before = record
+    var highlight: UUID?? = .none
+    switch action {
+    case .approve:
+      if record.state == QuestionState.dismissed.rawValue {
+        return .failure(ActionRefusal("That question was dismissed: restore it instead."))
+      }
+      record.state = QuestionState.live.rawValue
+      record.published = true
+    case .dismiss:
+      record.state = QuestionState.dismissed.rawValue
+      if highlighted == id { highlight = .some(nil) }
+    case .restore:
+      // Back where it was dismissed from: one never approved waits in review again.
+      if record.state == QuestionState.dismissed.rawValue {
+        record.state = (record.published ? QuestionState.live : .review).rawValue
+      }
+    case .highlight:
+      guard record.state == QuestionState.live.rawValue else {
+        return .failure(
+          ActionRefusal("Only a question the room sees can be the one being answered."))
+      }
+      guard !record.answered else {
+        return .failure(ActionRefusal("That question is answered already: highlight an open one."))
+      }
+      if highlighted != id { highlight = .some(id) }
+    case .unhighlight:
+      if highlighted == id { highlight = .some(nil) }
+    case .answer:
+      record.answered = true
+      if before.answeredAt == nil || !before.answered {
+        record.answeredAt = time.timeIntervalSinceReferenceDate
+      }
+      if let text {
+        record.answer = text
+        record.answerPrivate = isPrivate
+      }
+      if highlighted == id { highlight = .some(nil) }
+    }
+    let changed =
+      record.state != before.state || record.answered != before.answered
+      || record.answer != before.answer || record.answerPrivate != before.answerPrivate
+    return .success(ActionStep(record: record, changed: changed, highlight: highlight))
+  }
+
+  struct ActionRefusal: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+  }
+
+  /// The log kind an action's row change is recorded as.
+  static func logKind(of action: PresenterActionKind) -> RoomChange {
+    action == .answer ? .answered : .state
+  }
+
+  /// The questions a log's rows name, in order, each once, and whether the question being
+  /// answered changed among them.
+  static func changed(in rows: [(question: String?, kind: String)]) -> (
+    ids: [String], highlight: Bool
+  ) {
+    var changed: [String] = []
+    var seen: Set<String> = []
+    var highlight = false
+    for row in rows {
+      if row.kind == RoomChange.highlight.rawValue {
+        highlight = true
+      } else if let id = row.question, seen.insert(id).inserted {
+        changed.append(id)
+      }
+    }
+    return (changed, highlight)
+  }
+
+  /// The delta for what changed after `after` up to `upTo`, from the rows of the questions
+  /// the log named. Attendees' deltas leave out questions in review, name dismissed ones as
+  /// `removed` (their askers keep them, marked so) and carry only public answers; presenters'
+  /// carry all.
+  static func delta(
+    after: Int, upTo: Int, named ids: [String], rows: [QuestionRecord], names: [UUID: String],
+    highlight: HighlightChange?, presenter: Bool
+  ) -> RoomDelta {
+    let records = rows.map(\.question)
+    let found = Set(records.map(\.id.uuidString))
+    let shown = records.filter { presenter || $0.publicState.isPublic }
+    // Removed for attendees: a dismissed question the room once saw, never one it did not.
+    let dismissed =
+      presenter
+      ? []
+      : rows.filter { $0.published && $0.state == QuestionState.dismissed.rawValue }
+        .compactMap { UUID(uuidString: $0.id) }
+    return RoomDelta(
+      from: after + 1, to: upTo,
+      questions: shown.map { $0.roomQuestion(presenter: presenter, asker: false, names: names) }
+        .sorted { $0.createdAt < $1.createdAt },
+      removed: (ids.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
+        + dismissed).nilIfEmpty,
+      highlight: highlight)
+  }
+
+  /// The whole room for one attendee, from every question's row, oldest first: an attendee
+  /// sees the questions in review or dismissed that they asked, and no others; a presenter
+  /// sees every question, with its asker's name.
+  static func room(
+    _ rows: [QuestionRecord], for attendee: UUID, voted: Set<String>, names: [UUID: String],
+    presenter: Bool
+  ) -> [RoomQuestion] {
+    rows.compactMap { record -> RoomQuestion? in
+      let stored = record.question
+      let mine = stored.attendee == attendee
+      guard presenter || mine || stored.publicState.isPublic else { return nil }
+      var question = stored.roomQuestion(presenter: presenter, asker: mine, names: names)
+      question.mine = mine
+      question.voted = voted.contains(record.id)
+      return question
+    }
+  }
+}
+
+/// What a row of the room's log records.
+enum RoomChange: String, Sendable {
+  case added, answered, votes, highlight, removed, state
+}

@@ -1,0 +1,122 @@
+import Foundation
+import QnA
+import TestSupport
+import Testing
+
+@testable import QnAServer
+
+/// Two servers on one PostgreSQL database, no proxy between: what happens through one
+/// reaches the sockets of the other, through PostgreSQL's `NOTIFY` alone (each server has its
+/// own store, hubs and connections, as two processes would).
+@Suite("qna-server: two instances on one PostgreSQL", .serialized)
+struct TwoInstanceTests {
+  static let alice = uuid(1, group: 0x2E)
+  static let bob = uuid(2, group: 0x2E)
+
+  /// One admin token for both, as a deployment would have.
+  static let admin = "two-instances-admin"
+  static let bearer = ["Authorization": "Bearer \(admin)"]
+
+  static func pair() async throws -> (ServerUnderTest, ServerUnderTest) {
+    let url = try PostgresProcess.shared().database()
+    let configure: (inout ServerConfiguration) -> Void = {
+      $0.databasePath = url
+      $0.adminToken = admin
+    }
+    let one = try await ServerUnderTest(configure)
+    let two = try await ServerUnderTest(configure)
+    return (one, two)
+  }
+
+  @Test func anAnswerGivenThroughOneInstanceReachesTheAskerOnTheOther() async throws {
+    let (one, two) = try await Self.pair()
+    defer {
+      Task {
+        await one.stop()
+        await two.stop()
+      }
+    }
+    // An existing client (no room) asks on instance one.
+    let asker = try Attendee(one.socketURL)
+    try await asker.ask("Is the answer cross-instance?", as: try await asker.handshake())
+    let id = try #require(try await asker.response().id)
+    // Bob's room on instance two sees it, votes for it through instance two.
+    let bob = try await RoomMember.join(two, as: Self.bob)
+    _ = try await bob.snapshot()
+    let seen = bob.rooms.flatMap(\.questions).contains { $0.id == id }
+    if !seen {
+      _ = try await bob.socket.waitForMessage("the question in a delta") {
+        if case .roomDelta(let delta) = $0 {
+          delta.questions.contains { $0.id == id }
+        } else {
+          false
+        }
+      }
+    }
+    // Alice's room on instance one sees Bob's vote.
+    let alice = try await RoomMember.join(one, as: Self.alice)
+    _ = try await alice.snapshot()
+    let token = UUID()
+    try await bob.vote(id, token: token)
+    #expect(try await bob.voteResponse(token).votes == 1)
+    try await alice.waitForVotes(id, 1)
+    // The presenter answers through instance two's API.
+    let answered = try await two.http(
+      "POST", "/api/questions/\(id)/answer", body: #"{"text":"Yes, through PostgreSQL."}"#,
+      headers: Self.bearer.merging(["Content-Type": "application/json"]) { $1 })
+    #expect(answered.status == 200, "\(answered.body)")
+    let answer = try await asker.waitForMessage("the answer, on instance one") {
+      if case .questionAnswer(let answer) = $0 { answer.questionId == id } else { false }
+    }
+    guard case .questionAnswer(let body) = answer else { throw ServerTestError.unexpected(answer) }
+    #expect(body.text == "Yes, through PostgreSQL.")
+    _ = try await alice.socket.waitForMessage("the answer in alice's room") {
+      if case .roomDelta(let delta) = $0 {
+        delta.questions.contains { $0.id == id && $0.answered }
+      } else {
+        false
+      }
+    }
+    // The answer went out once to the asker.
+    let answers = asker.messages.filter {
+      if case .questionAnswer? = try? $0.get() { true } else { false }
+    }
+    #expect(answers.count == 1)
+  }
+
+  @Test func sessionsStayApartAcrossInstances() async throws {
+    let (one, two) = try await Self.pair()
+    defer {
+      Task {
+        await one.stop()
+        await two.stop()
+      }
+    }
+    // Made through instance one, joined through instance two.
+    let talk = try await MadeSession.create(one, "Scale-out", admin: Self.admin)
+    let other = try await MadeSession.create(two, "Another talk", admin: Self.admin)
+    let inTalk = try await SessionServerTests.entered(two, Self.alice, path: talk.socket)
+    let inOther = try await SessionServerTests.entered(one, Self.bob, path: other.socket)
+    let inDefault = try await SessionServerTests.entered(one, uuid(3, group: 0x2E), path: "/socket")
+    let asked = try await SessionServerTests.ask(inTalk, "Only for this talk")
+    let id = try #require(asked.id)
+    // The talk's presenter, on the other instance, highlights it; its room hears of it.
+    let highlighted = try await one.http(
+      "POST", "/s/\(talk.code)/api/questions/\(id)/highlight", headers: talk.bearer)
+    #expect(highlighted.status == 200, "\(highlighted.body)")
+    _ = try await inTalk.socket.waitForMessage("the highlight") {
+      if case .roomDelta(let delta) = $0 { delta.highlight?.id == id } else { false }
+    }
+    // The other rooms hear nothing of it, on either instance.
+    try await Task.sleep(for: .milliseconds(500))
+    for member in [inOther, inDefault] {
+      #expect(member.deltas.allSatisfy { $0.questions.isEmpty && $0.highlight == nil })
+    }
+    #expect(try await one.store.count() == 0)
+    #expect(try await two.http("GET", "/api/questions", headers: Self.bearer).body == "[]")
+    // Another session's token does not open this one's API.
+    let refused = try await two.http(
+      "POST", "/s/\(talk.code)/api/questions/\(id)/answer", headers: other.bearer)
+    #expect(refused.status == 401)
+  }
+}
