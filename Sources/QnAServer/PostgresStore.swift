@@ -112,8 +112,30 @@ final class PostgresStore: StoreBackend {
     _ body: @escaping @Sendable (PostgresConnection) async throws -> T
   ) async throws(StoreError) -> T {
     let logger = self.logger
+    let client = self.client
     do {
-      return try await client.withConnection { connection in
+      return try await Deadline.run(within: Self.callLimit) {
+        try await Self.transaction(client, locking: session, readOnly: readOnly, logger, body)
+      }
+    } catch let error as StoreError {
+      throw error
+    } catch is Deadline.Passed {
+      throw .unavailable("PostgreSQL did not answer within \(Self.callLimit)")
+    } catch {
+      throw .unavailable(Self.describe(error))
+    }
+  }
+
+  /// The longest a store call may take before it fails (and its client tries again): a
+  /// connection that died mid-query, with PostgreSQL restarting, must not hold a request
+  /// (and the session's lock) for as long as TCP would.
+  static let callLimit: Duration = .seconds(10)
+
+  private static func transaction<T: Sendable>(
+    _ client: PostgresClient, locking session: Int64?, readOnly: Bool, _ logger: Logger,
+    _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+  ) async throws -> T {
+      try await client.withConnection { connection in
         try await connection.query(
           readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
         do {
@@ -128,11 +150,6 @@ final class PostgresStore: StoreBackend {
           throw error
         }
       }
-    } catch let error as StoreError {
-      throw error
-    } catch {
-      throw .unavailable(Self.describe(error))
-    }
   }
 
   func write<T: Sendable>(
