@@ -126,30 +126,31 @@ final class PostgresStore: StoreBackend {
     }
   }
 
-  /// The longest a store call may take before it fails (and its client tries again): a
-  /// connection that died mid-query, with PostgreSQL restarting, must not hold a request
-  /// (and the session's lock) for as long as TCP would.
+  /// The longest a store call may take before it fails (and its client tries again, under
+  /// its token). Across a PostgreSQL restart, the chaos test saw a call never return, and
+  /// its request wait for nginx's 150 s timeout. The abandoned call keeps its pooled
+  /// connection until it ends on its own.
   static let callLimit: Duration = .seconds(10)
 
   private static func transaction<T: Sendable>(
     _ client: PostgresClient, locking session: Int64?, readOnly: Bool, _ logger: Logger,
     _ body: @escaping @Sendable (PostgresConnection) async throws -> T
   ) async throws -> T {
-      try await client.withConnection { connection in
-        try await connection.query(
-          readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
-        do {
-          if let session {
-            try await connection.query("SELECT pg_advisory_xact_lock(\(session))", logger: logger)
-          }
-          let value = try await body(connection)
-          try await connection.query("COMMIT", logger: logger)
-          return value
-        } catch {
-          _ = try? await connection.query("ROLLBACK", logger: logger)
-          throw error
+    try await client.withConnection { connection in
+      try await connection.query(
+        readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
+      do {
+        if let session {
+          try await connection.query("SELECT pg_advisory_xact_lock(\(session))", logger: logger)
         }
+        let value = try await body(connection)
+        try await connection.query("COMMIT", logger: logger)
+        return value
+      } catch {
+        _ = try? await connection.query("ROLLBACK", logger: logger)
+        throw error
       }
+    }
   }
 
   func write<T: Sendable>(

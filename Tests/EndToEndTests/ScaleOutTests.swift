@@ -203,7 +203,9 @@ struct ScaleOutTests {
           let asked = ContinuousClock.now
           let status = (try? await cluster.http("POST", "/api/questions/\(id)/answer"))?.status
           if ContinuousClock.now - asked > .seconds(2) {
-            print("scale-out chaos: answering \(id) took \(ContinuousClock.now - asked): \(status ?? 0)")
+            print(
+              "scale-out chaos: answering \(id) took \(ContinuousClock.now - asked): \(status ?? 0)"
+            )
           }
           if status == 200 { answers += 1 }
         }
@@ -237,7 +239,9 @@ struct ScaleOutTests {
       let lines = instance.log.split(separator: "\n").filter {
         $0.contains("error") || $0.contains("warning")
       }
-      print("instance \(index): \(lines.count) errors and warnings\n" + lines.suffix(15).joined(separator: "\n"))
+      print(
+        "instance \(index): \(lines.count) errors and warnings\n"
+          + lines.suffix(15).joined(separator: "\n"))
     }
     #expect(statuses == [0, 0, 0], "\(clients.map(\.stderr))")
     #expect(didKill && didRestart, "the chaos happened")
@@ -245,7 +249,8 @@ struct ScaleOutTests {
     #expect(Set(contents) == expected && contents.count == expected.count, "each exactly once")
     for client in 0..<3 {
       for index in 0..<perClient {
-        #expect(votes[content(client, index)] == (index < voted ? 2 : 0), "\(content(client, index))")
+        #expect(
+          votes[content(client, index)] == (index < voted ? 2 : 0), "\(content(client, index))")
       }
     }
     #expect(stored.allSatisfy { $0["answered"] as? Bool == true })
