@@ -39,7 +39,9 @@ extension PostgresStore {
   }
 
   func join(attendee: UUID, name: String?, at time: Date, session: Int64) async throws(StoreError) {
-    try await write(session) { [logger] connection in
+    // Logs nothing, so it needs no turn on the session's lock (a room of joins at once would
+    // otherwise queue on it, each holding a pooled connection).
+    try await transaction(locking: nil) { [logger] connection in
       try await Self.requireExists(connection, session, logger: logger)
       try await connection.query(
         """

@@ -69,13 +69,16 @@ extension PostgresStore {
 
   func setSession(code: String, open: Bool) async throws(StoreError) -> SessionRecord? {
     try await transaction(locking: nil) { [logger] connection in
-      try await Self.sessions(
+      // The row's lock holds back a question being stored meanwhile (`requireOpen`).
+      let record = try await Self.sessions(
         connection.query(
           """
           UPDATE session SET open = \(open) WHERE code = \(code)
           RETURNING \(unescaped: Self.sessionColumns)
           """, logger: logger)
       ).first
+      if let id = record?.id { try await self.announce(connection, id, nil, .session) }
+      return record
     }
   }
 
@@ -89,6 +92,8 @@ extension PostgresStore {
       }
       let deleted = try await Self.int(
         connection.query("DELETE FROM session WHERE id = \(id) RETURNING id", logger: logger))
+      // The other instances close the session's sockets too.
+      try await self.announce(connection, id, nil, .session)
       return deleted == nil ? nil : record
     }
   }
@@ -100,7 +105,8 @@ extension PostgresStore {
     guard session != SessionRecord.defaultID else { return }
     guard
       try await int(
-        connection.query("SELECT 1 FROM session WHERE id = \(session)", logger: logger)) != nil
+        connection.query(
+          "SELECT 1 FROM session WHERE id = \(session) FOR SHARE", logger: logger)) != nil
     else { throw StoreError.sessionClosed(QuestionStore.deletedMessage) }
   }
 
@@ -111,7 +117,7 @@ extension PostgresStore {
     guard session != SessionRecord.defaultID else { return }
     var open: Bool?
     for try await value in try await connection.query(
-      "SELECT open FROM session WHERE id = \(session)", logger: logger
+      "SELECT open FROM session WHERE id = \(session) FOR SHARE", logger: logger
     ).decode(Bool.self) {
       open = value
     }

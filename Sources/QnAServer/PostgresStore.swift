@@ -41,6 +41,9 @@ final class PostgresStore: StoreBackend {
     }
   }
 
+  /// How often the listening connection proves it is alive.
+  static let heartbeatInterval: Duration = .seconds(15)
+
   /// How long a connection may take: `/readyz` and a store call fail after it.
   static let connectTimeout: Duration = .seconds(3)
 
@@ -86,13 +89,31 @@ final class PostgresStore: StoreBackend {
           try await connection.listen(on: channel) { notifications in
             continuation.yield(.resync)
             delay = .milliseconds(100)
+            // A half-open connection (a host gone, a NAT that forgot it) never errors by
+            // itself: a query now and then finds out, and closing it ends the loop below.
+            let heartbeat = Task {
+              while !Task.isCancelled {
+                try? await Task.sleep(for: heartbeatInterval)
+                guard !Task.isCancelled else { return }
+                do {
+                  _ = try await Deadline.run(within: .seconds(5)) {
+                    try await connection.query("SELECT 1", logger: logger)
+                  }
+                } catch {
+                  logger.warning("the listening connection did not answer: reconnecting")
+                  try? await connection.close()
+                  return
+                }
+              }
+            }
+            defer { heartbeat.cancel() }
             for try await notification in notifications {
               guard let notice = RoomNotice(payload: notification.payload) else {
                 logger.warning("unreadable notice on \(channel): resyncing")
                 continuation.yield(.resync)
                 continue
               }
-              if notice.origin != instance { continuation.yield(.changed(notice)) }
+              continuation.yield(.changed(notice, own: notice.origin == instance))
             }
           }
         }
@@ -131,6 +152,9 @@ final class PostgresStore: StoreBackend {
   /// its request wait for nginx's 150 s timeout. The abandoned call keeps its pooled
   /// connection until it ends on its own.
   static let callLimit: Duration = .seconds(10)
+  /// `statement_timeout` inside each transaction, in milliseconds: a lock wait or a query
+  /// past it fails on the server, before the caller's limit.
+  static let serverLimit = "8000"
 
   private static func transaction<T: Sendable>(
     _ client: PostgresClient, locking session: Int64?, readOnly: Bool, _ logger: Logger,
@@ -138,7 +162,12 @@ final class PostgresStore: StoreBackend {
   ) async throws -> T {
     try await client.withConnection { connection in
       try await connection.query(
-        readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", logger: logger)
+        readOnly
+          ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+          : "BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
+      // PostgreSQL gives up on its own before the caller does, and lets go of the lock.
+      try await connection.query(
+        "SET LOCAL statement_timeout = \(unescaped: serverLimit)", logger: logger)
       do {
         if let session {
           try await connection.query("SELECT pg_advisory_xact_lock(\(session))", logger: logger)
@@ -250,10 +279,17 @@ final class PostgresStore: StoreBackend {
       """, logger: logger)
     var seq = 0
     for try await value in rows.decode(Int.self) { seq = value }
+    try await announce(connection, session, question, kind)
+    return seq
+  }
+
+  /// Tells every instance listening, when the transaction commits (never if it does not).
+  func announce(
+    _ connection: PostgresConnection, _ session: Int64, _ question: UUID?, _ kind: RoomChange
+  ) async throws {
     let notice = RoomNotice(origin: instance, session: session, kind: kind, question: question)
     try await connection.query(
       "SELECT pg_notify(\(Self.channel), \(notice.payload))", logger: logger)
-    return seq
   }
 
   static func int(_ rows: PostgresRowSequence) async throws -> Int? {

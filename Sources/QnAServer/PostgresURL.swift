@@ -23,8 +23,9 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
   public init(_ text: String) throws(StoreError) {
     func invalid(_ why: String) -> StoreError {
+      // Not the URL itself: any part of it may hold a password.
       .unavailable(
-        "--db \(Self.redacting(text)): \(why) (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full])"
+        "--db: \(why) (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full])"
       )
     }
     guard Self.isPostgres(text), let url = URLComponents(string: text) else {
@@ -44,8 +45,10 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
       case ("sslmode", "allow"), ("sslmode", "prefer"): tls = .prefer
       case ("sslmode", "require"): tls = .require
       case ("sslmode", "verify-ca"), ("sslmode", "verify-full"): tls = .verify
-      case ("sslmode", let value): throw invalid("unknown sslmode \(value)")
-      case (let name, _): throw invalid("unknown parameter \(name)")
+      case ("sslmode", _): throw invalid("unknown sslmode")
+      case (let name, _):
+        throw invalid(
+          "unknown parameter \(name.allSatisfy { $0.isLetter || $0 == "_" } ? name : "")")
       }
     }
     self.user = user
@@ -62,12 +65,4 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     "postgres://\(user)\(password == nil ? "" : ":***")@\(host):\(port)/\(database)?sslmode=\(tls.rawValue)"
   }
 
-  /// `text` with any password in it starred out, for an error about a URL that did not parse.
-  static func redacting(_ text: String) -> String {
-    guard let at = text.lastIndex(of: "@"),
-      let scheme = text.range(of: "://"),
-      let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
-    else { return text }
-    return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
-  }
 }

@@ -102,11 +102,16 @@ public struct QnAServerApp: Sendable {
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
       logger: logger)
     // PostgreSQL's schema, before the first socket; then the other instances' changes.
-    try await desk.store.prepare()
+    do {
+      try await desk.store.prepare()
+    } catch {
+      await desk.store.close()
+      throw error
+    }
     let feed = desk.store.backend.roomFeed.map { feed in
       feed.listen()
       return Task { [desks] in
-        for await event in feed.events { await desks.apply(event) }
+        for await event in feed.events { desks.apply(event) }
       }
     }
     defer { feed?.cancel() }

@@ -39,7 +39,9 @@ struct RoomNotice: Sendable, Hashable {
 
 /// What reaches an instance from the others on its database.
 enum RoomFeedEvent: Sendable, Hashable {
-  case changed(RoomNotice)
+  /// `own`: this instance made the change (its room re-reads all the same: a call that gave
+  /// up at its time limit may have committed after all).
+  case changed(RoomNotice, own: Bool)
   /// Notices may have been missed (the listening connection was down, or one could not be
   /// read): every room re-reads its log from its last sequence number.
   case resync

@@ -39,21 +39,27 @@ final class SessionDesks: Sendable {
     return (record, desk)
   }
 
-  /// Another instance's change: the room it is in re-reads its log (if any of its sockets
-  /// are here), and the asker hears of an answer or a decision if it is connected here.
-  func apply(_ event: RoomFeedEvent) async {
+  /// A change committed on the database (by another instance, or by this one): the room it
+  /// is in re-reads its log, if any of its sockets are here. Another instance's answer or
+  /// decision goes to its asker, if connected here; a session's change is looked up again
+  /// (a deleted one is retired here too).
+  func apply(_ event: RoomFeedEvent) {
     switch event {
     case .resync:
       let all = [main] + desks.withLock { $0.values.map(\.desk) }
       for desk in all { desk.room.changed(urgent: true) }
-    case .changed(let notice):
-      let desk: QuestionDesk? =
-        notice.session == SessionRecord.defaultID
-        ? main : desks.withLock { $0[notice.session]?.desk }
+    case .changed(let notice, let own):
+      let known = desks.withLock { $0[notice.session] }
+      if notice.kind == .session {
+        if let known { Task { _ = try? await resolve(known.code) } }
+        return
+      }
+      let desk = notice.session == SessionRecord.defaultID ? main : known?.desk
       guard let desk else { return }
       desk.room.changed(urgent: notice.kind != .votes && notice.kind != .added)
-      if let question = notice.question, notice.kind == .answered || notice.kind == .state {
-        await desk.tellAsker(question, of: notice.kind)
+      if !own, let question = notice.question, notice.kind == .answered || notice.kind == .state {
+        // A read of its own: notices keep coming meanwhile.
+        Task { await desk.tellAsker(question, of: notice.kind) }
       }
     }
   }

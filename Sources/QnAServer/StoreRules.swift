@@ -172,7 +172,8 @@ enum StoreRules {
   }
 }
 
-/// What a row of the room's log records.
+/// What a row of the room's log records; `session` is only ever announced, never logged: the
+/// session's row changed (closed, reopened or deleted).
 enum RoomChange: String, Sendable {
-  case added, answered, votes, highlight, removed, state
+  case added, answered, votes, highlight, removed, state, session
 }

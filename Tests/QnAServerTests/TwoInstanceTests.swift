@@ -119,4 +119,24 @@ struct TwoInstanceTests {
       "POST", "/s/\(talk.code)/api/questions/\(id)/answer", headers: other.bearer)
     #expect(refused.status == 401)
   }
+
+  @Test func aSessionDeletedThroughOneInstanceClosesItsSocketsOnTheOther() async throws {
+    let (one, two) = try await Self.pair()
+    defer {
+      Task {
+        await one.stop()
+        await two.stop()
+      }
+    }
+    let talk = try await MadeSession.create(one, "Short-lived", admin: Self.admin)
+    let member = try await SessionServerTests.entered(two, Self.alice, path: talk.socket)
+    let deleted = try await one.http(
+      "DELETE", "/api/sessions/\(talk.code)", headers: Self.bearer)
+    #expect(deleted.status == 204)
+    // Instance two hears of it from PostgreSQL and closes the session's sockets.
+    let disconnect = try await member.socket.disconnect()
+    #expect("\(disconnect)".contains("1001"), "\(disconnect)")
+    let gone = try await two.http("GET", talk.socket, headers: SessionServerTests.upgrade)
+    #expect(gone.status == 404)
+  }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import QnAServer
+
+/// `--db postgres://…`: libpq's URL form, TLS `prefer` unless told otherwise, and a clear
+/// error (never showing the password) for anything else.
+@Suite("qna-server: PostgreSQL URLs")
+struct PostgresURLTests {
+  @Test func theFullFormAndItsDefaults() throws {
+    let full = try PostgresURL("postgres://qna:s%40cret@db.internal:6543/talks?sslmode=require")
+    #expect(full.user == "qna" && full.password == "s@cret")
+    #expect(full.host == "db.internal" && full.port == 6543 && full.database == "talks")
+    #expect(full.tls == .require)
+    let short = try PostgresURL("postgresql://qna@127.0.0.1/qna")
+    #expect(short.password == nil && short.port == 5432 && short.tls == .prefer)
+    let ipv6 = try PostgresURL("postgres://qna@[::1]:5433/qna?sslmode=disable")
+    #expect(ipv6.host == "::1" && ipv6.port == 5433 && ipv6.tls == .disable)
+    #expect(try PostgresURL("postgres://q@h/d?sslmode=verify-full").tls == .verify)
+    #expect(try PostgresURL("postgres://q@h/d?sslmode=allow").tls == .prefer)
+  }
+
+  @Test(arguments: [
+    "postgres://db.internal/qna",  // no user
+    "postgres://qna@/qna",  // no host
+    "postgres://qna@host",  // no database
+    "postgres://qna@host/",  // no database
+    "postgres://qna@host/a/b",  // a path, not a name
+    "postgres://qna@host:99999/qna",  // no such port
+    "postgres://qna@host/qna?sslmode=sometimes",
+    "postgres://qna@host/qna?application_name=x",
+    "postgres://qna:pw@host/qna?sslmode=bogus",
+    "postgres://qna:pw@ho st/qna",
+    "mysql://qna@host/qna",
+  ])
+  func anythingElseIsRefusedInWordsWithoutThePassword(_ text: String) {
+    #expect(throws: StoreError.self) { try PostgresURL(text) }
+    do {
+      _ = try PostgresURL(text)
+    } catch {
+      let message = "\(error)"
+      #expect(message.contains("expected postgres://USER"), "\(message)")
+      #expect(!message.contains(":pw@"), "\(message)")
+    }
+  }
+
+  @Test func theDescriptionNeverShowsThePassword() throws {
+    let url = try PostgresURL("postgres://qna:hunter2@db/qna")
+    #expect(!"\(url)".contains("hunter2"))
+    #expect("\(url)" == "postgres://qna:***@db:5432/qna?sslmode=prefer")
+  }
+
+  @Test func aServerOnAURLNobodyAnswersOnFailsToStartWithAClearError() async throws {
+    // A port nobody listens on: the server's start (migrations) fails within the connect
+    // timeout and says why, instead of serving without a database.
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.databasePath = "postgres://qna@127.0.0.1:1/qna?sslmode=disable"
+    let server = try QnAServerApp(configuration: configuration, logger: ServerUnderTest.quietLogger)
+    await #expect(throws: StoreError.self) { try await server.run() }
+  }
+}
