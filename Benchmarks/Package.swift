@@ -41,6 +41,7 @@ let package = Package(
         .product(name: "WebSocketClient", package: "qna"),
         .product(name: "RFC6455", package: "qna"),
         .product(name: "Logging", package: "swift-log"),
+        "TestSupport",
       ]
     ),
     .executableTarget(

@@ -40,10 +40,12 @@ final class RoomFleet: Sendable {
   private let votes = Mutex<[UUID: CastVote]>([:])
   private let readers: Mutex<[Task<Void, Never>]> = Mutex([])
 
-  init(size: Int, url: String) throws {
-    let target = try WebSocketURL(url)
-    clients = (0..<size).map { _ in
-      WebSocketClient(url: target, configuration: ClientConfiguration(pingInterval: nil))
+  /// `size` members, spread over `urls` in turn (one server, or several instances).
+  init(size: Int, urls: [String]) throws {
+    let targets = try urls.map(WebSocketURL.init)
+    clients = (0..<size).map { index in
+      WebSocketClient(
+        url: targets[index % targets.count], configuration: ClientConfiguration(pingInterval: nil))
     }
     // One attendee id each (`Array(repeating:)` would give all of them the same one).
     members = Mutex((0..<size).map { _ in Member() })
@@ -91,6 +93,8 @@ final class RoomFleet: Sendable {
       readers.withLock { $0.append(task) }
     }
   }
+
+  convenience init(size: Int, url: String) throws { try self.init(size: size, urls: [url]) }
 
   var snapshot: [Member] { members.withLock { $0 } }
   var castVotes: [CastVote] { votes.withLock { Array($0.values) } }

@@ -27,6 +27,14 @@ if arguments.count > 1, arguments[1] == "serve" {
     configuration.deflateLevel = Int(argument.dropFirst(14)) ?? configuration.deflateLevel
   }
   if arguments.contains("no-deflate") { configuration.deflate = false }
+  // "db=LOCATION": an SQLite file or a postgres:// URL (the scale-out rows).
+  for argument in arguments.dropFirst(2) where argument.hasPrefix("db=") {
+    configuration.databasePath = String(argument.dropFirst(3))
+  }
+  // "admin=TOKEN": the presenter API's token (several instances share one).
+  for argument in arguments.dropFirst(2) where argument.hasPrefix("admin=") {
+    configuration.adminToken = String(argument.dropFirst(6))
+  }
   var logger = Logger(label: "bench-server")
   logger.logLevel = .critical
   let server = try QnAServerApp(configuration: configuration, logger: logger)
@@ -124,6 +132,13 @@ let benchDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let python = benchDirectory.appendingPathComponent(".venv/bin/python3").path
 let reference = benchDirectory.appendingPathComponent("Tests/Interop/reference_backend.py").path
 
+// `ServerBenchmarks scale [ATTENDEES]` runs the scale-out rows alone.
+if arguments.count > 1, arguments[1] == "scale" {
+  try await ScaleBench.report(
+    attendees: arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000)
+  exit(0)
+}
+
 // `ServerBenchmarks room` runs the room's rows alone (for profiling the fan-out).
 let roomOnly = arguments.count > 1 && arguments[1] == "room"
 // `ServerBenchmarks room serve-args…`: extra arguments for the room's servers (deflate-level=9).
@@ -220,4 +235,7 @@ if roomResults.count == 2 {
       + "vote→delta p99 \(String(format: "%.2f", baseline.p99 / ours.p99))×")
 }
 
-if !roomOnly { try await ExportBench.run() }
+if !roomOnly {
+  try await ExportBench.run()
+  try await ScaleBench.report(attendees: 10_000)
+}

@@ -1,0 +1,130 @@
+import Foundation
+import TestSupport
+
+/// Scale-out: `attendees` in one room, spread over three qna-server instances on one
+/// PostgreSQL database, beside the same room on one instance on its default SQLite file.
+/// Measured: the time until every attendee has joined (handshake and snapshot), the fan-out
+/// of answers given through the last instance's API (from the request to each attendee's
+/// delta, so across instances for two thirds of them), and the servers' CPU and memory per
+/// 1,000 attendees.
+enum ScaleBench {
+  static let token = "scale-bench-admin-token"
+
+  struct Outcome {
+    var connect: Duration
+    var p50: Duration
+    var p99: Duration
+    var reached: Int
+    var cpuPerThousand: Duration
+    var rssPerThousand: Double
+    var rssTotal: Double
+  }
+
+  static func report(attendees: Int) async throws {
+    // Ten thousand sockets in this process: as many files as the hard limit allows.
+    var limit = rlimit()
+    if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 {
+      limit.rlim_cur = limit.rlim_max
+      _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+    emit(
+      "\n## Scale-out: \(attendees) attendees in one room, answers fanned out to all of them\n")
+    emit(
+      "| setup | join all, s | answer→attendee p50, ms | p99, ms | reached | server CPU per 1,000 attendees, s | server RSS, MiB (per 1,000) |"
+    )
+    emit("|---|---:|---:|---:|---:|---:|---:|")
+    let directory = try TemporaryDirectory(prefix: "qna-scale-bench")
+    let sqlite = try ServerProcess(
+      name: "one instance, SQLite", executable: CommandLine.arguments[0],
+      arguments: ["serve", "db=\(directory.path("qna.sqlite"))", "admin=\(token)"])
+    let single = try await run([sqlite], attendees: attendees)
+    sqlite.stop()
+    row("one instance, SQLite file (the default)", single)
+
+    let postgres = try PostgresProcess()
+    let url = try postgres.database("qna")
+    var instances: [ServerProcess] = []
+    for index in 0..<3 {
+      instances.append(
+        try ServerProcess(
+          name: "instance \(index)", executable: CommandLine.arguments[0],
+          arguments: ["serve", "db=\(url)", "admin=\(token)"]))
+    }
+    let scaled = try await run(instances, attendees: attendees)
+    for instance in instances { instance.stop() }
+    postgres.stop()
+    row("three instances, one PostgreSQL", scaled)
+    emit(
+      "\nThree instances ÷ one: join all \(String(format: "%.2f", scaled.connect / single.connect))×, "
+        + "fan-out p99 \(String(format: "%.2f", scaled.p99 / single.p99))×, "
+        + "CPU per 1,000 \(String(format: "%.2f", scaled.cpuPerThousand / single.cpuPerThousand))×")
+  }
+
+  static func row(_ name: String, _ outcome: Outcome) {
+    emit(
+      "| \(name) | \(String(format: "%.1f", outcome.connect / .seconds(1))) "
+        + "| \(milliseconds(outcome.p50)) | \(milliseconds(outcome.p99)) "
+        + "| \(outcome.reached) | \(String(format: "%.2f", outcome.cpuPerThousand / .seconds(1))) "
+        + "| \(String(format: "%.0f (%.1f)", outcome.rssTotal, outcome.rssPerThousand)) |")
+  }
+
+  static let answers = 5
+
+  static func run(_ servers: [ServerProcess], attendees: Int) async throws -> Outcome {
+    let urls = servers.map { "ws://127.0.0.1:\($0.port)/socket" }
+    let cpuBefore = servers.map { RoomBench.cpuTime(of: $0.pid) }
+    let rssBefore = servers.map { residentMiB(of: $0.pid) }
+    progress("\(servers.count) server(s): \(attendees) attendees joining")
+    let fleet = try RoomFleet(size: attendees, urls: urls)
+    let start = ContinuousClock.now
+    fleet.start()
+    guard await fleet.wait(seconds: 600, until: \.joined) else {
+      throw BenchError.timedOut("\(attendees) joins")
+    }
+    let connect = ContinuousClock.now - start
+    let rss = zip(servers, rssBefore).map { residentMiB(of: $0.pid) - $1 }.reduce(0, +)
+    // Questions from the first attendees, then each answered through the last server's API.
+    for index in 0..<answers { await fleet.ask(index) }
+    guard await fleet.wait(seconds: 120, until: { Set($0.questionIDs).count >= answers }) else {
+      throw BenchError.timedOut("the questions reaching everyone")
+    }
+    let ids = Array(Set(fleet.snapshot[0].questionIDs))
+    let presenter = servers[servers.count - 1].port
+    var histogram = LatencyHistogram()
+    var reached = attendees
+    for id in ids {
+      fleet.resetCounters()
+      let sent = ContinuousClock.now
+      let response = try await onOwnThread {
+        try httpRequest(
+          "POST", port: presenter, path: "/api/questions/\(id)/answer",
+          headers: ["Authorization": "Bearer \(token)"])
+      }
+      guard response.status == 200 else { throw BenchError.timedOut("answer: \(response)") }
+      // Nothing else changes meanwhile: each member's first delta now carries the answer.
+      _ = await fleet.wait(seconds: 60, until: { !$0.deltas.isEmpty })
+      let members = fleet.snapshot
+      reached = min(reached, members.filter { !$0.deltas.isEmpty }.count)
+      for member in members {
+        if let first = member.deltas.first { histogram.add(first.at - sent) }
+      }
+    }
+    let cpu = zip(servers, cpuBefore).map { RoomBench.cpuTime(of: $0.pid) - $1 }
+      .reduce(.zero, +)
+    await fleet.stop()
+    let thousands = Double(attendees) / 1000
+    return Outcome(
+      connect: connect, p50: histogram.percentile(0.5), p99: histogram.percentile(0.99),
+      reached: reached, cpuPerThousand: cpu / thousands, rssPerThousand: rss / thousands,
+      rssTotal: rss)
+  }
+
+  /// VmRSS from /proc, in MiB.
+  static func residentMiB(of pid: Int32) -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+      let kib = Double(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
+    return kib / 1024
+  }
+}
