@@ -15,7 +15,6 @@ final class PostgresStore: StoreBackend {
   let logger: Logger
   /// This process, as its notices name it.
   let instance: UUID
-  let url: PostgresURL
   private let runner: Task<Void, Never>
   let roomFeed: RoomFeed?
 
@@ -32,7 +31,6 @@ final class PostgresStore: StoreBackend {
     self.client = client
     self.logger = logger
     self.instance = instance
-    self.url = url
     runner = Task { await client.run() }
     roomFeed = RoomFeed { [client, logger, instance] continuation in
       Task {
