@@ -9,6 +9,8 @@ let package = Package(
     .library(name: "WebSocketClient", targets: ["WebSocketClient"]),
     .library(name: "QnA", targets: ["QnA"]),
     .library(name: "QnAServer", targets: ["QnAServer"]),
+    // The store with its drivers, without the server (the benchmarks' export row).
+    .library(name: "QnAStore", targets: ["QnAStore", "QnAStoreLocation"]),
     .executable(name: "wsc", targets: ["wsc"]),
     .executable(name: "qna", targets: ["qna"]),
     .executable(name: "qna-server", targets: ["qna-server"]),
@@ -66,13 +68,59 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // qna-server: the reference back end and the mock that scripted tests drive.
+    // qna-server, in layers whose arrows point one way (docs/architecture.md draws them):
+    // the store's rules and API; a driver per database; the room on the store; the request
+    // guards on NIO alone; the Hummingbird application on all of them.
+    .target(
+      name: "QnAStore", dependencies: ["QnA"], path: "Sources/Server/Store"),
+    .target(
+      name: "QnAStoreSQLite",
+      dependencies: ["QnAStore", "QnA", .product(name: "GRDB", package: "GRDB.swift")],
+      path: "Sources/Server/StoreSQLite"),
+    .target(
+      name: "QnAStorePostgres",
+      dependencies: [
+        "QnAStore", "QnA",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Sources/Server/StorePostgres"),
+    // `--db` to a store: an SQLite path or a PostgreSQL URL, with the driver for it.
+    .target(
+      name: "QnAStoreLocation",
+      dependencies: [
+        "QnAStore", "QnAStoreSQLite", "QnAStorePostgres",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Sources/Server/StoreLocation"),
+    .target(
+      name: "QnARoom",
+      dependencies: [
+        "QnAStore", "QnA",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+      ],
+      path: "Sources/Server/Room"),
+    .target(
+      name: "QnAGuards",
+      dependencies: [
+        .product(name: "DequeModule", package: "swift-collections"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      path: "Sources/Server/Guards"),
+    // The presenter's pages, as HTML and script text, every text from the network escaped.
+    .target(name: "QnAPages", dependencies: ["QnAStore"], path: "Sources/Server/Pages"),
     .target(
       name: "QnAServer",
       dependencies: [
-        "QnA", "RFC6455", "CommandLineValues",
-        .product(name: "DequeModule", package: "swift-collections"),
-        .product(name: "GRDB", package: "GRDB.swift"),
+        "QnA", "RFC6455", "CommandLineValues", "QnAStore", "QnAStoreLocation", "QnARoom",
+        "QnAGuards", "QnAPages",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -83,15 +131,13 @@ let package = Package(
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-      ]
+      ],
+      path: "Sources/Server/App"
     ),
     .executableTarget(
       name: "qna-server",
       dependencies: [
-        "QnAServer", "CommandLineValues",
+        "QnAServer", "QnAStore", "QnAStoreLocation", "CommandLineValues",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -138,11 +184,28 @@ let package = Package(
     .testTarget(
       name: "QnAServerTests",
       dependencies: [
-        "QnAServer", "qna-server", "QnA", "WebSocketClient", "TestSupport",
+        "QnAServer", "qna-server", "QnA", "WebSocketClient", "TestSupport", "QnAStore",
+        "QnAStoreLocation", "QnAStoreSQLite", "QnAStorePostgres", "QnARoom", "QnAGuards",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
       ]
     ),
+    // The store's rules without a database. (The drivers' tests, each run on SQLite and
+    // PostgreSQL, are in QnAServerTests beside the servers they start: a test target that
+    // imports the PostgreSQL driver without the server misses its C modules.)
+    .testTarget(name: "QnAStoreTests", dependencies: ["QnAStore", "QnA", "TestSupport"]),
+    // The room's parts without a socket: pages, budgets, the fan-out's coalescing.
+    .testTarget(name: "QnARoomTests", dependencies: ["QnARoom", "QnAStore", "QnA", "TestSupport"]),
+    // The request guards on NIO's EmbeddedChannel.
+    .testTarget(
+      name: "QnAGuardsTests",
+      dependencies: [
+        "QnAGuards",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ]),
     // Nothing lost under injected faults: the built client and server, as processes.
     .testTarget(name: "EndToEndTests", dependencies: ["qna", "qna-server", "TestSupport"]),
     // The pure view as snapshots, the editor, key handling and scrolling.

@@ -37,6 +37,7 @@ let package = Package(
       name: "ServerBenchmarks",
       dependencies: [
         .product(name: "QnAServer", package: "qna"),
+        .product(name: "QnAStore", package: "qna"),
         .product(name: "QnA", package: "qna"),
         .product(name: "WebSocketClient", package: "qna"),
         .product(name: "RFC6455", package: "qna"),

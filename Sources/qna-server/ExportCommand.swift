@@ -1,7 +1,8 @@
 import ArgumentParser
 import CommandLineValues
 import Foundation
-import QnAServer
+import QnAStore
+import QnAStoreLocation
 
 /// `qna-server export`: every question of a database, in every state, on stdout.
 struct ExportCommand: AsyncParsableCommand {
@@ -15,7 +16,7 @@ struct ExportCommand: AsyncParsableCommand {
       """)
 
   @Option(
-    help: "SQLite database file or postgres:// URL (default \(ServerConfiguration().databasePath))."
+    help: "SQLite database file or postgres:// URL (default \(StoreLocation.defaultPath))."
   )
   var db: String?
   @Option(help: "csv, json or markdown (default csv).") var format: String?
@@ -24,15 +25,15 @@ struct ExportCommand: AsyncParsableCommand {
     guard let format = ExportFormat(rawValue: format ?? "csv") else {
       throw ValidationError("--format must be csv, json or markdown")
     }
-    let path = db ?? ServerConfiguration().databasePath
+    let path = db ?? StoreLocation.defaultPath
     guard
-      path == ":memory:" || PostgresURL.isPostgres(path)
+      path == ":memory:" || StoreLocation.isPostgres(path)
         || FileManager.default.fileExists(atPath: path)
     else {
       QnAServerCommand.fail("no database at \(path)")
     }
     do {
-      let store = try QuestionStore(location: path)
+      let store = try StoreLocation.open(path)
       try await store.prepare()
       let bytes = Export.render(try await store.export(), as: format)
       FileHandle.standardOutput.write(Data(bytes))

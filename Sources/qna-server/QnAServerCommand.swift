@@ -3,6 +3,7 @@ import CommandLineValues
 import Foundation
 import Logging
 import QnAServer
+import QnAStoreLocation
 
 @main
 struct QnAServerCommand: AsyncParsableCommand {
@@ -39,7 +40,7 @@ struct QnAServerCommand: AsyncParsableCommand {
     help: """
       SQLite database file, :memory:, or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE\
       [?sslmode=disable|prefer|require|verify-full] for several instances on one database \
-      (default \(Self.defaults.databasePath)).
+      (default \(Self.defaults.database)).
       """)
   var db: String?
   @Option(
@@ -198,13 +199,11 @@ struct QnAServerCommand: AsyncParsableCommand {
     var configuration = ServerConfiguration()
     configuration.host = host ?? configuration.host
     configuration.port = port ?? configuration.port
-    configuration.databasePath = db ?? configuration.databasePath
-    if PostgresURL.isPostgres(configuration.databasePath) {
-      do {
-        _ = try PostgresURL(configuration.databasePath)
-      } catch {
-        throw ValidationError("\(error)")
-      }
+    configuration.database = db ?? configuration.database
+    do {
+      try StoreLocation.validate(configuration.database)
+    } catch {
+      throw ValidationError("\(error)")
     }
     configuration.adminToken =
       adminToken

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import QnAServer
+import QnAStore
+import QnAStoreLocation
 
 /// `qna-server session …`: a talk's Q&A on the server's database, which may be in use by a
 /// running server (the server reads sessions from it on every lookup: no restart).
@@ -18,17 +19,18 @@ struct SessionCommand: AsyncParsableCommand {
   struct Database: ParsableArguments {
     @Option(
       help:
-        "SQLite database file or postgres:// URL (default \(ServerConfiguration().databasePath)).")
+        "SQLite database file or postgres:// URL (default \(StoreLocation.defaultPath)).")
     var db: String?
 
     func open(creating: Bool = false) async -> QuestionStore {
-      let path = db ?? ServerConfiguration().databasePath
-      guard creating || PostgresURL.isPostgres(path) || FileManager.default.fileExists(atPath: path)
+      let path = db ?? StoreLocation.defaultPath
+      guard
+        creating || StoreLocation.isPostgres(path) || FileManager.default.fileExists(atPath: path)
       else {
         SessionCommand.fail("no database at \(path)", status: 1)
       }
       do {
-        let store = try QuestionStore(location: path)
+        let store = try StoreLocation.open(path)
         try await store.prepare()
         return store
       } catch {

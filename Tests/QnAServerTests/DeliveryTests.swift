@@ -1,6 +1,12 @@
 import Foundation
 import GRDB
 import QnA
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import TestSupport
 import Testing
 import WebSocketClient
@@ -85,7 +91,7 @@ struct DeliveryTests {
   }
 
   @Test func everyCommitIsSyncedToDiskBeforeItIsAcknowledged() async throws {
-    let store = try SQLiteStore(path: Self.temporaryDatabase())
+    let store = try SQLiteDriver(path: Self.temporaryDatabase())
     #expect(try await store.synchronousLevel() == 2, "PRAGMA synchronous = FULL")
   }
 
@@ -93,7 +99,7 @@ struct DeliveryTests {
     async throws
   {
     let path = Self.temporaryDatabase()
-    let server = try await ServerUnderTest { $0.databasePath = path }
+    let server = try await ServerUnderTest { $0.database = path }
     let attendee = try Attendee(server.socketURL)
     let id = try await attendee.handshake()
     try await attendee.ask("stored before the lock", as: id, token: UUID())

@@ -1,9 +1,11 @@
 import Foundation
 import QnA
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// The session's export: every question in every state, in CSV (read back by Python's `csv`
 /// module, as spreadsheet users' scripts would), JSON and Markdown.
@@ -18,7 +20,7 @@ struct ExportTests {
 
   /// 1,000 questions in every state, with answers and names, some hostile.
   static func store() async throws -> (QuestionStore, [StoredQuestion]) {
-    let store = try QuestionStore(path: ":memory:")
+    let store = try StoreLocation.open(":memory:")
     var questions: [StoredQuestion] = []
     let states: [QuestionState] = [.review, .live, .live, .dismissed]
     for index in 0..<1000 {
@@ -112,27 +114,6 @@ struct ExportTests {
           separator: "|", omittingEmptySubsequences: false
         ).count == 10
       })
-  }
-
-  @Test func theCommandAndTheAPIExportTheSameFromARunningServersDatabase() async throws {
-    let directory = HeadlessProcess.freshDirectory()
-    let database = directory.appendingPathComponent("qna.sqlite").path
-    let server = try await QnAServerProcess(["--port", "0", "--db", database, "--mock"])
-    defer { server.stop() }
-    #expect(try await server.http("POST", "/control/room/seed?n=50").status == 200)
-    let fromAPI = try await server.http("GET", "/api/export?format=json")
-    #expect(fromAPI.status == 200 && fromAPI.headers["content-type"] == "application/json")
-    let fromCommand = try Self.run(
-      BuiltProducts.path("qna-server"), ["export", "--db", database, "--format", "json"])
-    #expect(fromCommand == fromAPI.body)
-    #expect(try await server.http("GET", "/api/export?format=xml").status == 400)
-    let csv = try await server.http("GET", "/api/export")
-    #expect(csv.headers["content-type"]?.hasPrefix("text/csv") == true)
-    #expect(csv.body.contains("Seeded question 50"))
-    let missing = try? Self.run(
-      BuiltProducts.path("qna-server"),
-      ["export", "--db", directory.appendingPathComponent("none.sqlite").path])
-    #expect(missing == nil, "no database there: an error, not an empty export")
   }
 
   /// Runs a program; its stdout, or an error when it exits non-zero.

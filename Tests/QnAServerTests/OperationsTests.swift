@@ -1,5 +1,11 @@
 import Foundation
 import Logging
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import Synchronization
 import TestSupport
 import Testing
@@ -32,7 +38,7 @@ struct OperationsTests {
   @Test func aDatabaseLockedByAnotherProcessIsNotReadyUntilItIsReleased() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("qna.sqlite")
-    let server = try await ServerUnderTest { $0.databasePath = path }
+    let server = try await ServerUnderTest { $0.database = path }
     defer { Task { await server.stop() } }
     // Python's sqlite3 holds the write lock until its stdin closes.
     let holder = try ChildProcess(

@@ -1,4 +1,10 @@
 import Foundation
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import Testing
 
 @testable import QnAServer
@@ -51,7 +57,7 @@ struct PostgresURLTests {
     // timeout and says why, instead of serving without a database.
     var configuration = ServerConfiguration()
     configuration.port = 0
-    configuration.databasePath = "postgres://qna@127.0.0.1:1/qna?sslmode=disable"
+    configuration.database = "postgres://qna@127.0.0.1:1/qna?sslmode=disable"
     let server = try QnAServerApp(configuration: configuration, logger: ServerUnderTest.quietLogger)
     await #expect(throws: StoreError.self) { try await server.run() }
   }

@@ -1,5 +1,11 @@
 import Foundation
 import QnA
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import Testing
 
 @testable import QnAServer
@@ -113,7 +119,7 @@ struct PresenterTests {
   @Test func aPublicAddressNeedsATokenOrAnExplicitAllowance() throws {
     var configuration = ServerConfiguration()
     configuration.host = "0.0.0.0"
-    configuration.databasePath = ":memory:"
+    configuration.database = ":memory:"
     #expect(throws: ServerStartError.self) { try QnAServerApp(configuration: configuration) }
     configuration.allowPublic = true
     _ = try QnAServerApp(configuration: configuration)

@@ -1,6 +1,12 @@
 import Foundation
 import GRDB
 import QnA
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import RFC6455
 import TestSupport
 import Testing
@@ -290,7 +296,7 @@ struct RoomServerTests {
 
   @Test func votesAndTheRoomSurviveARestartOnTheSameDatabase() async throws {
     let database = HeadlessProcess.freshDirectory().appendingPathComponent("room.sqlite").path
-    var server = try await ServerUnderTest { $0.databasePath = database }
+    var server = try await ServerUnderTest { $0.database = database }
     let alice = try await RoomMember.join(server, as: Self.alice)
     let question = try await alice.socket.askedQuestion("Kept?", as: alice.connection)
     var bob = try await RoomMember.join(server, as: Self.bob)
@@ -301,7 +307,7 @@ struct RoomServerTests {
     await alice.socket.close()
     await server.stop()
 
-    server = try await ServerUnderTest { $0.databasePath = database }
+    server = try await ServerUnderTest { $0.database = database }
     bob = try await RoomMember.join(server, as: Self.bob)
     let room = try await bob.snapshot().flatMap(\.questions)
     #expect(room.first?.votes == 1 && room.first?.voted == true)
@@ -332,7 +338,7 @@ struct RoomServerTests {
           """)
     }
     try old.close()
-    let server = try await ServerUnderTest { $0.databasePath = path }
+    let server = try await ServerUnderTest { $0.database = path }
     let listed = try await server.http("GET", "/api/questions")
     #expect(listed.status == 200)
     #expect(listed.body.contains("Asked last year") && listed.body.contains(#""votes":0"#))

@@ -1,6 +1,12 @@
 import Foundation
 import Logging
 import QnA
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import RFC6455
 import Synchronization
 import TestSupport
@@ -28,11 +34,11 @@ final class ServerUnderTest: Sendable {
   ) async throws {
     var configuration = ServerConfiguration()
     configuration.port = 0
-    configuration.databasePath = ":memory:"
+    configuration.database = ":memory:"
     adjust(&configuration)
     let server = try QnAServerApp(
       configuration: configuration, environment: environment, logger: logger)
-    store = server.desk.store
+    store = server.rooms.main.store
     let ready = AsyncStream<Int>.makeStream()
     service = Task {
       // A server that fails to start (its database down) ends the wait for its port.

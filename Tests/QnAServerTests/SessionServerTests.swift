@@ -1,6 +1,12 @@
 import Foundation
 import GRDB
 import QnA
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import RFC6455
 import TestSupport
 import Testing
@@ -212,7 +218,7 @@ struct SessionServerTests {
     let directory = HeadlessProcess.freshDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("qna.sqlite").path
-    let server = try await ServerUnderTest { $0.databasePath = path }
+    let server = try await ServerUnderTest { $0.database = path }
     defer { Task { await server.stop() } }
     var ids: [String: Int64] = [:]
     var members: [String: RoomMember] = [:]
@@ -270,7 +276,7 @@ struct SessionServerTests {
   }
 
   @Test func tenThousandSessionsGetTenThousandCodesInAnyCase() async throws {
-    let store = try QuestionStore(path: ":memory:")
+    let store = try StoreLocation.open(":memory:")
     var random = SplitMix64(seed: 18)
     var codes: Set<String> = []
     for index in 0..<10_000 {
@@ -291,7 +297,7 @@ struct SessionServerTests {
     let path = directory.appendingPathComponent("old.sqlite").path
     // The schema as the previous release left it, with a question, a name and a highlight.
     let old = try DatabaseQueue(path: path)
-    try SQLiteStore.migrator.migrate(old, upTo: "v3: lifecycle")
+    try SQLiteDriver.migrator.migrate(old, upTo: "v3: lifecycle")
     let id = uuid(9, group: 0x5E)
     try await old.write { db in
       try db.execute(
@@ -312,7 +318,7 @@ struct SessionServerTests {
     }
     try old.close()
 
-    let store = try QuestionStore(path: path)
+    let store = try StoreLocation.open(path)
     #expect(try await store.all().map(\.content) == ["Asked before sessions"])
     #expect(try await store.highlighted() == id)
     #expect(try await store.roomEpoch().uuidString == epoch, "clients keep catching up")

@@ -1,5 +1,11 @@
 import Foundation
 import QnA
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import RFC6455
 import Testing
 import WebSocketClient

@@ -1,9 +1,12 @@
 import Foundation
 import QnA
+import QnAGuards
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// The store's promises, each test run against SQLite and against a real PostgreSQL (a
 /// database of its own on the test process's throwaway server): the same rules, the same
@@ -318,7 +321,7 @@ struct StoreTests {
   }
 
   @Test func bothDatabasesMigrateByTheSameSteps() {
-    #expect(SQLiteStore.migrator.migrations == PostgresSchema.steps.map(\.name))
+    #expect(SQLiteDriver.migrator.migrations == PostgresSchema.steps.map(\.name))
   }
 
   static func time(_ seconds: Int) -> Date {
@@ -342,12 +345,12 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
       let directory = try TemporaryDirectory()
       let path = directory.path("store.sqlite")
       return Stores(
-        all: try (0..<count).map { _ in try QuestionStore(path: path) }, keep: directory)
+        all: try (0..<count).map { _ in try StoreLocation.open(path) }, keep: directory)
     case .postgres:
       let url = try PostgresProcess.shared().database()
       var stores: [QuestionStore] = []
       for _ in 0..<count {
-        let store = try QuestionStore(location: url)
+        let store = try StoreLocation.open(url)
         try await store.prepare()
         stores.append(store)
       }

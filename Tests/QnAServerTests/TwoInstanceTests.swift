@@ -1,5 +1,11 @@
 import Foundation
 import QnA
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import QnAStorePostgres
+import QnAStoreSQLite
 import TestSupport
 import Testing
 
@@ -20,7 +26,7 @@ struct TwoInstanceTests {
   static func pair() async throws -> (ServerUnderTest, ServerUnderTest) {
     let url = try PostgresProcess.shared().database()
     let configure: (inout ServerConfiguration) -> Void = {
-      $0.databasePath = url
+      $0.database = url
       $0.adminToken = admin
     }
     let one = try await ServerUnderTest(configure)

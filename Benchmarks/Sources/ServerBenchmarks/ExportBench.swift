@@ -1,6 +1,7 @@
 import Foundation
 import QnA
-import QnAServer
+import QnAStore
+import QnAStoreLocation
 
 /// The session's export of 10,000 questions from a database file, in each format, against
 /// the baseline of reading the same rows (what any export must do), best of five runs.
@@ -12,7 +13,7 @@ enum ExportBench {
       .appendingPathComponent("qna-export-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try QuestionStore(path: directory.appendingPathComponent("qna.sqlite").path)
+    let store = try StoreLocation.open(directory.appendingPathComponent("qna.sqlite").path)
     let states: [QuestionState] = [.review, .live, .live, .dismissed]
     try await store.seed(
       (0..<count).map { index in

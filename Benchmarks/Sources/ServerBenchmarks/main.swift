@@ -16,7 +16,7 @@ if arguments.count > 1, arguments[1] == "serve" {
   // The server, in a process of its own: this same binary with "serve".
   var configuration = ServerConfiguration()
   configuration.port = 0
-  configuration.databasePath = ":memory:"
+  configuration.database = ":memory:"
   configuration.maxConnections = 100_000
   // "room-window=MS": the room's coalescing window (the baseline runs without one).
   for argument in arguments.dropFirst(2) where argument.hasPrefix("room-window=") {
@@ -29,7 +29,7 @@ if arguments.count > 1, arguments[1] == "serve" {
   if arguments.contains("no-deflate") { configuration.deflate = false }
   // "db=LOCATION": an SQLite file or a postgres:// URL (the scale-out rows).
   for argument in arguments.dropFirst(2) where argument.hasPrefix("db=") {
-    configuration.databasePath = String(argument.dropFirst(3))
+    configuration.database = String(argument.dropFirst(3))
   }
   // "admin=TOKEN": the presenter API's token (several instances share one).
   for argument in arguments.dropFirst(2) where argument.hasPrefix("admin=") {

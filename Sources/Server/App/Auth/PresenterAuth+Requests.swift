@@ -1,0 +1,127 @@
+import Hummingbird
+import NIOHTTP1
+import QnAGuards
+import QnARoom
+import QnAStore
+
+extension PresenterAuth {
+  /// What an HTTP request offers for `scope`.
+  func offer(of request: Request, for scope: Scope) -> Offer {
+    Self.offer(
+      authorization: request.headers[values: .authorization],
+      cookies: request.headers[values: .cookie], names: scope.cookieNames)
+  }
+
+  /// What a request head offers for `scope` (the request gate's view, before any route).
+  func offer(of head: HTTPRequestHead, for scope: Scope) -> Offer {
+    Self.offer(
+      authorization: head.headers["Authorization"], cookies: head.headers["Cookie"],
+      names: scope.cookieNames)
+  }
+
+  /// Whether an upgrade asks for a presenter's socket.
+  static func asksForPresenter(_ request: Request) -> Bool {
+    asksForPresenter(
+      target: request.uri.string, hasAuthorization: request.headers[.authorization] != nil)
+  }
+
+  static func asksForPresenter(_ head: HTTPRequestHead) -> Bool {
+    asksForPresenter(target: head.uri, hasAuthorization: !head.headers["Authorization"].isEmpty)
+  }
+
+  static var unauthorized: Response {
+    Response(
+      status: .unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"qna presenter\""])
+  }
+
+  /// The request gate's judge of WebSocket upgrades: a session's socket needs a session
+  /// that exists (404, answered at its turn: codes are not for guessing), and a presenter's
+  /// socket needs that scope's credentials (401). Attendees of a closed session get in: it
+  /// stays readable.
+  func upgradeJudge(rooms: SessionRooms) -> UpgradeJudge {
+    { head, peer in
+      if let code = Self.sessionCode(ofTarget: head.uri).map(String.init) {
+        return .pending { await judgeSessionUpgrade(code: code, head: head, peer: peer, rooms) }
+      }
+      guard Self.asksForPresenter(head) else { return .decided(.pass) }
+      switch judge(offer(of: head, for: .admin), for: .admin, from: peer) {
+      case .admitted: return .decided(.pass)
+      case .refused(let wait):
+        return .decided(
+          .refuse(.unauthorized, "A presenter's socket needs the admin token.", wait: wait))
+      }
+    }
+  }
+
+  private func judgeSessionUpgrade(
+    code: String, head: HTTPRequestHead, peer: String, _ rooms: SessionRooms
+  ) async -> UpgradeVerdict {
+    let found: (session: SessionRecord, room: SessionRoom)?
+    do {
+      found = try await rooms.resolve(code)
+    } catch {
+      return .refuse(.serviceUnavailable, "The sessions cannot be read now.", wait: .zero)
+    }
+    guard let session = found?.session else {
+      return .refuse(
+        .notFound, "There is no session \(code) on this server.", wait: throttle.failed(peer))
+    }
+    guard Self.asksForPresenter(head) else { return .pass }
+    let scope = Scope.session(session)
+    switch judge(offer(of: head, for: scope), for: scope, from: peer) {
+    case .admitted: return .pass
+    case .refused(let wait):
+      return .refuse(
+        .unauthorized, "A presenter's socket for session \(session.code) needs its token.",
+        wait: wait)
+    }
+  }
+}
+
+/// In front of presenter routes: the default room's (with an admin token set) or a
+/// session's, under `/s/CODE/` (404 for a code no session has). A request without the
+/// scope's credentials gets 401, or, from a browser asking for a page, the login form.
+struct PresenterGate: RouterMiddleware {
+  typealias Context = ServerRequestContext
+  let auth: PresenterAuth
+  let addresses: ClientAddress
+  /// `nil`: the default room; else the session the route's `{code}` names.
+  let rooms: SessionRooms?
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    let address = addresses.of(request, peer: context.remoteAddress)
+    var context = context
+    let scope: PresenterAuth.Scope
+    if let rooms {
+      let found: (SessionRecord, SessionRoom)
+      do {
+        found = try await QnAServerApp.session(context, rooms: rooms)
+      } catch {
+        await Self.wait(auth.throttle.failed(address))
+        throw error
+      }
+      context.session = found
+      scope = .session(found.0)
+    } else {
+      scope = .admin
+    }
+    switch auth.judge(auth.offer(of: request, for: scope), for: scope, from: address) {
+    case .admitted:
+      return try await next(request, context)
+    case .refused(let wait):
+      await Self.wait(wait)
+      if request.headers[.authorization] == nil, request.method == .get,
+        request.headers[.accept]?.contains("text/html") == true
+      {
+        return Response.redirect(to: LoginRoutes.base(of: scope) + "login", type: .normal)
+      }
+      return PresenterAuth.unauthorized
+    }
+  }
+
+  static func wait(_ duration: Duration) async {
+    if duration > .zero { try? await Task.sleep(for: duration) }
+  }
+}

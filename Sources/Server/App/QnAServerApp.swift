@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import Logging
+import QnAGuards
+import QnARoom
+import QnAStore
+import QnAStoreLocation
+import ServiceLifecycle
+
+/// Why the server would not start.
+public enum ServerStartError: Error, CustomStringConvertible {
+  case publicWithoutToken(String)
+  case weakToken
+  case invalidReject(String)
+  case store(StoreError)
+
+  public var description: String {
+    switch self {
+    case .publicWithoutToken(let host):
+      "refusing to listen on \(host) without --admin-token: anyone could answer questions "
+        + "(give --admin-token TOKEN, or --allow-public to accept that)"
+    case .weakToken:
+      "--admin-token must be at least 12 characters (an empty one would let anyone in)"
+    case .invalidReject(let detail): "--reject is not a valid regular expression: \(detail)"
+    case .store(let error): "\(error)"
+    }
+  }
+}
+
+/// `qna-server`, put together: the store `--db` names, the rooms on it, the presenters'
+/// credentials, and one Hummingbird application (`buildApplication`) with the WebSocket
+/// endpoints, the presenter routes, the API and, with `--mock`, the control routes, inside
+/// the request guards. Tests drive the application in process; `run` serves it.
+public struct QnAServerApp: Sendable {
+  public let configuration: ServerConfiguration
+  /// Every session's room on this instance; `rooms.main` is the default session's.
+  let rooms: SessionRooms
+  let metrics: ServerMetrics
+  let auth: PresenterAuth
+  let addresses: ClientAddress
+  let logger: Logger
+
+  public init(
+    configuration: ServerConfiguration, environment: ServerEnvironment = ServerEnvironment(),
+    logger: Logger = Logger(label: "qna-server")
+  ) throws(ServerStartError) {
+    if let token = configuration.adminToken, token.count < 12 { throw .weakToken }
+    if configuration.adminToken == nil, !configuration.allowPublic,
+      !configuration.bindsLoopbackOnly
+    {
+      throw .publicWithoutToken(configuration.host)
+    }
+    let hooks: RoomHooks
+    do {
+      hooks = try MockHooks.make(configuration.mock, environment: environment)
+    } catch {
+      throw .invalidReject("\(error)")
+    }
+    let metrics = ServerMetrics()
+    let store: QuestionStore
+    do {
+      store = try StoreLocation.open(
+        configuration.database, timing: metrics.database.record, logger: logger)
+    } catch {
+      throw .store(error)
+    }
+    let main = SessionRoom(
+      store: store, sockets: SocketHub(logger: logger), settings: configuration.roomSettings,
+      environment: environment, metrics: metrics, hooks: hooks, logger: logger)
+    rooms = SessionRooms(main: main, logger: logger)
+    self.metrics = metrics
+    self.configuration = configuration
+    self.logger = logger
+    auth = PresenterAuth(
+      adminToken: configuration.adminToken,
+      logins: PresenterLogins(
+        lifetime: configuration.loginLifetime, uptime: environment.uptime,
+        makeID: environment.makeID),
+      throttle: LoginThrottle(uptime: environment.uptime))
+    addresses = ClientAddress(trustedProxies: Set(configuration.trustedProxies))
+  }
+
+  /// The application: its routes, its guarded channel, and the store as its service (with
+  /// the other instances' changes). `onListening` gets the bound port.
+  public func buildApplication(onListening: @escaping @Sendable (Int) -> Void = { _ in })
+    -> some ApplicationProtocol
+  {
+    let openFiles = FileLimit.raiseToHardLimit()
+    logger.info(
+      "open files: \(openFiles.soft) allowed (was \(openFiles.before), hard limit \(openFiles.hard))"
+    )
+    var application = Application(
+      router: httpRouter(),
+      server: serverBuilder(openFiles: openFiles.soft),
+      // A room of attendees reconnects at once after a Wi-Fi drop; past Hummingbird's default
+      // of 256 pending connections the rest would wait out TCP's one-second SYN retry. (The
+      // kernel caps this at net.core.somaxconn.)
+      configuration: .init(
+        address: .hostname(configuration.host, port: configuration.port), backlog: 4096),
+      onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+      logger: logger)
+    let store = rooms.main.store
+    // PostgreSQL's schema, before the first socket. (The store closes with its service.)
+    application.beforeServerStarts { try await store.prepare() }
+    // Services stop in reverse order: the store after the server.
+    application.addServices(StoreService(store: store, rooms: rooms))
+    return application
+  }
+
+  /// Serves until SIGINT/SIGTERM (then closes every socket with 1001 and returns) or until
+  /// the task is cancelled.
+  public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    // The sockets' service comes after the application: services shut down in reverse
+    // order, so the sockets are closed with 1001 while the server is still running.
+    let group = ServiceGroup(
+      configuration: .init(
+        services: [
+          .init(service: buildApplication(onListening: onListening)),
+          .init(service: SocketsService(sockets: rooms.main.sockets)),
+        ],
+        gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    try await group.run()
+  }
+
+  private func httpRouter() -> Router<ServerRequestContext> {
+    let router = Router(context: ServerRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
+    let presenter = router.group()
+    if configuration.adminToken != nil {
+      LoginRoutes(auth: auth, addresses: addresses).add(to: router) { _ in .admin }
+      presenter.add(middleware: PresenterGate(auth: auth, addresses: addresses, rooms: nil))
+    }
+    Self.addPresenterRoutes(to: presenter, base: { _ in "/" }, room: { [rooms] _ in rooms.main })
+    addSessionAdminRoutes(to: presenter)
+    addSessionRoutes(to: router)
+    addProbeRoutes(to: router)
+    addMetricsRoute(to: presenter)
+    if configuration.mock != nil { Self.addControlRoutes(to: presenter, room: rooms.main) }
+    return router
+  }
+}

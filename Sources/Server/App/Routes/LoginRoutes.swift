@@ -1,0 +1,93 @@
+import Hummingbird
+import QnAPages
+import QnARoom
+import QnAStore
+
+/// The login form and logout, once for the default room (`/login`, with an admin token set)
+/// and for each session (`/s/CODE/login`): a right token sets a login cookie scoped to the
+/// room's path, never the token itself.
+struct LoginRoutes: Sendable {
+  let auth: PresenterAuth
+  let addresses: ClientAddress
+
+  /// Where a scope's pages are: `/` or `/s/CODE/`.
+  static func base(of scope: PresenterAuth.Scope) -> String {
+    switch scope {
+    case .admin: "/"
+    case .session(let session): "/s/\(session.code)/"
+    }
+  }
+
+  static func cookieName(of scope: PresenterAuth.Scope) -> String {
+    switch scope {
+    case .admin: PresenterAuth.adminCookie
+    case .session(let session): PresenterAuth.sessionCookie(for: session.code)
+    }
+  }
+
+  /// `scope`: the default room's, or the session the route's `{code}` names.
+  func add(
+    to router: some RouterMethods<ServerRequestContext>,
+    scope: @escaping @Sendable (ServerRequestContext) async throws -> PresenterAuth.Scope
+  ) {
+    router.get("/login") { _, context -> Response in
+      let base = Self.base(of: try await scope(context))
+      return QnAServerApp.html(PresenterPage.login(failed: false, base: base))
+    }
+    router.post("/login") { request, context -> Response in
+      try await logIn(request, context, scope: try await scope(context))
+    }
+    router.post("/logout") { request, context -> Response in
+      logOut(request, context, scope: try await scope(context))
+    }
+  }
+
+  private func logIn(
+    _ request: Request, _ context: ServerRequestContext, scope: PresenterAuth.Scope
+  ) async throws -> Response {
+    let base = Self.base(of: scope)
+    let body = try await request.body.collect(upTo: 4096)
+    let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: body))
+    let address = addresses.of(request, peer: context.remoteAddress)
+    // Judged as a bearer token would be: a wrong one waits its turn.
+    let decision = auth.judge(.token(form?.token ?? ""), for: scope, from: address)
+    guard decision == .admitted, form != nil else {
+      if case .refused(let wait) = decision { await PresenterGate.wait(wait) }
+      var refused = QnAServerApp.html(PresenterPage.login(failed: true, base: base))
+      refused.status = .unauthorized
+      return refused
+    }
+    var response = Response.redirect(to: base, type: .normal)
+    response.setCookie(
+      Cookie(
+        name: Self.cookieName(of: scope), value: auth.logins.create(scope: scope.loginScope),
+        maxAge: Int(auth.logins.lifetime / .seconds(1)), path: base,
+        secure: addresses.isSecure(request, peer: context.remoteAddress), httpOnly: true,
+        sameSite: .strict))
+    return response
+  }
+
+  private func logOut(
+    _ request: Request, _ context: ServerRequestContext, scope: PresenterAuth.Scope
+  ) -> Response {
+    let name = Self.cookieName(of: scope)
+    if case .logins(let ids) = PresenterAuth.offer(
+      authorization: request.headers[values: .authorization],
+      cookies: request.headers[values: .cookie], names: [name])
+    {
+      for id in ids { auth.logins.end(id) }
+    }
+    let base = Self.base(of: scope)
+    var response = Response.redirect(to: base + "login", type: .normal)
+    response.setCookie(
+      Cookie(
+        name: name, value: "", maxAge: 0, path: base,
+        secure: addresses.isSecure(request, peer: context.remoteAddress), httpOnly: true,
+        sameSite: .strict))
+    return response
+  }
+}
+
+struct LoginForm: Decodable {
+  var token: String
+}

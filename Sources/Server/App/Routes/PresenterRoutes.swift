@@ -1,0 +1,218 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import QnA
+import QnAPages
+import QnARoom
+import QnAStore
+
+/// The presenter's side, compatible with the existing back ends (`GET /`,
+/// `POST /{id}/answer`), plus a JSON API for tools and the login form for the admin token.
+extension QnAServerApp {
+  /// Questions per page of the presenter page and the API, unless `?limit=` says fewer.
+  static let pageSize = 1000
+
+  /// The routes of one session's presenter, under `base` (`/`, or `/s/CODE/`), in the room
+  /// the request's context names.
+  static func addPresenterRoutes(
+    to router: some RouterMethods<ServerRequestContext>,
+    base: @escaping @Sendable (ServerRequestContext) -> String,
+    room roomOf: @escaping @Sendable (ServerRequestContext) throws -> SessionRoom,
+    title: @escaping @Sendable (ServerRequestContext) -> String? = { _ in nil }
+  ) {
+    router.get("/") { request, context -> Response in
+      let room = try roomOf(context)
+      let (limit, before) = try page(of: request)
+      let questions = try await room.store.page(limit: limit, before: before)
+      let counts = try await room.store.counts()
+      return html(
+        PresenterPage.render(
+          questions, total: counts.total, answered: counts.answered,
+          olderFrom: questions.count == limit ? questions.last?.id : nil, base: base(context),
+          title: title(context)))
+    }
+    router.post("/{id}/answer") { _, context -> Response in
+      _ = try await answer(context, room: try roomOf(context))
+      return Response.redirect(to: base(context), type: .normal)
+    }
+    // Newest first (or most voted first with `?sort=votes`), a page at a time: `?limit=`
+    // (at most 1,000) and `?before=ID`.
+    router.get("/api/questions") { request, context -> [QuestionJSON] in
+      let room = try roomOf(context)
+      let (limit, before) = try page(of: request)
+      let byVotes: Bool
+      switch request.uri.queryParameters["sort"] {
+      case nil, "newest": byVotes = false
+      case "votes": byVotes = true
+      case let other?:
+        throw HTTPError(.badRequest, message: "sort must be newest or votes, not '\(other)'")
+      }
+      return try await room.store.page(limit: limit, before: before, byVotes: byVotes)
+        .map(QuestionJSON.init)
+    }
+    // Every presenter action, as the console's: `answer` takes an optional JSON body
+    // `{"text": …, "private": bool}`. An `Idempotency-Key` header (a UUID) makes a retried
+    // request act once.
+    for action in PresenterActionKind.allCases {
+      router.post("/api/questions/{id}/\(action.rawValue)") { request, context -> QuestionJSON in
+        let room = try roomOf(context)
+        let id = try questionID(context)
+        let body = action == .answer ? try await answerBody(request) : AnswerBody()
+        let key = try idempotencyKey(request)
+        guard
+          let outcome = try await room.perform(
+            action, on: id, text: body.text, isPrivate: body.private ?? false,
+            token: key ?? room.environment.makeID())
+        else { throw HTTPError(.notFound, message: "no question \(id)") }
+        if let refusal = outcome.refusal { throw HTTPError(.conflict, message: refusal) }
+        return QuestionJSON(outcome.question)
+      }
+    }
+    // What the presenters did to a question, oldest first, each action once with its time.
+    router.get("/api/questions/{id}/history") { _, context -> [TransitionJSON] in
+      let room = try roomOf(context)
+      let id = try questionID(context)
+      guard try await room.store.question(id: id) != nil else {
+        throw HTTPError(.notFound, message: "no question \(id)")
+      }
+      return try await room.store.transitions(of: id).map {
+        TransitionJSON(action: $0.action.rawValue, at: $0.at.formatted(TimestampFormat.iso8601))
+      }
+    }
+    // Every question in every state: `?format=csv|json|markdown` (CSV by default).
+    router.get("/api/export") { request, context -> Response in
+      let room = try roomOf(context)
+      let raw = request.uri.queryParameters["format"].map(String.init) ?? "csv"
+      guard let format = ExportFormat(rawValue: raw) else {
+        throw HTTPError(.badRequest, message: "format must be csv, json or markdown")
+      }
+      let export = try await room.store.export()
+      return Response(
+        status: .ok,
+        headers: [
+          .contentType: format.contentType,
+          .contentDisposition: "attachment; filename=\"questions.\(format.fileExtension)\"",
+        ],
+        body: .init(byteBuffer: ByteBuffer(bytes: Export.render(export, as: format))))
+    }
+  }
+
+  /// The optional body of `answer`: empty, or JSON with `text` and `private`.
+  private static func answerBody(_ request: Request) async throws -> AnswerBody {
+    // Room to tell a text too long in words (8 bytes a character at most), not with a 413.
+    let bytes = try await request.body.collect(upTo: PresenterActions.maxAnswerLength * 8 + 1024)
+    guard bytes.readableBytes > 0 else { return AnswerBody() }
+    let data = Data(bytes.readableBytesView)
+    // Strict: a misspelt key ("txt") must not answer without the text the presenter typed.
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      Set(object.keys).isSubset(of: ["text", "private"]),
+      let body = try? JSONDecoder().decode(AnswerBody.self, from: data)
+    else {
+      throw HTTPError(
+        .badRequest,
+        message: "the body must be {\"text\": string, \"private\": bool}, no other keys")
+    }
+    if let problem = PresenterActions.answerProblem(body.text) {
+      throw HTTPError(.badRequest, message: problem)
+    }
+    return body
+  }
+
+  /// The `Idempotency-Key` header: absent, or a UUID (anything else would silently act twice
+  /// when retried, so it is refused).
+  private static func idempotencyKey(_ request: Request) throws -> UUID? {
+    guard let value = request.headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
+    guard let key = UUID(uuidString: value) else {
+      throw HTTPError(.badRequest, message: "Idempotency-Key must be a UUID")
+    }
+    return key
+  }
+
+  /// `?limit=N&before=ID`: 400 for a limit out of 1…1,000 or an id that is not one.
+  private static func page(of request: Request) throws -> (limit: Int, before: UUID?) {
+    let query = request.uri.queryParameters
+    var limit = pageSize
+    if let raw = query["limit"] {
+      guard let value = Int(String(raw)), (1...pageSize).contains(value) else {
+        throw HTTPError(.badRequest, message: "limit must be 1–\(pageSize)")
+      }
+      limit = value
+    }
+    var before: UUID?
+    if let raw = query["before"] {
+      guard let id = UUID(uuidString: String(raw)) else {
+        throw HTTPError(.badRequest, message: "before must be a question id")
+      }
+      before = id
+    }
+    return (limit, before)
+  }
+
+  /// The route's question id; 400 for one that is not a UUID.
+  private static func questionID(_ context: ServerRequestContext) throws -> UUID {
+    guard let raw = context.parameters.get("id"), raw.count == 36,
+      let id = UUID(uuidString: raw)
+    else {
+      throw HTTPError(.badRequest, message: "not a question id")
+    }
+    return id
+  }
+
+  /// 400 for an id that is not a UUID, 404 for an unknown one.
+  private static func answer(_ context: ServerRequestContext, room: SessionRoom) async throws
+    -> StoredQuestion
+  {
+    let id = try questionID(context)
+    guard let question = try await room.answer(id) else {
+      throw HTTPError(.notFound, message: "no question \(id)")
+    }
+    return question
+  }
+
+  struct AnswerBody: Decodable {
+    var text: String?
+    var `private`: Bool?
+  }
+
+  static func html(_ page: String) -> Response {
+    Response(
+      status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+      body: .init(byteBuffer: ByteBuffer(string: page)))
+  }
+}
+
+/// A question as the API shows it: ids upper-case, `createdAt` ISO-8601 with milliseconds.
+struct QuestionJSON: ResponseEncodable, Sendable {
+  var id: UUID
+  var content: String
+  var answered: Bool
+  var askedFrom: UUID
+  var createdAt: String
+  var token: UUID?
+  /// The room's votes for it.
+  var votes: Int
+  /// `review`, `live`, `answered` or `dismissed`; the answer's text and whether it is private.
+  var state: String
+  var answer: String?
+  var `private`: Bool
+
+  init(_ question: StoredQuestion) {
+    state = question.publicState.rawValue
+    answer = question.answer
+    `private` = question.answerPrivate
+    id = question.id
+    content = question.content
+    answered = question.answered
+    askedFrom = question.askedFrom
+    createdAt = question.createdAt.formatted(TimestampFormat.iso8601)
+    token = question.token
+    votes = question.votes
+  }
+
+}
+
+/// One transition of a question: the action and when it was done.
+struct TransitionJSON: ResponseEncodable, Sendable {
+  var action: String
+  var at: String
+}

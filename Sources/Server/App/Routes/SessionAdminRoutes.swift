@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import QnARoom
+import QnAStore
+
+extension QnAServerApp {
+  /// Sessions, for the admin (the default session's presenter): create, list, close, reopen
+  /// and delete them.
+  func addSessionAdminRoutes(to router: some RouterMethods<ServerRequestContext>) {
+    let rooms = self.rooms
+    let store = rooms.main.store
+    let now = rooms.main.environment.now
+    router.post("/api/sessions") { request, _ -> EditedResponse<SessionJSON> in
+      let bytes = try await request.body.collect(upTo: 16 * 1024)
+      guard
+        let body = try? JSONDecoder().decode(
+          NewSessionBody.self, from: Data(bytes.readableBytesView))
+      else {
+        throw HTTPError(.badRequest, message: "the body must be {\"title\": …}")
+      }
+      guard let title = QuestionStore.validTitle(body.title) else {
+        throw HTTPError(.badRequest, message: QuestionStore.titleRule)
+      }
+      var random = SystemRandomNumberGenerator()
+      let session = try await store.createSession(title: title, at: now(), using: &random)
+      return EditedResponse(
+        status: .created, response: SessionJSON(session, questions: 0, withToken: true))
+    }
+    router.get("/api/sessions") { _, _ -> [SessionJSON] in
+      try await store.sessions().map { SessionJSON($0.session, questions: $0.questions) }
+    }
+    for (action, open) in [("close", false), ("open", true)] {
+      router.post("/api/sessions/{code}/\(action)") { _, context -> SessionJSON in
+        let code = context.parameters.get("code") ?? ""
+        guard let session = try await store.setSession(code: code, open: open) else {
+          throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)).")
+        }
+        return SessionJSON(session, questions: try await store.session(session.id ?? 0).count())
+      }
+    }
+    router.delete("/api/sessions/{code}") { _, context -> Response in
+      let code = context.parameters.get("code") ?? ""
+      guard let session = try await store.deleteSession(code: code) else {
+        throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)).")
+      }
+      rooms.retire(code: session.code)
+      return Response(status: .noContent)
+    }
+  }
+}
+
+struct NewSessionBody: Decodable {
+  var title: String
+}
+
+/// A session as the API shows it; the presenter token only in the reply to its creation.
+struct SessionJSON: ResponseEncodable, Sendable {
+  var code: String
+  var title: String
+  var open: Bool
+  var createdAt: String
+  var questions: Int
+  /// Where attendees and the presenter go, relative to the server.
+  var socket: String
+  var page: String
+  var token: String?
+
+  init(_ session: SessionRecord, questions: Int, withToken: Bool = false) {
+    code = session.code
+    title = session.title
+    open = session.open
+    createdAt = Date(timeIntervalSinceReferenceDate: session.createdAt).formatted(
+      TimestampFormat.iso8601)
+    self.questions = questions
+    socket = "/s/\(session.code)/socket"
+    page = "/s/\(session.code)/"
+    token = withToken ? session.token : nil
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import QnARoom
+import QnAStore
+
+extension QnAServerApp {
+  /// The session the route's `{code}` names; 404 when there is none.
+  static func session(_ context: ServerRequestContext, rooms: SessionRooms) async throws -> (
+    SessionRecord, SessionRoom
+  ) {
+    let code = context.parameters.get("code") ?? ""
+    guard let found = try await rooms.resolve(code) else {
+      throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)) on this server.")
+    }
+    return found
+  }
+
+  /// A session's own routes, under `/s/CODE/`: its socket's refusals, its login form, and
+  /// the presenter's page and API as the default session has them.
+  func addSessionRoutes(to router: Router<ServerRequestContext>) {
+    let rooms = self.rooms
+    let auth = self.auth
+    let addresses = self.addresses
+    let open = router.group("/s/{code}")
+    // Reached only when the socket's route did not upgrade: it says why.
+    open.get("/socket") { request, context -> Response in
+      let (session, _) = try await Self.session(context, rooms: rooms)
+      let scope = PresenterAuth.Scope.session(session)
+      if PresenterAuth.asksForPresenter(request) {
+        let address = addresses.of(request, peer: context.remoteAddress)
+        if case .refused(let wait) = auth.judge(
+          auth.offer(of: request, for: scope), for: scope, from: address)
+        {
+          await PresenterGate.wait(wait)
+          return PresenterAuth.unauthorized
+        }
+      }
+      throw HTTPError(.upgradeRequired, message: "This is a WebSocket endpoint.")
+    }
+    LoginRoutes(auth: auth, addresses: addresses).add(to: open) { context in
+      .session(try await Self.session(context, rooms: rooms).0)
+    }
+    let guarded = router.group("/s/{code}").add(
+      middleware: PresenterGate(auth: auth, addresses: addresses, rooms: rooms))
+    Self.addPresenterRoutes(
+      to: guarded, base: { context in "/s/\(context.session?.record.code ?? "")/" },
+      room: { context in
+        guard let room = context.session?.room else {
+          throw HTTPError(.notFound, message: "no such session")
+        }
+        return room
+      }, title: { context in context.session?.record.title })
+  }
+}

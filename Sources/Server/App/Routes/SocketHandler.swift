@@ -1,0 +1,106 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import QnAGuards
+import QnARoom
+import QnAStore
+
+/// One attendee's or presenter's WebSocket, from its handshake message to its close, in the
+/// room of the session it was opened for: the same for `/socket` and `/s/CODE/socket`.
+struct SocketHandler: Sendable {
+  let configuration: ServerConfiguration
+  let logger: Logger
+  /// Every socket's send queue together, against `sendQueueTotalLimit`.
+  let sendBudget: SendBudget
+
+  /// `session`: `nil` for the default one. The upgrade decided whether it is a presenter's.
+  func callAsFunction(
+    _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
+    _ context: WebSocketRouterContext<SocketRequestContext>, room: SessionRoom,
+    session: SessionRecord?, isPresenter: Bool
+  ) async throws {
+    let environment = room.environment
+    let channel = context.requestContext.channel
+    let connection = SocketConnection(
+      id: environment.makeID(), channel: channel, outbound: HummingbirdSocketWriter(outbound),
+      openedAt: environment.now(), isPresenter: isPresenter,
+      session: session?.id ?? SessionRecord.defaultID,
+      questionBudget: TokenBucket(
+        burst: configuration.rateLimit, window: configuration.rateWindow,
+        now: environment.uptime()),
+      voteBudget: TokenBucket(
+        burst: configuration.voteRateLimit, window: configuration.rateWindow,
+        now: environment.uptime()),
+      lookupBudget: TokenBucket(
+        burst: configuration.lookupRate, window: .seconds(1), now: environment.uptime()),
+      maxQueuedBytes: configuration.sendQueueLimit, allQueued: sendBudget,
+      uptime: environment.uptime)
+    defer { connection.finish() }
+    switch room.sockets.add(connection, limit: configuration.maxConnections) {
+    case .full:
+      logger.warning("refused a socket: \(configuration.maxConnections) connections open")
+      try await outbound.close(.init(codeNumber: 1013), reason: "too many connections")
+      return
+    case .shuttingDown:
+      try await outbound.close(.goingAway, reason: "server shutting down")
+      return
+    case .added:
+      break
+    }
+    defer {
+      room.sockets.remove(connection.id)
+      room.fanOut.leave(connection.id)
+    }
+    // A session deleted while this socket was being upgraded: its sockets were closed before
+    // this one was among them.
+    if let session, (try? await room.store.session(code: session.code)) == nil {
+      try await outbound.close(.goingAway, reason: "the session was deleted")
+      return
+    }
+    if configuration.mock != nil { try await installStallHandler(on: channel) }
+    logger.info("socket \(connection.id) opened\(session.map { " in session \($0.code)" } ?? "")")
+    room.send(.handshake(room.handshake(connection, session: session)), to: connection)
+    do {
+      for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
+        let bytes: [UInt8]
+        switch message {
+        case .text(let text): bytes = Array(text.utf8)
+        case .binary(let buffer): bytes = Array(buffer.readableBytesView)
+        }
+        // A compressed message is limited here, inflated: hummingbird checks one frame's
+        // wire size, and a fragmented message's total, but not an inflated single frame.
+        guard bytes.count <= configuration.maxMessageSize else {
+          logger.info("socket \(connection.id): a message of \(bytes.count) bytes inflated")
+          try await outbound.close(.messageTooLarge, reason: "message too big")
+          return
+        }
+        await room.receive(bytes, from: connection)
+      }
+      logger.info("socket \(connection.id) closed")
+    } catch {
+      // Rethrown: Hummingbird turns a message over the limit into close 1009.
+      logger.info("socket \(connection.id) ended: \(error)")
+      throw error
+    }
+  }
+
+  /// `--mock`'s `/control/stall` holds a socket's traffic with this handler.
+  private func installStallHandler(on channel: any Channel) async throws {
+    try await channel.eventLoop.submit {
+      try channel.pipeline.syncOperations.addHandler(StallHandler(), position: .first)
+    }.get()
+  }
+}
+
+/// Hummingbird's outbound side as the room's socket writer.
+struct HummingbirdSocketWriter: SocketWriter {
+  let outbound: WebSocketOutboundWriter
+  init(_ outbound: WebSocketOutboundWriter) { self.outbound = outbound }
+
+  func write(_ bytes: ByteBuffer) async throws { try await outbound.write(.binary(bytes)) }
+  func close(_ code: WebSocketErrorCode, reason: String) async throws {
+    try await outbound.close(code, reason: reason)
+  }
+}

@@ -1,0 +1,88 @@
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import QnARoom
+import QnAStore
+import Synchronization
+
+extension QnAServerApp {
+  /// `/socket` (the default session) and `/s/CODE/socket`. Each upgrade is judged once, here,
+  /// as the request gate judged it: a session that exists, and a presenter's socket only
+  /// with that scope's credentials. Refused upgrades go on to the HTTP route of the same
+  /// path, which says why.
+  func webSocketRouter() -> Router<SocketRequestContext> {
+    let router = Router(context: SocketRequestContext.self)
+    let handle = SocketHandler(
+      configuration: configuration, logger: logger,
+      sendBudget: SendBudget(limit: configuration.sendQueueTotalLimit))
+    let rooms = self.rooms
+    let auth = self.auth
+    router.ws(
+      "/socket",
+      shouldUpgrade: { request, context in
+        let presenter = PresenterAuth.asksForPresenter(request)
+        if presenter, !auth.admits(auth.offer(of: request, for: .admin), to: .admin) {
+          return .dontUpgrade
+        }
+        context.upgrade.set(session: nil, room: rooms.main, isPresenter: presenter)
+        return .upgrade([:])
+      },
+      onUpgrade: { inbound, outbound, context in
+        guard let upgrade = context.requestContext.upgrade.get() else { return }
+        try await handle(
+          inbound, outbound, context, room: upgrade.room, session: nil,
+          isPresenter: upgrade.isPresenter)
+      })
+    router.ws(
+      "/s/{code}/socket",
+      shouldUpgrade: { request, context in
+        guard let code = context.parameters.get("code"),
+          let (session, room) = try await rooms.resolve(code)
+        else { return .dontUpgrade }
+        let presenter = PresenterAuth.asksForPresenter(request)
+        let scope = PresenterAuth.Scope.session(session)
+        if presenter, !auth.admits(auth.offer(of: request, for: scope), to: scope) {
+          return .dontUpgrade
+        }
+        context.upgrade.set(session: session, room: room, isPresenter: presenter)
+        return .upgrade([:])
+      },
+      onUpgrade: { inbound, outbound, context in
+        guard let upgrade = context.requestContext.upgrade.get() else { return }
+        try await handle(
+          inbound, outbound, context, room: upgrade.room, session: upgrade.session,
+          isPresenter: upgrade.isPresenter)
+      })
+    return router
+  }
+}
+
+/// The WebSocket route's context: Hummingbird's, plus the channel (for drops and stalls).
+struct SocketRequestContext: RequestContext, WebSocketRequestContext {
+  var coreContext: CoreRequestContextStorage
+  let webSocket: WebSocketHandlerReference<SocketRequestContext>
+  let channel: any Channel
+  /// What the upgrade was judged for, handed from `shouldUpgrade` to the socket.
+  let upgrade = JudgedUpgrade()
+
+  init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+    webSocket = .init()
+    channel = source.channel
+  }
+}
+
+/// A socket's session, room and role, set once the upgrade is allowed.
+final class JudgedUpgrade: Sendable {
+  struct Value: Sendable {
+    var session: SessionRecord?
+    var room: SessionRoom
+    var isPresenter: Bool
+  }
+
+  private let value = Mutex<Value?>(nil)
+  func set(session: SessionRecord?, room: SessionRoom, isPresenter: Bool) {
+    value.withLock { $0 = Value(session: session, room: room, isPresenter: isPresenter) }
+  }
+  func get() -> Value? { value.withLock { $0 } }
+}

@@ -1,0 +1,69 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWSCompression
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import QnAGuards
+
+extension QnAServerApp {
+  /// Hummingbird's HTTP/1 with the WebSocket upgrade, inside the project's guards: the
+  /// connection ledger and timeouts on raw bytes, the request gate behind the HTTP decoder.
+  func serverBuilder(openFiles: Int) -> HTTPServerBuilder {
+    let configuration = self.configuration
+    let logger = self.logger
+    // Keep clear of the open-file limit: past it, accept() fails and nobody gets in.
+    let ledger = ConnectionLedger(
+      limits: .init(
+        maxOpen: max(64, min(configuration.maxOpenConnections, openFiles - 128)),
+        maxHTTPConnectionsPerAddress: configuration.maxHTTPConnectionsPerAddress,
+        exempt: { [trusted = Set(configuration.trustedProxies)] address in
+          trusted.contains(address) || LoopbackHost.isLoopback(bindAddress: address)
+        }))
+    let webSocketResponder = webSocketRouter().buildResponder()
+    let policy = RequestPolicy(
+      loopbackOnly: configuration.adminToken == nil && !configuration.allowPublic,
+      allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
+    let judgeUpgrade = auth.upgradeJudge(rooms: rooms)
+    let timeouts = ConnectionGuard.Timeouts(
+      header: TimeAmount(configuration.headerTimeout),
+      writeStall: TimeAmount(configuration.writeStallTimeout))
+    let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+      http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
+      ws: .init(
+        maxFrameSize: configuration.maxMessageSize,
+        extensions: configuration.deflate
+          ? [
+            .perMessageDeflate(
+              clientMaxWindow: configuration.deflateWindowBits,
+              clientNoContextTakeover: configuration.deflateNoContextTakeover,
+              serverMaxWindow: configuration.deflateWindowBits,
+              serverNoContextTakeover: configuration.deflateNoContextTakeover,
+              compressionLevel: configuration.deflateLevel,
+              memoryLevel: configuration.deflateMemoryLevel,
+              // Frames may inflate past the message limit, so that the limit is checked on
+              // the message and answered with 1009, as without compression; hummingbird
+              // answers a frame past this bound with 1011. Bounded all the same.
+              maxDecompressedFrameSize: configuration.maxMessageSize * 16)
+          ] : [],
+        autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
+        closeTimeout: .seconds(5)))
+    return HTTPServerBuilder { responder in
+      GuardedChannel(
+        base: HTTP1WebSocketUpgradeChannel(
+          responder: responder, webSocketResponder: webSocketResponder,
+          configuration: channelConfiguration),
+        makeGuard: {
+          ConnectionGuard(ledger: ledger, timeouts: timeouts) { line in logger.info("\(line)") }
+        },
+        makeGate: { refusal in
+          RequestGate(policy: policy, judgeUpgrade: judgeUpgrade) { status, reason, head in
+            refusal.mark()
+            logger.warning(
+              "refused \(head.method) \(head.uri) with \(status.code): \(reason)",
+              metadata: ["host": "\(head.headers["Host"])", "origin": "\(head.headers["Origin"])"])
+          }
+        })
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import NIOHTTP1
+
+/// Whether a WebSocket upgrade may go on, as the app's credentials judge it.
+package enum UpgradeVerdict: Sendable, Equatable {
+  case pass
+  /// The status and one line saying why, answered after `wait` (a wrong guess waits its turn).
+  case refuse(HTTPResponseStatus, String, wait: Duration)
+}
+
+/// A verdict now, or one a lookup away (a session's row): the gate holds the request, and
+/// reads nothing more from its connection, until the verdict is in.
+package enum UpgradeJudgement: Sendable {
+  case decided(UpgradeVerdict)
+  case pending(@Sendable () async -> UpgradeVerdict)
+}
+
+/// Asked by the `RequestGate` for every upgrade its policy lets through, on the event loop:
+/// it must not block.
+package typealias UpgradeJudge =
+  @Sendable (_ head: HTTPRequestHead, _ peer: String) -> UpgradeJudgement

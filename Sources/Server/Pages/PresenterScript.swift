@@ -1,0 +1,161 @@
+/// The presenter page's script: the room over the page's own WebSocket (a presenter's,
+/// authorised by the login cookie), every question in every state, tabs with counts, sort and
+/// search, and each action posted to the JSON API. Content goes in as text, never as markup.
+package enum PresenterScript {
+  package static let source = #"""
+    (() => {
+      const since2001 = 978307200;
+      const questions = new Map();
+      let highlighted = null, seq = null, tab = 'live', sort = 'votes', filter = '';
+      const $ = (id) => document.getElementById(id);
+      const uuid = () => {
+        const b = crypto.getRandomValues(new Uint8Array(16));
+        b[6] = (b[6] & 15) | 64; b[8] = (b[8] & 63) | 128;
+        const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+        return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)]
+          .join('-').toUpperCase();
+      };
+      // One presenter per browser, across reloads (not a new attendee row on each load).
+      const attendee = (() => {
+        try {
+          const kept = localStorage.getItem('qna-presenter');
+          if (kept) return kept;
+          const made = uuid();
+          localStorage.setItem('qna-presenter', made);
+          return made;
+        } catch { return uuid(); }
+      })();
+      const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
+      const tabs = ['review', 'live', 'answered', 'dismissed'];
+      const say = (text) => { $('status').textContent = text; };
+
+      function render() {
+        const counts = Object.fromEntries(tabs.map((t) => [t, 0]));
+        for (const q of questions.values()) counts[stateOf(q)] += 1;
+        $('tabs').replaceChildren(...tabs.map((t) => {
+          const b = document.createElement('button');
+          b.textContent = `${t[0].toUpperCase()}${t.slice(1)} (${counts[t]})`;
+          b.dataset.tab = t;
+          if (t === tab) b.className = 'current';
+          return b;
+        }));
+        const now = highlighted && questions.get(highlighted);
+        $('banner').textContent = now ? `Now answering: ${now.content}` : '';
+        $('banner').hidden = !now;
+        const shown = [...questions.values()]
+          .filter((q) => stateOf(q) === tab)
+          .filter((q) => !filter || q.content.toLowerCase().includes(filter))
+          .sort((a, b) => sort === 'votes'
+            ? (b.votes - a.votes) || (a.createdAt - b.createdAt)
+            : (b.createdAt - a.createdAt));
+        $('rows').replaceChildren(...shown.map(row));
+      }
+
+      function row(q) {
+        const tr = document.createElement('tr');
+        tr.dataset.id = q.id;
+        tr.className = stateOf(q) + (q.id === highlighted ? ' now' : '');
+        const text = document.createElement('td');
+        text.textContent = q.content;
+        if (q.answer) {
+          const answer = document.createElement('div');
+          answer.className = 'answer';
+          answer.textContent = (q.private ? 'Answered privately: ' : 'Answer: ') + q.answer;
+          text.append(answer);
+        }
+        const votes = document.createElement('td');
+        votes.textContent = `▲ ${q.votes}`;
+        const asked = document.createElement('td');
+        asked.textContent = new Date((since2001 + q.createdAt) * 1000).toLocaleTimeString();
+        if (q.name) asked.textContent += ` · ${q.name}`;
+        const actions = document.createElement('td');
+        const state = stateOf(q);
+        const add = (label, action) => {
+          const b = document.createElement('button');
+          b.textContent = label;
+          b.dataset.action = action;
+          actions.append(b);
+        };
+        if (state === 'review') add('Approve', 'approve');
+        if (state === 'live') {
+          add(q.id === highlighted ? 'Unhighlight' : 'Highlight',
+            q.id === highlighted ? 'unhighlight' : 'highlight');
+        }
+        if (state !== 'dismissed') {
+          if (!q.answered) add('Answer', 'answer');
+          add('Answer with text…', 'answer-text');
+          add('Dismiss', 'dismiss');
+        } else {
+          add('Restore', 'restore');
+        }
+        tr.append(text, votes, asked, actions);
+        return tr;
+      }
+
+      async function act(id, action) {
+        let body;
+        if (action === 'answer-text') {
+          const text = prompt('Answer:');
+          if (text === null) return;
+          const isPrivate = confirm('Only for the asker? (Cancel: the whole room sees it)');
+          body = JSON.stringify({ text, private: isPrivate });
+          action = 'answer';
+        }
+        const response = await fetch(`${BASE}api/questions/${id}/${action}`, {
+          method: 'POST', credentials: 'same-origin', body,
+          headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
+        });
+        if (!response.ok) say(`${action}: ${response.status} ${await response.text()}`);
+      }
+
+      function connect() {
+        const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
+        const socket = new WebSocket(`${scheme}${location.host}${BASE}socket?role=presenter`);
+        socket.binaryType = 'arraybuffer';
+        let pages = null;
+        socket.onopen = () => say('Live');
+        socket.onclose = () => { say('Reconnecting…'); setTimeout(connect, 1000); };
+        socket.onmessage = (event) => {
+          const text = typeof event.data === 'string'
+            ? event.data : new TextDecoder().decode(event.data);
+          const m = JSON.parse(text);
+          if (m.type === 'handshake') {
+            socket.send(JSON.stringify({ type: 'join', id: m.id, attendee }));
+          } else if (m.type === 'room') {
+            if (!pages || pages.seq !== m.seq) pages = { seq: m.seq, parts: m.parts, got: new Map() };
+            pages.got.set(m.part, m.questions);
+            if (pages.got.size < pages.parts) return;
+            questions.clear();
+            for (const page of pages.got.values()) for (const q of page) questions.set(q.id, q);
+            highlighted = m.highlighted || null;
+            seq = m.seq;
+            pages = null;
+            document.body.dataset.live = 'true';
+            render();
+          } else if (m.type === 'roomDelta') {
+            if (seq === null || m.to <= seq) return;
+            // A gap: a fresh snapshot from a new connection.
+            if (m.from > seq + 1) { seq = null; socket.close(); return; }
+            for (const q of m.questions) questions.set(q.id, q);
+            for (const id of m.removed || []) questions.delete(id);
+            if (m.highlight) highlighted = m.highlight.id || null;
+            // A large delta comes in pages of one from/to: the last one completes it.
+            if ((m.part || 1) === (m.parts || 1)) seq = m.to;
+            render();
+          }
+        };
+      }
+
+      $('tabs').addEventListener('click', (e) => {
+        if (e.target.dataset.tab) { tab = e.target.dataset.tab; render(); }
+      });
+      $('rows').addEventListener('click', (e) => {
+        const action = e.target.dataset.action;
+        if (action) act(e.target.closest('tr').dataset.id, action);
+      });
+      $('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
+      $('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
+      connect();
+    })();
+    """#
+}

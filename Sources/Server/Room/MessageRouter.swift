@@ -1,0 +1,75 @@
+import Foundation
+import QnA
+import QnAStore
+
+/// Reads what a socket sent and hands it to the part that answers it. Anything but a valid
+/// message for the server is logged and ignored, as the existing back ends do: no reply, the
+/// connection stays up.
+package struct MessageRouter: Sendable {
+  package let room: SessionRoom
+  private let codec = WireCodec()
+
+  package init(room: SessionRoom) { self.room = room }
+
+  package func receive(_ bytes: [UInt8], from connection: SocketConnection) async {
+    let message: WireMessage
+    do {
+      message = try codec.decode(bytes)
+    } catch {
+      room.logger.warning("ignored from \(connection.id): \(error)")
+      return
+    }
+    let extensions = room.settings.extensions
+    switch message {
+    case .newQuestion(let question):
+      let response = await QuestionIntake(room: room).respond(to: question, from: connection)
+      room.send(.questionResponse(response), to: connection)
+    case .resume(let resume) where extensions:
+      await Resumption(room: room).resume(resume, from: connection)
+    case .join(let join) where extensions:
+      await RoomJoins(room: room).join(join, from: connection)
+    case .vote(let vote) where extensions:
+      let response = await VoteCounter(room: room).respond(to: vote, from: connection)
+      room.send(.voteResponse(response), to: connection)
+    case .presenterAction(let action) where extensions:
+      let response = await PresenterActions(room: room).respond(to: action, from: connection)
+      room.send(.presenterActionResponse(response), to: connection)
+    default:
+      room.logger.warning("ignored from \(connection.id): \(message.type) is not for the server")
+    }
+  }
+}
+
+extension SessionRoom {
+  /// Extensions announced in every handshake, and the session, when it is not the default.
+  package func handshake(_ connection: SocketConnection, session: SessionRecord? = nil)
+    -> Handshake
+  {
+    guard settings.extensions else { return Handshake(id: connection.id) }
+    let extensions = [
+      ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
+      ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
+    ]
+    return Handshake(
+      id: connection.id,
+      extensions: extensions + (connection.isPresenter ? [ProtocolExtension.presenter] : []),
+      session: session.map { SessionInfo(code: $0.code, title: $0.title, open: $0.open) },
+      maxMessageSize: settings.maxMessageSize)
+  }
+}
+
+/// What the room says in its replies, in one place.
+package enum RoomReplies {
+  package static let created = "Question created. We will answer it as soon as possible :]"
+  package static let failedSave = "Something went wrong creating the question."
+  package static let inReview =
+    "Question received. The presenter reviews questions before the room sees them."
+  package static let rateLimited = "Too many questions at once."
+  /// After a failed write, the client waits this long before sending again.
+  package static let storageRetry: Duration = .seconds(1)
+
+  /// `retryAfter` as the wire has it: seconds, rounded up to the millisecond.
+  package static func seconds(_ duration: Duration) -> Double {
+    max(0.001, (duration / .seconds(1) * 1000).rounded(.up) / 1000)
+  }
+}

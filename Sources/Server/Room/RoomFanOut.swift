@@ -1,0 +1,241 @@
+import Foundation
+import Logging
+import NIOCore
+import QnA
+import QnAStore
+
+/// The room's fan-out: who has joined, and what changed since the last broadcast, sent to
+/// every joined socket as one delta (encoded once). Changes are coalesced: the first change
+/// after a quiet spell goes out at once, the ones after it within `window` together, so 2,000
+/// attendees voting cause a delta per window, not 2,000² messages. A slow socket's bounded
+/// queue drops it rather than keep a backlog; its client catches up from its sequence number.
+///
+/// One task runs every command in turn, so a join's catch-up and the broadcasts around it
+/// never interleave: each joined socket sees every sequence number once, in order.
+package final class RoomFanOut: Sendable {
+  package enum Command: Sendable {
+    case join(SocketConnection, Join)
+    case leave(UUID)
+    /// `urgent`: a presenter's action, which nobody should wait a window for.
+    case changed(urgent: Bool)
+    case flush
+    /// A joining socket has every page of its snapshot as of this sequence number.
+    case snapshotSent(SocketConnection, seq: Int)
+  }
+
+  package let window: Duration
+  private let store: QuestionStore
+  private let logger: Logger
+  private let commands: AsyncStream<Command>.Continuation
+  private let worker: Task<Void, Never>
+
+  /// `fanOutTime`: told how long each broadcast took, from the first change it carries to
+  /// its hand-off to every joined socket's queue (the coalescing window included).
+  package init(
+    store: QuestionStore, window: Duration = .milliseconds(100),
+    fanOutTime: @escaping @Sendable (Duration) -> Void = { _ in }, logger: Logger
+  ) {
+    self.store = store
+    self.window = window
+    self.logger = logger
+    let (stream, commands) = AsyncStream<Command>.makeStream()
+    self.commands = commands
+    let state = Worker(
+      store: store, window: window, commands: commands, fanOutTime: fanOutTime, logger: logger)
+    worker = Task { await state.run(stream) }
+  }
+
+  package func join(_ connection: SocketConnection, _ join: Join) {
+    commands.yield(.join(connection, join))
+  }
+  package func leave(_ connection: UUID) { commands.yield(.leave(connection)) }
+  /// Something in the room changed (its log row is committed). A presenter's action is
+  /// `urgent`: it goes out at once, window or not (votes may storm; presenters do not).
+  package func changed(urgent: Bool = false) { commands.yield(.changed(urgent: urgent)) }
+
+  package func stop() {
+    commands.finish()
+    worker.cancel()
+  }
+
+  /// The hub's state, touched only by its one task.
+  private final class Worker: @unchecked Sendable {
+    // @unchecked: only `run`, one task, ever touches these fields.
+    package let store: QuestionStore
+    package let window: Duration
+    package let commands: AsyncStream<Command>.Continuation
+    package let fanOutTime: @Sendable (Duration) -> Void
+    package let logger: Logger
+    package var members: [UUID: SocketConnection] = [:]
+    /// Sockets whose snapshot is still on its way, paced to their reading: deltas wait.
+    package var joining: Set<UUID> = []
+    package var lastSent: Int?
+    package var epoch: UUID?
+    package var flushScheduled = false
+    package var lastFlush = ContinuousClock.now - .seconds(1)
+    /// When the oldest change not broadcast yet came in: the fan-out latency starts there.
+    package var changedSince: ContinuousClock.Instant?
+    package let codec = WireCodec()
+
+    package init(
+      store: QuestionStore, window: Duration, commands: AsyncStream<Command>.Continuation,
+      fanOutTime: @escaping @Sendable (Duration) -> Void, logger: Logger
+    ) {
+      self.store = store
+      self.window = window
+      self.commands = commands
+      self.fanOutTime = fanOutTime
+      self.logger = logger
+    }
+
+    package func run(_ stream: AsyncStream<Command>) async {
+      for await command in stream {
+        do throws(StoreError) {
+          switch command {
+          case .join(let connection, let join): try await welcome(connection, join)
+          case .leave(let id):
+            members[id] = nil
+            joining.remove(id)
+          case .snapshotSent(let connection, let seq): try await caughtUp(connection, from: seq)
+          case .changed(let urgent):
+            if changedSince == nil { changedSince = ContinuousClock.now }
+            scheduleFlush(urgent: urgent)
+          case .flush:
+            flushScheduled = false
+            try await flush()
+          }
+        } catch {
+          logger.error("room: \(error)")
+        }
+      }
+    }
+
+    private func current() async throws(StoreError) -> (epoch: UUID, seq: Int) {
+      if let epoch, let lastSent { return (epoch, lastSent) }
+      let fresh = (try await store.roomEpoch(), try await store.currentSeq())
+      epoch = fresh.0
+      lastSent = fresh.1
+      return fresh
+    }
+
+    /// A joining socket gets what changed since the sequence it has seen, or the whole room,
+    /// then every broadcast from the next sequence on.
+    private func welcome(_ connection: SocketConnection, _ join: Join) async throws(StoreError) {
+      let (epoch, seq) = try await current()
+      members[connection.id] = nil
+      if let since = join.since, join.epoch == epoch, since <= seq, seq - since <= Self.catchUpLimit
+      {
+        if since == seq {
+          members[connection.id] = connection
+          return
+        }
+        let delta = try await store.changes(
+          after: since, upTo: seq, presenter: connection.isPresenter)
+        send(delta, to: connection)
+        members[connection.id] = connection
+        return
+      }
+      try await sendSnapshot(to: connection, attendee: join.attendee, seq: seq, epoch: epoch)
+    }
+
+    /// Log rows a catch-up reads at most; further behind, a snapshot is cheaper.
+    package static let catchUpLimit = 5000
+    /// A snapshot's pages go out as the socket's queue drains below this, so that a large
+    /// room reaches a slow reader without filling its queue (which would drop it).
+    package static let pacedBacklog = 256 * 1024
+
+    /// The snapshot is read here, in turn; its pages go out from a task of their own, paced
+    /// to the socket, so one slow reader of a large room holds up no broadcast. Deltas for
+    /// the socket wait until the last page is queued, then a catch-up brings it level.
+    private func sendSnapshot(
+      to connection: SocketConnection, attendee: UUID, seq: Int, epoch: UUID
+    ) async throws(StoreError) {
+      let room = try await store.snapshot(for: attendee, presenter: connection.isPresenter)
+      // The snapshot may hold changes past `seq`, not broadcast yet: the next delta repeats
+      // their current state, which changes nothing.
+      let pages = RoomPages.split(room.questions, limit: RoomPages.pageBytes)
+      let encoded = pages.enumerated().map { index, page in
+        ByteBuffer(
+          bytes: codec.encode(
+            .room(
+              RoomSnapshot(
+                seq: seq, part: index + 1, parts: pages.count, questions: page,
+                highlighted: room.highlighted, epoch: epoch))))
+      }
+      joining.insert(connection.id)
+      let commands = self.commands
+      Task {
+        for page in encoded {
+          guard await connection.sendPaced(page, room: Self.pacedBacklog) else { return }
+        }
+        commands.yield(.snapshotSent(connection, seq: seq))
+      }
+    }
+
+    /// The snapshot as of `seq` is queued: what was broadcast since goes next, then the
+    /// socket takes every broadcast.
+    private func caughtUp(_ connection: SocketConnection, from seq: Int) async throws(StoreError) {
+      guard joining.remove(connection.id) != nil, !connection.isFinished else { return }
+      let (_, sent) = try await current()
+      if sent > seq {
+        let delta = try await store.changes(
+          after: seq, upTo: sent, presenter: connection.isPresenter)
+        send(delta, to: connection)
+      }
+      members[connection.id] = connection
+    }
+
+    private func scheduleFlush(urgent: Bool) {
+      if urgent {
+        // Next in turn, window or not. A flush already waiting finds less (or nothing) to send.
+        commands.yield(.flush)
+        return
+      }
+      guard !flushScheduled else { return }
+      flushScheduled = true
+      // Leading edge: after a quiet spell the change goes out at once.
+      let wait = max(.zero, window - (ContinuousClock.now - lastFlush))
+      let commands = self.commands
+      Task {
+        if wait > .zero { try? await Task.sleep(for: wait) }
+        commands.yield(.flush)
+      }
+    }
+
+    private func flush() async throws(StoreError) {
+      lastFlush = ContinuousClock.now
+      // Whatever changed so far is in what this flush reads (or was in an earlier one).
+      let since = changedSince
+      changedSince = nil
+      let (_, sent) = try await current()
+      let seq = try await store.currentSeq()
+      guard seq > sent else { return }
+      lastSent = seq
+      // Two audiences: attendees, and presenters (who see every question); each delta is
+      // read and encoded once for all of its audience.
+      for presenter in [false, true] {
+        let audience = members.values.filter { $0.isPresenter == presenter }
+        guard !audience.isEmpty else { continue }
+        let delta = try await store.changes(after: sent, upTo: seq, presenter: presenter)
+        for page in encodedPages(delta) {
+          for member in audience { member.send(page, due: nil) }
+        }
+      }
+      if let since, !members.isEmpty {
+        fanOutTime(ContinuousClock.now - since)
+      }
+    }
+
+    private func send(_ delta: RoomDelta, to connection: SocketConnection) {
+      for page in encodedPages(delta) { connection.send(page, due: nil) }
+    }
+
+    /// The delta as one message when it fits the page limit (encoded once, as almost every
+    /// delta is), else in pages; each question is measured only then.
+    private func encodedPages(_ delta: RoomDelta) -> [ByteBuffer] {
+      let whole = codec.encode(.roomDelta(delta))
+      if whole.count < RoomPages.messageLimit { return [ByteBuffer(bytes: whole)] }
+      return RoomPages.split(delta).map { ByteBuffer(bytes: codec.encode(.roomDelta($0))) }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import QnA
+
+/// The room's snapshot and its deltas in pages under a size, so that no message busts a
+/// peer's limit (the existing back ends close at 16 KiB; so may proxies).
+package enum RoomPages {
+  /// Bytes of questions per page, leaving room for the envelope.
+  package static let pageBytes = 12_000
+  /// A message this size or larger goes in pages: the existing back ends close at 16 KiB.
+  package static let messageLimit = 16 * 1024
+  /// Removed ids per page (38 bytes each as JSON).
+  package static let removalsPerPage = 250
+
+  /// `delta` as pages of one `from` and `to`: the questions under `pageBytes` each, then the
+  /// removals, the highlight on the last page. One page when it fits, as before.
+  package static func split(_ delta: RoomDelta, limit: Int = pageBytes) -> [RoomDelta] {
+    let questionPages = split(delta.questions, limit: limit).filter { !$0.isEmpty }
+    let removed = delta.removed ?? []
+    let removalPages = stride(from: 0, to: removed.count, by: removalsPerPage).map {
+      Array(removed[$0..<min(removed.count, $0 + removalsPerPage)])
+    }
+    let count = max(1, questionPages.count + removalPages.count)
+    guard count > 1 else { return [delta] }
+    var pages = questionPages.map { RoomDelta(from: delta.from, to: delta.to, questions: $0) }
+    pages += removalPages.map { RoomDelta(from: delta.from, to: delta.to, removed: $0) }
+    for index in pages.indices {
+      pages[index].part = index + 1
+      pages[index].parts = pages.count
+    }
+    pages[pages.count - 1].highlight = delta.highlight
+    return pages
+  }
+
+  package static func split(_ questions: [RoomQuestion], limit: Int) -> [[RoomQuestion]] {
+    var pages: [[RoomQuestion]] = [[]]
+    var size = 0
+    let codec = WireCodec()
+    for question in questions {
+      let bytes = codec.encodedSize(of: question)
+      if size + bytes > limit, !pages[pages.count - 1].isEmpty {
+        pages.append([])
+        size = 0
+      }
+      pages[pages.count - 1].append(question)
+      size += bytes
+    }
+    return pages
+  }
+}

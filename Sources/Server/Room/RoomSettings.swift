@@ -1,0 +1,63 @@
+import Foundation
+
+/// What the room needs of the server's settings: the app's `ServerConfiguration` makes it.
+package struct RoomSettings: Sendable {
+  /// Project extensions (tokens, resume, the room, presenters' actions, sessions); off to
+  /// behave exactly as the existing back ends.
+  package var extensions = true
+  /// New questions wait in review until a presenter approves them.
+  package var moderation = false
+  /// Longest question, in characters.
+  package var maxQuestionLength = 1000
+  /// Largest WebSocket message, announced in the handshake.
+  package var maxMessageSize = 16 * 1024
+  /// How long the room's changes are gathered into one delta.
+  package var window: Duration = .milliseconds(100)
+
+  package init() {}
+}
+
+/// Where a test server may bend the real path (`--mock`): each hook is a no-op by default,
+/// and the room calls it at one place, never branching on the mock itself.
+package struct RoomHooks: Sendable {
+  /// A refusal for a question's text, checked before it is stored.
+  package var refusal: @Sendable (_ content: String) -> String? = { _ in nil }
+  /// Every message to a socket waits this long first.
+  package var sendDelay: Duration?
+  /// A new question was stored in `room`.
+  package var questionStored: @Sendable (_ id: UUID, _ room: SessionRoom) -> Void = { _, _ in }
+
+  package init() {}
+
+  /// The real path: no refusals, no delays.
+  package static let none = RoomHooks()
+}
+
+/// The server's view of time and identity, injected so that tests can fix them.
+public struct ServerEnvironment: Sendable {
+  /// Wall-clock time, for `createdAt`.
+  public var now: @Sendable () -> Date
+  /// Monotonic time, for rate limits and latency.
+  public var uptime: @Sendable () -> Duration
+  /// Fresh ids for connections and questions.
+  public var makeID: @Sendable () -> UUID
+  /// A number in [0, 1), for the mock's random delays.
+  public var random: @Sendable () -> Double
+
+  public init(
+    now: @escaping @Sendable () -> Date = { Date() },
+    uptime: @escaping @Sendable () -> Duration = ServerEnvironment.monotonic,
+    makeID: @escaping @Sendable () -> UUID = { UUID() },
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+  ) {
+    self.now = now
+    self.uptime = uptime
+    self.makeID = makeID
+    self.random = random
+  }
+
+  public static let monotonic: @Sendable () -> Duration = {
+    let origin = ContinuousClock.now
+    return { origin.duration(to: ContinuousClock.now) }
+  }()
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+import NIOCore
+import QnA
+import QnAStore
+
+/// One session's room on this instance: its view of the store, its fan-out, and the parts
+/// that answer what its sockets send. Each part does one thing (`MessageRouter` reads a
+/// message and hands it on; `QuestionIntake`, `Resumption`, `RoomJoins`, `VoteCounter` and
+/// `PresenterActions` answer it; `AskerNotices` tells an asker what became of a question).
+package final class SessionRoom: Sendable {
+  package let store: QuestionStore
+  /// Every open socket of every session (one per instance), for reaching an asker.
+  package let sockets: SocketHub
+  package let fanOut: RoomFanOut
+  package let settings: RoomSettings
+  package let environment: ServerEnvironment
+  package let metrics: ServerMetrics
+  package let hooks: RoomHooks
+  package let logger: Logger
+  private let codec = WireCodec()
+
+  package init(
+    store: QuestionStore, sockets: SocketHub, settings: RoomSettings,
+    environment: ServerEnvironment, metrics: ServerMetrics, hooks: RoomHooks = .none,
+    logger: Logger
+  ) {
+    self.store = store
+    self.sockets = sockets
+    self.settings = settings
+    self.environment = environment
+    self.metrics = metrics
+    self.hooks = hooks
+    self.logger = logger
+    fanOut = RoomFanOut(
+      store: store, window: settings.window, fanOutTime: metrics.fanOut.record, logger: logger)
+  }
+
+  /// This room for another session: that session's view of the store and a fan-out of its
+  /// own, the same sockets, settings and environment.
+  package func forSession(_ id: Int64) -> SessionRoom {
+    SessionRoom(
+      store: store.session(id), sockets: sockets, settings: settings, environment: environment,
+      metrics: metrics, hooks: hooks, logger: logger)
+  }
+
+  /// Queues a message for one socket (written after the hooks' delay, if any, in order); it
+  /// returns at once, whatever the socket's reader does.
+  package func send(_ message: WireMessage, to connection: SocketConnection) {
+    send(raw: ByteBuffer(bytes: codec.encode(message)), to: connection)
+  }
+
+  package func send(raw bytes: ByteBuffer, to connection: SocketConnection) {
+    let due = hooks.sendDelay.map { environment.uptime() + $0 }
+    connection.send(bytes, due: due)
+  }
+
+  /// Waits until this socket may do `count` lookups: a flood of resends or resumes slows
+  /// its sender (its messages wait, TCP pushes back), never anyone else.
+  package func pace(_ count: Int, for connection: SocketConnection) async {
+    let wait = connection.spendLookups(count, now: environment.uptime())
+    if wait > .zero { try? await Task.sleep(for: wait) }
+  }
+
+  /// One message from a socket of this room.
+  package func receive(_ bytes: [UInt8], from connection: SocketConnection) async {
+    await MessageRouter(room: self).receive(bytes, from: connection)
+  }
+
+  /// One presenter action, from any presenter (socket, page or API), exactly once per token.
+  package func perform(
+    _ action: PresenterActionKind, on id: UUID, text: String? = nil, isPrivate: Bool = false,
+    token: UUID
+  ) async throws(StoreError) -> QuestionStore.ActionOutcome? {
+    try await PresenterActions(room: self).perform(
+      action, on: id, text: text, isPrivate: isPrivate, token: token)
+  }
+
+  /// Marks a question answered (with no text) for the existing back ends' routes; `nil` if
+  /// there is no such question.
+  package func answer(_ id: UUID) async throws(StoreError) -> StoredQuestion? {
+    try await perform(.answer, on: id, token: environment.makeID())?.question
+  }
+}

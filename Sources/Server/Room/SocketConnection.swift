@@ -1,0 +1,221 @@
+import Foundation
+import NIOCore
+import NIOWebSocket
+import QnAStore
+import Synchronization
+
+/// One attendee's WebSocket: its id, its writer, and what the server tracks about it.
+///
+/// Messages wait in the socket's own queue and one writer task writes them in order (after
+/// the mock latency, if any): a send returns at once, so a slow attendee holds up nobody, not
+/// the presenter's answer, not the other attendees. Past `maxQueuedBytes` unsent the attendee
+/// is too far behind to catch up this way: its socket is dropped, and its client catches up
+/// through `resume` when it comes back.
+package final class SocketConnection: Sendable {
+  package let id: UUID
+  package let channel: any Channel
+  package let openedAt: Date
+  /// Opened with the admin token (or on a loopback server without one) as a presenter's
+  /// connection: presenter actions are taken from it, and the room it sees has every question.
+  package let isPresenter: Bool
+  /// The session it belongs to (0: the default one).
+  package let session: Int64
+  private let queue: AsyncStream<Outgoing>.Continuation
+  private let writer: Task<Void, Never>
+  private let queuedBytes = QueuedBytes()
+  private let maxQueuedBytes: Int
+  /// Every socket's queue together, shared with the others.
+  private let allQueued: SendBudget
+  /// New questions and votes (refused past it), and lookups (slowed past it).
+  private let questionBudget: Mutex<TokenBucket>
+  private let voteBudget: Mutex<TokenBucket>
+  private let lookupBudget: Mutex<TokenBucket>
+  private let joined = Mutex<UUID?>(nil)
+
+  /// The attendee this socket joined the room as (extension `room`): who asks and votes
+  /// here. Never taken from the connection's id.
+  package var attendee: UUID? {
+    get { joined.withLock { $0 } }
+    set { joined.withLock { $0 = newValue } }
+  }
+
+  package init(
+    id: UUID, channel: any Channel, outbound: some SocketWriter, openedAt: Date,
+    isPresenter: Bool = false, session: Int64 = SessionRecord.defaultID,
+    questionBudget: TokenBucket, voteBudget: TokenBucket, lookupBudget: TokenBucket,
+    maxQueuedBytes: Int,
+    allQueued: SendBudget, uptime: @escaping @Sendable () -> Duration
+  ) {
+    self.id = id
+    self.channel = channel
+    self.openedAt = openedAt
+    self.isPresenter = isPresenter
+    self.session = session
+    self.maxQueuedBytes = maxQueuedBytes
+    self.allQueued = allQueued
+    self.questionBudget = Mutex(questionBudget)
+    self.voteBudget = Mutex(voteBudget)
+    self.lookupBudget = Mutex(lookupBudget)
+    let (messages, queue) = AsyncStream<Outgoing>.makeStream()
+    self.queue = queue
+    let queuedBytes = self.queuedBytes
+    writer = Task {
+      for await message in messages {
+        switch message {
+        case .message(let bytes, let due):
+          if let due, due > uptime() { try? await Task.sleep(for: due - uptime()) }
+          // A failed write means the socket is gone; its handler cleans up.
+          try? await outbound.write(bytes)
+          allQueued.release(queuedBytes.written(bytes.readableBytes))
+        case .close(let code, let reason, let timeout):
+          try? await outbound.close(code, reason: reason)
+          try? await Task.sleep(for: timeout)
+          channel.close(mode: .all, promise: nil)
+          return
+        }
+      }
+    }
+  }
+
+  package enum Outgoing: Sendable {
+    /// Not before `due` (an uptime: the mock latency).
+    case message(ByteBuffer, due: Duration?)
+    case close(WebSocketErrorCode, String, timeout: Duration)
+  }
+
+  /// Queues a binary message; returns at once. Drops the socket instead when the attendee is
+  /// too far behind.
+  package func send(_ bytes: ByteBuffer, due: Duration?) {
+    let size = bytes.readableBytes
+    let verdict = queuedBytes.state.withLock { state -> QueuedBytes.Verdict in
+      if state.finished { return .gone }
+      guard state.count + size <= maxQueuedBytes, allQueued.take(size) else { return .tooFar }
+      state.count += size
+      return .queued
+    }
+    switch verdict {
+    case .gone: return
+    case .tooFar: drop()
+    case .queued:
+      if case .terminated = queue.yield(.message(bytes, due: due)) {
+        allQueued.release(queuedBytes.written(size))
+      }
+    }
+  }
+
+  /// Unsent bytes in the queue.
+  package var backlog: Int { queuedBytes.state.withLock { $0.count } }
+  /// The socket has ended (closed, dropped): nothing sent now goes anywhere.
+  package var isFinished: Bool { queuedBytes.state.withLock { $0.finished } }
+
+  /// Sends `bytes` once the queue is down to `room` bytes, for long replies (a large room)
+  /// that would otherwise fill the queue at once. False if the socket ended meanwhile.
+  package func sendPaced(_ bytes: ByteBuffer, room: Int) async -> Bool {
+    while backlog > max(0, room - bytes.readableBytes), !isFinished {
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    guard !isFinished else { return false }
+    send(bytes, due: nil)
+    return true
+  }
+
+  /// `nil` if a new question may be stored now, else how long until one may.
+  package func takeQuestion(now: Duration) -> Duration? {
+    questionBudget.withLock { $0.take(now: now) }
+  }
+
+  /// `nil` if a vote may be counted now, else how long until one may.
+  package func takeVote(now: Duration) -> Duration? {
+    voteBudget.withLock { $0.take(now: now) }
+  }
+
+  /// How long to wait before looking up `count` stored questions for this socket.
+  package func spendLookups(_ count: Int, now: Duration) -> Duration {
+    lookupBudget.withLock { $0.spend(count, now: now) }
+  }
+
+  /// The close handshake, with this code and reason, after what is queued; the socket ends
+  /// when the peer answers, or `timeout` later in any case.
+  package func close(code: WebSocketErrorCode, reason: String, timeout: Duration = .seconds(5)) {
+    if case .terminated = queue.yield(.close(code, reason, timeout: timeout)) {
+      channel.close(mode: .all, promise: nil)
+    }
+  }
+
+  /// Gone without a close frame.
+  package func drop() {
+    channel.close(mode: .all, promise: nil)
+  }
+
+  /// Ends the writer once the handler is done; what it had not written leaves the budget.
+  package func finish() {
+    queue.finish()
+    writer.cancel()
+    allQueued.release(queuedBytes.finish())
+  }
+}
+
+/// Where a socket's writer task writes: the WebSocket library's outbound side (the app adapts
+/// Hummingbird's), so that the room depends on no server framework.
+package protocol SocketWriter: Sendable {
+  /// One binary message.
+  func write(_ bytes: ByteBuffer) async throws
+  /// The close handshake.
+  func close(_ code: WebSocketErrorCode, reason: String) async throws
+}
+
+/// Bytes a socket's writer has yet to write, shared with its task; after `finish` nothing
+/// more is counted, so the shared budget gets each byte back exactly once.
+package final class QueuedBytes: Sendable {
+  package struct State {
+    package var count = 0
+    package var finished = false
+  }
+
+  package enum Verdict {
+    case queued
+    /// Over a limit: the attendee is too far behind.
+    case tooFar
+    /// The socket has ended.
+    case gone
+  }
+
+  package let state = Mutex(State())
+
+  /// `size` bytes left the queue; returns what to give back to the shared budget.
+  package func written(_ size: Int) -> Int {
+    state.withLock { state in
+      guard !state.finished else { return 0 }
+      state.count -= size
+      return size
+    }
+  }
+
+  /// No more counting; returns what was still queued.
+  package func finish() -> Int {
+    state.withLock { state in
+      state.finished = true
+      defer { state.count = 0 }
+      return state.count
+    }
+  }
+}
+
+/// The bytes queued for all sockets together, against one limit.
+package final class SendBudget: Sendable {
+  package let limit: Int
+  private let used = Mutex(0)
+
+  package init(limit: Int) { self.limit = limit }
+
+  /// Takes `size` bytes if they fit.
+  package func take(_ size: Int) -> Bool {
+    used.withLock { used in
+      guard used + size <= limit else { return false }
+      used += size
+      return true
+    }
+  }
+
+  package func release(_ size: Int) { used.withLock { $0 -= size } }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Logging
+import NIOCore
+import QnAStore
+import Synchronization
+
+/// Every open attendee socket by connection id, of every session. On graceful shutdown
+/// (`closeAll`, which the app runs as a service beside the HTTP server) it closes every
+/// socket with 1001 before the server stops.
+package final class SocketHub: Sendable {
+  private struct State {
+    package var sockets: [UUID: SocketConnection] = [:]
+    package var shuttingDown = false
+  }
+
+  /// One lock for both: a socket is either added before shutdown begins (and closed by it)
+  /// or refused, never added unseen while the closing runs.
+  private let state = Mutex(State())
+  private let logger: Logger
+
+  package init(logger: Logger) {
+    self.logger = logger
+  }
+
+  package var count: Int { state.withLock { $0.sockets.count } }
+  package var all: [SocketConnection] { state.withLock { Array($0.sockets.values) } }
+
+  package enum Admission {
+    case added
+    case full
+    case shuttingDown
+  }
+
+  /// Registers a socket unless `limit` are open or shutdown has begun: checked and counted
+  /// in one step, so a burst of connections cannot slip past the limit together.
+  package func add(_ connection: SocketConnection, limit: Int) -> Admission {
+    state.withLock { state in
+      if state.shuttingDown { return .shuttingDown }
+      if state.sockets.count >= limit { return .full }
+      state.sockets[connection.id] = connection
+      return .added
+    }
+  }
+
+  package func remove(_ id: UUID) {
+    state.withLock { _ = $0.sockets.removeValue(forKey: id) }
+  }
+
+  package func connection(_ id: UUID) -> SocketConnection? {
+    state.withLock { $0.sockets[id] }
+  }
+
+  /// The sockets `id` names, or all of them without one.
+  package func select(_ id: UUID?) -> [SocketConnection] {
+    if let id { return connection(id).map { [$0] } ?? [] }
+    return all
+  }
+
+  /// Refuses new sockets from now on, closes the open ones with 1001 and waits for them a
+  /// little (4 s at most), then drops those whose peer did not answer.
+  package func closeAll() async {
+    let open = state.withLock { state in
+      state.shuttingDown = true
+      return Array(state.sockets.values)
+    }
+    logger.info("shutting down: closing \(open.count) sockets with 1001")
+    for connection in open {
+      connection.close(code: .goingAway, reason: "server shutting down", timeout: .seconds(3))
+    }
+    // Bounded: sockets whose peer does not answer the close are dropped with their channel.
+    for _ in 0..<40 where count > 0 {
+      try? await Task.sleep(for: .milliseconds(100))
+    }
+    for connection in all { connection.drop() }
+  }
+}

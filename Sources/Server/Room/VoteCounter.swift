@@ -1,0 +1,41 @@
+import Foundation
+import QnA
+import QnAStore
+
+/// Extension `room`: an attendee's votes, one per question, within the socket's budget.
+package struct VoteCounter: Sendable {
+  package let room: SessionRoom
+
+  package init(room: SessionRoom) { self.room = room }
+
+  package func respond(to vote: Vote, from connection: SocketConnection) async -> VoteResponse {
+    func refuse(_ message: String, retryAfter: Duration? = nil) -> VoteResponse {
+      VoteResponse(
+        question: vote.question, token: vote.token, success: false, voted: false, votes: 0,
+        message: message, retryAfter: retryAfter.map(RoomReplies.seconds))
+    }
+    guard vote.id == connection.id else {
+      return refuse("The id in vote is not this connection's id.")
+    }
+    guard let attendee = connection.attendee else {
+      return refuse("Join the room before voting.")
+    }
+    if let wait = connection.takeVote(now: room.environment.uptime()) {
+      return refuse(RoomReplies.rateLimited, retryAfter: wait)
+    }
+    let outcome: QuestionStore.VoteOutcome?
+    do {
+      outcome = try await room.store.vote(
+        attendee: attendee, question: vote.question, up: vote.up, at: room.environment.now())
+    } catch {
+      room.logger.error("could not store a vote: \(error)")
+      return refuse(RoomReplies.failedSave, retryAfter: RoomReplies.storageRetry)
+    }
+    guard let outcome else { return refuse("There is no such question.") }
+    if outcome.refusal == nil { room.metrics.votes.increment() }
+    room.fanOut.changed()
+    return VoteResponse(
+      question: vote.question, token: vote.token, success: outcome.refusal == nil,
+      voted: outcome.voted, votes: outcome.votes, seq: outcome.seq, message: outcome.refusal)
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import QnA
+
+/// A question's row, the same in SQLite and PostgreSQL: UUIDs as upper-case text and dates as
+/// seconds since 2001, so that the database reads well in `sqlite3` or `psql` and keeps full
+/// precision.
+package struct QuestionRecord: Codable, Sendable {
+  package static let databaseTableName = "question"
+
+  package var id: String
+  package var content: String
+  package var answered: Bool
+  package var askedFrom: String
+  package var createdAt: Double
+  package var token: String?
+  package var attendee: String?
+  package var votes: Int
+  package var state: String
+  package var answer: String?
+  package var answerPrivate: Bool
+  package var answeredAt: Double?
+  package var published: Bool
+  package var session: Int64
+
+  package init(
+    id: String, content: String, answered: Bool, askedFrom: String, createdAt: Double,
+    token: String?, attendee: String?, votes: Int, state: String, answer: String?,
+    answerPrivate: Bool, answeredAt: Double?, published: Bool, session: Int64
+  ) {
+    self.id = id
+    self.content = content
+    self.answered = answered
+    self.askedFrom = askedFrom
+    self.createdAt = createdAt
+    self.token = token
+    self.attendee = attendee
+    self.votes = votes
+    self.state = state
+    self.answer = answer
+    self.answerPrivate = answerPrivate
+    self.answeredAt = answeredAt
+    self.published = published
+    self.session = session
+  }
+}
+
+extension QuestionRecord {
+  package init(_ question: StoredQuestion, session: Int64 = SessionRecord.defaultID) {
+    self.session = session
+    published = question.state != .review
+    state = question.state.rawValue
+    answer = question.answer
+    answerPrivate = question.answerPrivate
+    answeredAt = question.answeredAt?.timeIntervalSinceReferenceDate
+    id = question.id.uuidString
+    content = question.content
+    answered = question.answered
+    askedFrom = question.askedFrom.uuidString
+    createdAt = question.createdAt.timeIntervalSinceReferenceDate
+    token = question.token?.uuidString
+    attendee = question.attendee?.uuidString
+    votes = question.votes
+  }
+
+  package var question: StoredQuestion {
+    StoredQuestion(
+      id: UUID(uuidString: id) ?? UUID(), content: content, answered: answered,
+      askedFrom: UUID(uuidString: askedFrom) ?? UUID(),
+      createdAt: Date(timeIntervalSinceReferenceDate: createdAt),
+      token: token.flatMap(UUID.init(uuidString:)),
+      attendee: attendee.flatMap(UUID.init(uuidString:)), votes: votes,
+      state: QuestionState(rawValue: state) ?? .live, answer: answer,
+      answerPrivate: answerPrivate,
+      answeredAt: answeredAt.map(Date.init(timeIntervalSinceReferenceDate:)))
+  }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import QnA
+
+/// The room's side of the store: attendees, votes, the question being answered, and the log
+/// of what changed, whose sequence numbers attendees catch up from. Each change and its log
+/// row commit together, so no attendee can see one without the other.
+///
+/// The log is one sequence for every session: a session's numbers increase but skip the
+/// other sessions' (clients only ever compare them). It is never pruned, so it always reaches
+/// back to a client's number.
+extension QuestionStore {
+  /// This session's room, as opposed to another's whose numbers happen to match.
+  public func roomEpoch() async throws(StoreError) -> UUID {
+    try await timed { try await driver.roomEpoch(session: session) }
+  }
+
+  /// The session's last sequence number (0 for a room where nothing happened yet).
+  public func currentSeq() async throws(StoreError) -> Int {
+    try await timed { try await driver.currentSeq(session: session) }
+  }
+
+  /// Records the attendee (and its name, which may change) in this session.
+  public func join(attendee: UUID, name: String?, at time: Date) async throws(StoreError) {
+    try await timed {
+      try await driver.join(attendee: attendee, name: name, at: time, session: session)
+    }
+  }
+
+  public struct VoteOutcome: Sendable {
+    public var voted: Bool
+    public var votes: Int
+    /// The room's sequence number this count is as of.
+    public var seq: Int
+    /// Why it was refused, when it was.
+    public var refusal: String?
+
+    package init(voted: Bool, votes: Int, seq: Int, refusal: String? = nil) {
+      self.voted = voted
+      self.votes = votes
+      self.seq = seq
+      self.refusal = refusal
+    }
+  }
+
+  /// One vote per attendee per question, in one transaction (`StoreRules.vote`): sending it
+  /// again changes nothing. `nil`: no such question, or one in review or dismissed.
+  public func vote(attendee: UUID, question: UUID, up: Bool, at time: Date)
+    async throws(StoreError) -> VoteOutcome?
+  {
+    try await timed {
+      try await driver.vote(
+        attendee: attendee, question: question, up: up, at: time, session: session)
+    }
+  }
+
+  /// The question being answered now.
+  public func highlighted() async throws(StoreError) -> UUID? {
+    try await timed { try await driver.highlighted(session: session) }
+  }
+
+  /// The whole room for one attendee as of the log's last sequence number (`StoreRules.room`),
+  /// and the question being answered.
+  public func snapshot(for attendee: UUID, presenter: Bool = false) async throws(StoreError)
+    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
+  {
+    try await timed {
+      try await driver.snapshot(for: attendee, presenter: presenter, session: session)
+    }
+  }
+
+  /// What changed after sequence `after`, up to `upTo` (`StoreRules.delta`): the current
+  /// state of each question that changed, and the question being answered if that changed.
+  public func changes(after: Int, upTo: Int, presenter: Bool = false) async throws(StoreError)
+    -> RoomDelta
+  {
+    try await timed {
+      try await driver.changes(after: after, upTo: upTo, presenter: presenter, session: session)
+    }
+  }
+
+  /// Mock: many questions at once, each from an attendee of its own, in one transaction.
+  public func seed(_ questions: [StoredQuestion]) async throws(StoreError) {
+    try await timed { try await driver.seed(questions, session: session) }
+  }
+
+  /// Mock: `count` votes for `question` from attendees who never voted before, in one
+  /// transaction. `nil`: no such question.
+  public func simulateVotes(
+    for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID
+  ) async throws(StoreError) -> Int? {
+    try await timed {
+      try await driver.simulateVotes(
+        for: question, count: count, at: time, makeID: makeID, session: session)
+    }
+  }
+
+  /// Every question in every state, oldest first, with its asker's name.
+  public func export() async throws(StoreError) -> [ExportedQuestion] {
+    try await timed { try await driver.export(session: session) }
+  }
+}
+
+extension StoredQuestion {
+  /// As the room shows it: content, votes and state, nothing about who asked (presenters
+  /// get the asker's name); a private answer for its asker and presenters only.
+  package func roomQuestion(presenter: Bool, asker: Bool, names: [UUID: String] = [:])
+    -> RoomQuestion
+  {
+    let answerShown = presenter || asker || !answerPrivate
+    return RoomQuestion(
+      id: id, content: content, votes: votes, answered: answered, createdAt: createdAt,
+      state: publicState, answer: answerShown ? answer : nil,
+      isPrivate: answerShown && answer != nil && answerPrivate ? true : nil,
+      name: presenter ? attendee.flatMap { names[$0] } : nil)
+  }
+}
+
+extension Array {
+  package var nilIfEmpty: Self? { isEmpty ? nil : self }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import QnA
+
+/// One talk's Q&A: a title, the join code attendees type, the presenter token that guards
+/// only this session, and whether it still takes questions. The default session (`/socket`)
+/// has no row: it is the tutorial's single room, id 0.
+public struct SessionRecord: Sendable, Hashable, Codable {
+  public static let databaseTableName = "session"
+  public static let defaultID: Int64 = 0
+
+  public var id: Int64?
+  public var code: String
+  public var title: String
+  public var token: String
+  public var open: Bool
+  public var createdAt: Double
+
+  package init(
+    id: Int64? = nil, code: String, title: String, token: String, open: Bool,
+    createdAt: Double
+  ) {
+    self.id = id
+    self.code = code
+    self.title = title
+    self.token = token
+    self.open = open
+    self.createdAt = createdAt
+  }
+}
+
+/// A session as listed: its record and how many questions it has.
+public struct SessionSummary: Sendable, Hashable {
+  public var session: SessionRecord
+  public var questions: Int
+
+  package init(session: SessionRecord, questions: Int) {
+    self.session = session
+    self.questions = questions
+  }
+}
+
+extension QuestionStore {
+  /// A fresh code or token: `length` letters of the code alphabet (5 bits each).
+  public static func randomLetters(
+    _ length: Int, using random: inout some RandomNumberGenerator
+  ) -> String {
+    String((0..<length).map { _ in JoinCode.alphabet.randomElement(using: &random)! })
+  }
+
+  /// A session's title, trimmed: 1 to 200 characters on one line (`nil` otherwise).
+  public static func validTitle(_ raw: String) -> String? {
+    let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !title.isEmpty, title.count <= maxTitleLength,
+      !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { return nil }
+    return title
+  }
+
+  public static let maxTitleLength = 200
+  public static let titleRule =
+    "a title is 1–\(maxTitleLength) characters on one line, without control characters"
+
+  /// Letters in a presenter token: 150 random bits.
+  public static let tokenLength = 30
+
+  /// Creates a session with a code no other session has: a code already taken is drawn
+  /// again (the database's unique constraint decides, so two servers, or a server and
+  /// `qna-server session create`, can never hand out the same one).
+  public func createSession(
+    title: String, at time: Date, using random: inout some RandomNumberGenerator
+  ) async throws(StoreError) -> SessionRecord {
+    for _ in 0..<Self.codeAttempts {
+      let record = SessionRecord(
+        code: Self.randomLetters(JoinCode.length, using: &random), title: title,
+        token: Self.randomLetters(Self.tokenLength, using: &random), open: true,
+        createdAt: time.timeIntervalSinceReferenceDate)
+      // A room's epoch, as the first migration makes the default session's.
+      let created = try await timed {
+        try await driver.insertSession(record, epoch: UUID())
+      }
+      if let created { return created }
+    }
+    throw .unavailable("no free join code after \(Self.codeAttempts) draws")
+  }
+
+  /// Draws before giving up: with a billion codes, even a million sessions collide rarely.
+  package static let codeAttempts = 32
+
+  /// The session with this code (in any case), open or closed.
+  public func session(code: String) async throws(StoreError) -> SessionRecord? {
+    guard let code = JoinCode.canonical(code) else { return nil }
+    return try await timed { try await driver.session(code: code) }
+  }
+
+  /// Every session, oldest first, with its number of questions.
+  public func sessions() async throws(StoreError) -> [SessionSummary] {
+    try await timed { try await driver.sessions() }
+  }
+
+  /// Opens or closes the session with this code; `nil` if there is none.
+  public func setSession(code: String, open: Bool) async throws(StoreError) -> SessionRecord? {
+    guard let code = JoinCode.canonical(code) else { return nil }
+    return try await timed { try await driver.setSession(code: code, open: open) }
+  }
+
+  /// Deletes the session with this code and everything in it: questions, votes, the
+  /// presenters' history, the room's log and state, attendees' names. `nil` if there is none.
+  public func deleteSession(code: String) async throws(StoreError) -> SessionRecord? {
+    guard let code = JoinCode.canonical(code) else { return nil }
+    return try await timed { try await driver.deleteSession(code: code) }
+  }
+
+  public static let closedMessage = "This session is closed: it takes no new questions."
+  public static let deletedMessage = "This session no longer exists."
+}

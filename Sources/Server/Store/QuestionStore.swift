@@ -1,0 +1,142 @@
+import Foundation
+import QnA
+
+/// Why the store could not do what was asked.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+  /// The database failed or was busy: trying again may work.
+  case unavailable(String)
+  /// The session is closed, or gone: no retry will change that.
+  case sessionClosed(String)
+
+  public var description: String {
+    switch self {
+    case .unavailable(let detail): "database error: \(detail)"
+    case .sessionClosed(let reason): reason
+    }
+  }
+}
+
+extension StoreError {
+  /// Runs `body` with its errors as the store's: a `StoreError` as it is, anything else (the
+  /// database library's) as `unavailable`, in `describe`'s words. Swift does not yet infer a
+  /// closure's typed throws, hence the cast.
+  package static func mapping<T>(
+    _ describe: (any Error) -> String = { "\($0)" }, _ body: () async throws -> T
+  ) async throws(StoreError) -> T {
+    do {
+      return try await body()
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw .unavailable(describe(error))
+    }
+  }
+}
+
+/// The questions, in SQLite (a file, the default `qna.sqlite`, or `:memory:`) or PostgreSQL
+/// (a `postgres://` URL, for several instances on one database): `StoreLocation` opens the
+/// driver `--db` names. A store is one session's view of the database: every read and write
+/// is scoped to it (`session(_:)` gives another's). It times every call for whoever asked
+/// (`/metrics`); the database work is its driver's.
+public final class QuestionStore: Sendable {
+  package let driver: any StoreDriver
+  /// The session this store reads and writes: 0 is the default one (`/socket`).
+  public let session: Int64
+  /// Told how long each call took, its wait for the database included.
+  package let timing: StoreTiming
+
+  package init(
+    driver: any StoreDriver, session: Int64 = SessionRecord.defaultID,
+    timing: @escaping StoreTiming = { _ in }
+  ) {
+    self.driver = driver
+    self.session = session
+    self.timing = timing
+  }
+
+  /// The same database, scoped to another session.
+  public func session(_ id: Int64) -> QuestionStore {
+    QuestionStore(driver: driver, session: id, timing: timing)
+  }
+
+  /// Whether other instances may share this database (and tell this one what they change).
+  public var isShared: Bool { driver.roomFeed != nil }
+
+  /// Migrates the schema (SQLite's was on opening).
+  public func prepare() async throws(StoreError) { try await driver.prepare() }
+
+  /// Gives back the database's connections.
+  public func close() async { await driver.close() }
+
+  /// Throws when the database could not store a question now, for instance while another
+  /// process holds an SQLite file locked past the busy timeout, or PostgreSQL is down
+  /// (`/readyz`).
+  public func ping() async throws(StoreError) { try await timed { try await driver.ping() } }
+
+  /// Stores a new question; a question with the same token is not stored again: the one
+  /// already there comes back instead (with `inserted` false), now asked from the sender's
+  /// connection, so that its answer reaches the sender where it is now.
+  public func insert(_ question: StoredQuestion) async throws(StoreError) -> (
+    question: StoredQuestion, inserted: Bool
+  ) {
+    try await timed { try await driver.insert(question, session: session) }
+  }
+
+  /// The questions with these tokens, and those with these ids that `attendee` asked, now
+  /// asked from `connection`: their answers go there from now on. Ids are public (the room
+  /// shows them); a token, or the attendee id, is what proves a question is the sender's.
+  public func reassign(ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?)
+    async throws(StoreError) -> [StoredQuestion]
+  {
+    try await timed {
+      try await driver.reassign(
+        ids: ids, tokens: tokens, to: connection, attendee: attendee, session: session)
+    }
+  }
+
+  /// Which of these ids the store has.
+  public func existing(ids: [UUID]) async throws(StoreError) -> Set<UUID> {
+    guard !ids.isEmpty else { return [] }
+    return try await timed { try await driver.existing(ids: ids, session: session) }
+  }
+
+  /// Every question, oldest first (exports; pages use `page`).
+  public func all() async throws(StoreError) -> [StoredQuestion] {
+    try await timed { try await driver.all(session: session) }
+  }
+
+  /// Up to `limit` questions, newest first, older than the question `before` names (an id)
+  /// when given. Reads only what it returns, however many are stored.
+  public func page(limit: Int, before: UUID? = nil, byVotes: Bool = false)
+    async throws(StoreError) -> [StoredQuestion]
+  {
+    try await timed {
+      try await driver.page(limit: limit, before: before, byVotes: byVotes, session: session)
+    }
+  }
+
+  /// How many questions there are, and how many are answered.
+  public func counts() async throws(StoreError) -> (total: Int, answered: Int) {
+    try await timed { try await driver.counts(session: session) }
+  }
+
+  public func question(token: UUID) async throws(StoreError) -> StoredQuestion? {
+    try await timed { try await driver.question(token: token, session: session) }
+  }
+
+  public func question(id: UUID) async throws(StoreError) -> StoredQuestion? {
+    try await timed { try await driver.question(id: id, session: session) }
+  }
+
+  public func count() async throws(StoreError) -> Int { try await counts().total }
+
+  /// Runs one call to the driver, timed.
+  package func timed<T>(_ body: () async throws -> T) async throws(StoreError) -> T {
+    let started = ContinuousClock.now
+    defer { timing(ContinuousClock.now - started) }
+    return try await StoreError.mapping { try await body() }
+  }
+}
+
+/// Told the duration of each store call (the server's database latency histogram).
+public typealias StoreTiming = @Sendable (Duration) -> Void

@@ -1,0 +1,66 @@
+import Foundation
+import QnA
+
+/// One database under `QuestionStore`: SQLite through GRDB (`SQLiteDriver`, the embedded
+/// default) or PostgreSQL through postgres-nio (`PostgresDriver`, for several instances). Both
+/// keep the same schema, made by the same migrations, and apply `StoreRules` inside their
+/// transactions; every call names the session it reads or writes.
+package protocol StoreDriver: Sendable {
+  /// Migrates the schema. The store is usable after it.
+  func prepare() async throws(StoreError)
+  /// Throws when a question could not be stored now (`/readyz`).
+  func ping() async throws(StoreError)
+  /// Gives back the connections.
+  func close() async
+
+  func insert(_ question: StoredQuestion, session: Int64) async throws(StoreError) -> (
+    question: StoredQuestion, inserted: Bool
+  )
+  func reassign(ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64)
+    async throws(StoreError) -> [StoredQuestion]
+  func existing(ids: [UUID], session: Int64) async throws(StoreError) -> Set<UUID>
+  func all(session: Int64) async throws(StoreError) -> [StoredQuestion]
+  func page(limit: Int, before: UUID?, byVotes: Bool, session: Int64) async throws(StoreError)
+    -> [StoredQuestion]
+  func counts(session: Int64) async throws(StoreError) -> (total: Int, answered: Int)
+  func question(token: UUID, session: Int64) async throws(StoreError) -> StoredQuestion?
+  func question(id: UUID, session: Int64) async throws(StoreError) -> StoredQuestion?
+
+  func roomEpoch(session: Int64) async throws(StoreError) -> UUID
+  func currentSeq(session: Int64) async throws(StoreError) -> Int
+  func join(attendee: UUID, name: String?, at time: Date, session: Int64)
+    async throws(StoreError)
+  func vote(attendee: UUID, question: UUID, up: Bool, at time: Date, session: Int64)
+    async throws(StoreError) -> QuestionStore.VoteOutcome?
+  func highlighted(session: Int64) async throws(StoreError) -> UUID?
+  func snapshot(for attendee: UUID, presenter: Bool, session: Int64) async throws(StoreError)
+    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
+  func changes(after: Int, upTo: Int, presenter: Bool, session: Int64) async throws(StoreError)
+    -> RoomDelta
+  func seed(_ questions: [StoredQuestion], session: Int64) async throws(StoreError)
+  func simulateVotes(
+    for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID,
+    session: Int64
+  ) async throws(StoreError) -> Int?
+  func export(session: Int64) async throws(StoreError) -> [ExportedQuestion]
+
+  func perform(
+    _ action: PresenterActionKind, on id: UUID, text: String?, isPrivate: Bool, token: UUID,
+    at time: Date, session: Int64
+  ) async throws(StoreError) -> QuestionStore.ActionOutcome?
+  func transitions(of id: UUID, session: Int64) async throws(StoreError) -> [(
+    action: PresenterActionKind, at: Date
+  )]
+
+  /// Stores a new session with its room's epoch; `nil` when another has this code.
+  func insertSession(_ record: SessionRecord, epoch: UUID) async throws(StoreError)
+    -> SessionRecord?
+  func session(code: String) async throws(StoreError) -> SessionRecord?
+  func sessions() async throws(StoreError) -> [SessionSummary]
+  func setSession(code: String, open: Bool) async throws(StoreError) -> SessionRecord?
+  func deleteSession(code: String) async throws(StoreError) -> SessionRecord?
+
+  /// What other instances on the same database changed, as they commit it: `nil` for a
+  /// database only this process writes to.
+  var roomFeed: RoomFeed? { get }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import PostgresNIO
+import QnA
+import QnAStore
+
+/// The room in PostgreSQL: each change and its log row in one transaction, under the
+/// session's lock, announced at commit.
+extension PostgresDriver {
+  package static func currentSeq(_ connection: PostgresConnection, _ session: Int64, logger: Logger)
+    async throws -> Int
+  {
+    try await int(
+      connection.query(
+        "SELECT COALESCE(MAX(seq), 0) FROM roomLog WHERE session = \(session)", logger: logger)
+    ) ?? 0
+  }
+
+  package static func roomState(
+    _ connection: PostgresConnection, _ session: Int64, _ key: String, logger: Logger
+  ) async throws -> String? {
+    for try await value in try await connection.query(
+      "SELECT value FROM roomState WHERE session = \(session) AND key = \(key)", logger: logger
+    ).decode(String?.self) {
+      return value
+    }
+    return nil
+  }
+
+  package func roomEpoch(session: Int64) async throws(StoreError) -> UUID {
+    try await read { [logger] connection in
+      try await Self.roomState(connection, session, "epoch", logger: logger)
+        .flatMap(UUID.init(uuidString:)) ?? UUID()
+    }
+  }
+
+  package func currentSeq(session: Int64) async throws(StoreError) -> Int {
+    try await read { [logger] connection in
+      try await Self.currentSeq(connection, session, logger: logger)
+    }
+  }
+
+  package func join(attendee: UUID, name: String?, at time: Date, session: Int64)
+    async throws(StoreError)
+  {
+    // Logs nothing, so it needs no turn on the session's lock (a room of joins at once would
+    // otherwise queue on it, each holding a pooled connection).
+    try await transaction(locking: nil) { [logger] connection in
+      try await Self.requireExists(connection, session, logger: logger)
+      try await connection.query(
+        """
+        INSERT INTO attendee (session, id, name, firstSeen)
+        VALUES (\(session), \(attendee.uuidString), \(name), \(time.timeIntervalSinceReferenceDate))
+        ON CONFLICT (session, id) DO UPDATE SET name = excluded.name
+        """, logger: logger)
+    }
+  }
+
+  package func vote(attendee: UUID, question: UUID, up: Bool, at time: Date, session: Int64)
+    async throws(StoreError) -> QuestionStore.VoteOutcome?
+  {
+    try await write(session) { [logger] connection in
+      // A question in review or dismissed is, to a voter, no question at all.
+      guard var record = try await Self.record(connection, question, session, logger: logger),
+        record.state == QuestionState.live.rawValue
+      else {
+        return nil
+      }
+      let existing =
+        try await Self.int(
+          connection.query(
+            """
+            SELECT 1 FROM vote WHERE attendee = \(attendee.uuidString)
+            AND question = \(question.uuidString)
+            """, logger: logger)) != nil
+      switch StoreRules.vote(on: record, by: attendee, up: up, existing: existing) {
+      case .refuse(let reason):
+        return QuestionStore.VoteOutcome(
+          voted: false, votes: record.votes,
+          seq: try await Self.currentSeq(connection, session, logger: logger), refusal: reason)
+      case .unchanged:
+        return QuestionStore.VoteOutcome(
+          voted: existing, votes: record.votes,
+          seq: try await Self.currentSeq(connection, session, logger: logger))
+      case .add:
+        try await connection.query(
+          """
+          INSERT INTO vote (attendee, question, createdAt)
+          VALUES (\(attendee.uuidString), \(question.uuidString), \(time.timeIntervalSinceReferenceDate))
+          """, logger: logger)
+        record.votes += 1
+      case .remove:
+        try await connection.query(
+          """
+          DELETE FROM vote WHERE attendee = \(attendee.uuidString)
+          AND question = \(question.uuidString)
+          """, logger: logger)
+        record.votes -= 1
+      }
+      try await Self.save(record, connection, logger: logger)
+      let seq = try await self.logChange(connection, session, question, .votes)
+      return QuestionStore.VoteOutcome(voted: up, votes: record.votes, seq: seq)
+    }
+  }
+
+  package func highlighted(session: Int64) async throws(StoreError) -> UUID? {
+    try await read { [logger] connection in
+      try await Self.roomState(connection, session, "highlighted", logger: logger)
+        .flatMap(UUID.init(uuidString:))
+    }
+  }
+
+  package func snapshot(for attendee: UUID, presenter: Bool, session: Int64)
+    async throws(StoreError)
+    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
+  {
+    try await read { [logger] connection in
+      let seq = try await Self.currentSeq(connection, session, logger: logger)
+      var voted: Set<String> = []
+      for try await id in try await connection.query(
+        "SELECT question FROM vote WHERE attendee = \(attendee.uuidString)", logger: logger
+      ).decode(String.self) {
+        voted.insert(id)
+      }
+      let names = presenter ? try await Self.names(connection, session, logger: logger) : [:]
+      let records = try await Self.ordered(connection, session, logger: logger)
+      let highlighted = try await Self.roomState(
+        connection, session, "highlighted", logger: logger)
+      return (
+        seq,
+        StoreRules.room(records, for: attendee, voted: voted, names: names, presenter: presenter),
+        highlighted.flatMap(UUID.init(uuidString:))
+      )
+    }
+  }
+
+  /// Attendees' display names by id, for presenters: of `askers` only when given.
+  package static func names(
+    _ connection: PostgresConnection, _ session: Int64, of askers: [QuestionRecord]? = nil,
+    logger: Logger
+  ) async throws -> [UUID: String] {
+    var query: PostgresQuery =
+      "SELECT id, name FROM attendee WHERE session = \(session) AND name IS NOT NULL"
+    if let askers {
+      let ids = Array(Set(askers.compactMap(\.attendee)))
+      guard !ids.isEmpty else { return [:] }
+      query = """
+        SELECT id, name FROM attendee WHERE session = \(session) AND name IS NOT NULL
+        AND id = ANY(\(ids))
+        """
+    }
+    var names: [UUID: String] = [:]
+    for try await (id, name) in try await connection.query(query, logger: logger).decode(
+      (String, String).self)
+    {
+      if let id = UUID(uuidString: id) { names[id] = name }
+    }
+    return names
+  }
+
+  package func changes(after: Int, upTo: Int, presenter: Bool, session: Int64)
+    async throws(StoreError)
+    -> RoomDelta
+  {
+    try await read { [logger] connection in
+      var rows: [(question: String?, kind: String)] = []
+      for try await row in try await connection.query(
+        """
+        SELECT question, kind FROM roomLog
+        WHERE session = \(session) AND seq > \(after) AND seq <= \(upTo) ORDER BY seq
+        """, logger: logger
+      ).decode((String?, String).self) {
+        rows.append(row)
+      }
+      let changed = StoreRules.changed(in: rows)
+      let records = try await Self.records(
+        connection.query(
+          """
+          SELECT \(unescaped: Self.columns) FROM question
+          WHERE session = \(session) AND id = ANY(\(changed.ids))
+          """, logger: logger))
+      let highlight: HighlightChange? =
+        changed.highlight
+        ? HighlightChange(
+          id: try await Self.roomState(connection, session, "highlighted", logger: logger)
+            .flatMap(UUID.init(uuidString:)))
+        : nil
+      return StoreRules.delta(
+        after: after, upTo: upTo, named: changed.ids, rows: records,
+        names: presenter
+          ? try await Self.names(connection, session, of: records, logger: logger) : [:],
+        highlight: highlight, presenter: presenter)
+    }
+  }
+
+  package func seed(_ questions: [StoredQuestion], session: Int64) async throws(StoreError) {
+    try await write(session) { [logger] connection in
+      for question in questions {
+        try await Self.insert(
+          QuestionRecord(question, session: session), connection, logger: logger)
+        try await self.logChange(connection, session, question.id, .added)
+      }
+    }
+  }
+
+  package func simulateVotes(
+    for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID,
+    session: Int64
+  ) async throws(StoreError) -> Int? {
+    try await write(session) { [logger] connection in
+      guard var record = try await Self.record(connection, question, session, logger: logger)
+      else { return nil }
+      let voters = (0..<count).map { _ in makeID().uuidString }
+      try await connection.query(
+        """
+        INSERT INTO vote (attendee, question, createdAt)
+        SELECT voter, \(question.uuidString), \(time.timeIntervalSinceReferenceDate)
+        FROM unnest(\(voters)) AS voter
+        """, logger: logger)
+      record.votes += count
+      try await Self.save(record, connection, logger: logger)
+      try await self.logChange(connection, session, question, .votes)
+      return record.votes
+    }
+  }
+
+  package func export(session: Int64) async throws(StoreError) -> [ExportedQuestion] {
+    try await read { [logger] connection in
+      let names = try await Self.names(connection, session, logger: logger)
+      return try await Self.ordered(connection, session, logger: logger).map {
+        let question = $0.question
+        return ExportedQuestion(question: question, name: question.attendee.flatMap { names[$0] })
+      }
+    }
+  }
+}

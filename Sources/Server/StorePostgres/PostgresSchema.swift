@@ -1,0 +1,107 @@
+import Foundation
+import PostgresNIO
+import QnAStore
+
+/// The schema's migrations in PostgreSQL: the same four steps, under the same names, as
+/// `SQLiteDriver.migrator`, to the same tables and columns. Where SQLite has an implicit
+/// `rowid` (the order of insertion, which pages and exports sort by), PostgreSQL has a
+/// column of that name. Each step runs once, in the transaction that records it; instances
+/// starting together take turns on a lock.
+package enum PostgresSchema {
+  package static let steps: [(name: String, sql: [String])] = [
+    (
+      "v1: questions",
+      [
+        """
+        CREATE TABLE question (
+          id text PRIMARY KEY, content text NOT NULL, answered boolean NOT NULL DEFAULT false,
+          askedFrom text NOT NULL, createdAt double precision NOT NULL, token text UNIQUE,
+          rowid bigserial NOT NULL)
+        """,
+        "CREATE INDEX question_on_createdAt ON question (createdAt)",
+      ]
+    ),
+    (
+      "v2: room",
+      [
+        "ALTER TABLE question ADD COLUMN attendee text",
+        "ALTER TABLE question ADD COLUMN votes bigint NOT NULL DEFAULT 0",
+        "CREATE TABLE attendee (id text PRIMARY KEY, name text, firstSeen double precision NOT NULL)",
+        """
+        CREATE TABLE vote (
+          attendee text NOT NULL,
+          question text NOT NULL REFERENCES question (id) ON DELETE CASCADE,
+          createdAt double precision NOT NULL, PRIMARY KEY (attendee, question))
+        """,
+        "CREATE INDEX vote_on_question ON vote (question)",
+        "CREATE TABLE roomLog (seq bigserial PRIMARY KEY, question text, kind text NOT NULL)",
+        "CREATE TABLE roomState (key text PRIMARY KEY, value text)",
+        "INSERT INTO roomState (key, value) VALUES ('epoch', upper(gen_random_uuid()::text))",
+      ]
+    ),
+    (
+      "v3: lifecycle",
+      [
+        "ALTER TABLE question ADD COLUMN state text NOT NULL DEFAULT 'live'",
+        "ALTER TABLE question ADD COLUMN answer text",
+        "ALTER TABLE question ADD COLUMN answerPrivate boolean NOT NULL DEFAULT false",
+        "ALTER TABLE question ADD COLUMN answeredAt double precision",
+        "ALTER TABLE question ADD COLUMN published boolean NOT NULL DEFAULT true",
+        """
+        CREATE TABLE transition (
+          token text PRIMARY KEY,
+          question text NOT NULL REFERENCES question (id) ON DELETE CASCADE,
+          action text NOT NULL, at double precision NOT NULL, text text,
+          rowid bigserial NOT NULL)
+        """,
+        "CREATE INDEX transition_on_question ON transition (question)",
+      ]
+    ),
+    (
+      "v4: sessions",
+      [
+        """
+        CREATE TABLE session (
+          id bigserial PRIMARY KEY, code text NOT NULL UNIQUE, title text NOT NULL,
+          token text NOT NULL, open boolean NOT NULL DEFAULT true,
+          createdAt double precision NOT NULL)
+        """,
+        "ALTER TABLE question ADD COLUMN session bigint NOT NULL DEFAULT 0",
+        "ALTER TABLE roomLog ADD COLUMN session bigint NOT NULL DEFAULT 0",
+        "CREATE INDEX question_session ON question (session, createdAt)",
+        "CREATE INDEX roomLog_session ON roomLog (session, seq)",
+        "ALTER TABLE roomState ADD COLUMN session bigint NOT NULL DEFAULT 0",
+        "ALTER TABLE roomState DROP CONSTRAINT roomState_pkey",
+        "ALTER TABLE roomState ADD PRIMARY KEY (session, key)",
+        "ALTER TABLE attendee ADD COLUMN session bigint NOT NULL DEFAULT 0",
+        "ALTER TABLE attendee DROP CONSTRAINT attendee_pkey",
+        "ALTER TABLE attendee ADD PRIMARY KEY (session, id)",
+      ]
+    ),
+  ]
+
+  /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from
+  /// the sessions' 64-bit ones).
+  package static let migrationLock: (Int32, Int32) = (0x716E_61, 1)
+
+  package static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+    try await connection.query(
+      "SELECT pg_advisory_xact_lock(\(migrationLock.0), \(migrationLock.1))", logger: logger)
+    try await connection.query(
+      "CREATE TABLE IF NOT EXISTS qna_migrations (name text PRIMARY KEY)", logger: logger)
+    var done: Set<String> = []
+    for try await name in try await connection.query(
+      "SELECT name FROM qna_migrations", logger: logger
+    ).decode(String.self) {
+      done.insert(name)
+    }
+    for step in steps where !done.contains(step.name) {
+      for statement in step.sql {
+        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+      }
+      try await connection.query(
+        "INSERT INTO qna_migrations (name) VALUES (\(step.name))", logger: logger)
+      logger.info("database migrated: \(step.name)")
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import QnA
+import QnAStore
+
+/// The presenters' actions in SQLite: each a transition in one transaction with its log row
+/// and its token.
+extension SQLiteDriver {
+  package func perform(
+    _ action: PresenterActionKind, on id: UUID, text: String?, isPrivate: Bool, token: UUID,
+    at time: Date, session: Int64
+  ) async throws(StoreError) -> QuestionStore.ActionOutcome? {
+    try await run { db in
+      guard let record = try Self.record(db, id, session) else { return nil }
+      if let seen = try Row.fetchOne(
+        db, sql: "SELECT question, action FROM transition WHERE token = ?",
+        arguments: [token.uuidString])
+      {
+        return QuestionStore.ActionOutcome(
+          question: record.question, changed: false,
+          refusal: StoreRules.repeatRefusal(
+            seenQuestion: seen["question"], seenAction: seen["action"], action: action, on: id))
+      }
+      let step: StoreRules.ActionStep
+      switch StoreRules.perform(
+        action, on: record, id: id, highlighted: try Self.highlighted(db, session), text: text,
+        isPrivate: isPrivate, at: time)
+      {
+      case .failure(let refusal):
+        return QuestionStore.ActionOutcome(
+          question: record.question, changed: false, refusal: refusal.reason)
+      case .success(let success): step = success
+      }
+      if step.changed {
+        try step.record.update(db)
+        try Self.logChange(db, session, id, StoreRules.logKind(of: action))
+      }
+      if case .some(let newHighlight) = step.highlight {
+        try Self.setHighlight(db, session, newHighlight)
+      }
+      try db.execute(
+        sql: "INSERT INTO transition (token, question, action, at, text) VALUES (?, ?, ?, ?, ?)",
+        arguments: [
+          token.uuidString, id.uuidString, action.rawValue, time.timeIntervalSinceReferenceDate,
+          action == .answer ? text : nil,
+        ])
+      return QuestionStore.ActionOutcome(
+        question: step.record.question, changed: step.changed || step.highlight != .none)
+    }
+  }
+
+  package static func setHighlight(_ db: Database, _ session: Int64, _ question: UUID?) throws {
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'highlighted', ?)",
+      arguments: [session, question?.uuidString])
+    try logChange(db, session, question, .highlight)
+  }
+
+  package func transitions(of id: UUID, session: Int64) async throws(StoreError) -> [(
+    action: PresenterActionKind, at: Date
+  )] {
+    try await read { db in
+      guard try Self.record(db, id, session) != nil else { return [] }
+      return try Row.fetchAll(
+        db, sql: "SELECT action, at FROM transition WHERE question = ? ORDER BY at, rowid",
+        arguments: [id.uuidString]
+      ).compactMap { row in
+        PresenterActionKind(rawValue: row["action"]).map {
+          ($0, Date(timeIntervalSinceReferenceDate: row["at"]))
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+import QnA
+import QnAStore
+
+/// The room in SQLite: each change and its log row in one transaction.
+extension SQLiteDriver {
+  package static func logChange(
+    _ db: Database, _ session: Int64, _ question: UUID?, _ kind: RoomChange
+  )
+    throws
+  {
+    try db.execute(
+      sql: "INSERT INTO roomLog (session, question, kind) VALUES (?, ?, ?)",
+      arguments: [session, question?.uuidString, kind.rawValue])
+  }
+
+  package static func currentSeq(_ db: Database, _ session: Int64) throws -> Int {
+    try Int.fetchOne(
+      db, sql: "SELECT COALESCE(MAX(seq), 0) FROM roomLog WHERE session = ?",
+      arguments: [session]) ?? 0
+  }
+
+  package func roomEpoch(session: Int64) async throws(StoreError) -> UUID {
+    try await read { db in
+      let value = try String.fetchOne(
+        db, sql: "SELECT value FROM roomState WHERE session = ? AND key = 'epoch'",
+        arguments: [session])
+      return value.flatMap(UUID.init(uuidString:)) ?? UUID()
+    }
+  }
+
+  package func currentSeq(session: Int64) async throws(StoreError) -> Int {
+    try await read { db in try Self.currentSeq(db, session) }
+  }
+
+  package func join(attendee: UUID, name: String?, at time: Date, session: Int64)
+    async throws(StoreError)
+  {
+    try await run { db in
+      try Self.requireExists(db, session)
+      try db.execute(
+        sql: """
+          INSERT INTO attendee (session, id, name, firstSeen) VALUES (?, ?, ?, ?)
+          ON CONFLICT(session, id) DO UPDATE SET name = excluded.name
+          """,
+        arguments: [session, attendee.uuidString, name, time.timeIntervalSinceReferenceDate])
+    }
+  }
+
+  package func vote(attendee: UUID, question: UUID, up: Bool, at time: Date, session: Int64)
+    async throws(StoreError) -> QuestionStore.VoteOutcome?
+  {
+    try await run { db in
+      // A question in review or dismissed is, to a voter, no question at all.
+      guard var record = try Self.record(db, question, session),
+        record.state == QuestionState.live.rawValue
+      else {
+        return nil
+      }
+      let key = [attendee.uuidString, question.uuidString]
+      let existing =
+        try Bool.fetchOne(
+          db, sql: "SELECT 1 FROM vote WHERE attendee = ? AND question = ?",
+          arguments: StatementArguments(key)) ?? false
+      switch StoreRules.vote(on: record, by: attendee, up: up, existing: existing) {
+      case .refuse(let reason):
+        return QuestionStore.VoteOutcome(
+          voted: false, votes: record.votes, seq: try Self.currentSeq(db, session),
+          refusal: reason)
+      case .unchanged:
+        return QuestionStore.VoteOutcome(
+          voted: existing, votes: record.votes, seq: try Self.currentSeq(db, session))
+      case .add:
+        try db.execute(
+          sql: "INSERT INTO vote (attendee, question, createdAt) VALUES (?, ?, ?)",
+          arguments: [
+            attendee.uuidString, question.uuidString, time.timeIntervalSinceReferenceDate,
+          ])
+        record.votes += 1
+      case .remove:
+        try db.execute(
+          sql: "DELETE FROM vote WHERE attendee = ? AND question = ?",
+          arguments: StatementArguments(key))
+        record.votes -= 1
+      }
+      try record.update(db)
+      try Self.logChange(db, session, question, .votes)
+      return QuestionStore.VoteOutcome(
+        voted: up, votes: record.votes, seq: Int(db.lastInsertedRowID))
+    }
+  }
+
+  package func highlighted(session: Int64) async throws(StoreError) -> UUID? {
+    try await read { db in try Self.highlighted(db, session) }
+  }
+
+  package static func highlighted(_ db: Database, _ session: Int64) throws -> UUID? {
+    try String.fetchOne(
+      db, sql: "SELECT value FROM roomState WHERE session = ? AND key = 'highlighted'",
+      arguments: [session]
+    ).flatMap(UUID.init(uuidString:))
+  }
+
+  package func snapshot(for attendee: UUID, presenter: Bool, session: Int64)
+    async throws(StoreError)
+    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
+  {
+    try await read { db in
+      let seq = try Self.currentSeq(db, session)
+      let voted = try Set(
+        String.fetchAll(
+          db, sql: "SELECT question FROM vote WHERE attendee = ?",
+          arguments: [attendee.uuidString]))
+      let names = presenter ? try Self.names(db, session) : [:]
+      let records = try Self.questions(session).order(Column("createdAt"), Column("rowid"))
+        .fetchAll(db)
+      let questions = StoreRules.room(
+        records, for: attendee, voted: voted, names: names, presenter: presenter)
+      return (seq, questions, try Self.highlighted(db, session))
+    }
+  }
+
+  /// Attendees' display names by id, for presenters: of `askers` only when given (a delta's
+  /// few questions need not read every attendee of a busy room, ten times a second).
+  package static func names(_ db: Database, _ session: Int64, of askers: [QuestionRecord]? = nil)
+    throws
+    -> [UUID: String]
+  {
+    var sql = "SELECT id, name FROM attendee WHERE session = ? AND name IS NOT NULL"
+    var arguments: [String] = []
+    if let askers {
+      arguments = Array(Set(askers.compactMap(\.attendee)))
+      guard !arguments.isEmpty else { return [:] }
+      sql += " AND id IN (\(arguments.map { _ in "?" }.joined(separator: ",")))"
+    }
+    var names: [UUID: String] = [:]
+    let bound = StatementArguments([session]) + StatementArguments(arguments)
+    for row in try Row.fetchAll(db, sql: sql, arguments: bound) {
+      if let id = UUID(uuidString: row["id"]) { names[id] = row["name"] }
+    }
+    return names
+  }
+
+  package func changes(after: Int, upTo: Int, presenter: Bool, session: Int64)
+    async throws(StoreError)
+    -> RoomDelta
+  {
+    try await read { db in
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT question, kind FROM roomLog
+          WHERE session = ? AND seq > ? AND seq <= ? ORDER BY seq
+          """,
+        arguments: [session, after, upTo])
+      let changed = StoreRules.changed(in: rows.map { ($0["question"], $0["kind"]) })
+      let records = try Self.questions(session).filter(keys: changed.ids).fetchAll(db)
+      return StoreRules.delta(
+        after: after, upTo: upTo, named: changed.ids, rows: records,
+        names: presenter ? try Self.names(db, session, of: records) : [:],
+        highlight: changed.highlight
+          ? HighlightChange(id: try Self.highlighted(db, session)) : nil,
+        presenter: presenter)
+    }
+  }
+
+  package func seed(_ questions: [StoredQuestion], session: Int64) async throws(StoreError) {
+    try await run { db in
+      for question in questions {
+        try QuestionRecord(question, session: session).insert(db)
+        try Self.logChange(db, session, question.id, .added)
+      }
+    }
+  }
+
+  package func simulateVotes(
+    for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID,
+    session: Int64
+  ) async throws(StoreError) -> Int? {
+    try await run { db in
+      guard var record = try Self.record(db, question, session) else { return nil }
+      for _ in 0..<count {
+        try db.execute(
+          sql: "INSERT INTO vote (attendee, question, createdAt) VALUES (?, ?, ?)",
+          arguments: [
+            makeID().uuidString, question.uuidString, time.timeIntervalSinceReferenceDate,
+          ])
+      }
+      record.votes += count
+      try record.update(db)
+      try Self.logChange(db, session, question, .votes)
+      return record.votes
+    }
+  }
+
+  package func export(session: Int64) async throws(StoreError) -> [ExportedQuestion] {
+    try await read { db in
+      let names = try Self.names(db, session)
+      return try Self.questions(session).order(Column("createdAt"), Column("rowid")).fetchAll(db)
+        .map {
+          let question = $0.question
+          return ExportedQuestion(
+            question: question, name: question.attendee.flatMap { names[$0] })
+        }
+    }
+  }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import GRDB
+import QnA
+import QnAStore
+
+/// The store in SQLite through GRDB: a file (the default `qna.sqlite`) or `:memory:`. The
+/// schema is created and migrated when the store opens. One process writes at a time; another
+/// on the same file waits for its lock (`qna-server session`, a backup), but hears nothing of
+/// what this one changes: sharing a database between instances takes PostgreSQL.
+package final class SQLiteDriver: StoreDriver {
+  package let database: DatabaseQueue
+
+  package init(path: String) throws(StoreError) {
+    do {
+      var configuration = Configuration()
+      // Another process (sqlite3, a backup) may hold the file for a moment: wait for it a
+      // little, then report the write as failed, which the client retries.
+      configuration.busyMode = .timeout(Self.busyTimeout)
+      if path != ":memory:" {
+        // WAL with synchronous=FULL: each commit is on disk before the server says
+        // "created" or "answered", so not even a power loss takes back what it said.
+        configuration.prepareDatabase { db in
+          try db.execute(sql: "PRAGMA journal_mode = WAL")
+          try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+      }
+      database =
+        path == ":memory:"
+        ? try DatabaseQueue(configuration: configuration)
+        : try DatabaseQueue(path: path, configuration: configuration)
+      try Self.migrator.migrate(database)
+    } catch {
+      throw .unavailable("\(path): \(error)")
+    }
+  }
+
+  /// How long a write waits for a lock another process holds.
+  package static let busyTimeout: TimeInterval = 2
+
+  package var roomFeed: RoomFeed? { nil }
+
+  package func prepare() async throws(StoreError) {}
+
+  package func close() async {}
+
+  /// Takes the write lock and gives it back.
+  package func ping() async throws(StoreError) {
+    do {
+      try await database.writeWithoutTransaction { db in
+        try db.inTransaction(.immediate) { .rollback }
+      }
+    } catch {
+      throw .unavailable("\(error)")
+    }
+  }
+
+  /// `PRAGMA synchronous` as the store's connection has it: 2 is FULL.
+  package func synchronousLevel() async throws(StoreError) -> Int {
+    try await read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+  }
+
+  package static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1: questions") { db in
+      try db.create(table: QuestionRecord.databaseTableName) { table in
+        table.primaryKey("id", .text)
+        table.column("content", .text).notNull()
+        table.column("answered", .boolean).notNull().defaults(to: false)
+        table.column("askedFrom", .text).notNull()
+        table.column("createdAt", .double).notNull().indexed()
+        table.column("token", .text).unique()
+      }
+    }
+    // The room: who asked (a stable attendee id), votes, and a log of what changed, by a
+    // sequence number attendees catch up from. Databases made before it upgrade in place.
+    migrator.registerMigration("v2: room") { db in
+      try db.alter(table: QuestionRecord.databaseTableName) { table in
+        table.add(column: "attendee", .text)
+        table.add(column: "votes", .integer).notNull().defaults(to: 0)
+      }
+      try db.create(table: "attendee") { table in
+        table.primaryKey("id", .text)
+        table.column("name", .text)
+        table.column("firstSeen", .double).notNull()
+      }
+      try db.create(table: "vote") { table in
+        table.column("attendee", .text).notNull()
+        table.column("question", .text).notNull().indexed()
+          .references(QuestionRecord.databaseTableName, onDelete: .cascade)
+        table.column("createdAt", .double).notNull()
+        table.primaryKey(["attendee", "question"])
+      }
+      try db.create(table: "roomLog") { table in
+        table.autoIncrementedPrimaryKey("seq")
+        table.column("question", .text)
+        table.column("kind", .text).notNull()
+      }
+      try db.create(table: "roomState") { table in
+        table.primaryKey("key", .text)
+        table.column("value", .text)
+      }
+      try db.execute(
+        sql: "INSERT INTO roomState (key, value) VALUES ('epoch', ?)",
+        arguments: [UUID().uuidString])
+    }
+    // The presenter's console: each question's state and answer, and every transition with
+    // its time, by the token that makes a presenter's action exactly-once.
+    migrator.registerMigration("v3: lifecycle") { db in
+      try db.alter(table: QuestionRecord.databaseTableName) { table in
+        table.add(column: "state", .text).notNull().defaults(to: QuestionState.live.rawValue)
+        table.add(column: "answer", .text)
+        table.add(column: "answerPrivate", .boolean).notNull().defaults(to: false)
+        table.add(column: "answeredAt", .double)
+        // Whether the room ever saw it: a question dismissed straight from review is
+        // never named to attendees, not even as removed.
+        table.add(column: "published", .boolean).notNull().defaults(to: true)
+      }
+      try db.create(table: "transition") { table in
+        table.primaryKey("token", .text)
+        table.column("question", .text).notNull().indexed()
+          .references(QuestionRecord.databaseTableName, onDelete: .cascade)
+        table.column("action", .text).notNull()
+        table.column("at", .double).notNull()
+        table.column("text", .text)
+      }
+    }
+    migrator.registerMigration("v4: sessions", migrate: Self.addSessions)
+    return migrator
+  }
+
+  /// A session's questions.
+  package static func questions(_ session: Int64) -> QueryInterfaceRequest<QuestionRecord> {
+    QuestionRecord.filter(Column("session") == session)
+  }
+
+  /// The question with this id, if it is the session's.
+  package static func record(_ db: Database, _ id: UUID, _ session: Int64) throws -> QuestionRecord?
+  {
+    try questions(session).filter(key: id.uuidString).fetchOne(db)
+  }
+
+  package func insert(_ question: StoredQuestion, session: Int64) async throws(StoreError) -> (
+    question: StoredQuestion, inserted: Bool
+  ) {
+    try await run { db in
+      if let token = question.token,
+        let existing = try QuestionRecord.filter(Column("token") == token.uuidString)
+          .fetchOne(db)
+      {
+        guard let moved = try StoreRules.resend(question, of: existing, session: session) else {
+          return (existing.question, false)
+        }
+        try moved.update(db)
+        return (moved.question, false)
+      }
+      try Self.requireOpen(db, session)
+      try QuestionRecord(question, session: session).insert(db)
+      try Self.logChange(db, session, question.id, .added)
+      return (question, true)
+    }
+  }
+
+  package func reassign(
+    ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64
+  )
+    async throws(StoreError) -> [StoredQuestion]
+  {
+    try await run { db in
+      let questions = Self.questions(session)
+      let byID = try questions.filter(keys: ids.map(\.uuidString)).fetchAll(db)
+      let byToken = try questions.filter(tokens.map(\.uuidString).contains(Column("token")))
+        .fetchAll(db)
+      let moved = StoreRules.resumed(
+        byID: byID, byToken: byToken, to: connection, attendee: attendee)
+      for record in moved.changed { try record.update(db) }
+      return moved.questions
+    }
+  }
+
+  package func existing(ids: [UUID], session: Int64) async throws(StoreError) -> Set<UUID> {
+    try await read { db in
+      Set(
+        try Self.questions(session).filter(keys: ids.map(\.uuidString))
+          .select(Column("id"), as: String.self).fetchAll(db).compactMap(UUID.init(uuidString:)))
+    }
+  }
+
+  package func all(session: Int64) async throws(StoreError) -> [StoredQuestion] {
+    try await read { db in
+      try Self.questions(session).order(Column("createdAt"), Column("rowid")).fetchAll(db)
+        .map(\.question)
+    }
+  }
+
+  package func page(limit: Int, before: UUID?, byVotes: Bool, session: Int64)
+    async throws(StoreError)
+    -> [StoredQuestion]
+  {
+    try await read { db in
+      // The sort's keys, most significant first; the page resumes after the anchor's.
+      let keys = (byVotes ? ["votes"] : []) + ["createdAt", "rowid"]
+      var request = Self.questions(session).order(keys.map { Column($0).desc }).limit(limit)
+      if let before {
+        guard
+          let anchor = try Row.fetchOne(
+            db,
+            sql:
+              "SELECT \(keys.joined(separator: ", ")) FROM question WHERE id = ? AND session = ?",
+            arguments: [before.uuidString, session])
+        else { return [] }
+        let values = (0..<keys.count).map { anchor[$0] as DatabaseValue }
+        // (a, b, c) < (x, y, z), spelled out for SQLite.
+        let clauses = keys.indices.map { index in
+          (keys[..<index].map { "\($0) = ?" } + ["\(keys[index]) < ?"]).joined(separator: " AND ")
+        }
+        let arguments = keys.indices.flatMap { index in values[...index] }
+        request = request.filter(
+          sql: clauses.map { "(\($0))" }.joined(separator: " OR "),
+          arguments: StatementArguments(arguments))
+      }
+      return try request.fetchAll(db).map(\.question)
+    }
+  }
+
+  package func counts(session: Int64) async throws(StoreError) -> (total: Int, answered: Int) {
+    try await read { db in
+      let questions = Self.questions(session)
+      let total = try questions.fetchCount(db)
+      let answered = try questions.filter(Column("answered") == true).fetchCount(db)
+      return (total, answered)
+    }
+  }
+
+  package func question(token: UUID, session: Int64) async throws(StoreError) -> StoredQuestion? {
+    try await read { db in
+      try Self.questions(session).filter(Column("token") == token.uuidString).fetchOne(db)?
+        .question
+    }
+  }
+
+  package func question(id: UUID, session: Int64) async throws(StoreError) -> StoredQuestion? {
+    try await read { db in try Self.record(db, id, session)?.question }
+  }
+
+  package func run<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
+    async throws(StoreError) -> T
+  {
+    try await StoreError.mapping { try await database.write(body) }
+  }
+
+  package func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
+    async throws(StoreError) -> T
+  {
+    try await StoreError.mapping { try await database.read(body) }
+  }
+}
+
+extension QuestionRecord: FetchableRecord, PersistableRecord {}

@@ -1,0 +1,64 @@
+import Foundation
+import QnA
+import QnARoom
+import TestSupport
+import Testing
+
+/// The room's pages and budgets, without a socket.
+@Suite("The room's pages and budgets")
+struct RoomPagesTests {
+  static func questions(_ count: Int, length: Int) -> [RoomQuestion] {
+    (0..<count).map {
+      RoomQuestion(
+        id: uuid($0, group: 0x9A), content: String(repeating: "x", count: length), votes: $0,
+        answered: false, createdAt: Date(timeIntervalSinceReferenceDate: Double($0)))
+    }
+  }
+
+  @Test func aSmallDeltaIsOnePageAsBefore() {
+    let delta = RoomDelta(from: 3, to: 4, questions: Self.questions(3, length: 20))
+    #expect(RoomPages.split(delta) == [delta])
+  }
+
+  @Test func aLargeDeltaGoesInPagesUnderTheLimitInOrderWithTheHighlightLast() throws {
+    let questions = Self.questions(200, length: 900)
+    let removed = (0..<600).map { uuid($0, group: 0x9B) }
+    let highlight = HighlightChange(id: questions[5].id)
+    let delta = RoomDelta(
+      from: 10, to: 20, questions: questions, removed: removed, highlight: highlight)
+    let pages = RoomPages.split(delta)
+    let codec = WireCodec()
+    #expect(pages.count > 2)
+    for (index, page) in pages.enumerated() {
+      #expect(page.from == 10 && page.to == 20)
+      #expect(page.part == index + 1 && page.parts == pages.count)
+      #expect(codec.encode(.roomDelta(page)).count < RoomPages.messageLimit)
+      #expect((page.highlight != nil) == (index == pages.count - 1))
+    }
+    #expect(pages.flatMap(\.questions) == questions, "every question once, in order")
+    #expect(pages.flatMap { $0.removed ?? [] } == removed)
+  }
+
+  @Test func aQuestionLargerThanAPageStillGetsAPageOfItsOwn() {
+    let pages = RoomPages.split(Self.questions(3, length: 14_000), limit: RoomPages.pageBytes)
+    #expect(pages.map(\.count) == [1, 1, 1])
+  }
+
+  @Test func aBucketGivesItsBurstThenRefillsAtItsRate() {
+    var bucket = TokenBucket(burst: 2, window: .seconds(10), now: .zero)
+    #expect(bucket.take(now: .zero) == nil)
+    #expect(bucket.take(now: .zero) == nil)
+    #expect(bucket.take(now: .zero) == .seconds(5), "one token per 5 s")
+    #expect(bucket.take(now: .seconds(5)) == nil)
+    // Spending goes into debt: the wait is what the debt takes to pay.
+    var lookups = TokenBucket(burst: 10, window: .seconds(1), now: .zero)
+    #expect(lookups.spend(10, now: .zero) == .zero)
+    #expect(lookups.spend(5, now: .zero) == .milliseconds(500))
+  }
+
+  @Test func retryAfterIsInSecondsRoundedUpToTheMillisecond() {
+    #expect(RoomReplies.seconds(.microseconds(1)) == 0.001)
+    #expect(RoomReplies.seconds(.milliseconds(1500)) == 1.5)
+    #expect(RoomReplies.seconds(.nanoseconds(1_500_000_001)) == 1.501)
+  }
+}
