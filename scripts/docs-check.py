@@ -8,6 +8,9 @@ rewrites what is generated.
   PresenterHelp.swift).
 - The headless JSON lines: every event HeadlessEvents.swift prints is in docs/headless.md's
   table, and the table names no event the code does not print.
+- The modules: docs/architecture.md's module table has a row for every library target of
+  Package.swift, and each row's "depends on" names exactly that target's dependencies among
+  the package's own targets.
 - The README stays an on-ramp (at most 10 KB), and no code names the brief's PROTOCOL.md
   (the protocol is docs/protocol.md).
 
@@ -93,13 +96,69 @@ def check_readme_and_references():
     return problems
 
 
+# Targets the module table leaves out: C shims described beside the modules that use them, and
+# the tests' shared helpers.
+UNLISTED_TARGETS = {"CNcurses", "CZlib", "TestSupport"}
+
+
+def package_targets():
+    """Each library target of Package.swift and its dependencies among the package's own."""
+    text = (ROOT / "Package.swift").read_text()
+    starts = [m.start() for m in re.finditer(r"\.(target|executableTarget|testTarget|systemLibrary)\(", text)]
+    blocks = [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
+    names = {re.search(r'name: "([^"]+)"', block).group(1) for block in blocks}
+    targets = {}
+    for block in blocks:
+        if not block.startswith(".target("):
+            continue
+        name = re.search(r'name: "([^"]+)"', block).group(1)
+        deps_match = re.search(r"dependencies: \[(.*?)\]", block, re.S)
+        deps = set()
+        if deps_match:
+            without_products = re.sub(r"\.product\([^)]*\)", "", deps_match.group(1))
+            deps = {d for d in re.findall(r'"([^"]+)"', without_products) if d in names}
+        targets[name] = deps
+    return targets, names
+
+
+def check_module_table():
+    problems = []
+    targets, names = package_targets()
+    rows = {}
+    in_table = False
+    for line in (DOCS / "architecture.md").read_text().splitlines():
+        if line.startswith("| module | what it is | depends on |"):
+            in_table = True
+            continue
+        if in_table and not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if in_table and len(cells) == 3 and re.fullmatch(r"`[A-Za-z0-9]+`", cells[0]):
+            rows[cells[0].strip("`")] = {
+                w for w in re.findall(r"[A-Za-z0-9]+", cells[2]) if w in names
+            } - UNLISTED_TARGETS
+    for name, deps in sorted(targets.items()):
+        if name in UNLISTED_TARGETS:
+            continue
+        if name not in rows:
+            problems.append(f"docs/architecture.md: no row for module {name}")
+        elif rows[name] != deps - UNLISTED_TARGETS:
+            problems.append(
+                f"docs/architecture.md: {name} depends on {sorted(deps - UNLISTED_TARGETS)} "
+                f"in Package.swift, the table says {sorted(rows[name])}")
+    for name in rows:
+        if name not in targets:
+            problems.append(f"docs/architecture.md: the module table lists {name}, no such target")
+    return problems
+
+
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     bin_dir = pathlib.Path(sys.argv[1])
     write = "--write" in sys.argv[2:]
     problems = check_blocks(bin_dir, write)
-    problems += check_headless_events() + check_readme_and_references()
+    problems += check_headless_events() + check_readme_and_references() + check_module_table()
     for problem in problems:
         print(f"docs-check: {problem}", file=sys.stderr)
     if problems and not write:
