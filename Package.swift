@@ -191,10 +191,17 @@ let package = Package(
         .product(name: "NIOEmbedded", package: "swift-nio"),
       ]
     ),
-    // The store's rules without a database. (The drivers' tests, each run on SQLite and
-    // PostgreSQL, are in QnAServerTests beside the servers they start: a test target that
-    // imports the PostgreSQL driver without the server misses its C modules.)
-    .testTarget(name: "QnAStoreTests", dependencies: ["QnAStore", "QnA", "TestSupport"]),
+    // The store's rules without a database, and the store suite: every test on SQLite and on
+    // a throwaway PostgreSQL.
+    .testTarget(
+      name: "QnAStoreTests",
+      dependencies: [
+        "QnAStore", "QnAStoreLocation", "QnAStoreSQLite", "QnAStorePostgres", "QnA", "TestSupport",
+      ]),
+    .testTarget(name: "QnAStoreSQLiteTests", dependencies: ["QnAStoreSQLite", "TestSupport"]),
+    .testTarget(name: "QnAStorePostgresTests", dependencies: ["QnAStorePostgres", "QnAStore"]),
+    .testTarget(name: "QnAStoreLocationTests", dependencies: ["QnAStoreLocation", "QnAStore"]),
+    .testTarget(name: "QnAPagesTests", dependencies: ["QnAPages", "QnAStore"]),
     // The room's parts without a socket: pages, budgets, the fan-out's coalescing.
     .testTarget(name: "QnARoomTests", dependencies: ["QnARoom", "QnAStore", "QnA", "TestSupport"]),
     // The request guards on NIO's EmbeddedChannel.

@@ -90,11 +90,6 @@ struct DeliveryTests {
     #expect(flat.contains("(default \(Int(defaults.rateWindow / .seconds(1)))s)"))
   }
 
-  @Test func everyCommitIsSyncedToDiskBeforeItIsAcknowledged() async throws {
-    let store = try SQLiteDriver(path: Self.temporaryDatabase())
-    #expect(try await store.synchronousLevel() == 2, "PRAGMA synchronous = FULL")
-  }
-
   @Test func aBusyDatabaseRefusesWithRetryAfterAndNoAnswerGoesOutBeforeItIsStored()
     async throws
   {

@@ -1,6 +1,5 @@
 import Foundation
 import QnA
-import QnAGuards
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres

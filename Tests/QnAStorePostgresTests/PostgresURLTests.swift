@@ -1,17 +1,9 @@
-import Foundation
-import QnAGuards
-import QnARoom
 import QnAStore
-import QnAStoreLocation
 import QnAStorePostgres
-import QnAStoreSQLite
 import Testing
 
-@testable import QnAServer
-
-/// `--db postgres://…`: libpq's URL form, TLS `prefer` unless told otherwise, and a clear
-/// error (never showing the password) for anything else.
-@Suite("qna-server: PostgreSQL URLs")
+/// `--db postgres://…`: libpq's URL form, and what it refuses, never echoing a password.
+@Suite("PostgreSQL URLs")
 struct PostgresURLTests {
   @Test func theFullFormAndItsDefaults() throws {
     let full = try PostgresURL("postgres://qna:s%40cret@db.internal:6543/talks?sslmode=require")
@@ -50,15 +42,5 @@ struct PostgresURLTests {
     let url = try PostgresURL("postgres://qna:hunter2@db/qna")
     #expect(!"\(url)".contains("hunter2"))
     #expect("\(url)" == "postgres://qna:***@db:5432/qna?sslmode=prefer")
-  }
-
-  @Test func aServerOnAURLNobodyAnswersOnFailsToStartWithAClearError() async throws {
-    // A port nobody listens on: the server's start (migrations) fails within the connect
-    // timeout and says why, instead of serving without a database.
-    var configuration = ServerConfiguration()
-    configuration.port = 0
-    configuration.database = "postgres://qna@127.0.0.1:1/qna?sslmode=disable"
-    let server = try QnAServerApp(configuration: configuration, logger: ServerUnderTest.quietLogger)
-    await #expect(throws: StoreError.self) { try await server.run() }
   }
 }

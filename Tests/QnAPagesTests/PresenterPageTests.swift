@@ -1,0 +1,25 @@
+import Foundation
+import QnAPages
+import QnAStore
+import Testing
+
+/// The presenter's page as text: what an attendee typed can never become markup.
+@Suite("The presenter's page, as HTML")
+struct PresenterPageTests {
+  @Test func markupQuotesAndControlsAreEscaped() {
+    #expect(HTML.escape("<b a=\"1\" b='2'>&") == "&lt;b a=&quot;1&quot; b=&#39;2&#39;&gt;&amp;")
+    #expect(HTML.escape("bell\u{7}esc\u{1B}") == "bell&#xFFFD;esc&#xFFFD;")
+    #expect(HTML.escape("tab\tline\nend") == "tab\tline\nend")
+  }
+
+  @Test func aHostileQuestionIsInertOnThePage() {
+    let hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+    let question = StoredQuestion(
+      id: UUID(), content: hostile, askedFrom: UUID(),
+      createdAt: Date(timeIntervalSinceReferenceDate: 0))
+    let page = PresenterPage.render([question], total: 1, answered: 0, title: "<i>Talk</i>")
+    #expect(!page.contains("<script>alert") && !page.contains("<img src=x"))
+    #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    #expect(!page.contains("<i>Talk</i>"))
+  }
+}
