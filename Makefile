@@ -7,7 +7,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-.PHONY: postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance
+.PHONY: postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance conformance-full
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -115,13 +115,22 @@ bench: $(VENV)/.installed
 	# permessage-deflate: the release wsc against Python websockets' client, as processes.
 	$(VENV)/bin/python3 Benchmarks/deflate/deflate_bench.py Benchmarks/.build/release/wsc
 
-## wsc against the Autobahn testsuite: groups 1–7, 9, 10, 12, 13 with permessage-deflate and
-## 1–7, 9, 10 without; fails unless every case is OK or INFORMATIONAL.
+## wsc against the Autobahn testsuite's fuzzing server: groups 1–7, 9, 10, 12, 13 with
+## permessage-deflate and 1–7, 9, 10 without; then qna-server's WebSocket layer against its
+## fuzzing client. Fails unless every case is OK or INFORMATIONAL.
 conformance: build
 	@if [ ! -d "$(AUTOBAHN_DIR)" ]; then \
 	  echo "conformance: no Autobahn suite at $(AUTOBAHN_DIR): skipped"; exit 0; fi; \
-	scripts/conformance.sh "$(abspath $(AUTOBAHN_DIR))" "$$($(SWIFT) build --show-bin-path)/wsc" \
-	  "$(AUTOBAHN_VENV)" .build/conformance
+	bin="$$($(SWIFT) build --show-bin-path)"; status=0; \
+	scripts/conformance.sh "$(abspath $(AUTOBAHN_DIR))" "$$bin/wsc" "$(AUTOBAHN_VENV)" \
+	  .build/conformance || status=1; \
+	scripts/conformance-server.sh "$(abspath $(AUTOBAHN_DIR))" "$$bin/qna-server" \
+	  "$(AUTOBAHN_VENV)" .build/conformance-server || status=1; \
+	exit $$status
+
+## The same, with every compression case of the server's grading (about 20 minutes more).
+conformance-full:
+	SERVER_COMPRESSION=all $(MAKE) conformance
 
 ## libFuzzer on the frame decoder, handshake parser and connection, then on permessage-deflate,
 ## then on the proxies' answers (FUZZ_SECONDS each).

@@ -31,6 +31,8 @@ let package = Package(
     .package(
       url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+    // hummingbird-websocket's inflater: its errors tell a compression bomb from bad data.
+    .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
   ],
   targets: [
     // The sans-I/O WebSocket protocol core: no dependencies, no Foundation, no I/O.
@@ -55,7 +57,7 @@ let package = Package(
     .target(
       name: "QnA", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
     // The engine under every front end: WebSocketClient + wire codec + QnAState.
-    .target(name: "QnAClient", dependencies: ["QnA", "WebSocketClient"]),
+    .target(name: "QnAClient", dependencies: ["QnA", "WebSocketClient", "CommandLineValues"]),
     // ncursesw's wide-character API, and C for what Swift cannot import (macros, wcwidth).
     .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
     // The terminal front end: pure view, line editor and key map; the ncurses backend and UI loop.
@@ -72,7 +74,7 @@ let package = Package(
     // the store's rules and API; a driver per database; the room on the store; the request
     // guards on NIO alone; the Hummingbird application on all of them.
     .target(
-      name: "QnAStore", dependencies: ["QnA"], path: "Sources/Server/Store"),
+      name: "QnAStore", dependencies: ["QnA", "CommandLineValues"], path: "Sources/Server/Store"),
     .target(
       name: "QnAStoreSQLite",
       dependencies: ["QnAStore", "QnA", .product(name: "GRDB", package: "GRDB.swift")],
@@ -115,7 +117,9 @@ let package = Package(
       ],
       path: "Sources/Server/Guards"),
     // The presenter's pages, as HTML and script text, every text from the network escaped.
-    .target(name: "QnAPages", dependencies: ["QnAStore"], path: "Sources/Server/Pages"),
+    .target(
+      name: "QnAPages", dependencies: ["QnAStore", "CommandLineValues"],
+      path: "Sources/Server/Pages"),
     .target(
       name: "QnAServer",
       dependencies: [
@@ -131,6 +135,7 @@ let package = Package(
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "CompressNIO", package: "compress-nio"),
       ],
       path: "Sources/Server/App"
     ),
@@ -186,6 +191,7 @@ let package = Package(
       dependencies: [
         "QnAServer", "qna-server", "QnA", "WebSocketClient", "TestSupport", "QnAStore",
         "QnAStoreLocation", "QnAStoreSQLite", "QnAStorePostgres", "QnARoom", "QnAGuards",
+        "RFC6455", "ZlibCompression", "CommandLineValues",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -60,6 +60,14 @@ struct RequestGateTests {
     #expect(try await Self.status(of: channel) == 421)
   }
 
+  @Test func aRequestTheParserCannotReadGets400() async throws {
+    let (channel, refusals) = try await Self.channel()
+    channel.pipeline.fireErrorCaught(HTTPParserError.invalidCharactersUsed)
+    #expect(try await Self.status(of: channel) == 400)
+    #expect(refusals.statuses.withLock { $0 } == [400])
+    try await channel.closeFuture.get()
+  }
+
   @Test func aCrossSiteWriteIsForbiddenAReadPasses() async throws {
     let (channel, _) = try await Self.channel()
     try await channel.writeInbound(Self.head(headers: [("Host", "localhost:8080")]))

@@ -34,20 +34,24 @@ extension QnAServerApp {
         maxFrameSize: configuration.maxMessageSize,
         extensions: configuration.deflate
           ? [
-            .perMessageDeflate(
-              clientMaxWindow: configuration.deflateWindowBits,
-              clientNoContextTakeover: configuration.deflateNoContextTakeover,
-              serverMaxWindow: configuration.deflateWindowBits,
-              serverNoContextTakeover: configuration.deflateNoContextTakeover,
-              compressionLevel: configuration.deflateLevel,
-              memoryLevel: configuration.deflateMemoryLevel,
-              // Frames may inflate past the message limit, so that the limit is checked on
-              // the message and answered with 1009, as without compression; hummingbird
-              // answers a frame past this bound with 1011. Bounded all the same.
-              maxDecompressedFrameSize: configuration.maxMessageSize * 16)
+            BoundedDeflateBuilder.factory(
+              .perMessageDeflate(
+                clientMaxWindow: configuration.deflateWindowBits,
+                clientNoContextTakeover: configuration.deflateNoContextTakeover,
+                serverMaxWindow: configuration.deflateWindowBits,
+                serverNoContextTakeover: configuration.deflateNoContextTakeover,
+                compressionLevel: configuration.deflateLevel,
+                memoryLevel: configuration.deflateMemoryLevel,
+                // Frames may inflate past the message limit, so that the limit is checked on
+                // the message and answered with 1009, as without compression; a frame past
+                // this bound (a compression bomb) is answered with 1009 too.
+                maxDecompressedFrameSize: configuration.maxMessageSize * 16))
           ] : [],
         autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
-        closeTimeout: .seconds(5)))
+        closeTimeout: .seconds(5),
+        // Text that is not UTF-8 fails the connection with 1007 (RFC 6455 §8.1), instead of
+        // reaching the room with its bad bytes replaced.
+        validateUTF8: true))
     return HTTPServerBuilder { responder in
       GuardedChannel(
         base: HTTP1WebSocketUpgradeChannel(

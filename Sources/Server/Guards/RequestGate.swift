@@ -137,6 +137,18 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
   }
 
+  /// A request the HTTP parser cannot read (a bad byte in its head, say) gets 400 and the
+  /// connection closes, after the responses to the requests before it, instead of waiting
+  /// out the header timeout in silence.
+  package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    guard error is HTTPParserError, !refused else {
+      context.fireErrorCaught(error)
+      return
+    }
+    let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "*")
+    refuse(.badRequest, "The request could not be parsed.", head, after: .zero, context: context)
+  }
+
   package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?)
   {
     switch unwrapOutboundIn(data) {

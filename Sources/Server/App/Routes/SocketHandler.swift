@@ -63,20 +63,14 @@ struct SocketHandler: Sendable {
     logger.info("socket \(connection.id) opened\(session.map { " in session \($0.code)" } ?? "")")
     room.send(.handshake(room.handshake(connection, session: session)), to: connection)
     do {
-      for try await message in inbound.messages(maxSize: configuration.maxMessageSize) {
-        let bytes: [UInt8]
+      try await InboundMessages(maxSize: configuration.maxMessageSize, logger: logger).forEach(
+        inbound, outbound, id: "\(connection.id)"
+      ) { message in
         switch message {
-        case .text(let text): bytes = Array(text.utf8)
-        case .binary(let buffer): bytes = Array(buffer.readableBytesView)
+        case .text(let text): await room.receive(Array(text.utf8), from: connection)
+        case .binary(let buffer):
+          await room.receive(Array(buffer.readableBytesView), from: connection)
         }
-        // A compressed message is limited here, inflated: hummingbird checks one frame's
-        // wire size, and a fragmented message's total, but not an inflated single frame.
-        guard bytes.count <= configuration.maxMessageSize else {
-          logger.info("socket \(connection.id): a message of \(bytes.count) bytes inflated")
-          try await outbound.close(.messageTooLarge, reason: "message too big")
-          return
-        }
-        await room.receive(bytes, from: connection)
       }
       logger.info("socket \(connection.id) closed")
     } catch {

@@ -53,7 +53,30 @@ extension QnAServerApp {
           inbound, outbound, context, room: upgrade.room, session: upgrade.session,
           isPresenter: upgrade.isPresenter)
       })
+    if configuration.mock != nil { addEchoRoute(to: router) }
     return router
+  }
+
+  /// `--mock` only: every message back as it came, through the same WebSocket layer as the
+  /// attendees' sockets (the same limits, compression and checks), for Autobahn's fuzzing
+  /// client to grade (`make conformance`).
+  private func addEchoRoute(to router: Router<SocketRequestContext>) {
+    let messages = InboundMessages(maxSize: configuration.maxMessageSize, logger: logger)
+    let auth = self.auth
+    router.ws(
+      "/control/echo",
+      // Behind the admin token, when there is one, as every control is.
+      shouldUpgrade: { request, _ in
+        auth.admits(auth.offer(of: request, for: .admin), to: .admin) ? .upgrade([:]) : .dontUpgrade
+      },
+      onUpgrade: { inbound, outbound, _ in
+        try await messages.forEach(inbound, outbound, id: "echo") { message in
+          switch message {
+          case .text(let text): try await outbound.write(.text(text))
+          case .binary(let buffer): try await outbound.write(.binary(buffer))
+          }
+        }
+      })
   }
 }
 
