@@ -1,6 +1,9 @@
 /// Text from the network made safe for a log line, stderr or a terminal: control characters
-/// (C0, DEL, C1), which carry escape sequences, and bidi controls, which reorder what follows
-/// them, come out as visible escapes (`\e[31m`, `\u{202E}`). One line stays one line.
+/// (C0, DEL, C1), which carry escape sequences, bidi controls, which reorder what follows
+/// them, and the invisible characters that hide text or split lines (zero-width space, the
+/// byte order mark, the line and paragraph separators) come out as visible escapes
+/// (`\e[31m`, `\u{202E}`). One line stays one line. The project's one sanitizer: every
+/// output of text from attendees applies it (docs/server.md, "Text from attendees").
 public enum PrintableText {
   public static func escaped(_ text: some StringProtocol) -> String {
     escaped(text, where: isControl)
@@ -23,13 +26,22 @@ public enum PrintableText {
     return safe
   }
 
-  /// C0 and C1 controls, DEL, and the bidi embeddings, overrides, isolates and marks.
+  /// C0 and C1 controls, DEL, the bidi embeddings, overrides, isolates and marks, and the
+  /// zero-width space, the byte order mark and the line and paragraph separators. (Zero-width
+  /// joiners stay: emoji and scripts need them.)
   public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
     if value >= 0x20 && value < 0x7F { return false }
     if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
     return (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-      || value == 0x200E || value == 0x200F || value == 0x061C
+      || value == 0x200E || value == 0x200F || value == 0x061C || value == 0x200B
+      || value == 0xFEFF || value == 0x2028 || value == 0x2029
+  }
+
+  /// The same, keeping line breaks and tabs: for outputs whose format holds them as data
+  /// (a quoted CSV cell).
+  public static func escapedKeepingLines(_ text: some StringProtocol) -> String {
+    escaped(text) { isControl($0) && $0 != "\n" && $0 != "\r" && $0 != "\t" }
   }
 
   public static func escape(_ scalar: Unicode.Scalar) -> String {

@@ -1,3 +1,5 @@
+import CommandLineValues
+
 /// One JSON object on one line, keys in the order given, strings escaped so that no control
 /// character or line break from a hostile server reaches the output raw.
 public struct JSONLine: Sendable, Equatable, CustomStringConvertible {
@@ -53,8 +55,10 @@ public struct JSONLine: Sendable, Equatable, CustomStringConvertible {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      // C0 and C1 controls, and the line and paragraph separators some readers split on.
-      case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}":
+      // What the sanitizer escapes (controls, bidi controls, invisible and line-splitting
+      // characters) as JSON escapes: a script reads the same text, a terminal shows no
+      // raw control.
+      case _ where PrintableText.isControl(scalar):
         let hex = String(scalar.value, radix: 16, uppercase: false)
         out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       default: out.unicodeScalars.append(scalar)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineValues
 import Foundation
 import QnAStore
 import QnAStoreLocation
@@ -75,7 +76,8 @@ struct SessionCommand: AsyncParsableCommand {
         print(
           [
             session.code, session.open ? "open" : "closed", String(summary.questions), created,
-            session.title,
+            // Written by whoever wrote the database: never a raw control on the terminal.
+            PrintableText.escaped(session.title),
           ].joined(separator: "\t"))
       }
     }

@@ -26,12 +26,17 @@ actor OpenGate {
 struct MessageOutput {
   let raw: Bool
   let quiet: Bool
+  /// Text goes to a terminal, which would act on the escape sequences a peer sends: it is
+  /// shown escaped (`PrintableText`) unless `--raw` asks for it as received.
+  var escapesText = isatty(STDOUT_FILENO) == 1
 
   func write(_ message: WebSocketMessage) {
     guard !quiet else { return }
     var bytes: [UInt8]
     if message.kind == .binary && !raw {
       bytes = Array(Data(message.data).base64EncodedString().utf8)
+    } else if message.kind == .text, escapesText, !raw {
+      bytes = Array(PrintableText.escaped(String(decoding: message.data, as: UTF8.self)).utf8)
     } else {
       bytes = message.data
     }

@@ -12,7 +12,8 @@ struct WSC: AsyncParsableCommand {
     abstract:
       "A raw WebSocket client: stdin lines go out as messages, messages come in as stdout lines.",
     discussion: """
-      Binary messages print as base64 (or raw with --raw). Exit status: 0 after a normal close; \
+      Binary messages print as base64; on a terminal, text messages print with control \
+      characters and bidi controls escaped (--raw prints both as received). Exit status: 0 after a normal close; \
       2 refused handshake or proxy, 3 protocol error, 4 TLS failure, 5 timeout, 6 connection failed, \
       1 any other abnormal end, 64 bad usage. Durations: 1, 0.5, 500ms, 2s, 1m.
       """,
@@ -25,7 +26,8 @@ struct WSC: AsyncParsableCommand {
   @Option(help: "The Origin header.") var origin: String?
   @Flag(help: "Do not offer permessage-deflate (compression, on by default).") var noDeflate = false
   @Flag(help: "Send stdin lines as binary messages.") var binary = false
-  @Flag(help: "Print binary messages raw instead of base64.") var raw = false
+  @Flag(help: "Print messages as received: binary without base64, text unescaped on a terminal.")
+  var raw = false
   @Option(
     help: """
       Keep-alive ping interval, or 0 for none \

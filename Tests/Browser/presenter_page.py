@@ -103,6 +103,12 @@ def main():
     try:
         page = Page(browser_url)
         page.call("Page.enable")
+        # Every Content-Security-Policy violation on every page, counted before any script of
+        # the page runs (a script the debugger adds is not bound by the policy).
+        page.call("Page.addScriptToEvaluateOnNewDocument", source=(
+            "window.cspViolations = [];"
+            "document.addEventListener('securitypolicyviolation', (e) =>"
+            " window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"))
         page.call("Page.navigate", url=args.server + "/")
         # A browser asking for the page is sent to the login form.
         page.wait_for("login form", "!!document.querySelector('input[name=token]')")
@@ -133,7 +139,15 @@ def main():
         if attendee.returncode != 0 or "answered" not in events:
             fail(f"qna exited {attendee.returncode} with events {events}; stderr: {errors}")
         page.wait_for("the answered list's count", "document.body.innerText.includes('Answered (1)')")
-        print("browser test: asked, seen live, answered with a click, heard by the attendee")
+        violations = page.evaluate("window.cspViolations")
+        if violations:
+            fail(f"the page broke its Content-Security-Policy: {violations}")
+        policy = page.evaluate(
+            "fetch(location.href).then((r) => r.headers.get('content-security-policy'))")
+        if "unsafe-inline" in (policy or "") or "script-src 'self'" not in (policy or ""):
+            fail(f"the page's policy allows inline script: {policy}")
+        print("browser test: asked, seen live, answered with a click, heard by the attendee,"
+              " no Content-Security-Policy violation")
     finally:
         if attendee and attendee.poll() is None:
             attendee.kill()

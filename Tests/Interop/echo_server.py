@@ -7,6 +7,8 @@ Prints "listening on PORT" once ready. Paths:
   /close?code=C&reason=R close with that code and reason
   /ping                  ping the client, say "pong received" once it answers, then echo
   /extensions            send the negotiated Sec-WebSocket-Extensions (or "") as text, then echo
+  /say?text=T            send T (percent-decoded: any character, controls included) as text,
+                         then echo
 """
 
 import argparse
@@ -31,6 +33,8 @@ async def handler(websocket):
     elif url.path == "/close":
         await websocket.close(int(query["code"][0]), query.get("reason", [""])[0])
         return
+    elif url.path == "/say":
+        await websocket.send(query.get("text", [""])[0])
     elif url.path == "/extensions":
         await websocket.send(websocket.response.headers.get("Sec-WebSocket-Extensions", ""))
     elif url.path == "/ping":

@@ -19,6 +19,7 @@ struct HeadlessEventsTests {
     let samples = [
       "plain", "quote \" backslash \\ slash /", "\u{1B}[31mred\u{1B}[0m\u{07}", "line\nbreak\r\t",
       "\u{0}\u{1F}\u{7F}\u{85}\u{9F}", "sep\u{2028}\u{2029}", "ü 漢字 👩‍👩‍👧 e\u{301}", "",
+      "exe.\u{202E}txt \u{2066}isolate\u{2069} zero\u{200B}width \u{FEFF}bom \u{200F}mark",
     ]
     for text in samples {
       let encoded = JSONLine(["event": .string(text)]).description
@@ -27,6 +28,11 @@ struct HeadlessEventsTests {
       #expect(object?["event"] == text)
     }
     #expect(JSONLine(["t": .string("ü\u{1B}")]).description == "{\"t\":\"ü\\u001b\"}")
+    // Bidi controls and invisible characters never reach stdout raw either; zero-width
+    // joiners, which emoji need, do.
+    let spoof = JSONLine(["t": .string("a\u{202E}b\u{200B}c\u{FEFF}")]).description
+    #expect(spoof == "{\"t\":\"a\\u202eb\\u200bc\\ufeff\"}")
+    #expect(JSONLine(["t": .string("👩‍👧")]).description.unicodeScalars.contains("\u{200D}"))
   }
 
   @Test func questionEventsCarryTokenContentAndServerFields() {

@@ -8,7 +8,8 @@ import Testing
 struct PresenterPageTests {
   @Test func markupQuotesAndControlsAreEscaped() {
     #expect(HTML.escape("<b a=\"1\" b='2'>&") == "&lt;b a=&quot;1&quot; b=&#39;2&#39;&gt;&amp;")
-    #expect(HTML.escape("bell\u{7}esc\u{1B}") == "bell&#xFFFD;esc&#xFFFD;")
+    #expect(HTML.escape("bell\u{7}esc\u{1B}") == "bell\\x07esc\\e")
+    #expect(HTML.escape("evil\u{202E}txt.exe\u{200B}") == "evil\\u{202E}txt.exe\\u{200B}")
     #expect(HTML.escape("tab\tline\nend") == "tab\tline\nend")
   }
 

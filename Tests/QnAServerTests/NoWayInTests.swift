@@ -107,15 +107,32 @@ struct NoWayInTests {
     await server.stop()
   }
 
-  @Test func everyPageAndErrorForbidsFraming() async throws {
+  @Test func everyPageAndErrorForbidsFramingAndInlineScript() async throws {
     let server = try await ServerUnderTest { $0.adminToken = "a-long-enough-token" }
-    for path in ["/login", "/missing", "/"] {
+    for path in ["/login", "/missing", "/", "/assets/presenter.js"] {
       let response = try await server.http("GET", path)
       #expect(response.headers["x-frame-options"] == "DENY", "\(path)")
-      #expect(response.headers["content-security-policy"] == "frame-ancestors 'none'", "\(path)")
+      let policy = response.headers["content-security-policy"] ?? ""
+      #expect(policy.contains("frame-ancestors 'none'"), "\(path)")
+      #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'"))
+      #expect(!policy.contains("unsafe-inline"), "\(path)")
     }
     let refused = try await server.raw("GET / HTTP/1.1\r\n\r\n")
     #expect(refused.headers["x-frame-options"] == "DENY", "the gate's own refusals too")
+    await server.stop()
+  }
+
+  @Test func thePresenterPageHasNoInlineScriptOrStyle() async throws {
+    let server = try await ServerUnderTest()
+    let page = try await server.http("GET", "/")
+    #expect(page.status == 200)
+    #expect(page.body.contains("<script src=\"/assets/presenter.js\"></script>"))
+    #expect(!page.body.contains("<script>") && !page.body.contains("<style>"))
+    let script = try await server.http("GET", "/assets/presenter.js")
+    #expect(
+      script.status == 200 && script.headers["content-type"]?.hasPrefix("text/javascript") == true)
+    let style = try await server.http("GET", "/assets/presenter.css")
+    #expect(style.status == 200 && style.headers["content-type"]?.hasPrefix("text/css") == true)
     await server.stop()
   }
 

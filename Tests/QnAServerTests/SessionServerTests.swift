@@ -172,7 +172,7 @@ struct SessionServerTests {
     // Its presenter page, live on its own socket and API; without a login, the login form.
     let page = try await server.http(
       "GET", "/s/\(one.code)/", headers: ["Cookie": String(cookie), "Accept": "text/html"])
-    #expect(page.status == 200 && page.body.contains("const BASE = '/s/\(one.code)/'"))
+    #expect(page.status == 200 && page.body.contains("data-base=\"/s/\(one.code)/\""))
     #expect(page.body.contains("One — questions"))
     let anonymous = try await server.http(
       "GET", "/s/\(one.code)/", headers: ["Accept": "text/html"])

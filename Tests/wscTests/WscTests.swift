@@ -48,6 +48,28 @@ struct WscTests {
     #expect(raw.stdout == "hi\n")
   }
 
+  /// A peer's escape sequences (an OSC 52 clipboard write, a colour, a bidi override) reach
+  /// a terminal escaped; a pipe gets the text as sent, and `--raw` asks for it on a terminal.
+  @Test func textWithEscapeSequencesIsEscapedOnATerminalOnly() throws {
+    let server = try PeerProcess(script: "echo_server.py")
+    let hostile = "%1B%5D52%3Bc%3BZXZpbA%3D%3D%07%1B%5B31mred%E2%80%AEtxt"
+    let url = "ws://127.0.0.1:\(server.port)/say?text=\(hostile)"
+    let piped = try wsc([url, "--count", "1"])
+    #expect(piped.stdout == "\u{1B}]52;c;ZXZpbA==\u{7}\u{1B}[31mred\u{202E}txt\n")
+    // On a terminal: `script` gives wsc a pseudo-terminal (its input held open meanwhile).
+    func onTerminal(_ extra: String) throws -> String {
+      let command =
+        "sleep 3 | /usr/bin/script -qec '\(Self.wscPath) \(url) --count 1\(extra)' /dev/null"
+      let run = try ProgramRun("/bin/sh", ["-c", command])
+      return run.output
+    }
+    let shown = try onTerminal("")
+    #expect(shown.contains("\\e]52;c;ZXZpbA==\\x07\\e[31mred\\u{202E}txt"), "\(shown)")
+    #expect(!shown.contains("\u{1B}]52"), "no raw escape on the terminal")
+    let raw = try onTerminal(" --raw")
+    #expect(raw.contains("\u{1B}]52;c;ZXZpbA=="), "--raw: as received")
+  }
+
   @Test func endOfInputClosesNormally() throws {
     let server = try PeerProcess(script: "echo_server.py")
     let run = try wsc(

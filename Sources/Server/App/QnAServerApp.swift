@@ -134,6 +134,7 @@ public struct QnAServerApp: Sendable {
     addSessionAdminRoutes(to: presenter)
     addSessionRoutes(to: router)
     addProbeRoutes(to: router)
+    addAssetRoutes(to: router)
     addMetricsRoute(to: presenter)
     if configuration.mock != nil { Self.addControlRoutes(to: presenter, room: rooms.main) }
     return router

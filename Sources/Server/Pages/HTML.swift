@@ -1,4 +1,8 @@
-/// Text made safe for HTML element content and quoted attribute values.
+import CommandLineValues
+
+/// Text made safe for HTML element content and quoted attribute values; controls, bidi
+/// controls and invisible characters come out as the sanitizer's visible escapes
+/// (`PrintableText`), as on a terminal.
 package enum HTML {
   package static func escape(_ text: String) -> String {
     var out = ""
@@ -10,9 +14,9 @@ package enum HTML {
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
       case "'": out += "&#39;"
-      // Controls other than tab and line breaks have no business on the page.
-      case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{7F}":
-        out += "&#xFFFD;"
+      // Line breaks and tabs are the page's to lay out; nothing else of the sort acts on it.
+      case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+      case _ where PrintableText.isControl(scalar): out += PrintableText.escape(scalar)
       default: out.unicodeScalars.append(scalar)
       }
     }

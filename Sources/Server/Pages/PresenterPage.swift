@@ -4,7 +4,8 @@ import QnAStore
 /// The presenter's page: a page of questions, newest first, with an Answer button per
 /// unanswered row and a link to the older ones (what works without a script); then the
 /// script makes it live (`PresenterScript`). Content is attacker-controlled and always
-/// escaped.
+/// escaped. No inline script or style: both are assets (`PresenterPage.stylesheet`,
+/// `PresenterScript.source`), so the Content-Security-Policy forbids every inline one.
 package enum PresenterPage {
   /// `base`: where the session's routes are (`/`, or `/s/CODE/`); `title`: a session's title.
   package static func render(
@@ -33,18 +34,8 @@ package enum PresenterPage {
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">
       <title>Questions (\(open) open)</title>
-      <style>
-      body { font-family: system-ui, sans-serif; margin: 2em; }
-      table { border-collapse: collapse; width: 100%; }
-      td, th { border-bottom: 1px solid #ddd; padding: .5em; text-align: left; vertical-align: top; }
-      td:first-child { white-space: pre-wrap; overflow-wrap: anywhere; }
-      tr.answered td, tr.dismissed td { color: #777; }
-      tr.now td { background: #fff6cc; }
-      #tabs button.current { font-weight: bold; }
-      #banner { background: #fff6cc; padding: .5em; font-weight: bold; }
-      .answer { color: #264; margin-top: .3em; }
-      </style></head>
-      <body>
+      <link rel="stylesheet" href="/assets/presenter.css"></head>
+      <body data-base="\(HTML.escape(base))">
       <h1>\(title.map { HTML.escape($0) + " — questions" } ?? "Questions")</h1>
       <p>\(total) asked, \(open) open. <span id="status">Loading…</span></p>
       <p id="banner" hidden></p>
@@ -59,10 +50,7 @@ package enum PresenterPage {
       </tbody>
       </table>
       \(older)
-      <script>
-      const BASE = '\(base)';
-      \(PresenterScript.source)
-      </script>
+      <script src="/assets/presenter.js"></script>
       </body></html>
 
       """
@@ -84,4 +72,17 @@ package enum PresenterPage {
 
     """
   }
+
+  /// The page's style sheet, served as `/assets/presenter.css`.
+  package static let stylesheet = """
+    body { font-family: system-ui, sans-serif; margin: 2em; }
+    table { border-collapse: collapse; width: 100%; }
+    td, th { border-bottom: 1px solid #ddd; padding: .5em; text-align: left; vertical-align: top; }
+    td:first-child { white-space: pre-wrap; overflow-wrap: anywhere; }
+    tr.answered td, tr.dismissed td { color: #777; }
+    tr.now td { background: #fff6cc; }
+    #tabs button.current { font-weight: bold; }
+    #banner { background: #fff6cc; padding: .5em; font-weight: bold; }
+    .answer { color: #264; margin-top: .3em; }
+    """
 }

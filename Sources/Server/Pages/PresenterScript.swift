@@ -4,6 +4,7 @@
 package enum PresenterScript {
   package static let source = #"""
     (() => {
+      const BASE = document.body.dataset.base || '/';
       const since2001 = 978307200;
       const questions = new Map();
       let highlighted = null, seq = null, tab = 'live', sort = 'votes', filter = '';
@@ -28,6 +29,15 @@ package enum PresenterScript {
       const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
       const tabs = ['review', 'live', 'answered', 'dismissed'];
       const say = (text) => { $('status').textContent = text; };
+      // What attendees typed, as the server's pages show it (PrintableText): controls, bidi
+      // controls and invisible characters as visible escapes, never acting on the page.
+      const printable = (text) => String(text).replace(
+        /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g,
+        (c) => {
+          const code = c.codePointAt(0), hex = code.toString(16).toUpperCase();
+          if (code === 0x1B) return '\\e';
+          return code <= 0xFF ? `\\x${hex.padStart(2, '0')}` : `\\u{${hex}}`;
+        });
 
       function render() {
         const counts = Object.fromEntries(tabs.map((t) => [t, 0]));
@@ -40,7 +50,7 @@ package enum PresenterScript {
           return b;
         }));
         const now = highlighted && questions.get(highlighted);
-        $('banner').textContent = now ? `Now answering: ${now.content}` : '';
+        $('banner').textContent = now ? `Now answering: ${printable(now.content)}` : '';
         $('banner').hidden = !now;
         const shown = [...questions.values()]
           .filter((q) => stateOf(q) === tab)
@@ -56,18 +66,19 @@ package enum PresenterScript {
         tr.dataset.id = q.id;
         tr.className = stateOf(q) + (q.id === highlighted ? ' now' : '');
         const text = document.createElement('td');
-        text.textContent = q.content;
+        text.textContent = printable(q.content);
         if (q.answer) {
           const answer = document.createElement('div');
           answer.className = 'answer';
-          answer.textContent = (q.private ? 'Answered privately: ' : 'Answer: ') + q.answer;
+          answer.textContent =
+            (q.private ? 'Answered privately: ' : 'Answer: ') + printable(q.answer);
           text.append(answer);
         }
         const votes = document.createElement('td');
         votes.textContent = `▲ ${q.votes}`;
         const asked = document.createElement('td');
         asked.textContent = new Date((since2001 + q.createdAt) * 1000).toLocaleTimeString();
-        if (q.name) asked.textContent += ` · ${q.name}`;
+        if (q.name) asked.textContent += ` · ${printable(q.name)}`;
         const actions = document.createElement('td');
         const state = stateOf(q);
         const add = (label, action) => {

@@ -1,3 +1,4 @@
+import CommandLineValues
 import Foundation
 import QnA
 
@@ -30,7 +31,9 @@ public struct ExportedQuestion: Sendable, Hashable {
 
 /// Every question in every state, for after the session: CSV for spreadsheets, JSON for
 /// tools, Markdown for notes. Columns: id, text, votes, state, asked_at, answered_at, answer,
-/// name; times ISO 8601 in UTC.
+/// name; times ISO 8601 in UTC. What attendees typed is stored as typed and made safe here,
+/// for each format (`PrintableText`): escapes and bidi controls never reach a terminal that
+/// shows the file, nor a formula a spreadsheet.
 public enum Export {
   public static let columns = [
     "id", "text", "votes", "state", "asked_at", "answered_at", "answer", "name",
@@ -65,18 +68,27 @@ public enum Export {
   package static func csv(_ questions: [ExportedQuestion]) -> String {
     var out = "\u{FEFF}" + columns.joined(separator: ",") + "\r\n"
     for entry in questions {
-      out += fields(entry).map { quoted(safeCell($0)) }.joined(separator: ",") + "\r\n"
+      out +=
+        fields(entry).map { quoted(safeCell(PrintableText.escapedKeepingLines($0))) }
+        .joined(separator: ",") + "\r\n"
     }
     return out
   }
 
-  /// A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or
-  /// a carriage return) gets a leading `'`, which spreadsheets show as text.
+  /// A cell a spreadsheet would run as a formula gets a leading `'`, which spreadsheets show
+  /// as text: one starting with `=`, `+`, `-` or `@` (or their full-width forms, which some
+  /// spreadsheets read the same), after any spaces, or with a tab or carriage return.
   package static func safeCell(_ text: String) -> String {
-    guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first)
-    else { return text }
+    guard let first = text.unicodeScalars.first else { return text }
+    if first == "\t" || first == "\r" { return "'" + text }
+    let start = text.unicodeScalars.first { !$0.properties.isWhitespace }
+    guard let start, formulaStarts.contains(start) else { return text }
     return "'" + text
   }
+
+  static let formulaStarts: Set<Unicode.Scalar> = [
+    "=", "+", "-", "@", "\u{FF1D}", "\u{FF0B}", "\u{FF0D}", "\u{FF20}",
+  ]
 
   /// Every field quoted: a spreadsheet set to another separator (`;` in many locales) would
   /// otherwise split an unquoted field there, and the part after it could start a formula.
@@ -114,7 +126,26 @@ public enum Export {
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return Array((try? encoder.encode(rows)) ?? Data("[]".utf8)) + [0x0A]
+    let text = String(decoding: (try? encoder.encode(rows)) ?? Data("[]".utf8), as: UTF8.self)
+    return Array(jsonEscapingControls(text).utf8) + [0x0A]
+  }
+
+  /// What the sanitizer picks and JSON's own escaping leaves raw (C1 controls, bidi
+  /// controls, invisible characters), as `\uXXXX`: a tool reads the same strings, a terminal
+  /// shows no raw control. The encoder escaped every C0 control already; the line breaks
+  /// left are its own formatting.
+  static func jsonEscapingControls(_ json: String) -> String {
+    var out = ""
+    out.reserveCapacity(json.utf8.count)
+    for scalar in json.unicodeScalars {
+      if scalar.value >= 0x7F, PrintableText.isControl(scalar) {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 
   // MARK: Markdown
@@ -133,7 +164,7 @@ public enum Export {
 
   package static func markdownCell(_ text: String) -> String {
     var out = ""
-    for character in text {
+    for character in PrintableText.escapedKeepingLines(text) {
       switch character {
       case "\\", "|", "*", "_", "`", "[", "]", "<", ">", "#", "!": out += "\\\(character)"
       case "\r\n", "\n", "\r": out += "<br>"

@@ -24,6 +24,7 @@ package final class SQLiteDriver: StoreDriver {
           try db.execute(sql: "PRAGMA synchronous = FULL")
         }
       }
+      if path != ":memory:" { try createOwnerOnly(path) }
       database =
         path == ":memory:"
         ? try DatabaseQueue(configuration: configuration)
@@ -256,3 +257,15 @@ package final class SQLiteDriver: StoreDriver {
 }
 
 extension QuestionRecord: FetchableRecord, PersistableRecord {}
+
+/// A new database file is its owner's alone (0600, whatever the umask): it holds the
+/// sessions' presenter tokens. SQLite gives the `-wal` and `-shm` files the database file's
+/// mode. An existing file keeps the mode its owner gave it.
+private func createOwnerOnly(_ path: String) throws(StoreError) {
+  let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+  if fd >= 0 {
+    close(fd)
+  } else if errno != EEXIST {
+    throw .unavailable("\(path): \(String(cString: strerror(errno)))")
+  }
+}

@@ -10,8 +10,12 @@ final class PresenterLogins: Sendable {
   /// Login id → when it expires (uptime), and the Q&A session it is for (`nil`: every one,
   /// a login with the admin token).
   private let logins = Mutex<[String: (expiry: Duration, scope: Int64?)]>([:])
-  /// Beyond this many, the login closest to expiring goes first.
-  static let maxLogins = 1000
+  /// Live logins one scope (a session's presenters, or the admin's) keeps at most: past it,
+  /// that scope's oldest goes, so no presenter, logging in again and again, can log out
+  /// another session's.
+  static let maxLoginsPerScope = 100
+  /// Live logins in all: past it, the oldest login of the scope holding the most goes.
+  static let maxLogins = 10_000
 
   init(
     lifetime: Duration, uptime: @escaping @Sendable () -> Duration,
@@ -29,15 +33,20 @@ final class PresenterLogins: Sendable {
     let now = uptime()
     logins.withLock { logins in
       logins = logins.filter { $0.value.expiry > now }
-      if logins.count >= Self.maxLogins {
-        // A session's presenter logging in again and again pushes out session logins first,
-        // never the admin's while there are others.
-        let candidates = logins.filter { scope == nil || $0.value.scope != nil }
-        if let oldest = (candidates.isEmpty ? logins : candidates).min(by: {
-          $0.value.expiry < $1.value.expiry
-        }) {
-          logins[oldest.key] = nil
-        }
+      let scopes = Dictionary(grouping: logins, by: \.value.scope)
+      // Where to make room: this scope, at its cap; or, with every login taken, the fullest.
+      var crowded: Int64?? = .none
+      if (scopes[scope]?.count ?? 0) >= Self.maxLoginsPerScope {
+        crowded = .some(scope)
+      } else if logins.count >= Self.maxLogins,
+        let fullest = scopes.max(by: { $0.value.count < $1.value.count })
+      {
+        crowded = .some(fullest.key)
+      }
+      if case .some(let full) = crowded,
+        let oldest = scopes[full]?.min(by: { $0.value.expiry < $1.value.expiry })
+      {
+        logins[oldest.key] = nil
       }
       logins[id] = (now + lifetime, scope)
     }

@@ -1,0 +1,97 @@
+import CommandLineValues
+import Foundation
+import QnA
+import QnAStore
+import QnAStoreSQLite
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import QnAServer
+
+/// What attendees typed, stored as typed, made safe at every output; the files that hold
+/// presenter tokens, their owner's alone; and logins that no other presenter can push out.
+@Suite("Output hygiene and logins", .serialized)
+struct OutputHygieneTests {
+  static let hostile = "\u{1B}]52;c;ZXZpbA==\u{7}evil\u{202E}fdp.exe\u{200B}\u{FEFF}\u{85}"
+
+  static func exported(_ content: String, as format: ExportFormat) -> String {
+    let question = StoredQuestion(
+      id: uuid(1), content: content, askedFrom: uuid(2),
+      createdAt: Date(timeIntervalSinceReferenceDate: 0))
+    return String(
+      decoding: Export.render([ExportedQuestion(question: question, name: content)], as: format),
+      as: UTF8.self)
+  }
+
+  static func hasRawControl(_ text: String, keepingLines: Bool = true) -> Bool {
+    text.unicodeScalars.contains { scalar in
+      if keepingLines, scalar == "\n" || scalar == "\r" || scalar == "\t" { return false }
+      return scalar == "\u{FEFF}" ? false : PrintableText.isControl(scalar)
+    }
+  }
+
+  @Test(arguments: ExportFormat.allCases)
+  func noExportCarriesARawControlOrBidiCharacter(_ format: ExportFormat) throws {
+    let text = Self.exported(Self.hostile, as: format)
+    // The CSV's own byte order mark is the file's, first; none may come from a question.
+    let body = format == .csv ? String(text.dropFirst()) : text
+    #expect(
+      !body.unicodeScalars.contains { PrintableText.isControl($0) && $0 != "\n" && $0 != "\r" })
+    #expect(body.contains("evil"))
+    if format == .json {
+      // The same strings for a tool: the escapes decode to what the attendee typed.
+      let rows = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
+      #expect(rows?.first?["text"] as? String == Self.hostile)
+    }
+  }
+
+  @Test(arguments: [" =1+1", "\u{FF1D}1+1", "  @SUM(A1)", "\u{FF0B}1", "-2", "\t=x"])
+  func aFormulaBehindSpacesOrInFullWidthIsQuoted(_ cell: String) {
+    #expect(Export.safeCell(cell).hasPrefix("'"), "\(cell)")
+  }
+
+  @Test func anOrdinaryCellIsLeftAlone() {
+    #expect(Export.safeCell("What is 1+1?") == "What is 1+1?")
+    #expect(Export.safeCell(" x = y") == " x = y")
+  }
+
+  @Test func theDatabaseAndItsSideFilesAreTheOwnersAloneWhateverTheUmask() async throws {
+    let directory = HeadlessProcess.freshDirectory()
+    let path = directory.appendingPathComponent("qna.sqlite").path
+    let previous = umask(0o022)
+    defer { umask(previous) }
+    let store = try SQLiteDriver(path: path)
+    _ = try await store.insert(
+      StoredQuestion(
+        id: uuid(1), content: "Why?", askedFrom: uuid(2),
+        createdAt: Date(timeIntervalSinceReferenceDate: 0)),
+      session: SessionRecord.defaultID)
+    for file in [path, path + "-wal", path + "-shm"] {
+      let attributes = try FileManager.default.attributesOfItem(atPath: file)
+      let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+      #expect(mode == 0o600, "\(file): \(String(mode, radix: 8))")
+    }
+  }
+
+  @Test func onePresenterLoggingInAgainAndAgainLogsNobodyElseOut() {
+    let clock = Mutex(Duration.zero)
+    let count = Mutex(0)
+    let logins = PresenterLogins(
+      lifetime: .seconds(3600), uptime: { clock.withLock { $0 } },
+      makeID: {
+        count.withLock { $0 += 1 }
+        return uuid(count.withLock { $0 }, group: 0x1061)
+      })
+    let admin = logins.create()
+    let other = logins.create(scope: 2)
+    for _ in 0..<1100 {
+      clock.withLock { $0 += .milliseconds(1) }
+      _ = logins.create(scope: 1)
+    }
+    #expect(logins.isValid(admin), "the admin's login stays")
+    #expect(logins.isValid(other, for: 2), "another session's login stays")
+    let latest = logins.create(scope: 1)
+    #expect(logins.isValid(latest, for: 1))
+  }
+}
