@@ -116,6 +116,11 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       path: "Sources/Server/Guards"),
+    // The server's log lines: escaped text, or one JSON object each.
+    .target(
+      name: "QnALogHandlers",
+      dependencies: ["CommandLineValues", .product(name: "Logging", package: "swift-log")],
+      path: "Sources/Server/Logging"),
     // The presenter's pages, as HTML and script text, every text from the network escaped.
     .target(
       name: "QnAPages", dependencies: ["QnAStore", "CommandLineValues"],
@@ -142,7 +147,7 @@ let package = Package(
     .executableTarget(
       name: "qna-server",
       dependencies: [
-        "QnAServer", "QnAStore", "QnAStoreLocation", "CommandLineValues",
+        "QnAServer", "QnAStore", "QnAStoreLocation", "QnALogHandlers", "CommandLineValues",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -191,7 +196,7 @@ let package = Package(
       dependencies: [
         "QnAServer", "qna-server", "QnA", "WebSocketClient", "TestSupport", "QnAStore",
         "QnAStoreLocation", "QnAStoreSQLite", "QnAStorePostgres", "QnARoom", "QnAGuards",
-        "RFC6455", "ZlibCompression", "CommandLineValues",
+        "RFC6455", "ZlibCompression", "CommandLineValues", "QnALogHandlers",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -208,6 +213,7 @@ let package = Package(
     .testTarget(name: "QnAStorePostgresTests", dependencies: ["QnAStorePostgres", "QnAStore"]),
     .testTarget(name: "QnAStoreLocationTests", dependencies: ["QnAStoreLocation", "QnAStore"]),
     .testTarget(name: "QnAPagesTests", dependencies: ["QnAPages", "QnAStore"]),
+    .testTarget(name: "QnALogHandlersTests", dependencies: ["QnALogHandlers"]),
     // The room's parts without a socket: pages, budgets, the fan-out's coalescing.
     .testTarget(name: "QnARoomTests", dependencies: ["QnARoom", "QnAStore", "QnA", "TestSupport"]),
     // The request guards on NIO's EmbeddedChannel.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandLineValues
 import Foundation
 import Logging
+import QnALogHandlers
 import QnAServer
 import QnAStoreLocation
 
