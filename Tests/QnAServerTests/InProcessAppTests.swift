@@ -74,6 +74,11 @@ struct InProcessAppTests {
       #expect(cookie.hasPrefix("qna_session=") && !cookie.contains(Self.token))
       let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie])
       #expect(page.status == .ok)
+      // A proxy's own Basic login (nginx auth_basic) is no presenter credential: the
+      // cookie still decides.
+      let behindBasic = try await client.execute(
+        uri: "/", method: .get, headers: [.cookie: cookie, .authorization: "Basic dTpw"])
+      #expect(behindBasic.status == .ok)
       _ = try await client.execute(uri: "/logout", method: .post, headers: [.cookie: cookie])
       let after = try await client.execute(
         uri: "/api/questions", method: .get, headers: [.cookie: cookie])

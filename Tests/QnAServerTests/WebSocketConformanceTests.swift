@@ -108,6 +108,18 @@ struct WebSocketConformanceTests {
     await server.stop()
   }
 
+  /// Inside a request's body, the parser's error is the server's to answer (the route is
+  /// waiting for that body): at once too, not at the idle timeout.
+  @Test func aBadChunkInsideABodyIsAnsweredAtOnce() async throws {
+    let server = try await ServerUnderTest { $0.adminToken = "a-long-enough-token" }
+    let started = ContinuousClock.now
+    let response = try await server.raw(
+      "POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+    #expect(response.status == 400)
+    #expect(ContinuousClock.now - started < .seconds(5), "not the 60 s idle timeout")
+    await server.stop()
+  }
+
   @Test func aRequestHeadWithABadByteGets400AtOnce() async throws {
     let server = try await ServerUnderTest()
     let started = ContinuousClock.now

@@ -137,11 +137,12 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
   }
 
-  /// A request the HTTP parser cannot read (a bad byte in its head, say) gets 400 and the
-  /// connection closes, after the responses to the requests before it, instead of waiting
-  /// out the header timeout in silence.
+  /// A request the HTTP parser cannot read (a bad byte in its head, say), between requests,
+  /// gets 400 and the connection closes, instead of waiting out the header timeout in
+  /// silence. Inside a request already passed on (its body), or held, the error goes on to
+  /// the server, which answers that request.
   package func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    guard error is HTTPParserError, !refused else {
+    guard error is HTTPParserError, !refused, inFlight == 0, held == nil else {
       context.fireErrorCaught(error)
       return
     }

@@ -24,7 +24,8 @@ package final class SQLiteDriver: StoreDriver {
           try db.execute(sql: "PRAGMA synchronous = FULL")
         }
       }
-      if path != ":memory:" { try createOwnerOnly(path) }
+      // ("": SQLite's private temporary database, no file of ours.)
+      if path != ":memory:", !path.isEmpty { try createOwnerOnly(path) }
       database =
         path == ":memory:"
         ? try DatabaseQueue(configuration: configuration)

@@ -44,7 +44,7 @@ extension PresenterAuth {
         return .pending { await judgeSessionUpgrade(code: code, head: head, peer: peer, rooms) }
       }
       guard Self.asksForPresenter(head) else { return .decided(.pass) }
-      switch judge(offer(of: head, for: .admin), for: .admin, from: peer) {
+      switch judge(offer(of: head, for: .admin), for: .admin, from: peer, forgets: false) {
       case .admitted: return .decided(.pass)
       case .refused(let wait):
         return .decided(
@@ -68,7 +68,7 @@ extension PresenterAuth {
     }
     guard Self.asksForPresenter(head) else { return .pass }
     let scope = Scope.session(session)
-    switch judge(offer(of: head, for: scope), for: scope, from: peer) {
+    switch judge(offer(of: head, for: scope), for: scope, from: peer, forgets: false) {
     case .admitted: return .pass
     case .refused(let wait):
       return .refuse(
@@ -112,7 +112,10 @@ struct PresenterGate: RouterMiddleware {
       return try await next(request, context)
     case .refused(let wait):
       await Self.wait(wait)
-      if request.headers[.authorization] == nil, request.method == .get,
+      if case .token = auth.offer(of: request, for: scope) {
+        return PresenterAuth.unauthorized
+      }
+      if request.method == .get,
         request.headers[.accept]?.contains("text/html") == true
       {
         return Response.redirect(to: LoginRoutes.base(of: scope) + "login", type: .normal)

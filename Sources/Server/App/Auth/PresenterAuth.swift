@@ -48,16 +48,13 @@ struct PresenterAuth: Sendable {
     /// Login ids from the scope's cookies. A cookie sent twice is left out: which one was
     /// meant cannot be known.
     case logins([String])
-    /// An `Authorization` header that is not one bearer token: a wrong guess.
-    case unreadable
   }
 
-  /// The one parser of `Authorization` and `Cookie` lines.
+  /// The one parser of `Authorization` and `Cookie` lines. An `Authorization` that is not
+  /// one bearer token (a proxy's `Basic` login, say) is no presenter credential: the
+  /// cookies decide.
   static func offer(authorization: [String], cookies: [String], names: [String]) -> Offer {
-    if !authorization.isEmpty {
-      guard authorization.count == 1, authorization[0].hasPrefix("Bearer ") else {
-        return .unreadable
-      }
+    if authorization.count == 1, authorization[0].hasPrefix("Bearer ") {
       return .token(String(authorization[0].dropFirst(7)))
     }
     var ids: [String] = []
@@ -87,18 +84,19 @@ struct PresenterAuth: Sendable {
     case refused(wait: Duration)
   }
 
-  /// Judges `offer` for `scope`, counting a wrong token against `address` (or forgetting
-  /// the address's guesses for the right admin token). Without an admin token, the default
-  /// room's presenters need none.
-  func judge(_ offer: Offer, for scope: Scope, from address: String) -> Decision {
+  /// Judges `offer` for `scope`, counting a wrong token against `address`. The right admin
+  /// token forgets the address's wrong guesses where `address` is the client's own
+  /// (`forgets`): the request gate sees only the peer, a proxy's address behind one.
+  /// Without an admin token, the default room's presenters need none.
+  func judge(_ offer: Offer, for scope: Scope, from address: String, forgets: Bool = true)
+    -> Decision
+  {
     if isOpen(scope) { return .admitted }
     switch offer {
     case .token(let offered):
       let verdict = tokenVerdict(offered, for: scope)
-      if verdict.admin { throttle.forget(address) }
+      if verdict.admin, forgets { throttle.forget(address) }
       return verdict.admitted ? .admitted : .refused(wait: throttle.failed(address))
-    case .unreadable:
-      return .refused(wait: throttle.failed(address))
     case .logins, .none:
       return admits(offer, to: scope) ? .admitted : .refused(wait: .zero)
     }
@@ -111,7 +109,7 @@ struct PresenterAuth: Sendable {
     switch offer {
     case .token(let offered): return tokenVerdict(offered, for: scope).admitted
     case .logins(let ids): return ids.contains { logins.isValid($0, for: scope.loginScope) }
-    case .none, .unreadable: return false
+    case .none: return false
     }
   }
 
