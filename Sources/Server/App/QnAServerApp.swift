@@ -76,7 +76,8 @@ public struct QnAServerApp: Sendable {
       logins: PresenterLogins(
         lifetime: configuration.loginLifetime, uptime: environment.uptime,
         makeID: environment.makeID),
-      throttle: LoginThrottle(uptime: environment.uptime))
+      throttle: LoginThrottle(uptime: environment.uptime),
+      codeGuesses: LoginThrottle(uptime: environment.uptime))
     addresses = ClientAddress(trustedProxies: Set(configuration.trustedProxies))
   }
 
@@ -127,7 +128,7 @@ public struct QnAServerApp: Sendable {
     router.add(middleware: SecurityHeadersMiddleware())
     let presenter = router.group()
     if configuration.adminToken != nil {
-      LoginRoutes(auth: auth, addresses: addresses).add(to: router) { _ in .admin }
+      LoginRoutes(auth: auth, addresses: addresses).add(to: router) { _, _ in .admin }
       presenter.add(middleware: PresenterGate(auth: auth, addresses: addresses, rooms: nil))
     }
     Self.addPresenterRoutes(to: presenter, base: { _ in "/" }, room: { [rooms] _ in rooms.main })

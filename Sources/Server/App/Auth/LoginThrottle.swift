@@ -1,11 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Slows guessing of the admin token from one address without ever locking the presenter
-/// out: the right token is let in at once, whatever came before it; a wrong one is answered
-/// only at its turn, and the turns of one address come one after another, spaced from 250 ms
-/// doubling to 5 s. However many guesses an address sends at once, it learns their results
-/// a few a second at most; a success forgets its failures.
+/// Slows guessing of a secret (a token, a join code) from one address without ever locking
+/// its holder out: the right one is let in at once, whatever came before it; a wrong one is
+/// answered only at its turn, and the turns of one address come one after another, spaced
+/// from 250 ms doubling to 5 s. However many guesses an address sends at once, it learns
+/// their results a few a second at most. An IPv6 address counts as its /64 (one host's
+/// share; its other addresses are free to it), an IPv4-mapped one as its IPv4 address.
 final class LoginThrottle: Sendable {
   private struct Record {
     var failures = 0
@@ -42,11 +43,25 @@ final class LoginThrottle: Sendable {
 
   /// The admin token from `address` was right: its wrong guesses are forgotten.
   func forget(_ address: String) {
-    records.withLock { _ = $0.removeValue(forKey: address) }
+    records.withLock { _ = $0.removeValue(forKey: Self.key(address)) }
+  }
+
+  /// What an address is counted as: itself, or its /64 for IPv6.
+  static func key(_ address: String) -> String {
+    guard address.contains(":") else { return address }
+    var bytes = in6_addr()
+    guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+    return withUnsafeBytes(of: &bytes) { raw -> String in
+      if raw.prefix(10).allSatisfy({ $0 == 0 }), raw[10] == 0xFF, raw[11] == 0xFF {
+        return raw.suffix(4).map(String.init).joined(separator: ".")
+      }
+      return raw.prefix(8).map { String(format: "%02x", $0) }.joined() + "::/64"
+    }
   }
 
   /// Counts a failure and says how long until its answer is due.
-  private func takeTurn(_ address: String) -> Duration {
+  private func takeTurn(_ raw: String) -> Duration {
+    let address = Self.key(raw)
     let now = uptime()
     return records.withLock { records in
       if records.count >= Self.maxAddresses, records[address] == nil,

@@ -64,7 +64,7 @@ extension PresenterAuth {
     }
     guard let session = found?.session else {
       return .refuse(
-        .notFound, "There is no session \(code) on this server.", wait: throttle.failed(peer))
+        .notFound, "There is no session \(code) on this server.", wait: codeGuesses.failed(peer))
     }
     guard Self.asksForPresenter(head) else { return .pass }
     let scope = Scope.session(session)
@@ -95,13 +95,8 @@ struct PresenterGate: RouterMiddleware {
     var context = context
     let scope: PresenterAuth.Scope
     if let rooms {
-      let found: (SessionRecord, SessionRoom)
-      do {
-        found = try await QnAServerApp.session(context, rooms: rooms)
-      } catch {
-        await Self.wait(auth.throttle.failed(address))
-        throw error
-      }
+      let found = try await QnAServerApp.session(
+        context, rooms: rooms, guesses: auth.codeGuesses, from: address)
       context.session = found
       scope = .session(found.0)
     } else {

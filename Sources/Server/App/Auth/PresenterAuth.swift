@@ -15,6 +15,9 @@ struct PresenterAuth: Sendable {
   let adminToken: String?
   let logins: PresenterLogins
   let throttle: LoginThrottle
+  /// Join codes no session has, looked up by any route: wrong guesses too (a right code
+  /// never waits, nor forgets them: an attendee holding one could otherwise guess others).
+  let codeGuesses: LoginThrottle
 
   /// The admin's login cookie.
   static let adminCookie = "qna_session"

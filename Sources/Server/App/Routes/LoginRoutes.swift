@@ -28,17 +28,17 @@ struct LoginRoutes: Sendable {
   /// `scope`: the default room's, or the session the route's `{code}` names.
   func add(
     to router: some RouterMethods<ServerRequestContext>,
-    scope: @escaping @Sendable (ServerRequestContext) async throws -> PresenterAuth.Scope
+    scope: @escaping @Sendable (Request, ServerRequestContext) async throws -> PresenterAuth.Scope
   ) {
-    router.get("/login") { _, context -> Response in
-      let base = Self.base(of: try await scope(context))
+    router.get("/login") { request, context -> Response in
+      let base = Self.base(of: try await scope(request, context))
       return QnAServerApp.html(PresenterPage.login(failed: false, base: base))
     }
     router.post("/login") { request, context -> Response in
-      try await logIn(request, context, scope: try await scope(context))
+      try await logIn(request, context, scope: try await scope(request, context))
     }
     router.post("/logout") { request, context -> Response in
-      logOut(request, context, scope: try await scope(context))
+      logOut(request, context, scope: try await scope(request, context))
     }
   }
 

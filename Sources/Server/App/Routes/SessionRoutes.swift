@@ -4,12 +4,15 @@ import QnARoom
 import QnAStore
 
 extension QnAServerApp {
-  /// The session the route's `{code}` names; 404 when there is none.
-  static func session(_ context: ServerRequestContext, rooms: SessionRooms) async throws -> (
-    SessionRecord, SessionRoom
-  ) {
+  /// The session the route's `{code}` names; 404 when there is none, answered at the
+  /// address's turn (`guesses`): codes are not for guessing, by any route.
+  static func session(
+    _ context: ServerRequestContext, rooms: SessionRooms, guesses: LoginThrottle,
+    from address: String
+  ) async throws -> (SessionRecord, SessionRoom) {
     let code = context.parameters.get("code") ?? ""
     guard let found = try await rooms.resolve(code) else {
+      await PresenterGate.wait(guesses.failed(address))
       throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)) on this server.")
     }
     return found
@@ -24,10 +27,11 @@ extension QnAServerApp {
     let open = router.group("/s/{code}")
     // Reached only when the socket's route did not upgrade: it says why.
     open.get("/socket") { request, context -> Response in
-      let (session, _) = try await Self.session(context, rooms: rooms)
+      let address = addresses.of(request, peer: context.remoteAddress)
+      let (session, _) = try await Self.session(
+        context, rooms: rooms, guesses: auth.codeGuesses, from: address)
       let scope = PresenterAuth.Scope.session(session)
       if PresenterAuth.asksForPresenter(request) {
-        let address = addresses.of(request, peer: context.remoteAddress)
         if case .refused(let wait) = auth.judge(
           auth.offer(of: request, for: scope), for: scope, from: address)
         {
@@ -37,8 +41,10 @@ extension QnAServerApp {
       }
       throw HTTPError(.upgradeRequired, message: "This is a WebSocket endpoint.")
     }
-    LoginRoutes(auth: auth, addresses: addresses).add(to: open) { context in
-      .session(try await Self.session(context, rooms: rooms).0)
+    LoginRoutes(auth: auth, addresses: addresses).add(to: open) { request, context in
+      let address = addresses.of(request, peer: context.remoteAddress)
+      return .session(
+        try await Self.session(context, rooms: rooms, guesses: auth.codeGuesses, from: address).0)
     }
     let guarded = router.group("/s/{code}").add(
       middleware: PresenterGate(auth: auth, addresses: addresses, rooms: rooms))
