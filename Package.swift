@@ -212,7 +212,8 @@ let package = Package(
     .testTarget(name: "QnAStoreSQLiteTests", dependencies: ["QnAStoreSQLite", "TestSupport"]),
     .testTarget(name: "QnAStorePostgresTests", dependencies: ["QnAStorePostgres", "QnAStore"]),
     .testTarget(name: "QnAStoreLocationTests", dependencies: ["QnAStoreLocation", "QnAStore"]),
-    .testTarget(name: "QnAPagesTests", dependencies: ["QnAPages", "QnAStore"]),
+    .testTarget(
+      name: "QnAPagesTests", dependencies: ["QnAPages", "QnAStore", "CommandLineValues"]),
     .testTarget(name: "QnALogHandlersTests", dependencies: ["QnALogHandlers"]),
     // The room's parts without a socket: pages, budgets, the fan-out's coalescing.
     .testTarget(name: "QnARoomTests", dependencies: ["QnARoom", "QnAStore", "QnA", "TestSupport"]),

@@ -26,16 +26,25 @@ public enum PrintableText {
     return safe
   }
 
-  /// C0 and C1 controls, DEL, the bidi embeddings, overrides, isolates and marks, and the
-  /// zero-width space, the byte order mark and the line and paragraph separators. (Zero-width
-  /// joiners stay: emoji and scripts need them.)
+  /// What `isControl` picks: C0 and C1 controls, DEL, the Arabic letter mark, the zero-width
+  /// space, the bidi marks, the line and paragraph separators, the bidi embeddings and
+  /// overrides, the isolates, and the byte order mark. (Zero-width joiners stay: emoji and
+  /// scripts need them.) The one list: the presenter page's script is built from it too.
+  public static let controlRanges: [ClosedRange<UInt32>] = [
+    0x00...0x1F, 0x7F...0x9F, 0x061C...0x061C, 0x200B...0x200B, 0x200E...0x200F,
+    0x2028...0x202E, 0x2066...0x2069, 0xFEFF...0xFEFF,
+  ]
+
   public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
     if value >= 0x20 && value < 0x7F { return false }
-    if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
-    return (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-      || value == 0x200E || value == 0x200F || value == 0x061C || value == 0x200B
-      || value == 0xFEFF || value == 0x2028 || value == 0x2029
+    return controlRanges.contains { $0.contains(value) }
+  }
+
+  /// A picked scalar (all are in the Basic Multilingual Plane) as a JSON escape, `\u202e`.
+  public static func jsonEscape(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: false)
+    return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
   }
 
   /// The same, keeping line breaks and tabs: for outputs whose format holds them as data

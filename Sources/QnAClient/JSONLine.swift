@@ -58,9 +58,7 @@ public struct JSONLine: Sendable, Equatable, CustomStringConvertible {
       // What the sanitizer escapes (controls, bidi controls, invisible and line-splitting
       // characters) as JSON escapes: a script reads the same text, a terminal shows no
       // raw control.
-      case _ where PrintableText.isControl(scalar):
-        let hex = String(scalar.value, radix: 16, uppercase: false)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      case _ where PrintableText.isControl(scalar): out += PrintableText.jsonEscape(scalar)
       default: out.unicodeScalars.append(scalar)
       }
     }

@@ -1,3 +1,4 @@
+import CommandLineValues
 import Foundation
 import QnAPages
 import QnAStore
@@ -11,6 +12,18 @@ struct PresenterPageTests {
     #expect(HTML.escape("bell\u{7}esc\u{1B}") == "bell\\x07esc\\e")
     #expect(HTML.escape("evil\u{202E}txt.exe\u{200B}") == "evil\\u{202E}txt.exe\\u{200B}")
     #expect(HTML.escape("tab\tline\nend") == "tab\tline\nend")
+  }
+
+  @Test func thePageScriptEscapesWhatTheSanitizerDoesLessLineBreaks() {
+    var fromScript: Set<UInt32> = []
+    for range in PresenterScript.printableRanges { fromScript.formUnion(range) }
+    let expected = Set(
+      (UInt32(0)...0xFFFF).filter { value in
+        guard let scalar = Unicode.Scalar(value) else { return false }
+        return PrintableText.isControl(scalar) && ![0x09, 0x0A, 0x0D].contains(value)
+      })
+    #expect(fromScript == expected)
+    #expect(PresenterScript.source.contains("/[\\u0000-\\u0008\\u000B-\\u000C"))
   }
 
   @Test func aHostileQuestionIsInertOnThePage() {

@@ -24,13 +24,6 @@ struct OutputHygieneTests {
       as: UTF8.self)
   }
 
-  static func hasRawControl(_ text: String, keepingLines: Bool = true) -> Bool {
-    text.unicodeScalars.contains { scalar in
-      if keepingLines, scalar == "\n" || scalar == "\r" || scalar == "\t" { return false }
-      return scalar == "\u{FEFF}" ? false : PrintableText.isControl(scalar)
-    }
-  }
-
   @Test(arguments: ExportFormat.allCases)
   func noExportCarriesARawControlOrBidiCharacter(_ format: ExportFormat) throws {
     let text = Self.exported(Self.hostile, as: format)

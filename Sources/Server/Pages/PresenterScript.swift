@@ -1,7 +1,33 @@
+import CommandLineValues
+
 /// The presenter page's script: the room over the page's own WebSocket (a presenter's,
 /// authorised by the login cookie), every question in every state, tabs with counts, sort and
 /// search, and each action posted to the JSON API. Content goes in as text, never as markup.
 package enum PresenterScript {
+  /// What the script escapes: the sanitizer's scalars (`PrintableText.controlRanges`) less
+  /// tabs and line breaks, which the page lays out.
+  package static let printableRanges: [ClosedRange<UInt32>] = PrintableText.controlRanges
+    .flatMap { range -> [ClosedRange<UInt32>] in
+      var pieces: [ClosedRange<UInt32>] = []
+      var start = range.lowerBound
+      for kept: UInt32 in [0x09, 0x0A, 0x0D] where range.contains(kept) {
+        if start < kept { pieces.append(start...(kept - 1)) }
+        start = kept + 1
+      }
+      if start <= range.upperBound { pieces.append(start...range.upperBound) }
+      return pieces
+    }
+
+  /// Those ranges as a JavaScript character class's body, `\u0000-\u0008…`.
+  static let printableClass = printableRanges.map { range in
+    func unit(_ value: UInt32) -> String {
+      let hex = String(value, radix: 16, uppercase: true)
+      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+    return range.count == 1
+      ? unit(range.lowerBound) : unit(range.lowerBound) + "-" + unit(range.upperBound)
+  }.joined()
+
   package static let source = #"""
     (() => {
       const BASE = document.body.dataset.base || '/';
@@ -32,7 +58,7 @@ package enum PresenterScript {
       // What attendees typed, as the server's pages show it (PrintableText): controls, bidi
       // controls and invisible characters as visible escapes, never acting on the page.
       const printable = (text) => String(text).replace(
-        /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g,
+        /[\#(printableClass)]/g,
         (c) => {
           const code = c.codePointAt(0), hex = code.toString(16).toUpperCase();
           if (code === 0x1B) return '\\e';

@@ -139,8 +139,7 @@ public enum Export {
     out.reserveCapacity(json.utf8.count)
     for scalar in json.unicodeScalars {
       if scalar.value >= 0x7F, PrintableText.isControl(scalar) {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        out += PrintableText.jsonEscape(scalar)
       } else {
         out.unicodeScalars.append(scalar)
       }

@@ -18,7 +18,8 @@ struct InboundMessages {
   /// One message being assembled.
   private struct Partial {
     var isText: Bool
-    var bytes: ByteBuffer
+    /// `nil` until the first frame's bytes: most messages are one frame, taken as it came.
+    var bytes: ByteBuffer?
     var validator = UTF8Validator()
   }
 
@@ -36,14 +37,14 @@ struct InboundMessages {
         guard partial == nil else {
           return try await refuse(.protocolError, "a new message inside another", outbound, id)
         }
-        partial = Partial(isText: frame.opcode == .text, bytes: ByteBuffer())
+        partial = Partial(isText: frame.opcode == .text)
       case .continuation:
         guard partial != nil else {
           return try await refuse(.protocolError, "a continuation of nothing", outbound, id)
         }
       }
       guard var message = partial else { continue }
-      guard message.bytes.readableBytes + data.readableBytes <= maxSize else {
+      guard (message.bytes?.readableBytes ?? 0) + data.readableBytes <= maxSize else {
         return try await refuse(.messageTooLarge, "message too big", outbound, id)
       }
       if message.isText {
@@ -53,17 +54,18 @@ struct InboundMessages {
           return try await refuse(.dataInconsistentWithMessage, "invalid UTF-8", outbound, id)
         }
       }
-      if message.bytes.readableBytes == 0 {
+      if message.bytes == nil {
         message.bytes = data
       } else {
-        message.bytes.writeBuffer(&data)
+        message.bytes?.writeBuffer(&data)
       }
       guard frame.fin else {
         partial = message
         continue
       }
       partial = nil
-      try await body(message.isText ? .text(String(buffer: message.bytes)) : .binary(message.bytes))
+      let bytes = message.bytes ?? ByteBuffer()
+      try await body(message.isText ? .text(String(buffer: bytes)) : .binary(bytes))
     }
   }
 
