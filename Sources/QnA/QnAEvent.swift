@@ -30,7 +30,7 @@ public enum QnAEvent: Sendable, Hashable {
   case discard(UUID)
   /// Who this attendee is (a stable id kept per server), and the name to show, if any: given
   /// once, before connecting.
-  case identity(attendee: UUID, name: String?)
+  case identity(attendee: UUID, name: String?, credential: UUID? = nil)
   /// The user votes for a question of the room (`up`), or takes the vote back; `token` is a
   /// fresh UUID for it.
   case vote(question: UUID, up: Bool, token: UUID)
@@ -73,6 +73,8 @@ public enum QnAEffect: Sendable, Hashable {
   case join(Join)
   /// Put this vote on the wire; if it fails, the next connection sends it again.
   case vote(Vote)
+  /// Extension `identity`: keep this attendee id and credential for this server from now on.
+  case keepIdentity(attendee: UUID, credential: UUID)
   /// Put this presenter action on the wire; if it fails, the next connection sends it again.
   case presenterAction(PresenterAction)
   /// A change the attendee (or a script) should hear about.

@@ -118,7 +118,7 @@ extension QnAState {
     if !response.success, let seconds = response.retryAfter {
       desk.queue[index].sent = false
       desk.queue[index].notBefore =
-        now + .seconds(min(max(seconds.isFinite ? seconds : 1, 0.05), Self.longestRetryAfter))
+        now + Self.obeyed(retryAfter: seconds)
       return []
     }
     let action = desk.queue.remove(at: index)

@@ -150,7 +150,8 @@ extension QnAState {
   /// When the first question waiting out a refusal may go again (the engine wakes the state
   /// then); `nil` if none waits.
   public var nextWakeUp: Duration? {
-    [nextQuestionWakeUp, nextVoteWakeUp, nextActionWakeUp].compactMap { $0 }.min()
+    [nextQuestionWakeUp, nextVoteWakeUp, nextActionWakeUp, room.joinAgainAt].compactMap { $0 }
+      .min()
   }
 
   private var nextQuestionWakeUp: Duration? {

@@ -7,12 +7,41 @@ extension QnAState {
   mutating func join(_ connectionID: UUID) -> [QnAEffect] {
     guard room.isAvailable, let attendeeID else { return [] }
     room.joined = true
+    room.joinAgainAt = nil
     return [
       .join(
         Join(
-          id: connectionID, attendee: attendeeID, name: attendeeName, since: room.seq,
-          epoch: room.epoch))
+          id: connectionID, attendee: attendeeID, credential: attendeeCredential,
+          name: attendeeName, since: room.seq, epoch: room.epoch))
     ]
+  }
+
+  /// Extension `identity`: who the server says this attendee is (kept from now on), or
+  /// when to join again for it.
+  mutating func received(_ joined: Joined) -> [QnAEffect] {
+    guard joined.id == connectionID else { return [.log("ignored: joined for another connection")] }
+    guard let attendee = joined.attendee, let credential = joined.credential else {
+      let message = joined.message ?? "no reason given"
+      guard let seconds = joined.retryAfter else { return [.log("room: join refused: \(message)")] }
+      room.joinAgainAt = now + Self.obeyed(retryAfter: seconds)
+      return [.log("room: no identity yet (\(message)); joining again in \(seconds) s")]
+    }
+    guard attendee != attendeeID || credential != attendeeCredential else { return [] }
+    var effects: [QnAEffect] = []
+    if let attendeeID, attendee != attendeeID {
+      // The server knew this id with another credential: this client is someone new to it.
+      effects.append(.log("room: the server gave this attendee a new id"))
+      room.myVotes = []
+    }
+    attendeeID = attendee
+    attendeeCredential = credential
+    return effects + [.keepIdentity(attendee: attendee, credential: credential)]
+  }
+
+  /// The join the server asked for again, once its time has come.
+  mutating func joinAgainIfDue() -> [QnAEffect] {
+    guard let due = room.joinAgainAt, now >= due, let connectionID else { return [] }
+    return join(connectionID)
   }
 
   mutating func received(_ snapshot: RoomSnapshot) -> [QnAEffect] {
@@ -173,8 +202,7 @@ extension QnAState {
     }
     if !response.success, let seconds = response.retryAfter {
       room.pendingVotes[response.question]?.sent = false
-      room.pendingVotes[response.question]?.notBefore =
-        now + .seconds(min(max(seconds.isFinite ? seconds : 1, 0.05), Self.longestRetryAfter))
+      room.pendingVotes[response.question]?.notBefore = now + Self.obeyed(retryAfter: seconds)
       return []
     }
     room.pendingVotes[response.question] = nil

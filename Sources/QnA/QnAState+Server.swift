@@ -16,6 +16,7 @@ extension QnAState {
     case .roomDelta(let body): received(body)
     case .voteResponse(let body): received(body)
     case .presenterActionResponse(let body): received(body)
+    case .joined(let body): received(body)
     case .newQuestion, .resume, .join, .vote, .presenterAction:
       [.log("ignored: \(message.type) from the server")]
     }
@@ -99,7 +100,7 @@ extension QnAState {
     if let seconds = response.retryAfter {
       // Said by the server: always retried, never failed for it. Bounded both ways, so that
       // a hostile value neither spins nor parks the question for ever.
-      delay = .seconds(min(max(seconds.isFinite ? seconds : 1, 0.05), Self.longestRetryAfter))
+      delay = Self.obeyed(retryAfter: seconds)
     } else if !serverExtensions.contains(ProtocolExtension.retryAfter),
       question.blindRetries < Self.blindRetryDelays.count
     {
@@ -129,6 +130,12 @@ extension QnAState {
 
   /// The longest `retryAfter` obeyed as given.
   static let longestRetryAfter: Double = 600
+
+  /// A server's `retryAfter`, bounded both ways (50 ms to `longestRetryAfter`), so that a
+  /// hostile value neither spins nor parks anything for ever.
+  static func obeyed(retryAfter seconds: Double) -> Duration {
+    .seconds(min(max(seconds.isFinite ? seconds : 1, 0.05), longestRetryAfter))
+  }
   /// Waits before each retry of a refusal from a back end without `retryAfter`; after the
   /// last, the question fails.
   static let blindRetryDelays: [Duration] = [1, 2, 4].map { .seconds($0) }

@@ -83,6 +83,8 @@ public struct QnAState: Sendable, Equatable {
   public internal(set) var room = Room()
   /// Who this attendee is: a stable id the engine keeps per server, and an optional name.
   public internal(set) var attendeeID: UUID?
+  /// Extension `identity`: the credential the server issued for `attendeeID`.
+  public internal(set) var attendeeCredential: UUID?
   /// Extension `sessions`: the session the server says this connection is in (title, join
   /// code, open or closed).
   public internal(set) var session: SessionInfo?
@@ -115,7 +117,7 @@ public struct QnAState: Sendable, Equatable {
     switch event {
     case .clock(let now):
       advanceClock(to: now)
-      return (pacing ? dispatchReady() : []) + sendVotes() + sendActions()
+      return (pacing ? dispatchReady() : []) + joinAgainIfDue() + sendVotes() + sendActions()
     case .received(let message):
       return receive(message)
     case .undecodable(let error):
@@ -129,9 +131,10 @@ public struct QnAState: Sendable, Equatable {
       return retry(token)
     case .discard(let token):
       return discard(token)
-    case .identity(let attendee, let name):
+    case .identity(let attendee, let name, let credential):
       attendeeID = attendee
       attendeeName = name
+      attendeeCredential = credential
       return []
     case .restoreVote(let vote):
       room.pendingVotes[vote.question] = Room.PendingVote(up: vote.up, token: vote.token)

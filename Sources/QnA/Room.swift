@@ -29,6 +29,9 @@ public struct Room: Sendable, Equatable {
   var newestSeen = 0
   /// This connection has introduced the attendee: votes may go.
   var joined = false
+  /// Extension `identity`: the server had no identity for this attendee yet and said when
+  /// to join again.
+  var joinAgainAt: Duration?
 
   struct Assembly: Sendable, Equatable {
     var seq: Int

@@ -11,6 +11,9 @@ public struct Join: Sendable, Hashable, Codable {
   /// This connection's id, as in `newQuestion`.
   public var id: UUID
   public var attendee: UUID
+  /// Extension `identity`: the credential the server issued for `attendee` (in `joined`),
+  /// which proves the id is this client's. Absent on a first join.
+  public var credential: UUID?
   /// Shown beside the attendee's questions when given; anonymous by default.
   public var name: String?
   /// The room sequence the client has seen, and the room it was seen in (a server restarted
@@ -19,13 +22,40 @@ public struct Join: Sendable, Hashable, Codable {
   public var epoch: UUID?
 
   public init(
-    id: UUID, attendee: UUID, name: String? = nil, since: Int? = nil, epoch: UUID? = nil
+    id: UUID, attendee: UUID, credential: UUID? = nil, name: String? = nil, since: Int? = nil,
+    epoch: UUID? = nil
   ) {
     self.id = id
     self.attendee = attendee
+    self.credential = credential
     self.name = name
     self.since = since
     self.epoch = epoch
+  }
+}
+
+/// Extension `identity`, server → client, before the room after each `join`: who this
+/// connection is in the room. `attendee` and `credential` are what the client keeps and sends
+/// in its next joins; `attendee` differs from the one it sent when that id was already another
+/// client's. A refused join carries `message` instead (`retryAfter` when it may be sent again).
+public struct Joined: Sendable, Hashable, Codable {
+  static let type = "joined"
+  /// This connection's id.
+  public var id: UUID
+  public var attendee: UUID?
+  public var credential: UUID?
+  public var message: String?
+  public var retryAfter: Double?
+
+  public init(
+    id: UUID, attendee: UUID? = nil, credential: UUID? = nil, message: String? = nil,
+    retryAfter: Double? = nil
+  ) {
+    self.id = id
+    self.attendee = attendee
+    self.credential = credential
+    self.message = message
+    self.retryAfter = retryAfter
   }
 }
 
@@ -203,6 +233,7 @@ public struct VoteResponse: Sendable, Hashable, Codable {
 }
 
 extension Join: WireBody {}
+extension Joined: WireBody {}
 extension RoomSnapshot: WireBody {}
 extension RoomDelta: WireBody {}
 extension Vote: WireBody {}

@@ -54,6 +54,7 @@ public struct WireCodec: Sendable {
       case Resumed.type:
         return .resumed(try decoder.decode(Resumed.self, from: data))
       case Join.type: return .join(try decoder.decode(Join.self, from: data))
+      case Joined.type: return .joined(try decoder.decode(Joined.self, from: data))
       case RoomSnapshot.type: return .room(try decoder.decode(RoomSnapshot.self, from: data))
       case RoomDelta.type: return .roomDelta(try decoder.decode(RoomDelta.self, from: data))
       case Vote.type: return .vote(try decoder.decode(Vote.self, from: data))
@@ -85,6 +86,7 @@ public struct WireCodec: Sendable {
       case .resume(let body): data = try encoder.encode(Typed(body))
       case .resumed(let body): data = try encoder.encode(Typed(body))
       case .join(let body): data = try encoder.encode(Typed(body))
+      case .joined(let body): data = try encoder.encode(Typed(body))
       case .room(let body): data = try encoder.encode(Typed(body))
       case .roomDelta(let body): data = try encoder.encode(Typed(body))
       case .vote(let body): data = try encoder.encode(Typed(body))

@@ -12,6 +12,8 @@ public enum WireMessage: Sendable, Hashable {
   case resumed(Resumed)
   /// Extension `room`: the attendee introduces itself on a connection.
   case join(Join)
+  /// Extension `identity`.
+  case joined(Joined)
   /// Extension `room`: a page of the room's snapshot.
   case room(RoomSnapshot)
   /// Extension `room`: what changed in the room.
@@ -33,6 +35,7 @@ public enum WireMessage: Sendable, Hashable {
     case .resume: Resume.type
     case .resumed: Resumed.type
     case .join: Join.type
+    case .joined: Joined.type
     case .room: RoomSnapshot.type
     case .roomDelta: RoomDelta.type
     case .vote: Vote.type
@@ -98,6 +101,8 @@ public enum ProtocolExtension {
   public static let presenter = "presenter"
   /// Many sessions on one server, each under `/s/CODE/`; the handshake names its session.
   public static let sessions = "sessions"
+  /// The server issues each attendee's identity: `join.credential`, answered with `joined`.
+  public static let identity = "identity"
 }
 
 /// Extension, client → server, right after a handshake on a new connection: "these

@@ -1,12 +1,19 @@
 import Foundation
 
 /// Who this attendee is on one server: a random UUID made on the first run and kept, so that
-/// votes and "mine" survive reconnects and restarts. One per server URL, owner-only, in the
-/// state directory beside the pending file. The server never learns more than this id (and
-/// a name, if the attendee gives one).
+/// votes and "mine" survive reconnects and restarts, and the credential the server issued for
+/// it (extension `identity`), which proves it. One per server URL, owner-only, in the state
+/// directory beside the pending file: the id on the first line, the credential on the second.
+/// The server never learns more than these (and a name, if the attendee gives one).
 public struct AttendeeFile: Sendable {
   public let url: URL
   let ownsDirectory: Bool
+
+  /// What the file keeps.
+  public struct Identity: Sendable, Equatable {
+    public var attendee: UUID
+    public var credential: UUID?
+  }
 
   public init(directory: URL, serverURL: String, ownsDirectory: Bool = false) {
     url = directory.appendingPathComponent(
@@ -14,19 +21,28 @@ public struct AttendeeFile: Sendable {
     self.ownsDirectory = ownsDirectory
   }
 
-  /// The kept id, or `make()`'s, kept from now on. Throws if it cannot be kept (the id is
-  /// then this run's only).
-  public func load(orMake make: () -> UUID) throws(PrivateFiles.Failure) -> UUID {
-    if let data = try PrivateFiles.read(url),
-      let id = UUID(
-        uuidString: String(decoding: data, as: UTF8.self).trimmingCharacters(
-          in: .whitespacesAndNewlines))
-    {
-      return id
+  /// The kept identity, or `make()`'s id (without a credential), kept from now on. Throws if
+  /// it cannot be kept (the id is then this run's only). A file from before `identity` holds
+  /// only the id: the server that knew it issues its credential on the next join.
+  public func load(orMake make: () -> UUID) throws(PrivateFiles.Failure) -> Identity {
+    if let data = try PrivateFiles.read(url) {
+      let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      if let first = lines.first, let attendee = UUID(uuidString: first) {
+        return Identity(
+          attendee: attendee, credential: lines.dropFirst().first.flatMap(UUID.init(uuidString:)))
+      }
     }
-    let id = make()
+    let identity = Identity(attendee: make(), credential: nil)
+    try keep(identity)
+    return identity
+  }
+
+  /// Replaces what is kept (atomically: a new file renamed over the old).
+  public func keep(_ identity: Identity) throws(PrivateFiles.Failure) {
     try PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
-    try PrivateFiles.replace(url, with: Data((id.uuidString + "\n").utf8))
-    return id
+    let lines = [identity.attendee.uuidString] + (identity.credential.map { [$0.uuidString] } ?? [])
+    try PrivateFiles.replace(url, with: Data((lines.joined(separator: "\n") + "\n").utf8))
   }
 }

@@ -111,14 +111,25 @@ extension QnAEngine {
 
   /// Tells the state who this attendee is: the id kept for this server, or a new one.
   func introduceAttendee() {
-    var attendee = makeToken()
+    var identity = AttendeeFile.Identity(attendee: makeToken(), credential: nil)
     if let attendeeFile {
       do {
-        attendee = try attendeeFile.load { attendee }
+        identity = try attendeeFile.load { identity.attendee }
       } catch {
         log("\(error); this run's attendee id is not kept")
       }
     }
-    apply(.identity(attendee: attendee, name: attendeeName))
+    apply(
+      .identity(attendee: identity.attendee, name: attendeeName, credential: identity.credential))
+  }
+
+  /// The server issued this attendee's identity (extension `identity`): kept for next time.
+  func keepIdentity(attendee: UUID, credential: UUID) {
+    guard let attendeeFile else { return }
+    do {
+      try attendeeFile.keep(.init(attendee: attendee, credential: credential))
+    } catch {
+      log("\(error); this attendee's identity is not kept")
+    }
   }
 }

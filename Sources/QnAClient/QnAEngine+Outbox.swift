@@ -22,7 +22,7 @@ extension QnAEngine {
           message.id == state.connectionID
         else { continue }
         if await write(.newQuestion(message), onAttempt: attempt) {
-          updateSink.yield(EngineUpdate(state: state, changes: [.sent(question)]))
+          updateSink.post(changes: [.sent(question)])
         } else if message.id == state.connectionID {
           // Only while that connection is still current: after a new handshake the question
           // has already gone out again, and this failure must not requeue it.

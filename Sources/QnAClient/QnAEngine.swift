@@ -63,6 +63,8 @@ public actor QnAEngine {
   public nonisolated let url: WebSocketURL
   /// Every new state with the changes it reported, in order (keep-alive round trips and
   /// stalls too, which report no change). Ends after the connection has stopped for good.
+  /// A reader slower than the updates gets them merged (`UpdateMailbox`): the latest state,
+  /// each room question once as it is now, every other change in order.
   public nonisolated let updates: AsyncStream<EngineUpdate>
   public internal(set) var state: QnAState
 
@@ -87,7 +89,7 @@ public actor QnAEngine {
   var saveFailing = false
   let log: @Sendable (String) -> Void
   var random: any RandomNumberGenerator & Sendable
-  let updateSink: AsyncStream<EngineUpdate>.Continuation
+  let updateSink: UpdateMailbox
   let outbox: AsyncStream<Outgoing>.Continuation
   private let outboxQuestions: AsyncStream<Outgoing>
   /// Applies the connection's events to the state.
@@ -127,8 +129,11 @@ public actor QnAEngine {
       url: url, configuration: configuration.client, transport: transport, clock: clock,
       random: connectionRandom)
     channel = TypedChannel(client, coding: Self.coding(sendsBinary: configuration.sendsBinary))
-    (updates, updateSink) = AsyncStream.makeStream()
+    let mailbox = UpdateMailbox()
+    updateSink = mailbox
+    updates = AsyncStream(unfolding: { await mailbox.next() })
     (outboxQuestions, outbox) = AsyncStream.makeStream()
+    mailbox.readState { [weak self] in await self?.state }
   }
 
   /// Whether unsent questions survive quitting (the pending file is this client's).
@@ -264,6 +269,8 @@ public actor QnAEngine {
       case .resume(let message): outbox.yield(.other(.resume(message), attempt: openAttempt))
       case .join(let message): outbox.yield(.other(.join(message), attempt: openAttempt))
       case .vote(let message): outbox.yield(.other(.vote(message), attempt: openAttempt))
+      case .keepIdentity(let attendee, let credential):
+        keepIdentity(attendee: attendee, credential: credential)
       case .presenterAction(let message):
         outbox.yield(.other(.presenterAction(message), attempt: openAttempt))
       // "Sent" is reported by the outbox, once the socket has taken the message.
@@ -276,7 +283,7 @@ public actor QnAEngine {
     savePending()
     saveVotes()
     scheduleWakeUp()
-    updateSink.yield(EngineUpdate(state: state, changes: reported))
+    updateSink.post(changes: reported)
   }
 
   /// Keeps one timer at the state's next wake-up; the clock reading it applies sends what

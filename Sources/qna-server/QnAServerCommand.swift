@@ -79,6 +79,13 @@ struct QnAServerCommand: AsyncParsableCommand {
       """)
   var voteRateLimit: Int?
   @Option(
+    help: """
+      New attendee identities one client address may be issued at once, refilled at that \
+      many per --rate-window; past it a new attendee sees the room and may vote a little \
+      later (default \(Self.defaults.newAttendeeRateLimit)).
+      """)
+  var newAttendeeRateLimit: Int?
+  @Option(
     help:
       "Most WebSockets open at once; more: close 1013 (default \(Self.defaults.maxConnections)).")
   var maxConnections: Int?
@@ -217,6 +224,7 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.maxQuestionLength = maxQuestionLength ?? configuration.maxQuestionLength
     configuration.rateLimit = rateLimit ?? configuration.rateLimit
     configuration.voteRateLimit = voteRateLimit ?? configuration.voteRateLimit
+    configuration.newAttendeeRateLimit = newAttendeeRateLimit ?? configuration.newAttendeeRateLimit
     configuration.rateWindow = try rateWindow.map(DurationValue.parse) ?? configuration.rateWindow
     configuration.maxConnections = maxConnections ?? configuration.maxConnections
     configuration.allowedOrigins = try allowedOrigin.map(Self.origin)
@@ -257,6 +265,7 @@ struct QnAServerCommand: AsyncParsableCommand {
       ("--max-question-length", configuration.maxQuestionLength > 0),
       ("--rate-limit", configuration.rateLimit > 0),
       ("--vote-rate-limit", configuration.voteRateLimit > 0),
+      ("--new-attendee-rate-limit", configuration.newAttendeeRateLimit > 0),
       ("--max-connections", configuration.maxConnections > 0),
       ("--max-http-per-address", configuration.maxHTTPConnectionsPerAddress > 0),
       ("--header-timeout", configuration.headerTimeout > .zero),

@@ -54,8 +54,16 @@ struct Headless {
     let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { _ in sink.yield(.interrupted) }
     defer { signals.cancel() }
     let restored = await engine.start()
+    // One update at a time in `inputs`: the next is taken from the engine only once this one
+    // is printed, so that while stdout blocks (a pipe nobody reads) updates wait merged in the
+    // engine, bounded by the room, not one by one here.
+    let (printed, printedSink) = AsyncStream<Void>.makeStream()
     Task {
-      for await update in engine.updates { sink.yield(.update(update)) }
+      var acks = printed.makeAsyncIterator()
+      for await update in engine.updates {
+        sink.yield(.update(update))
+        guard await acks.next() != nil else { break }
+      }
       sink.yield(.changesEnded)
     }
     startAsking(engine, into: sink)
@@ -77,6 +85,7 @@ struct Headless {
           Self.print(HeadlessEvents.line(for: change))
           progress.record(change)
         }
+        printedSink.yield(())
         // Votes just cast are not in this update's state yet: the next update has them.
         guard await !votes.cast(on: engine, once: update.state) else {
           progress.votesSettled = false
@@ -87,7 +96,7 @@ struct Headless {
         if let failure = votes.failure(after: update, options.waitAnswered || options.exitAfterSend)
         {
           Self.note(failure)
-          return await finish(engine, &iterator, .failed)
+          return await finish(engine, &iterator, printed: printedSink, .failed)
         }
       case .vote(let question, let up):
         votes.waiting.append((question, up))
@@ -96,7 +105,7 @@ struct Headless {
         guard let question else {
           if options.waitAnswered || options.exitAfterSend {
             Self.note("question refused: \(text.prefix(60))")
-            return await finish(engine, &iterator, .failed)
+            return await finish(engine, &iterator, printed: printedSink, .failed)
           }
           continue
         }
@@ -113,19 +122,19 @@ struct Headless {
         Self.note(
           "timed out after \(DurationValue.format(options.timeout ?? .zero)): "
             + progress.shortfall(options))
-        return await finish(engine, &iterator, .timedOut)
+        return await finish(engine, &iterator, printed: printedSink, .timedOut)
       case .interrupted:
-        return await finish(engine, &iterator, .success)
+        return await finish(engine, &iterator, printed: printedSink, .success)
       }
       switch progress.outcome(options) {
       case .pending: continue
-      case .done: return await finish(engine, &iterator, .success)
+      case .done: return await finish(engine, &iterator, printed: printedSink, .success)
       case .failed(let failures):
         for failure in failures {
           Self.note(
             "question failed: \(failure.content.prefix(60)): \(failure.reason)")
         }
-        return await finish(engine, &iterator, .failed)
+        return await finish(engine, &iterator, printed: printedSink, .failed)
       }
     }
     return .success
@@ -134,7 +143,8 @@ struct Headless {
   /// Closes the connection, prints the changes still on their way (the last notices, the
   /// disconnect), and returns `status`.
   private func finish(
-    _ engine: QnAEngine, _ iterator: inout AsyncStream<Input>.AsyncIterator, _ status: ExitStatus
+    _ engine: QnAEngine, _ iterator: inout AsyncStream<Input>.AsyncIterator,
+    printed: AsyncStream<Void>.Continuation, _ status: ExitStatus
   ) async -> ExitStatus {
     await engine.stop()
     while let input = await iterator.next() {
@@ -143,6 +153,7 @@ struct Headless {
           if case .roomQuestion = change, !options.room { continue }
           Self.print(HeadlessEvents.line(for: change))
         }
+        printed.yield(())
       }
       if case .changesEnded = input { break }
     }

@@ -21,6 +21,10 @@ can misbehave in ways a real library will not. Prints "listening on PORT" once r
                     sequences and an OSC 52 clipboard write
   /hostile-status   refuse the upgrade with 302, ESC sequences and OSC 52 in the reason phrase
                     and in the Location header
+  /room-flood?questions=N&deltas=M&done=FILE
+                    a room server's handshake, a snapshot of N questions once the client
+                    joins, then M one-question deltas as fast as the socket takes them; then
+                    "done" in FILE, and the connection stays open, reading
 With --portal, every connection gets a captive portal's HTML page at once, whatever it sent
 (a TLS client sees bytes that are not TLS).
 """
@@ -77,6 +81,9 @@ class FaultServer:
     async def start(self):
         self.server = await asyncio.start_server(self.handle, "127.0.0.1", self.port)
         self.port = self.server.sockets[0].getsockname()[1]
+
+    async def room_flood(self, path, reader, writer):
+        await room_flood_body(path, reader, writer)
 
     async def restart_later(self):
         self.server.close()
@@ -163,6 +170,8 @@ class FaultServer:
                     except asyncio.TimeoutError:
                         break
                 writer.transport.abort()
+            elif path.startswith("/room-flood"):
+                await self.room_flood(path, reader, writer)
             elif path == "/hostile-close":
                 writer.write(frame(0x2, b'{"type":"handshake","id":"1FC4044C-7E20-4332-9349-E4FDD69A10B3"}'))
                 reason = ("bye" + HOSTILE).encode()
@@ -205,6 +214,70 @@ class FaultServer:
                 writer.close()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
+
+
+ROOM_EXTENSIONS = '["token","resume","retryAfter","room","lifecycle"]'
+
+
+def room_question(index, votes):
+    return (
+        '{"id":"%s","content":"Question %d from the flood","votes":%d,"answered":false,'
+        '"createdAt":785000000,"state":"live"}' % (question_id(index), index, votes)
+    )
+
+
+def question_id(index):
+    return "00000000-0000-4000-8000-%012X" % index
+
+
+def query(path):
+    fields = path.split("?", 1)[1] if "?" in path else ""
+    return dict(item.split("=", 1) for item in fields.split("&") if "=" in item)
+
+
+async def room_flood_body(path, reader, writer):
+    fields = query(path)
+    count, deltas = int(fields.get("questions", 5000)), int(fields.get("deltas", 300000))
+    writer.write(
+        frame(
+            0x2,
+            (
+                '{"type":"handshake","id":"1FC4044C-7E20-4332-9349-E4FDD69A10B3","extensions":'
+                + ROOM_EXTENSIONS
+                + "}"
+            ).encode(),
+        )
+    )
+    await writer.drain()
+    # The client's join, before the room.
+    await read_frame(reader)
+    pages = [list(range(start, min(count, start + 60))) for start in range(0, count, 60)]
+    for number, page in enumerate(pages, 1):
+        body = ",".join(room_question(index, 0) for index in page)
+        writer.write(
+            frame(
+                0x2,
+                (
+                    '{"type":"room","seq":1,"part":%d,"parts":%d,"epoch":"77E1B4B4-0000-4000-8000-000000000001","questions":[%s]}'
+                    % (number, len(pages), body)
+                ).encode(),
+            )
+        )
+    await writer.drain()
+    for step in range(deltas):
+        seq = step + 2
+        body = room_question(step % count, step // count + 1)
+        writer.write(
+            frame(0x2, ('{"type":"roomDelta","from":%d,"to":%d,"questions":[%s]}' % (seq, seq, body)).encode())
+        )
+        if step % 500 == 0:
+            await writer.drain()
+    await writer.drain()
+    if "done" in fields:
+        with open(fields["done"], "w") as out:
+            out.write("done\n")
+    while await reader.read(65536):
+        pass
 
 
 async def main():

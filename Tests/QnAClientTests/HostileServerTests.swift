@@ -37,6 +37,45 @@ struct HostileServerTests {
     #expect(peak > 0 && peak < 150 * 1_048_576, "peak RSS \(peak) bytes")
   }
 
+  /// Before: a 5,000-question room then 300,000 small deltas, with stdout a pipe nobody
+  /// reads, grew qna to 8.8 GB in 25 s (880 MB after 100,000 into a file, never released):
+  /// every update waited, a whole state each. Now updates wait merged, bounded by the room.
+  @Test(arguments: [false, true])
+  func aFloodOfRoomChangesCostsMemoryForTheRoomNotTheFlood(toFile: Bool) async throws {
+    let server = try PeerProcess(script: "fault_server.py")
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    let done = directory.path("done")
+    let url =
+      "ws://127.0.0.1:\(server.port)/room-flood?questions=5000&deltas=300000&done=\(done)"
+    let arguments = ["--headless", "--room", "--url", url, "--no-reconnect"]
+    let environment = ["XDG_STATE_HOME": directory.path("state")]
+    // To a file (the shell only opens it: exec keeps the pid), or a pipe nobody reads.
+    let qna =
+      toFile
+      ? try ChildProcess(
+        "/bin/sh", ["-c", #"exec "$0" "$@" > "$OUT""#, HeadlessProcess.qnaPath] + arguments,
+        environment: environment.merging(["OUT": directory.path("out.jsonl")]) { $1 })
+      : try ChildProcess(HeadlessProcess.qnaPath, arguments, environment: environment)
+    defer { qna.stop() }
+    var peak = 0
+    let started = ContinuousClock.now
+    while !FileManager.default.fileExists(atPath: done),
+      ContinuousClock.now - started < .seconds(120)
+    {
+      peak = max(peak, ProcessMemory.residentBytes(of: qna.pid) ?? 0)
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(FileManager.default.fileExists(atPath: done), "the server sent the whole flood")
+    // A while after the last delta, while the output still has the flood to write.
+    for _ in 0..<20 {
+      peak = max(peak, ProcessMemory.residentBytes(of: qna.pid) ?? 0)
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    print("room flood to \(toFile ? "a file" : "a blocked pipe"): qna's peak RSS \(peak >> 20) MB")
+    #expect(peak > 0 && peak < 200 << 20, "peak RSS \(peak >> 20) MB")
+  }
+
   @Test func aHostileCloseReasonIsEscapedOnStdoutAndStderr() async throws {
     let server = try PeerProcess(script: "fault_server.py")
     defer { server.stop() }

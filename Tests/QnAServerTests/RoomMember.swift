@@ -20,16 +20,38 @@ struct RoomMember {
   let attendee: UUID
 
   /// Connects to `path` (a session's socket, or the default one) and joins as `attendee`,
-  /// catching up from `since` when given.
+  /// catching up from `since` when given. Coming back as an attendee the server knows takes
+  /// the `credential` it issued (`credential()` on the earlier member).
   static func join(
-    _ server: ServerUnderTest, as attendee: UUID, since: Int? = nil, epoch: UUID? = nil,
-    path: String = "/socket"
+    _ server: ServerUnderTest, as attendee: UUID, credential: UUID? = nil, since: Int? = nil,
+    epoch: UUID? = nil, path: String = "/socket"
   ) async throws -> RoomMember {
     let socket = try Attendee("ws://127.0.0.1:\(server.port)\(path)")
     let connection = try await socket.handshake()
     try await socket.send(
-      .join(Join(id: connection, attendee: attendee, since: since, epoch: epoch)))
+      .join(
+        Join(
+          id: connection, attendee: attendee, credential: credential, since: since,
+          epoch: epoch)))
     return RoomMember(socket: socket, connection: connection, attendee: attendee)
+  }
+
+  /// The `index`-th `joined` this member got (extension `identity`).
+  func joined(occurrence index: Int = 0) async throws -> Joined {
+    let message = try await socket.waitForMessage("joined", occurrence: index) {
+      if case .joined = $0 { true } else { false }
+    }
+    guard case .joined(let joined) = message else { throw ServerTestError.unexpected(message) }
+    return joined
+  }
+
+  /// The credential the server issued this member.
+  func credential() async throws -> UUID {
+    let joined = try await joined()
+    guard let credential = joined.credential else {
+      throw ServerTestError.unexpected(.joined(joined))
+    }
+    return credential
   }
 
   func vote(_ question: UUID, up: Bool = true, token: UUID = UUID()) async throws {

@@ -34,9 +34,11 @@ struct RoomServerTests {
     #expect(first.success && first.voted && first.votes == 1)
     #expect(try await bob.voteResponse(token, occurrence: 1).votes == 1)
 
-    // Bob's link drops; on a new connection he is the same attendee.
+    // Bob's link drops; on a new connection he is the same attendee, proved by the
+    // credential the server issued him.
+    let credential = try await bob.credential()
     await bob.socket.close()
-    bob = try await RoomMember.join(server, as: Self.bob)
+    bob = try await RoomMember.join(server, as: Self.bob, credential: credential)
     let snapshot = try await bob.snapshot().flatMap(\.questions)
     #expect(snapshot.first { $0.id == question }?.voted == true)
     #expect(snapshot.first { $0.id == question }?.votes == 1)
@@ -303,12 +305,13 @@ struct RoomServerTests {
     let token = UUID()
     try await bob.vote(question, token: token)
     #expect(try await bob.voteResponse(token).votes == 1)
+    let credential = try await bob.credential()
     await bob.socket.close()
     await alice.socket.close()
     await server.stop()
 
     server = try await ServerUnderTest { $0.database = database }
-    bob = try await RoomMember.join(server, as: Self.bob)
+    bob = try await RoomMember.join(server, as: Self.bob, credential: credential)
     let room = try await bob.snapshot().flatMap(\.questions)
     #expect(room.first?.votes == 1 && room.first?.voted == true)
     // The resent vote after the restart counts once.

@@ -18,6 +18,20 @@ struct PostgresURLTests {
     #expect(try PostgresURL("postgres://q@h/d?sslmode=allow").tls == .prefer)
   }
 
+  /// libpq defaults to `prefer`, which anyone on the path can downgrade: here that default
+  /// holds for this machine only, any other host gets `require`, and the operator hears of
+  /// any mode that does not check the server's certificate.
+  @Test func withoutSslmodeARemoteDatabaseRequiresTLSAndWeakModesAreSaid() throws {
+    let remote = try PostgresURL("postgres://qna@db.internal/qna")
+    #expect(remote.tls == .require)
+    #expect(remote.tlsWarning?.contains("not checked") == true)
+    #expect(try PostgresURL("postgres://qna@localhost/qna").tlsWarning == nil)
+    #expect(try PostgresURL("postgres://qna@[::1]/qna").tls == .prefer)
+    let stripped = try PostgresURL("postgres://qna@10.0.0.5/qna?sslmode=prefer")
+    #expect(stripped.tlsWarning?.contains("strip TLS") == true)
+    #expect(try PostgresURL("postgres://qna@db/qna?sslmode=verify-full").tlsWarning == nil)
+  }
+
   @Test(arguments: [
     "postgres://db.internal/qna",  // no user
     "postgres://qna@/qna",  // no host
@@ -41,6 +55,6 @@ struct PostgresURLTests {
   @Test func theDescriptionNeverShowsThePassword() throws {
     let url = try PostgresURL("postgres://qna:hunter2@db/qna")
     #expect(!"\(url)".contains("hunter2"))
-    #expect("\(url)" == "postgres://qna:***@db:5432/qna?sslmode=prefer")
+    #expect("\(url)" == "postgres://qna:***@db:5432/qna?sslmode=require")
   }
 }

@@ -174,6 +174,49 @@ struct StoreTests {
     #expect(try await store.perform(.dismiss, on: uuid(99), token: UUID(), at: start) == nil)
   }
 
+  /// Extension `identity`: an id is proved by the credential issued for it, issued once (to
+  /// an attendee from before the extension too), and never to a second claimant.
+  @Test(arguments: StoreKind.allCases)
+  func anAttendeeIsProvedByTheCredentialIssuedForItOnly(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    let (fresh, old, credential) = (
+      uuid(1, group: 0x1D), uuid(2, group: 0x1D), uuid(3, group: 0x1D)
+    )
+    func claim(_ attendee: UUID, _ offered: UUID?, mint: UUID?, name: String? = nil) async throws
+      -> AttendeeClaim
+    {
+      try await store.claim(
+        attendee: attendee, credential: offered, mint: mint, name: name, at: Date())
+    }
+    #expect(try await claim(fresh, nil, mint: nil) == .needsMint, "nothing is written unasked")
+    #expect(try await claim(fresh, UUID(), mint: nil) == .needsMint, "an invented credential")
+    #expect(try await claim(fresh, nil, mint: credential, name: "Zoë") == .minted)
+    #expect(try await claim(fresh, credential, mint: nil, name: "Zoë B.") == .proved)
+    #expect(try await claim(fresh, nil, mint: UUID()) == .taken)
+    #expect(try await claim(fresh, UUID(), mint: UUID()) == .taken)
+    // An attendee from before identity (a row without a credential) is issued one, once.
+    try await store.join(attendee: old, name: nil, at: Date())
+    let issued = UUID()
+    #expect(try await claim(old, nil, mint: issued) == .minted)
+    #expect(try await claim(old, nil, mint: UUID()) == .taken)
+    #expect(try await claim(old, issued, mint: nil) == .proved)
+    // The proved one's new name is recorded; a refused claim changes nothing.
+    let seq = try await store.currentSeq()
+    _ = try await store.insert(
+      StoredQuestion(
+        id: uuid(20, group: 0x1D), content: "Named?", askedFrom: uuid(1), createdAt: Self.time(0),
+        attendee: fresh))
+    let delta = try await store.changes(
+      after: seq, upTo: try await store.currentSeq(), presenter: true)
+    #expect(delta.questions.map(\.name) == ["Zoë B."])
+    // An attendee's own view: its question, as its asker sees it.
+    let view = try await store.view(of: fresh)
+    #expect(view.own.map(\.id) == [uuid(20, group: 0x1D)] && view.own.first?.mine == true)
+    #expect(view.voted.isEmpty)
+  }
+
   @Test(arguments: StoreKind.allCases)
   func theRoomShowsAttendeesWhatIsPublicAndPresentersEverythingWithNames(_ kind: StoreKind)
     async throws

@@ -369,4 +369,43 @@ struct RoomTests {
     #expect(room.state.room.seq == 7)
     #expect(room.state.room.highlighted == uuid(2, group: 0x5E))
   }
+
+  /// Extension `identity`: the server's word on who this attendee is is kept and sent in
+  /// every later join; a join refused for now goes again when the server said.
+  @Test func theIssuedIdentityIsKeptAndAJoinRefusedForNowGoesAgain() {
+    var room = Room()
+    room.apply(.identity(attendee: Room.attendee, name: nil))
+    room.connect(extensions: Room.roomExtensions)
+    let credential = uuid(9, group: 0x1D)
+    let kept = room.apply(
+      .received(
+        .joined(Joined(id: firstConnection, attendee: Room.attendee, credential: credential))))
+    #expect(kept == [.keepIdentity(attendee: Room.attendee, credential: credential)])
+    #expect(room.state.attendeeCredential == credential)
+    // Someone else had this id: the server names another, which replaces it.
+    let other = uuid(10, group: 0x1D)
+    let replaced = room.apply(
+      .received(.joined(Joined(id: firstConnection, attendee: other, credential: credential))))
+    #expect(replaced.contains(.keepIdentity(attendee: other, credential: credential)))
+    #expect(room.state.attendeeID == other)
+    // The next connection proves it.
+    room.connect(secondConnection, attempt: 2, extensions: Room.roomExtensions)
+    #expect(room.effects.joins.last?.credential == credential)
+    #expect(room.effects.joins.last?.attendee == other)
+    // Refused for now: joined again after the time said, not before.
+    let before = room.effects.joins.count
+    room.apply(
+      .received(
+        .joined(Joined(id: secondConnection, message: "Too many at once.", retryAfter: 2))))
+    room.apply(.clock(.seconds(1)))
+    #expect(room.effects.joins.count == before)
+    room.apply(.clock(.seconds(3)))
+    #expect(room.effects.joins.count == before + 1)
+    // A joined for another connection changes nothing.
+    #expect(
+      room.apply(
+        .received(.joined(Joined(id: firstConnection, attendee: UUID(), credential: UUID())))
+      )
+      .allSatisfy { if case .log = $0 { true } else { false } })
+  }
 }

@@ -78,7 +78,9 @@ public struct QnAServerApp: Sendable {
         makeID: environment.makeID),
       throttle: LoginThrottle(uptime: environment.uptime),
       codeGuesses: LoginThrottle(uptime: environment.uptime))
-    addresses = ClientAddress(trustedProxies: Set(configuration.trustedProxies))
+    addresses = ClientAddress(trustedProxies: Set(configuration.trustedProxies)) {
+      [logger] in logger.warning("\($0)")
+    }
   }
 
   /// The application: its routes, its guarded channel, and the store as its service (with

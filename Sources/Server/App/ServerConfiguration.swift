@@ -27,6 +27,11 @@ public struct ServerConfiguration: Sendable {
   /// Votes a connection may cast (or take back) at once, refilled at that many per
   /// `rateWindow`: more than anyone clicks, fewer than a script that floods.
   public var voteRateLimit = 50
+  /// New attendees (credentials issued by extension `identity`) one client address may get at
+  /// once, refilled at that many per `rateWindow`; past it a join sees the room and gets its
+  /// identity later (`joined` with `retryAfter`). Attendees coming back with their credential
+  /// take none; loopback and trusted proxies themselves are not counted.
+  public var newAttendeeRateLimit = 200
   /// How long the room's changes are gathered into one delta after the first goes out:
   /// 2,000 attendees voting then cost one broadcast per window, not one per vote.
   public var roomWindow: Duration = .milliseconds(100)
@@ -130,6 +135,8 @@ extension ServerConfiguration {
     settings.maxQuestionLength = maxQuestionLength
     settings.maxMessageSize = maxMessageSize
     settings.window = roomWindow
+    settings.newAttendeesPerAddress = newAttendeeRateLimit
+    settings.newAttendeeWindow = rateWindow
     return settings
   }
 }

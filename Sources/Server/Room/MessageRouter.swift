@@ -49,6 +49,7 @@ extension SessionRoom {
     let extensions = [
       ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
       ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
+      ProtocolExtension.identity,
     ]
     return Handshake(
       id: connection.id,
@@ -65,6 +66,8 @@ package enum RoomReplies {
   package static let inReview =
     "Question received. The presenter reviews questions before the room sees them."
   package static let rateLimited = "Too many questions at once."
+  package static let tooManyNewAttendees =
+    "Too many new attendees from your network at once: votes count once you have joined."
   /// After a failed write, the client waits this long before sending again.
   package static let storageRetry: Duration = .seconds(1)
 

@@ -14,7 +14,9 @@ import QnAStore
 /// never interleave: each joined socket sees every sequence number once, in order.
 package final class RoomFanOut: Sendable {
   package enum Command: Sendable {
-    case join(SocketConnection, Join)
+    /// `attendee`: who the socket joined as (its questions and votes marked in its snapshot),
+    /// `nil` for a socket without an identity yet.
+    case join(SocketConnection, Join, attendee: UUID?)
     case leave(UUID)
     /// `urgent`: a presenter's action, which nobody should wait a window for.
     case changed(urgent: Bool)
@@ -45,8 +47,8 @@ package final class RoomFanOut: Sendable {
     worker = Task { await state.run(stream) }
   }
 
-  package func join(_ connection: SocketConnection, _ join: Join) {
-    commands.yield(.join(connection, join))
+  package func join(_ connection: SocketConnection, _ join: Join, attendee: UUID?) {
+    commands.yield(.join(connection, join, attendee: attendee))
   }
   package func leave(_ connection: UUID) { commands.yield(.leave(connection)) }
   /// Something in the room changed (its log row is committed). A presenter's action is
@@ -69,6 +71,9 @@ package final class RoomFanOut: Sendable {
     package var members: [UUID: SocketConnection] = [:]
     /// Sockets whose snapshot is still on its way, paced to their reading: deltas wait.
     package var joining: Set<UUID> = []
+    /// The room as everyone sees it, for attendees and for presenters, read once and shared
+    /// by every socket that joins before the room changes again.
+    package var shared: [Bool: SharedSnapshot] = [:]
     package var lastSent: Int?
     package var epoch: UUID?
     package var flushScheduled = false
@@ -92,7 +97,11 @@ package final class RoomFanOut: Sendable {
       for await command in stream {
         do throws(StoreError) {
           switch command {
-          case .join(let connection, let join): try await welcome(connection, join)
+          case .join(let connection, let join, let attendee):
+            // A socket whose snapshot is on its way is brought level by it and the catch-up
+            // after it: its joins meanwhile cost the room nothing.
+            guard !joining.contains(connection.id) else { continue }
+            try await welcome(connection, join, attendee: attendee)
           case .leave(let id):
             members[id] = nil
             joining.remove(id)
@@ -120,7 +129,9 @@ package final class RoomFanOut: Sendable {
 
     /// A joining socket gets what changed since the sequence it has seen, or the whole room,
     /// then every broadcast from the next sequence on.
-    private func welcome(_ connection: SocketConnection, _ join: Join) async throws(StoreError) {
+    private func welcome(_ connection: SocketConnection, _ join: Join, attendee: UUID?)
+      async throws(StoreError)
+    {
       let (epoch, seq) = try await current()
       members[connection.id] = nil
       if let since = join.since, join.epoch == epoch, since <= seq, seq - since <= Self.catchUpLimit
@@ -135,7 +146,7 @@ package final class RoomFanOut: Sendable {
         members[connection.id] = connection
         return
       }
-      try await sendSnapshot(to: connection, attendee: join.attendee, seq: seq, epoch: epoch)
+      try await sendSnapshot(to: connection, attendee: attendee, epoch: epoch)
     }
 
     /// Log rows a catch-up reads at most; further behind, a snapshot is cheaper.
@@ -144,32 +155,53 @@ package final class RoomFanOut: Sendable {
     /// room reaches a slow reader without filling its queue (which would drop it).
     package static let pacedBacklog = 256 * 1024
 
-    /// The snapshot is read here, in turn; its pages go out from a task of their own, paced
-    /// to the socket, so one slow reader of a large room holds up no broadcast. Deltas for
-    /// the socket wait until the last page is queued, then a catch-up brings it level.
-    private func sendSnapshot(
-      to connection: SocketConnection, attendee: UUID, seq: Int, epoch: UUID
-    ) async throws(StoreError) {
-      let room = try await store.snapshot(for: attendee, presenter: connection.isPresenter)
-      // The snapshot may hold changes past `seq`, not broadcast yet: the next delta repeats
-      // their current state, which changes nothing.
-      let pages = RoomPages.split(room.questions, limit: RoomPages.pageBytes)
-      let encoded = pages.enumerated().map { index, page in
-        ByteBuffer(
-          bytes: codec.encode(
-            .room(
-              RoomSnapshot(
-                seq: seq, part: index + 1, parts: pages.count, questions: page,
-                highlighted: room.highlighted, epoch: epoch))))
-      }
+    /// The room everyone sees is read here, in turn, once per change of the room; each
+    /// socket's pages are made from it, with its attendee's questions and votes, only as the
+    /// socket reads them (from a task of its own), so a reader that is not reading costs the
+    /// room nothing past its first page. Deltas for the socket wait until the last page is
+    /// queued, then a catch-up brings it level.
+    private func sendSnapshot(to connection: SocketConnection, attendee: UUID?, epoch: UUID)
+      async throws(StoreError)
+    {
+      let snapshot = try await sharedSnapshot(presenter: connection.isPresenter, epoch: epoch)
       joining.insert(connection.id)
       let commands = self.commands
+      let store = self.store
+      let logger = self.logger
       Task {
-        for page in encoded {
-          guard await connection.sendPaced(page, room: Self.pacedBacklog) else { return }
+        var view = AttendeeView.none
+        if let attendee {
+          do {
+            view = try await store.view(of: attendee, presenter: connection.isPresenter)
+          } catch {
+            // The room without marks: better than none; the next join marks them.
+            logger.error("room: the view of \(attendee): \(error)")
+          }
         }
-        commands.yield(.snapshotSent(connection, seq: seq))
+        var pages = SnapshotPages(snapshot, view: view)
+        while let page = pages.next() {
+          guard await connection.waitForRoom(Self.pacedBacklog) else { return }
+          connection.send(page, due: nil)
+        }
+        commands.yield(.snapshotSent(connection, seq: snapshot.seq))
       }
+    }
+
+    private func sharedSnapshot(presenter: Bool, epoch: UUID) async throws(StoreError)
+      -> SharedSnapshot
+    {
+      // Reused while nothing changed: a crowd joining at once is one read.
+      let changedTo = try await store.currentSeq()
+      if let cached = shared[presenter], cached.epoch == epoch, cached.seq == changedTo {
+        return cached
+      }
+      // The room as of its last change, which may not be broadcast yet: the next delta then
+      // repeats what the snapshot has, which changes nothing.
+      let room = try await store.snapshot(for: nil, presenter: presenter)
+      let fresh = SharedSnapshot(
+        seq: room.seq, epoch: epoch, questions: room.questions, highlighted: room.highlighted)
+      shared[presenter] = fresh
+      return fresh
     }
 
     /// The snapshot as of `seq` is queued: what was broadcast since goes next, then the

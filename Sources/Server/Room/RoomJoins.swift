@@ -2,12 +2,18 @@ import Foundation
 import QnA
 import QnAStore
 
-/// Extension `room`: an attendee joins (its name recorded), then the fan-out welcomes it.
+/// Extensions `room` and `identity`: an attendee joins, proving its id with the credential
+/// the server issued (or getting one), then the fan-out welcomes it. A socket is one
+/// attendee for its life; its joins after the first cost the room nothing but a catch-up.
 package struct RoomJoins: Sendable {
   package let room: SessionRoom
 
   /// Names longer than this are cut: they are shown beside questions.
   package static let maxNameLength = 60
+  /// Joins one socket may send at once; past them, each waits its turn, `joinBurst` per
+  /// `joinWindow` (a client joins once per connection, and again on a gap in the deltas).
+  package static let joinBurst = 5
+  package static let joinWindow: Duration = .seconds(10)
 
   package init(room: SessionRoom) { self.room = room }
 
@@ -16,15 +22,103 @@ package struct RoomJoins: Sendable {
       room.logger.warning("ignored join from \(connection.id) naming \(join.id)")
       return
     }
-    connection.attendee = join.attendee
-    let name = join.name.map { String($0.prefix(Self.maxNameLength)) }.flatMap {
-      $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
+    if let identity = connection.identity, !identity.isNamed(by: join) {
+      room.logger.warning("refused join from \(connection.id): it joined as another attendee")
+      refuse(connection, "This connection has joined as another attendee.")
+      return
     }
+    // Slowed, never refused: a flood of joins holds up its own socket's messages only.
+    let wait = connection.spendJoin(now: room.environment.uptime())
+    if wait > .zero { try? await Task.sleep(for: wait) }
+    let name = Self.name(join.name)
+    guard let identity = connection.identity else {
+      let identity = await identify(join, name: name, from: connection)
+      connection.identity = identity
+      if let identity { tell(connection, identity) }
+      // Without an identity (not now: `joined` said when to ask again) the room is still
+      // shown; votes wait for the identity.
+      room.fanOut.join(connection, join, attendee: identity?.attendee)
+      return
+    }
+    if name != identity.name {
+      do {
+        _ = try await room.store.claim(
+          attendee: identity.attendee, credential: identity.credential, mint: nil, name: name,
+          at: room.environment.now())
+        connection.identity?.name = name
+      } catch {
+        room.logger.error("could not record a name: \(error)")
+      }
+    }
+    tell(connection, identity)
+    room.fanOut.join(connection, join, attendee: identity.attendee)
+  }
+
+  /// Who the join's sender is: the id it claims, proved by its credential; else that id with
+  /// a new credential, if nobody has one for it, or a new id (someone else's id, or a client
+  /// that lost its credential). New credentials come from its address's budget. `nil` when
+  /// none can be had now; the client was told when to ask again.
+  private func identify(_ join: Join, name: String?, from connection: SocketConnection) async
+    -> SocketConnection.Identity?
+  {
+    let store = room.store
+    let now = room.environment.now()
     do {
-      try await room.store.join(attendee: join.attendee, name: name, at: room.environment.now())
+      var attendee = join.attendee
+      var claim = try await store.claim(
+        attendee: attendee, credential: join.credential, mint: nil, name: name, at: now)
+      if claim == .proved, let credential = join.credential {
+        return .init(attendee: attendee, credential: credential, claimed: join.attendee, name: name)
+      }
+      if let address = connection.address,
+        let wait = room.identities.take(address, now: room.environment.uptime())
+      {
+        refuse(connection, RoomReplies.tooManyNewAttendees, retryAfter: wait)
+        return nil
+      }
+      let credential = room.environment.makeID()
+      // Someone else's id: this client gets one of its own. Twice at most: a fresh id is
+      // taken only by a race with another instance that made the same one.
+      for _ in 0..<2 {
+        if claim == .taken { attendee = room.environment.makeID() }
+        claim = try await store.claim(
+          attendee: attendee, credential: nil, mint: credential, name: name, at: now)
+        if claim == .minted {
+          room.metrics.attendeesIssued.increment()
+          return .init(
+            attendee: attendee, credential: credential, claimed: join.attendee, name: name)
+        }
+      }
+      room.logger.error("could not issue an identity to \(connection.id)")
     } catch {
       room.logger.error("could not record attendee: \(error)")
     }
-    room.fanOut.join(connection, join)
+    refuse(connection, RoomReplies.failedSave, retryAfter: RoomReplies.storageRetry)
+    return nil
+  }
+
+  private func tell(_ connection: SocketConnection, _ identity: SocketConnection.Identity) {
+    room.send(
+      .joined(
+        Joined(
+          id: connection.id, attendee: identity.attendee, credential: identity.credential)),
+      to: connection)
+  }
+
+  private func refuse(
+    _ connection: SocketConnection, _ message: String, retryAfter: Duration? = nil
+  ) {
+    room.send(
+      .joined(
+        Joined(
+          id: connection.id, message: message, retryAfter: retryAfter.map(RoomReplies.seconds))),
+      to: connection)
+  }
+
+  /// The name as shown: cut to `maxNameLength`, none when blank.
+  static func name(_ raw: String?) -> String? {
+    raw.map { String($0.prefix(maxNameLength)) }.flatMap {
+      $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
+    }
   }
 }

@@ -32,18 +32,25 @@ package enum RoomPages {
   }
 
   package static func split(_ questions: [RoomQuestion], limit: Int) -> [[RoomQuestion]] {
-    var pages: [[RoomQuestion]] = [[]]
+    ranges(questions, limit: limit).map { Array(questions[$0]) }
+  }
+
+  /// Where `questions` break into pages under `limit` bytes each (one empty page for none).
+  package static func ranges(_ questions: [RoomQuestion], limit: Int) -> [Range<Int>] {
+    var pages: [Range<Int>] = []
+    var start = 0
     var size = 0
     let codec = WireCodec()
-    for question in questions {
+    for (index, question) in questions.enumerated() {
       let bytes = codec.encodedSize(of: question)
-      if size + bytes > limit, !pages[pages.count - 1].isEmpty {
-        pages.append([])
+      if size + bytes > limit, index > start {
+        pages.append(start..<index)
+        start = index
         size = 0
       }
-      pages[pages.count - 1].append(question)
       size += bytes
     }
+    pages.append(start..<questions.count)
     return pages
   }
 }

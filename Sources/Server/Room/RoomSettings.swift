@@ -13,6 +13,10 @@ package struct RoomSettings: Sendable {
   package var maxMessageSize = 16 * 1024
   /// How long the room's changes are gathered into one delta.
   package var window: Duration = .milliseconds(100)
+  /// New attendee credentials one address may be issued at once, refilled at this many per
+  /// `newAttendeeWindow` (loopback and the trusted proxies are not counted).
+  package var newAttendeesPerAddress = 200
+  package var newAttendeeWindow: Duration = .seconds(10)
 
   package init() {}
 }

@@ -10,6 +10,8 @@ public final class ServerMetrics: Sendable {
   package let questions: Counter
   package let votes: Counter
   package let answers: Counter
+  /// New attendee identities (credentials) issued.
+  package let attendeesIssued: Counter
   /// From the first change a room delta carries to its hand-off to every joined socket's
   /// queue (the coalescing window included).
   package let fanOut: DurationHistogram
@@ -33,6 +35,9 @@ public final class ServerMetrics: Sendable {
         "votes_total", "Votes and withdrawals accepted through this instance (repeats included)."))
     answers = registry.makeCounter(
       descriptor: name("answers_total", "Questions answered through this instance."))
+    attendeesIssued = registry.makeCounter(
+      descriptor: name(
+        "attendees_issued_total", "Attendee credentials issued through this instance."))
     fanOut = registry.makeDurationHistogram(
       descriptor: name(
         "room_fanout_seconds", "From a room change to its delta queued for every joined socket."),

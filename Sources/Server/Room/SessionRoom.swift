@@ -17,13 +17,15 @@ package final class SessionRoom: Sendable {
   package let environment: ServerEnvironment
   package let metrics: ServerMetrics
   package let hooks: RoomHooks
+  /// New attendees' credentials per address, shared by every session of the instance.
+  package let identities: AddressBudgets
   package let logger: Logger
   private let codec = WireCodec()
 
   package init(
     store: QuestionStore, sockets: SocketHub, settings: RoomSettings,
     environment: ServerEnvironment, metrics: ServerMetrics, hooks: RoomHooks = .none,
-    logger: Logger
+    identities: AddressBudgets? = nil, logger: Logger
   ) {
     self.store = store
     self.sockets = sockets
@@ -31,6 +33,9 @@ package final class SessionRoom: Sendable {
     self.environment = environment
     self.metrics = metrics
     self.hooks = hooks
+    self.identities =
+      identities
+      ?? AddressBudgets(burst: settings.newAttendeesPerAddress, window: settings.newAttendeeWindow)
     self.logger = logger
     fanOut = RoomFanOut(
       store: store, window: settings.window, fanOutTime: metrics.fanOut.record, logger: logger)
@@ -41,7 +46,7 @@ package final class SessionRoom: Sendable {
   package func forSession(_ id: Int64) -> SessionRoom {
     SessionRoom(
       store: store.session(id), sockets: sockets, settings: settings, environment: environment,
-      metrics: metrics, hooks: hooks, logger: logger)
+      metrics: metrics, hooks: hooks, identities: identities, logger: logger)
   }
 
   /// Queues a message for one socket (written after the hooks' delay, if any, in order); it

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOWebSocket
+import QnA
 import QnAStore
 import Synchronization
 
@@ -20,6 +21,9 @@ package final class SocketConnection: Sendable {
   package let isPresenter: Bool
   /// The session it belongs to (0: the default one).
   package let session: Int64
+  /// Its client's address as per-address budgets count it (the forwarded one behind a
+  /// trusted proxy; an IPv6 address as its /64); `nil` for one they do not count.
+  package let address: String?
   private let queue: AsyncStream<Outgoing>.Continuation
   private let writer: Task<Void, Never>
   private let queuedBytes = QueuedBytes()
@@ -30,20 +34,47 @@ package final class SocketConnection: Sendable {
   private let questionBudget: Mutex<TokenBucket>
   private let voteBudget: Mutex<TokenBucket>
   private let lookupBudget: Mutex<TokenBucket>
-  private let joined = Mutex<UUID?>(nil)
+  /// Joins: a few at once, then slowed (a client joins once per connection, and again on a
+  /// gap in the room's deltas).
+  private let joinBudget: Mutex<TokenBucket>
+  private let joined = Mutex<Identity?>(nil)
+
+  /// Who a socket joined the room as: set by its first join, never changed after.
+  package struct Identity: Sendable, Equatable {
+    package var attendee: UUID
+    package var credential: UUID
+    /// The id the first join claimed: `attendee` unless the server gave another (a client
+    /// without `identity` keeps sending it, and is still this socket's attendee).
+    package var claimed: UUID
+    /// The name last recorded for it.
+    package var name: String?
+
+    package init(attendee: UUID, credential: UUID, claimed: UUID, name: String?) {
+      self.attendee = attendee
+      self.credential = credential
+      self.claimed = claimed
+      self.name = name
+    }
+
+    /// Whether a later join on the socket names this attendee.
+    package func isNamed(by join: Join) -> Bool {
+      join.attendee == attendee || join.attendee == claimed
+    }
+  }
 
   /// The attendee this socket joined the room as (extension `room`): who asks and votes
   /// here. Never taken from the connection's id.
-  package var attendee: UUID? {
+  package var attendee: UUID? { joined.withLock { $0?.attendee } }
+  package var identity: Identity? {
     get { joined.withLock { $0 } }
     set { joined.withLock { $0 = newValue } }
   }
 
   package init(
     id: UUID, channel: any Channel, outbound: some SocketWriter, openedAt: Date,
-    isPresenter: Bool = false, session: Int64 = SessionRecord.defaultID,
+    isPresenter: Bool = false, session: Int64 = SessionRecord.defaultID, address: String?,
     questionBudget: TokenBucket, voteBudget: TokenBucket, lookupBudget: TokenBucket,
-    maxQueuedBytes: Int,
+    joinBudget: TokenBucket, maxQueuedBytes: Int,
     allQueued: SendBudget, uptime: @escaping @Sendable () -> Duration
   ) {
     self.id = id
@@ -51,11 +82,13 @@ package final class SocketConnection: Sendable {
     self.openedAt = openedAt
     self.isPresenter = isPresenter
     self.session = session
+    self.address = address
     self.maxQueuedBytes = maxQueuedBytes
     self.allQueued = allQueued
     self.questionBudget = Mutex(questionBudget)
     self.voteBudget = Mutex(voteBudget)
     self.lookupBudget = Mutex(lookupBudget)
+    self.joinBudget = Mutex(joinBudget)
     let (messages, queue) = AsyncStream<Outgoing>.makeStream()
     self.queue = queue
     let queuedBytes = self.queuedBytes
@@ -108,15 +141,14 @@ package final class SocketConnection: Sendable {
   /// The socket has ended (closed, dropped): nothing sent now goes anywhere.
   package var isFinished: Bool { queuedBytes.state.withLock { $0.finished } }
 
-  /// Sends `bytes` once the queue is down to `room` bytes, for long replies (a large room)
-  /// that would otherwise fill the queue at once. False if the socket ended meanwhile.
-  package func sendPaced(_ bytes: ByteBuffer, room: Int) async -> Bool {
-    while backlog > max(0, room - bytes.readableBytes), !isFinished {
+  /// Waits until the queue is down to `room` bytes, before making the next part of a long
+  /// reply (a large room), which would otherwise fill the queue at once, or be made long
+  /// before a reader that is not reading could take it. False if the socket ended meanwhile.
+  package func waitForRoom(_ room: Int) async -> Bool {
+    while backlog > room, !isFinished {
       try? await Task.sleep(for: .milliseconds(2))
     }
-    guard !isFinished else { return false }
-    send(bytes, due: nil)
-    return true
+    return !isFinished
   }
 
   /// `nil` if a new question may be stored now, else how long until one may.
@@ -127,6 +159,11 @@ package final class SocketConnection: Sendable {
   /// `nil` if a vote may be counted now, else how long until one may.
   package func takeVote(now: Duration) -> Duration? {
     voteBudget.withLock { $0.take(now: now) }
+  }
+
+  /// How long to wait before this join is taken (zero: at once).
+  package func spendJoin(now: Duration) -> Duration {
+    joinBudget.withLock { $0.spend(1, now: now) }
   }
 
   /// How long to wait before looking up `count` stored questions for this socket.

@@ -6,12 +6,15 @@ package struct TokenBucket: Sendable {
   package let rate: Double
   private var tokens: Double
   private var updatedAt: Duration
+  /// When a token was last asked for.
+  package private(set) var lastTaken: Duration
 
   package init(burst: Int, window: Duration, now: Duration) {
     self.burst = Double(burst)
     rate = Double(burst) / (window / .seconds(1))
     tokens = Double(burst)
     updatedAt = now
+    lastTaken = now
   }
 
   private mutating func refill(now: Duration) {
@@ -24,6 +27,7 @@ package struct TokenBucket: Sendable {
   /// how long until one is there (what a refusal's `retryAfter` says).
   package mutating func take(now: Duration) -> Duration? {
     refill(now: now)
+    lastTaken = now
     guard tokens >= 1 else { return .seconds((1 - tokens) / rate) }
     tokens -= 1
     return nil

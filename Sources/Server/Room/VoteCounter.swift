@@ -18,7 +18,8 @@ package struct VoteCounter: Sendable {
       return refuse("The id in vote is not this connection's id.")
     }
     guard let attendee = connection.attendee else {
-      return refuse("Join the room before voting.")
+      // A joined socket may be waiting for its identity (`joined` said when to ask again).
+      return refuse("Join the room before voting.", retryAfter: RoomReplies.storageRetry)
     }
     if let wait = connection.takeVote(now: room.environment.uptime()) {
       return refuse(RoomReplies.rateLimited, retryAfter: wait)

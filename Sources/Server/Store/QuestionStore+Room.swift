@@ -26,6 +26,29 @@ extension QuestionStore {
     }
   }
 
+  /// Claims `attendee` for a join (extension `identity`, `StoreRules.claim`), in one
+  /// transaction: proved with its credential, or given `mint` as its credential when it has
+  /// none yet (`nil`: not now, the caller's minting budget is spent). The name is recorded on
+  /// `proved` and `minted` only.
+  public func claim(
+    attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date
+  ) async throws(StoreError) -> AttendeeClaim {
+    try await timed {
+      try await driver.claim(
+        attendee: attendee, credential: credential, mint: mint, name: name, at: time,
+        session: session)
+    }
+  }
+
+  /// The attendee's own questions and votes, to lay over the room everyone sees.
+  public func view(of attendee: UUID, presenter: Bool = false) async throws(StoreError)
+    -> AttendeeView
+  {
+    try await timed {
+      try await driver.view(of: attendee, presenter: presenter, session: session)
+    }
+  }
+
   public struct VoteOutcome: Sendable {
     public var voted: Bool
     public var votes: Int
@@ -58,9 +81,9 @@ extension QuestionStore {
     try await timed { try await driver.highlighted(session: session) }
   }
 
-  /// The whole room for one attendee as of the log's last sequence number (`StoreRules.room`),
-  /// and the question being answered.
-  public func snapshot(for attendee: UUID, presenter: Bool = false) async throws(StoreError)
+  /// The whole room for one attendee (`nil`: as anyone sees it, nobody's questions mine) as of
+  /// the log's last sequence number (`StoreRules.room`), and the question being answered.
+  public func snapshot(for attendee: UUID?, presenter: Bool = false) async throws(StoreError)
     -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
   {
     try await timed {

@@ -30,10 +30,15 @@ package protocol StoreDriver: Sendable {
   func currentSeq(session: Int64) async throws(StoreError) -> Int
   func join(attendee: UUID, name: String?, at time: Date, session: Int64)
     async throws(StoreError)
+  func claim(
+    attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date, session: Int64
+  ) async throws(StoreError) -> AttendeeClaim
+  func view(of attendee: UUID, presenter: Bool, session: Int64) async throws(StoreError)
+    -> AttendeeView
   func vote(attendee: UUID, question: UUID, up: Bool, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.VoteOutcome?
   func highlighted(session: Int64) async throws(StoreError) -> UUID?
-  func snapshot(for attendee: UUID, presenter: Bool, session: Int64) async throws(StoreError)
+  func snapshot(for attendee: UUID?, presenter: Bool, session: Int64) async throws(StoreError)
     -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
   func changes(after: Int, upTo: Int, presenter: Bool, session: Int64) async throws(StoreError)
     -> RoomDelta

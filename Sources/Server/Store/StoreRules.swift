@@ -206,12 +206,12 @@ package enum StoreRules {
   /// sees the questions in review or dismissed that they asked, and no others; a presenter
   /// sees every question, with its asker's name.
   package static func room(
-    _ rows: [QuestionRecord], for attendee: UUID, voted: Set<String>, names: [UUID: String],
+    _ rows: [QuestionRecord], for attendee: UUID?, voted: Set<String>, names: [UUID: String],
     presenter: Bool
   ) -> [RoomQuestion] {
     rows.compactMap { record -> RoomQuestion? in
       let stored = record.question
-      let mine = stored.attendee == attendee
+      let mine = attendee != nil && stored.attendee == attendee
       guard presenter || mine || stored.publicState.isPublic else { return nil }
       var question = stored.roomQuestion(presenter: presenter, asker: mine, names: names)
       question.mine = mine

@@ -55,6 +55,77 @@ extension PostgresDriver {
     }
   }
 
+  package func claim(
+    attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date, session: Int64
+  ) async throws(StoreError) -> AttendeeClaim {
+    // As `join`: no turn on the session's lock. Two claims of one new id at once: the row's
+    // lock orders them, and the second finds the first's credential (`taken`).
+    try await transaction(locking: nil) { [logger] connection in
+      try await Self.requireExists(connection, session, logger: logger)
+      var stored: String?? = nil
+      for try await credential in try await connection.query(
+        """
+        SELECT credential FROM attendee WHERE session = \(session) AND id = \(attendee.uuidString)
+        FOR UPDATE
+        """, logger: logger
+      ).decode(String?.self) {
+        stored = .some(credential)
+      }
+      let claim = StoreRules.claim(stored: stored, offered: credential, mint: mint)
+      switch claim {
+      case .taken, .needsMint: break
+      case .proved:
+        try await connection.query(
+          """
+          UPDATE attendee SET name = \(name)
+          WHERE session = \(session) AND id = \(attendee.uuidString) AND name IS DISTINCT FROM \(name)
+          """, logger: logger)
+      case .minted:
+        let rows = try await connection.query(
+          """
+          INSERT INTO attendee (session, id, name, firstSeen, credential)
+          VALUES (\(session), \(attendee.uuidString), \(name),
+            \(time.timeIntervalSinceReferenceDate), \(mint?.uuidString))
+          ON CONFLICT (session, id) DO UPDATE SET name = excluded.name,
+            credential = excluded.credential
+          WHERE attendee.credential IS NULL
+          RETURNING 1
+          """, logger: logger)
+        var wrote = false
+        for try await _ in rows { wrote = true }
+        // Another instance minted this id between the read and the write.
+        if !wrote { return AttendeeClaim.taken }
+      }
+      return claim
+    }
+  }
+
+  package func view(of attendee: UUID, presenter: Bool, session: Int64) async throws(StoreError)
+    -> AttendeeView
+  {
+    try await read { [logger] connection in
+      var voted: Set<String> = []
+      for try await id in try await connection.query(
+        "SELECT question FROM vote WHERE attendee = \(attendee.uuidString)", logger: logger
+      ).decode(String.self) {
+        voted.insert(id)
+      }
+      let records = try await Self.records(
+        connection.query(
+          """
+          SELECT \(unescaped: Self.columns) FROM question
+          WHERE session = \(session) AND attendee = \(attendee.uuidString)
+          ORDER BY createdAt, rowid
+          """, logger: logger))
+      let names =
+        presenter ? try await Self.names(connection, session, of: records, logger: logger) : [:]
+      return AttendeeView(
+        own: StoreRules.room(
+          records, for: attendee, voted: voted, names: names, presenter: presenter),
+        voted: Set(voted.compactMap(UUID.init(uuidString:))))
+    }
+  }
+
   package func vote(attendee: UUID, question: UUID, up: Bool, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.VoteOutcome?
   {
@@ -109,17 +180,19 @@ extension PostgresDriver {
     }
   }
 
-  package func snapshot(for attendee: UUID, presenter: Bool, session: Int64)
+  package func snapshot(for attendee: UUID?, presenter: Bool, session: Int64)
     async throws(StoreError)
     -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
   {
     try await read { [logger] connection in
       let seq = try await Self.currentSeq(connection, session, logger: logger)
       var voted: Set<String> = []
-      for try await id in try await connection.query(
-        "SELECT question FROM vote WHERE attendee = \(attendee.uuidString)", logger: logger
-      ).decode(String.self) {
-        voted.insert(id)
+      if let attendee {
+        for try await id in try await connection.query(
+          "SELECT question FROM vote WHERE attendee = \(attendee.uuidString)", logger: logger
+        ).decode(String.self) {
+          voted.insert(id)
+        }
       }
       let names = presenter ? try await Self.names(connection, session, logger: logger) : [:]
       let records = try await Self.ordered(connection, session, logger: logger)

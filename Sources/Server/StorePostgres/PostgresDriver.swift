@@ -28,6 +28,7 @@ package final class PostgresDriver: StoreDriver {
       password: url.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"],
       database: url.database, tls: Self.tls(url.tls))
     configuration.options.connectTimeout = Self.connectTimeout
+    if let warning = url.tlsWarning { logger.warning("\(warning)") }
     let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     self.client = client
     self.logger = logger

@@ -78,6 +78,13 @@ package enum PostgresSchema {
         "ALTER TABLE attendee ADD PRIMARY KEY (session, id)",
       ]
     ),
+    (
+      "v5: identity",
+      [
+        "ALTER TABLE attendee ADD COLUMN credential text",
+        "CREATE INDEX question_on_attendee ON question (session, attendee)",
+      ]
+    ),
   ]
 
   /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from

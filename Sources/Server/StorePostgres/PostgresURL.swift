@@ -1,9 +1,11 @@
 import Foundation
 import QnAStore
 
-/// `--db postgres://USER[:PASS]@HOST[:PORT]/DB[?sslmode=…]`, libpq's URL form. TLS is
-/// `prefer` unless `sslmode` says otherwise: `disable`, `allow` and `prefer` connect without
-/// it where the server has none; `require`, `verify-ca` and `verify-full` refuse to.
+/// `--db postgres://USER[:PASS]@HOST[:PORT]/DB[?sslmode=…]`, libpq's URL form. `disable`,
+/// `allow` and `prefer` connect without TLS where the server has none; `require`,
+/// `verify-ca` and `verify-full` refuse to. Without `sslmode`: `prefer` to a loopback host
+/// (nobody between to strip TLS), `require` to any other, stricter than libpq's `prefer`
+/// because the database holds presenter tokens and attendee credentials.
 public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
   public enum TLSMode: String, Sendable {
     case disable, prefer, require
@@ -39,7 +41,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     let database = String(url.path.drop(while: { $0 == "/" }))
     guard !database.isEmpty, !database.contains("/") else { throw invalid("no database name") }
     if let port = url.port, !(1...65535).contains(port) { throw invalid("port out of range") }
-    var tls = TLSMode.prefer
+    var tls: TLSMode?
     for item in url.queryItems ?? [] {
       switch (item.name, item.value ?? "") {
       case ("sslmode", "disable"): tls = .disable
@@ -58,7 +60,31 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
     port = url.port ?? 5432
     self.database = database.removingPercentEncoding ?? database
-    self.tls = tls
+    self.tls = tls ?? (Self.isLoopback(self.host) ? .prefer : .require)
+  }
+
+  /// Whether `host` is this machine: `localhost` or a loopback address.
+  static func isLoopback(_ host: String) -> Bool {
+    host == "localhost" || host == "::1" || host.hasPrefix("127.")
+  }
+
+  /// What the operator must hear at start-up about this connection's TLS, if anything.
+  public var tlsWarning: String? {
+    guard !Self.isLoopback(host) else { return nil }
+    switch tls {
+    case .disable, .prefer:
+      return """
+        sslmode=\(tls.rawValue) to \(host): anyone on the path can read or change the database's \
+        traffic (presenter tokens, attendee credentials) and can strip TLS; use \
+        sslmode=verify-full
+        """
+    case .require:
+      return """
+        sslmode=require to \(host): encrypted, but the server's certificate is not checked; \
+        use sslmode=verify-full where the database's certificate chains to a trusted root
+        """
+    case .verify: return nil
+    }
   }
 
   /// For logs and errors: everything but the password.

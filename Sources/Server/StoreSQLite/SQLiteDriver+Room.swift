@@ -48,6 +48,56 @@ extension SQLiteDriver {
     }
   }
 
+  package func claim(
+    attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date, session: Int64
+  ) async throws(StoreError) -> AttendeeClaim {
+    try await run { db in
+      try Self.requireExists(db, session)
+      let row = try Row.fetchOne(
+        db, sql: "SELECT credential FROM attendee WHERE session = ? AND id = ?",
+        arguments: [session, attendee.uuidString])
+      let stored: String?? = row.map { $0["credential"] }
+      let claim = StoreRules.claim(stored: stored, offered: credential, mint: mint)
+      switch claim {
+      case .taken, .needsMint: break
+      case .proved:
+        try db.execute(
+          sql: "UPDATE attendee SET name = ? WHERE session = ? AND id = ? AND name IS NOT ?",
+          arguments: [name, session, attendee.uuidString, name])
+      case .minted:
+        try db.execute(
+          sql: """
+            INSERT INTO attendee (session, id, name, firstSeen, credential) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(session, id) DO UPDATE SET name = excluded.name,
+              credential = excluded.credential
+            """,
+          arguments: [
+            session, attendee.uuidString, name, time.timeIntervalSinceReferenceDate,
+            mint?.uuidString,
+          ])
+      }
+      return claim
+    }
+  }
+
+  package func view(of attendee: UUID, presenter: Bool, session: Int64) async throws(StoreError)
+    -> AttendeeView
+  {
+    try await read { db in
+      let voted = try Set(
+        String.fetchAll(
+          db, sql: "SELECT question FROM vote WHERE attendee = ?",
+          arguments: [attendee.uuidString]))
+      let records = try Self.questions(session).filter(Column("attendee") == attendee.uuidString)
+        .order(Column("createdAt"), Column("rowid")).fetchAll(db)
+      let names = presenter ? try Self.names(db, session, of: records) : [:]
+      return AttendeeView(
+        own: StoreRules.room(
+          records, for: attendee, voted: voted, names: names, presenter: presenter),
+        voted: Set(voted.compactMap(UUID.init(uuidString:))))
+    }
+  }
+
   package func vote(attendee: UUID, question: UUID, up: Bool, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.VoteOutcome?
   {
@@ -102,16 +152,19 @@ extension SQLiteDriver {
     ).flatMap(UUID.init(uuidString:))
   }
 
-  package func snapshot(for attendee: UUID, presenter: Bool, session: Int64)
+  package func snapshot(for attendee: UUID?, presenter: Bool, session: Int64)
     async throws(StoreError)
     -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
   {
     try await read { db in
       let seq = try Self.currentSeq(db, session)
-      let voted = try Set(
-        String.fetchAll(
-          db, sql: "SELECT question FROM vote WHERE attendee = ?",
-          arguments: [attendee.uuidString]))
+      let voted =
+        try attendee.map { attendee in
+          try Set(
+            String.fetchAll(
+              db, sql: "SELECT question FROM vote WHERE attendee = ?",
+              arguments: [attendee.uuidString]))
+        } ?? []
       let names = presenter ? try Self.names(db, session) : [:]
       let records = try Self.questions(session).order(Column("createdAt"), Column("rowid"))
         .fetchAll(db)

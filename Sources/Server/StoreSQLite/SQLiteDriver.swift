@@ -127,6 +127,14 @@ package final class SQLiteDriver: StoreDriver {
       }
     }
     migrator.registerMigration("v4: sessions", migrate: Self.addSessions)
+    // Identity: each attendee's credential, issued by the server on its first join; and the
+    // questions of one attendee found without reading the session's (for its view).
+    migrator.registerMigration("v5: identity") { db in
+      try db.alter(table: "attendee") { table in table.add(column: "credential", .text) }
+      try db.create(
+        index: "question_on_attendee", on: QuestionRecord.databaseTableName,
+        columns: ["session", "attendee"])
+    }
     return migrator
   }
 

@@ -15,15 +15,32 @@ extension QnAServerApp {
 
   func addProbeRoutes(to router: Router<ServerRequestContext>) {
     router.get("/healthz") { _, _ in Health(status: "alive") }
-    router.get("/readyz") { [store = rooms.main.store] _, _ -> EditedResponse<Health> in
+    router.get("/readyz") { [store = rooms.main.store, logger] _, _ -> EditedResponse<Health> in
       do {
         try await store.ping()
         return EditedResponse(status: .ok, response: Health(status: "ready"))
       } catch {
+        // The whole error (host, database and user names) goes to the operator's log only.
+        logger.warning("not ready: \(error)")
         return EditedResponse(
-          status: .serviceUnavailable, response: Health(status: "unready", reason: "\(error)"))
+          status: .serviceUnavailable,
+          response: Health(status: "unready", reason: Self.probeReason(error)))
       }
     }
+  }
+
+  /// What an unauthenticated probe is told of a database failure: its kind, in a few fixed
+  /// words, never the driver's message.
+  static func probeReason(_ error: any Error) -> String {
+    let detail = "\(error)".lowercased()
+    if detail.contains("locked") || detail.contains("busy") { return "database locked" }
+    if detail.contains("timed out") || detail.contains("timeout") || detail.contains("deadline") {
+      return "database not answering"
+    }
+    if detail.contains("connect") || detail.contains("refused") || detail.contains("unreachable") {
+      return "database unreachable"
+    }
+    return "database error"
   }
 
   func addMetricsRoute(to presenter: RouterGroup<ServerRequestContext>) {

@@ -19,14 +19,14 @@ struct SocketHandler: Sendable {
   func callAsFunction(
     _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
     _ context: WebSocketRouterContext<SocketRequestContext>, room: SessionRoom,
-    session: SessionRecord?, isPresenter: Bool
+    session: SessionRecord?, isPresenter: Bool, address: String?
   ) async throws {
     let environment = room.environment
     let channel = context.requestContext.channel
     let connection = SocketConnection(
       id: environment.makeID(), channel: channel, outbound: HummingbirdSocketWriter(outbound),
       openedAt: environment.now(), isPresenter: isPresenter,
-      session: session?.id ?? SessionRecord.defaultID,
+      session: session?.id ?? SessionRecord.defaultID, address: address,
       questionBudget: TokenBucket(
         burst: configuration.rateLimit, window: configuration.rateWindow,
         now: environment.uptime()),
@@ -35,6 +35,8 @@ struct SocketHandler: Sendable {
         now: environment.uptime()),
       lookupBudget: TokenBucket(
         burst: configuration.lookupRate, window: .seconds(1), now: environment.uptime()),
+      joinBudget: TokenBucket(
+        burst: RoomJoins.joinBurst, window: RoomJoins.joinWindow, now: environment.uptime()),
       maxQueuedBytes: configuration.sendQueueLimit, allQueued: sendBudget,
       uptime: environment.uptime)
     defer { connection.finish() }

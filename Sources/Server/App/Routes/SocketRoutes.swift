@@ -17,6 +17,7 @@ extension QnAServerApp {
       sendBudget: SendBudget(limit: configuration.sendQueueTotalLimit))
     let rooms = self.rooms
     let auth = self.auth
+    let addresses = self.addresses
     router.ws(
       "/socket",
       shouldUpgrade: { request, context in
@@ -24,14 +25,16 @@ extension QnAServerApp {
         if presenter, !auth.admits(auth.offer(of: request, for: .admin), to: .admin) {
           return .dontUpgrade
         }
-        context.upgrade.set(session: nil, room: rooms.main, isPresenter: presenter)
+        context.upgrade.set(
+          session: nil, room: rooms.main, isPresenter: presenter,
+          address: addresses.budgetKey(request, peer: context.channel.remoteAddress))
         return .upgrade([:])
       },
       onUpgrade: { inbound, outbound, context in
         guard let upgrade = context.requestContext.upgrade.get() else { return }
         try await handle(
           inbound, outbound, context, room: upgrade.room, session: nil,
-          isPresenter: upgrade.isPresenter)
+          isPresenter: upgrade.isPresenter, address: upgrade.address)
       })
     router.ws(
       "/s/{code}/socket",
@@ -44,14 +47,16 @@ extension QnAServerApp {
         if presenter, !auth.admits(auth.offer(of: request, for: scope), to: scope) {
           return .dontUpgrade
         }
-        context.upgrade.set(session: session, room: room, isPresenter: presenter)
+        context.upgrade.set(
+          session: session, room: room, isPresenter: presenter,
+          address: addresses.budgetKey(request, peer: context.channel.remoteAddress))
         return .upgrade([:])
       },
       onUpgrade: { inbound, outbound, context in
         guard let upgrade = context.requestContext.upgrade.get() else { return }
         try await handle(
           inbound, outbound, context, room: upgrade.room, session: upgrade.session,
-          isPresenter: upgrade.isPresenter)
+          isPresenter: upgrade.isPresenter, address: upgrade.address)
       })
     if configuration.mock != nil { addEchoRoute(to: router) }
     return router
@@ -101,11 +106,15 @@ final class JudgedUpgrade: Sendable {
     var session: SessionRecord?
     var room: SessionRoom
     var isPresenter: Bool
+    /// The client's address as per-address budgets count it (`nil`: not counted).
+    var address: String?
   }
 
   private let value = Mutex<Value?>(nil)
-  func set(session: SessionRecord?, room: SessionRoom, isPresenter: Bool) {
-    value.withLock { $0 = Value(session: session, room: room, isPresenter: isPresenter) }
+  func set(session: SessionRecord?, room: SessionRoom, isPresenter: Bool, address: String?) {
+    value.withLock {
+      $0 = Value(session: session, room: room, isPresenter: isPresenter, address: address)
+    }
   }
   func get() -> Value? { value.withLock { $0 } }
 }

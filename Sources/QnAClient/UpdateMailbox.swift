@@ -1,0 +1,91 @@
+import Foundation
+import QnA
+import Synchronization
+
+/// Where the engine leaves its updates for a front end that may be slower than the network
+/// (a terminal nobody scrolls, `--headless` into a pipe nobody reads): what waits is bounded
+/// by the room, not by the flood, and costs nothing per update. No state waits here: the
+/// reader reads the engine's state as it is when it takes the update. A question of the room
+/// that changed again while waiting is reported once, as it is now; every other change (an
+/// answer, a refusal, a disconnect) waits in order and is never dropped.
+final class UpdateMailbox: Sendable {
+  private struct Box {
+    var pending = false
+    var changes: [QnAChange] = []
+    /// Where each room question's waiting change is in `changes`.
+    var roomChangeAt: [UUID: Int] = [:]
+    var finished = false
+    var reader: CheckedContinuation<Void, Never>?
+  }
+
+  private let box = Mutex(Box())
+  /// The engine's state now; `nil` once the engine is gone.
+  private let source = Mutex<(@Sendable () async -> QnAState?)?>(nil)
+
+  /// Where `next` reads the state from (set once the engine exists).
+  func readState(from source: @escaping @Sendable () async -> QnAState?) {
+    self.source.withLock { $0 = source }
+  }
+
+  /// The state changed and reported `changes`; wakes the reader.
+  func post(changes: [QnAChange]) {
+    let reader = box.withLock { box -> CheckedContinuation<Void, Never>? in
+      box.pending = true
+      for change in changes {
+        if case .roomQuestion(let entry, _) = change {
+          if let index = box.roomChangeAt[entry.id] {
+            box.changes[index] = change
+            continue
+          }
+          box.roomChangeAt[entry.id] = box.changes.count
+        }
+        box.changes.append(change)
+      }
+      defer { box.reader = nil }
+      return box.reader
+    }
+    reader?.resume()
+  }
+
+  /// No more updates: the reader gets what waits, then `nil`.
+  func finish() {
+    let reader = box.withLock { box -> CheckedContinuation<Void, Never>? in
+      box.finished = true
+      defer { box.reader = nil }
+      return box.reader
+    }
+    reader?.resume()
+  }
+
+  /// Everything that waited, as one update (the state now, the changes since the last call);
+  /// waits for one if nothing does. `nil` once finished and taken. One reader only.
+  func next() async -> EngineUpdate? {
+    while true {
+      if let changes = take() {
+        guard let state = await source.withLock({ $0 })?() else { return nil }
+        return EngineUpdate(state: state, changes: changes)
+      }
+      if box.withLock({ $0.finished }) { return nil }
+      await withCheckedContinuation { continuation in
+        let ready = box.withLock { box -> Bool in
+          if box.pending || box.finished { return true }
+          box.reader = continuation
+          return false
+        }
+        if ready { continuation.resume() }
+      }
+    }
+  }
+
+  private func take() -> [QnAChange]? {
+    box.withLock { box in
+      guard box.pending else { return nil }
+      defer {
+        box.pending = false
+        box.changes = []
+        box.roomChangeAt = [:]
+      }
+      return box.changes
+    }
+  }
+}
