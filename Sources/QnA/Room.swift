@@ -112,6 +112,17 @@ public struct RoomEntry: Sendable, Hashable, Identifiable {
   /// A vote typed here that the server has not yet answered.
   public var votePending: Bool
 
+  public init(
+    question: RoomQuestion, mine: Bool = false, voted: Bool = false, highlighted: Bool = false,
+    votePending: Bool = false
+  ) {
+    self.question = question
+    self.mine = mine
+    self.voted = voted
+    self.highlighted = highlighted
+    self.votePending = votePending
+  }
+
   public var id: UUID { question.id }
   /// Where the presenter has it (extension `lifecycle`).
   public var state: QuestionState { question.lifecycle }

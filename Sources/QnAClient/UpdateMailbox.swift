@@ -4,10 +4,12 @@ import Synchronization
 
 /// Where the engine leaves its updates for a front end that may be slower than the network
 /// (a terminal nobody scrolls, `--headless` into a pipe nobody reads): what waits is bounded
-/// by the room, not by the flood, and costs nothing per update. No state waits here: the
-/// reader reads the engine's state as it is when it takes the update. A question of the room
-/// that changed again while waiting is reported once, as it is now; every other change (an
-/// answer, a refusal, a disconnect) waits in order and is never dropped.
+/// by the room and the attendee's own questions, not by the flood, and costs nothing per
+/// update. No state waits here: the reader reads the engine's state as it is when it takes the
+/// update. A question of the room that changed again while waiting is reported once, as it is
+/// now; a change to one of the attendee's questions (an answer, a refusal) waits in order and
+/// is never dropped; news of the connection (handshakes, notices) waits too, up to
+/// `maxWaiting` changes.
 final class UpdateMailbox: Sendable {
   private struct Box {
     var pending = false
@@ -19,6 +21,15 @@ final class UpdateMailbox: Sendable {
   }
 
   private let box = Mutex(Box())
+  /// Changes waiting past which news of the connection is no longer kept.
+  static let maxWaiting = 10_000
+
+  static func isAboutTheConnection(_ change: QnAChange) -> Bool {
+    switch change {
+    case .connecting, .connected, .handshake, .notice: true
+    default: false
+    }
+  }
   /// The engine's state now; `nil` once the engine is gone.
   private let source = Mutex<(@Sendable () async -> QnAState?)?>(nil)
 
@@ -39,6 +50,9 @@ final class UpdateMailbox: Sendable {
           }
           box.roomChangeAt[entry.id] = box.changes.count
         }
+        // Past the bound, what only tells of the connection (a hostile server's endless
+        // handshakes or notices) is left out; what tells of a question never is.
+        if box.changes.count >= Self.maxWaiting, Self.isAboutTheConnection(change) { continue }
         box.changes.append(change)
       }
       defer { box.reader = nil }

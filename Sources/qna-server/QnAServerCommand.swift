@@ -81,10 +81,16 @@ struct QnAServerCommand: AsyncParsableCommand {
   @Option(
     help: """
       New attendee identities one client address may be issued at once, refilled at that \
-      many per --rate-window; past it a new attendee sees the room and may vote a little \
-      later (default \(Self.defaults.newAttendeeRateLimit)).
+      many per --new-attendee-window; past it a new attendee sees the room and may vote a \
+      little later (default \(Self.defaults.newAttendeeRateLimit)).
       """)
   var newAttendeeRateLimit: Int?
+  @Option(
+    help: """
+      Time in which --new-attendee-rate-limit identities are issued again \
+      (default \(DurationValue.format(Self.defaults.newAttendeeWindow))).
+      """)
+  var newAttendeeWindow: String?
   @Option(
     help:
       "Most WebSockets open at once; more: close 1013 (default \(Self.defaults.maxConnections)).")
@@ -225,6 +231,8 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.rateLimit = rateLimit ?? configuration.rateLimit
     configuration.voteRateLimit = voteRateLimit ?? configuration.voteRateLimit
     configuration.newAttendeeRateLimit = newAttendeeRateLimit ?? configuration.newAttendeeRateLimit
+    configuration.newAttendeeWindow =
+      try newAttendeeWindow.map(DurationValue.parse) ?? configuration.newAttendeeWindow
     configuration.rateWindow = try rateWindow.map(DurationValue.parse) ?? configuration.rateWindow
     configuration.maxConnections = maxConnections ?? configuration.maxConnections
     configuration.allowedOrigins = try allowedOrigin.map(Self.origin)
@@ -266,6 +274,7 @@ struct QnAServerCommand: AsyncParsableCommand {
       ("--rate-limit", configuration.rateLimit > 0),
       ("--vote-rate-limit", configuration.voteRateLimit > 0),
       ("--new-attendee-rate-limit", configuration.newAttendeeRateLimit > 0),
+      ("--new-attendee-window", configuration.newAttendeeWindow > .zero),
       ("--max-connections", configuration.maxConnections > 0),
       ("--max-http-per-address", configuration.maxHTTPConnectionsPerAddress > 0),
       ("--header-timeout", configuration.headerTimeout > .zero),

@@ -76,6 +76,9 @@ struct Headless {
     // Questions left pending by an earlier run are this run's to see through, too.
     var progress = Progress(asked: restored.map(\.id))
     var votes = VoteQueue(waiting: options.votes.map { ($0, true) })
+    // Votes to cast are not settled before the first update says so: stdin's end may come
+    // first, and must not end the run before them.
+    progress.votesSettled = options.votes.isEmpty
     var iterator = inputs.makeAsyncIterator()
     while let input = await iterator.next() {
       switch input {

@@ -28,10 +28,13 @@ public struct ServerConfiguration: Sendable {
   /// `rateWindow`: more than anyone clicks, fewer than a script that floods.
   public var voteRateLimit = 50
   /// New attendees (credentials issued by extension `identity`) one client address may get at
-  /// once, refilled at that many per `rateWindow`; past it a join sees the room and gets its
-  /// identity later (`joined` with `retryAfter`). Attendees coming back with their credential
-  /// take none; loopback and trusted proxies themselves are not counted.
+  /// once, refilled at that many per `newAttendeeWindow`; past it a join sees the room and gets
+  /// its identity later (`joined` with `retryAfter`). Attendees coming back with their
+  /// credential take none; loopback and trusted proxies themselves are not counted. Each new
+  /// identity is one more vote per question, so the refill is slow: a room arriving through
+  /// one NAT gets 200 at once, then 200 a minute.
   public var newAttendeeRateLimit = 200
+  public var newAttendeeWindow: Duration = .seconds(60)
   /// How long the room's changes are gathered into one delta after the first goes out:
   /// 2,000 attendees voting then cost one broadcast per window, not one per vote.
   public var roomWindow: Duration = .milliseconds(100)
@@ -136,7 +139,7 @@ extension ServerConfiguration {
     settings.maxMessageSize = maxMessageSize
     settings.window = roomWindow
     settings.newAttendeesPerAddress = newAttendeeRateLimit
-    settings.newAttendeeWindow = rateWindow
+    settings.newAttendeeWindow = newAttendeeWindow
     return settings
   }
 }

@@ -42,16 +42,20 @@ package enum PresenterScript {
         return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)]
           .join('-').toUpperCase();
       };
-      // One presenter per browser, across reloads (not a new attendee row on each load).
-      const attendee = (() => {
+      // One presenter per browser, across reloads (not a new attendee on each load): the id,
+      // and the credential the server issued for it (extension identity).
+      const kept = (key, make) => {
         try {
-          const kept = localStorage.getItem('qna-presenter');
-          if (kept) return kept;
-          const made = uuid();
-          localStorage.setItem('qna-presenter', made);
+          const value = localStorage.getItem(key);
+          if (value || !make) return value;
+          const made = make();
+          localStorage.setItem(key, made);
           return made;
-        } catch { return uuid(); }
-      })();
+        } catch { return make ? make() : null; }
+      };
+      let attendee = kept('qna-presenter', uuid);
+      let credential = kept('qna-presenter-credential', null);
+      const keep = (key, value) => { try { localStorage.setItem(key, value); } catch {} };
       const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
       const tabs = ['review', 'live', 'answered', 'dismissed'];
       const say = (text) => { $('status').textContent = text; };
@@ -157,7 +161,15 @@ package enum PresenterScript {
             ? event.data : new TextDecoder().decode(event.data);
           const m = JSON.parse(text);
           if (m.type === 'handshake') {
-            socket.send(JSON.stringify({ type: 'join', id: m.id, attendee }));
+            const join = { type: 'join', id: m.id, attendee };
+            if (credential) join.credential = credential;
+            socket.send(JSON.stringify(join));
+          } else if (m.type === 'joined') {
+            if (!m.attendee || !m.credential) return;
+            attendee = m.attendee;
+            credential = m.credential;
+            keep('qna-presenter', attendee);
+            keep('qna-presenter-credential', credential);
           } else if (m.type === 'room') {
             if (!pages || pages.seq !== m.seq) pages = { seq: m.seq, parts: m.parts, got: new Map() };
             pages.got.set(m.part, m.questions);

@@ -208,7 +208,13 @@ package final class RoomFanOut: Sendable {
     /// socket takes every broadcast.
     private func caughtUp(_ connection: SocketConnection, from seq: Int) async throws(StoreError) {
       guard joining.remove(connection.id) != nil, !connection.isFinished else { return }
-      let (_, sent) = try await current()
+      let (epoch, sent) = try await current()
+      if sent - seq > Self.catchUpLimit {
+        // Too far behind for a catch-up (a slow reader of a busy room): the room again, as
+        // it is now.
+        try await sendSnapshot(to: connection, attendee: connection.attendee, epoch: epoch)
+        return
+      }
       if sent > seq {
         let delta = try await store.changes(
           after: seq, upTo: sent, presenter: connection.isPresenter)

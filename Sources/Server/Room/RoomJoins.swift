@@ -23,6 +23,9 @@ package struct RoomJoins: Sendable {
       return
     }
     if let identity = connection.identity, !identity.isNamed(by: join) {
+      // Refused in words while the socket's join budget lasts; past it, ignored in silence:
+      // a flood of them costs neither replies nor log lines.
+      guard connection.mayRefuseJoin(now: room.environment.uptime()) else { return }
       room.logger.warning("refused join from \(connection.id): it joined as another attendee")
       refuse(connection, "This connection has joined as another attendee.")
       return

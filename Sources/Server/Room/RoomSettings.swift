@@ -16,7 +16,7 @@ package struct RoomSettings: Sendable {
   /// New attendee credentials one address may be issued at once, refilled at this many per
   /// `newAttendeeWindow` (loopback and the trusted proxies are not counted).
   package var newAttendeesPerAddress = 200
-  package var newAttendeeWindow: Duration = .seconds(10)
+  package var newAttendeeWindow: Duration = .seconds(60)
 
   package init() {}
 }

@@ -145,8 +145,12 @@ package final class SocketConnection: Sendable {
   /// reply (a large room), which would otherwise fill the queue at once, or be made long
   /// before a reader that is not reading could take it. False if the socket ended meanwhile.
   package func waitForRoom(_ room: Int) async -> Bool {
+    // From 2 ms, doubling to 100 ms while the reader is slow: a thousand slow readers cost
+    // ten thousand wake-ups a second, not half a million.
+    var pause = Duration.milliseconds(2)
     while backlog > room, !isFinished {
-      try? await Task.sleep(for: .milliseconds(2))
+      try? await Task.sleep(for: pause)
+      pause = min(pause * 2, .milliseconds(100))
     }
     return !isFinished
   }
@@ -164,6 +168,11 @@ package final class SocketConnection: Sendable {
   /// How long to wait before this join is taken (zero: at once).
   package func spendJoin(now: Duration) -> Duration {
     joinBudget.withLock { $0.spend(1, now: now) }
+  }
+
+  /// Whether a join may be answered with a refusal now (past the budget: silently ignored).
+  package func mayRefuseJoin(now: Duration) -> Bool {
+    joinBudget.withLock { $0.take(now: now) == nil }
   }
 
   /// How long to wait before looking up `count` stored questions for this socket.

@@ -70,6 +70,7 @@ extension SQLiteDriver {
             INSERT INTO attendee (session, id, name, firstSeen, credential) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT(session, id) DO UPDATE SET name = excluded.name,
               credential = excluded.credential
+            WHERE attendee.credential IS NULL
             """,
           arguments: [
             session, attendee.uuidString, name, time.timeIntervalSinceReferenceDate,
