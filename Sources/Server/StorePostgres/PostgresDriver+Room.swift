@@ -58,18 +58,19 @@ extension PostgresDriver {
   package func claim(
     attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date, session: Int64
   ) async throws(StoreError) -> AttendeeClaim {
-    // As `join`: no turn on the session's lock. Two claims of one new id at once: the row's
-    // lock orders them, and the second finds the first's credential (`taken`).
+    // As `join`: no turn on the session's lock. Two claims of one id at once: the row's lock
+    // orders them (a new row: the insert's conflict does), and a proved credential is never
+    // replaced.
     try await transaction(locking: nil) { [logger] connection in
       try await Self.requireExists(connection, session, logger: logger)
-      var stored: String?? = nil
-      for try await credential in try await connection.query(
+      var stored: StoredCredential?
+      for try await (credential, proved) in try await connection.query(
         """
-        SELECT credential FROM attendee WHERE session = \(session) AND id = \(attendee.uuidString)
-        FOR UPDATE
+        SELECT credential, credentialProved FROM attendee
+        WHERE session = \(session) AND id = \(attendee.uuidString) FOR UPDATE
         """, logger: logger
-      ).decode(String?.self) {
-        stored = .some(credential)
+      ).decode((String?, Bool).self) {
+        stored = StoredCredential(value: credential, proved: proved)
       }
       let claim = StoreRules.claim(stored: stored, offered: credential, mint: mint)
       switch claim {
@@ -77,8 +78,9 @@ extension PostgresDriver {
       case .proved:
         try await connection.query(
           """
-          UPDATE attendee SET name = \(name)
-          WHERE session = \(session) AND id = \(attendee.uuidString) AND name IS DISTINCT FROM \(name)
+          UPDATE attendee SET name = \(name), credentialProved = true
+          WHERE session = \(session) AND id = \(attendee.uuidString)
+            AND (name IS DISTINCT FROM \(name) OR NOT credentialProved)
           """, logger: logger)
       case .minted:
         let rows = try await connection.query(
@@ -88,7 +90,7 @@ extension PostgresDriver {
             \(time.timeIntervalSinceReferenceDate), \(mint?.uuidString))
           ON CONFLICT (session, id) DO UPDATE SET name = excluded.name,
             credential = excluded.credential
-          WHERE attendee.credential IS NULL
+          WHERE NOT attendee.credentialProved
           RETURNING 1
           """, logger: logger)
         var wrote = false

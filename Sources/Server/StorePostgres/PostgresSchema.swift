@@ -82,6 +82,7 @@ package enum PostgresSchema {
       "v5: identity",
       [
         "ALTER TABLE attendee ADD COLUMN credential text",
+        "ALTER TABLE attendee ADD COLUMN credentialProved boolean NOT NULL DEFAULT false",
         "CREATE INDEX question_on_attendee ON question (session, attendee)",
       ]
     ),

@@ -54,15 +54,21 @@ extension SQLiteDriver {
     try await run { db in
       try Self.requireExists(db, session)
       let row = try Row.fetchOne(
-        db, sql: "SELECT credential FROM attendee WHERE session = ? AND id = ?",
+        db,
+        sql: "SELECT credential, credentialProved FROM attendee WHERE session = ? AND id = ?",
         arguments: [session, attendee.uuidString])
-      let stored: String?? = row.map { $0["credential"] }
+      let stored = row.map {
+        StoredCredential(value: $0["credential"], proved: $0["credentialProved"])
+      }
       let claim = StoreRules.claim(stored: stored, offered: credential, mint: mint)
       switch claim {
       case .taken, .needsMint: break
       case .proved:
         try db.execute(
-          sql: "UPDATE attendee SET name = ? WHERE session = ? AND id = ? AND name IS NOT ?",
+          sql: """
+            UPDATE attendee SET name = ?, credentialProved = 1
+            WHERE session = ? AND id = ? AND (name IS NOT ? OR credentialProved = 0)
+            """,
           arguments: [name, session, attendee.uuidString, name])
       case .minted:
         try db.execute(
@@ -70,7 +76,7 @@ extension SQLiteDriver {
             INSERT INTO attendee (session, id, name, firstSeen, credential) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT(session, id) DO UPDATE SET name = excluded.name,
               credential = excluded.credential
-            WHERE attendee.credential IS NULL
+            WHERE attendee.credentialProved = 0
             """,
           arguments: [
             session, attendee.uuidString, name, time.timeIntervalSinceReferenceDate,

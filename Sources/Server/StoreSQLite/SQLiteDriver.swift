@@ -130,7 +130,11 @@ package final class SQLiteDriver: StoreDriver {
     // Identity: each attendee's credential, issued by the server on its first join; and the
     // questions of one attendee found without reading the session's (for its view).
     migrator.registerMigration("v5: identity") { db in
-      try db.alter(table: "attendee") { table in table.add(column: "credential", .text) }
+      try db.alter(table: "attendee") { table in
+        table.add(column: "credential", .text)
+        // Whether a join has carried it: until then it may be issued again.
+        table.add(column: "credentialProved", .boolean).notNull().defaults(to: false)
+      }
       try db.create(
         index: "question_on_attendee", on: QuestionRecord.databaseTableName,
         columns: ["session", "attendee"])
