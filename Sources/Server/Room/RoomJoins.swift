@@ -58,9 +58,9 @@ package struct RoomJoins: Sendable {
   }
 
   /// Who the join's sender is: the id it claims, proved by its credential; else that id with
-  /// a new credential, if nobody has one for it, or a new id (someone else's id, or a client
-  /// that lost its credential). New credentials come from its address's budget. `nil` when
-  /// none can be had now; the client was told when to ask again.
+  /// a new credential, if no join has proved one for it yet, or a new id (someone else's id,
+  /// or a client that lost a credential it had proved). New credentials come from its
+  /// address's budget. `nil` when none can be had now; the client was told when to ask again.
   private func identify(_ join: Join, name: String?, from connection: SocketConnection) async
     -> SocketConnection.Identity?
   {
