@@ -17,7 +17,9 @@ public enum AnswerLatency {
       try tmux.type(prefix + "\(number)")
       try tmux.press("Enter")
     }
-    try await tmux.waitFor("all \(count) asked", joinedLines: joinedLines, allAsked)
+    // On the server's default rate limit (20 at once, then 2 a second) 50 questions take 15 s
+    // after the first burst: past the 15 s a wait usually gets, when typing is quick.
+    try await tmux.waitFor("all \(count) asked", seconds: 45, joinedLines: joinedLines, allAsked)
     let ids = try await server.questions()
       .compactMap { question -> (Int, String)? in
         guard let content = question["content"] as? String, content.hasPrefix(prefix),
