@@ -121,53 +121,39 @@ struct HostileAttendeeTests {
     defer { Task { await server.stop() } }
     var configuration = ClientConfiguration(pingInterval: nil)
     configuration.handshake.extraHeaders.append(name: "X-Forwarded-For", value: "203.0.113.9")
-    func member(_ attendee: UUID, credential: UUID? = nil) async throws -> (Attendee, UUID) {
-      let socket = try Attendee(server.socketURL, configuration: configuration)
-      let connection = try await socket.handshake()
-      try await socket.send(
-        .join(Join(id: connection, attendee: attendee, credential: credential)))
-      return (socket, connection)
-    }
-    func joined(_ socket: Attendee) async throws -> Joined {
-      let message = try await socket.waitForMessage("joined") {
-        if case .joined = $0 { true } else { false }
-      }
-      guard case .joined(let joined) = message else { throw ServerTestError.unexpected(message) }
-      return joined
+    func member(_ attendee: UUID, credential: UUID? = nil) async throws -> RoomMember {
+      try await RoomMember.join(
+        server, as: attendee, credential: credential, configuration: configuration)
     }
     var first: (attendee: UUID, credential: UUID)?
-    var sockets: [Attendee] = []
+    var members: [RoomMember] = []
     for index in 0..<defaults.newAttendeeRateLimit {
       let attendee = UUID()
-      let (socket, _) = try await member(attendee)
-      sockets.append(socket)
-      let identity = try await joined(socket)
+      let member = try await member(attendee)
+      members.append(member)
+      let identity = try await member.joined()
       #expect(identity.attendee == attendee && identity.credential != nil, "attendee \(index)")
       if first == nil, let credential = identity.credential { first = (attendee, credential) }
     }
-    let (late, lateConnection) = try await member(UUID())
-    let refusal = try await joined(late)
+    let late = try await member(UUID())
+    let refusal = try await late.joined()
     #expect(refusal.attendee == nil && (refusal.retryAfter ?? 0) > 0)
     // It sees the room all the same; a vote waits, with a time to try again.
-    _ = try await late.waitForMessage("the room") { if case .room = $0 { true } else { false } }
+    _ = try await late.snapshot()
     let token = UUID()
-    try await late.send(
-      .vote(Vote(id: lateConnection, question: UUID(), up: true, token: token)))
-    let vote = try await late.waitForMessage("vote refused") {
-      if case .voteResponse = $0 { true } else { false }
-    }
-    guard case .voteResponse(let response) = vote else { throw ServerTestError.unexpected(vote) }
+    try await late.vote(UUID(), token: token)
+    let response = try await late.voteResponse(token)
     #expect(!response.success && response.retryAfter != nil)
     // The first attendee comes back with its credential: known at once.
     let earliest = try #require(first)
-    let (back, _) = try await member(earliest.attendee, credential: earliest.credential)
-    let again = try await joined(back)
+    let back = try await member(earliest.attendee, credential: earliest.credential)
+    let again = try await back.joined()
     #expect(again.attendee == earliest.attendee && again.credential == earliest.credential)
     // Someone else claiming that id without the credential is someone new (when the budget
     // allows it): here, not now.
-    let (thief, _) = try await member(earliest.attendee)
-    #expect(try await joined(thief).attendee == nil)
-    for socket in sockets + [late, back, thief] { await socket.close() }
+    let thief = try await member(earliest.attendee)
+    #expect(try await thief.joined().attendee == nil)
+    for member in members + [late, back, thief] { await member.socket.close() }
   }
 }
 

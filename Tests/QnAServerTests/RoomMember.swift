@@ -24,9 +24,10 @@ struct RoomMember {
   /// the `credential` it issued (`credential()` on the earlier member).
   static func join(
     _ server: ServerUnderTest, as attendee: UUID, credential: UUID? = nil, since: Int? = nil,
-    epoch: UUID? = nil, path: String = "/socket"
+    epoch: UUID? = nil, path: String = "/socket",
+    configuration: ClientConfiguration = ClientConfiguration(pingInterval: nil)
   ) async throws -> RoomMember {
-    let socket = try Attendee("ws://127.0.0.1:\(server.port)\(path)")
+    let socket = try Attendee("ws://127.0.0.1:\(server.port)\(path)", configuration: configuration)
     let connection = try await socket.handshake()
     try await socket.send(
       .join(
