@@ -99,7 +99,7 @@ let package = Package(
     .target(
       name: "QnARoom",
       dependencies: [
-        "QnAStore", "QnA",
+        "QnAStore", "QnA", "RFC6455", "ZlibCompression",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),

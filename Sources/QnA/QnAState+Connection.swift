@@ -41,6 +41,7 @@ extension QnAState {
     var effects: [QnAEffect] = [.report(.handshake(connectionID: message.id, session: session))]
     // The room first: the server then knows who asks and votes on this connection.
     room.isAvailable = extensions.contains(ProtocolExtension.room)
+    room.isCompact = extensions.contains(ProtocolExtension.counts)
     room.joined = false
     if room.isAvailable {
       effects += join(message.id)

@@ -12,7 +12,8 @@ extension QnAState {
       .join(
         Join(
           id: connectionID, attendee: attendeeID, credential: attendeeCredential,
-          name: attendeeName, since: room.seq, epoch: room.epoch))
+          name: attendeeName, since: room.seq, epoch: room.epoch,
+          counts: room.isCompact ? true : nil))
     ]
   }
 
@@ -73,6 +74,8 @@ extension QnAState {
     room.catchUpAskedAt = nil
     let questions = assembly.pages.keys.sorted().flatMap { assembly.pages[$0]! }
     room.questions = Dictionary(questions.map { ($0.id, $0) }) { _, last in last }
+    room.numbers = [:]
+    room.learnNumbers(questions)
     room.textBytes = room.questions.values.reduce(0) { $0 + Room.textBytes(of: $1) }
     // This attendee's votes as of the snapshot, except those a vote's answer settled later.
     let votedThen = Set(questions.filter { $0.voted == true }.map(\.id))
@@ -108,7 +111,8 @@ extension QnAState {
     // A gap: some change never arrived. Deltas past it wait for the catch-up.
     guard delta.from <= seq + 1 else { return catchUp(from: seq) }
     room.catchUpAskedAt = nil
-    var effects: [QnAEffect] = []
+    var effects: [QnAEffect] = applyCounts(delta.counts ?? [])
+    room.learnNumbers(Array(delta.questions.prefix(Room.maxQuestions)))
     for question in delta.questions.prefix(Room.maxQuestions) {
       let old = room.questions[question.id]
       let growth = Room.textBytes(of: question) - (old.map(Room.textBytes) ?? 0)
@@ -159,6 +163,58 @@ extension QnAState {
     room.seq = delta.to
     // Deltas seen past this one were set aside for a gap: what they said is still missing.
     if room.newestSeen > delta.to { effects += catchUp(from: delta.to) }
+    return effects
+  }
+
+  /// Extension `counts`: `[n, votes, …]`, questions whose only change was their count. A
+  /// number this client does not know names nothing it shows.
+  private mutating func applyCounts(_ counts: [Int]) -> [QnAEffect] {
+    var effects: [QnAEffect] = []
+    var index = 0
+    while index + 1 < counts.count {
+      defer { index += 2 }
+      guard let id = room.numbers[counts[index]], var question = room.questions[id] else {
+        continue
+      }
+      let votes = max(0, counts[index + 1])
+      guard votes != question.votes else { continue }
+      if votes > question.votes { room.rose(id, at: now) }
+      question.votes = votes
+      room.questions[id] = question
+      effects += roomLine(id).map { [$0] } ?? []
+    }
+    return effects
+  }
+
+  /// Extension `counts`: after a shared snapshot, what in it is this attendee's.
+  mutating func received(_ own: RoomOwn) -> [QnAEffect] {
+    // Marks for another snapshot than the one this client has: old news.
+    guard own.seq == room.seq else { return [.log("ignored: roomOwn for room \(own.seq)")] }
+    var effects: [QnAEffect] = []
+    room.learnNumbers(Array(own.questions.prefix(Room.maxQuestions)))
+    for question in own.questions.prefix(Room.maxQuestions) {
+      let old = room.questions[question.id]
+      let growth = Room.textBytes(of: question) - (old.map(Room.textBytes) ?? 0)
+      guard old != nil || room.questions.count < Room.maxQuestions,
+        room.textBytes + growth <= Room.maxTextBytes
+      else { continue }
+      room.textBytes += growth
+      var mine = question
+      mine.mine = true
+      mine.voted = nil
+      room.questions[question.id] = mine
+      effects += roomLine(question.id).map { [$0] } ?? []
+      if question.state != nil, let token = tokenByServerID[question.id] {
+        effects += updateLifecycle(token, state: question.lifecycle, answer: question.answer)
+      }
+    }
+    for number in own.voted {
+      guard let id = room.numbers[number], room.questions[id] != nil else { continue }
+      // A vote's answer after the snapshot settled it already.
+      if let settled = room.voteSettledAt[id], settled > own.seq { continue }
+      guard room.myVotes.insert(id).inserted else { continue }
+      effects += roomLine(id).map { [$0] } ?? []
+    }
     return effects
   }
 

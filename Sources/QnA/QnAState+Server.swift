@@ -17,6 +17,9 @@ extension QnAState {
     case .voteResponse(let body): received(body)
     case .presenterActionResponse(let body): received(body)
     case .joined(let body): received(body)
+    case .roomOwn(let body): received(body)
+    case .refusal(let body):
+      [.log("the server could not read our \(body.refused): \(body.message)")]
     case .newQuestion, .resume, .join, .vote, .presenterAction:
       [.log("ignored: \(message.type) from the server")]
     }

@@ -5,6 +5,10 @@ import Foundation
 public struct Room: Sendable, Equatable {
   /// Whether the current server has the room (its handshake said so).
   public internal(set) var isAvailable = false
+  /// Extension `counts`: the server sends the compact room, which this client asks for.
+  var isCompact = false
+  /// Extension `counts`: each question's number in the room, as the server gave it.
+  var numbers: [Int: UUID] = [:]
   /// The room's sequence number this client is at; `nil` until a whole snapshot arrived.
   public internal(set) var seq: Int?
   /// Which room `seq` counts in.
@@ -79,6 +83,15 @@ public struct Room: Sendable, Equatable {
   static let catchUpPatience = Duration.seconds(5)
   /// How long a rise is remembered: longer than any front end marks it.
   static let riseMemory = Duration.seconds(10)
+
+  /// Remembers the numbers of these questions (extension `counts`), within the room's bounds.
+  mutating func learnNumbers(_ questions: [RoomQuestion]) {
+    for question in questions {
+      guard let number = question.n, numbers.count < Self.maxQuestions || numbers[number] != nil
+      else { continue }
+      numbers[number] = question.id
+    }
+  }
 
   /// `id` gained votes at `now`.
   mutating func rose(_ id: UUID, at now: Duration) {

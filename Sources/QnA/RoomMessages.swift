@@ -20,10 +20,13 @@ public struct Join: Sendable, Hashable, Codable {
   /// on another database counts anew); absent for a whole snapshot.
   public var since: Int?
   public var epoch: UUID?
+  /// Extension `counts`: this connection takes the compact room (question numbers, counts
+  /// as numbers, shared snapshots with its own marks in `roomOwn`). Absent: today's format.
+  public var counts: Bool?
 
   public init(
     id: UUID, attendee: UUID, credential: UUID? = nil, name: String? = nil, since: Int? = nil,
-    epoch: UUID? = nil
+    epoch: UUID? = nil, counts: Bool? = nil
   ) {
     self.id = id
     self.attendee = attendee
@@ -31,6 +34,7 @@ public struct Join: Sendable, Hashable, Codable {
     self.name = name
     self.since = since
     self.epoch = epoch
+    self.counts = counts
   }
 }
 
@@ -80,17 +84,21 @@ public struct RoomQuestion: Sendable, Hashable, Codable {
   public var isPrivate: Bool?
   /// To presenters only: the asker's display name, when they gave one.
   public var name: String?
+  /// Extension `counts`: the question's number in the room, which count-only deltas name it
+  /// by (stable for the room's life).
+  public var n: Int?
 
   enum CodingKeys: String, CodingKey {
-    case id, content, votes, answered, createdAt, mine, voted, state, answer, name
+    case id, content, votes, answered, createdAt, mine, voted, state, answer, name, n
     case isPrivate = "private"
   }
 
   public init(
     id: UUID, content: String, votes: Int, answered: Bool, createdAt: Date, mine: Bool? = nil,
     voted: Bool? = nil, state: QuestionState? = nil, answer: String? = nil,
-    isPrivate: Bool? = nil, name: String? = nil
+    isPrivate: Bool? = nil, name: String? = nil, n: Int? = nil
   ) {
+    self.n = n
     self.id = id
     self.content = content
     self.votes = votes
@@ -156,11 +164,15 @@ public struct RoomDelta: Sendable, Hashable, Codable {
   /// current states, applied as they come; the last page completes the delta.
   public var part: Int?
   public var parts: Int?
+  /// Extension `counts`: the questions whose only change was their votes, as pairs of
+  /// numbers, the question's `n` then its count (`[17,15,23,4]`); they are not in `questions`.
+  public var counts: [Int]?
 
   public init(
     from: Int, to: Int, questions: [RoomQuestion] = [], removed: [UUID]? = nil,
-    highlight: HighlightChange? = nil, part: Int? = nil, parts: Int? = nil
+    highlight: HighlightChange? = nil, part: Int? = nil, parts: Int? = nil, counts: [Int]? = nil
   ) {
+    self.counts = counts
     self.from = from
     self.to = to
     self.questions = questions
@@ -172,6 +184,43 @@ public struct RoomDelta: Sendable, Hashable, Codable {
 
   /// Whether this is the last (or only) page of its delta.
   public var completes: Bool { (part ?? 1) >= (parts ?? 1) }
+}
+
+/// Extension `counts`, server → client, after a shared snapshot's last page: what in the room
+/// is this attendee's, which the shared pages do not say. `questions`: its own questions as
+/// their asker sees them (in review, dismissed, private answers), `mine` true; `voted`: the
+/// numbers (`n`) of the questions it voted for. Large ones come in `parts`, each applied as
+/// it comes.
+public struct RoomOwn: Sendable, Hashable, Codable {
+  static let type = "roomOwn"
+  /// The snapshot's sequence number these marks belong to.
+  public var seq: Int
+  public var questions: [RoomQuestion]
+  public var voted: [Int]
+  public var part: Int
+  public var parts: Int
+
+  public init(seq: Int, questions: [RoomQuestion], voted: [Int], part: Int = 1, parts: Int = 1) {
+    self.seq = seq
+    self.questions = questions
+    self.voted = voted
+    self.part = part
+    self.parts = parts
+  }
+}
+
+/// Server → client: a message of an extension (`join`, `vote`, `presenterAction`, `resume`)
+/// that the server could not read (a field missing or of the wrong kind, an id that is not a
+/// UUID), so nothing in it was done. `refused` names its type.
+public struct Refusal: Sendable, Hashable, Codable {
+  static let type = "refusal"
+  public var refused: String
+  public var message: String
+
+  public init(refused: String, message: String) {
+    self.refused = refused
+    self.message = message
+  }
 }
 
 /// The question being answered now, or none.
@@ -236,5 +285,7 @@ extension Join: WireBody {}
 extension Joined: WireBody {}
 extension RoomSnapshot: WireBody {}
 extension RoomDelta: WireBody {}
+extension RoomOwn: WireBody {}
+extension Refusal: WireBody {}
 extension Vote: WireBody {}
 extension VoteResponse: WireBody {}

@@ -57,6 +57,8 @@ public struct WireCodec: Sendable {
       case Joined.type: return .joined(try decoder.decode(Joined.self, from: data))
       case RoomSnapshot.type: return .room(try decoder.decode(RoomSnapshot.self, from: data))
       case RoomDelta.type: return .roomDelta(try decoder.decode(RoomDelta.self, from: data))
+      case RoomOwn.type: return .roomOwn(try decoder.decode(RoomOwn.self, from: data))
+      case Refusal.type: return .refusal(try decoder.decode(Refusal.self, from: data))
       case Vote.type: return .vote(try decoder.decode(Vote.self, from: data))
       case VoteResponse.type:
         return .voteResponse(try decoder.decode(VoteResponse.self, from: data))
@@ -89,6 +91,8 @@ public struct WireCodec: Sendable {
       case .joined(let body): data = try encoder.encode(Typed(body))
       case .room(let body): data = try encoder.encode(Typed(body))
       case .roomDelta(let body): data = try encoder.encode(Typed(body))
+      case .roomOwn(let body): data = try encoder.encode(Typed(body))
+      case .refusal(let body): data = try encoder.encode(Typed(body))
       case .vote(let body): data = try encoder.encode(Typed(body))
       case .voteResponse(let body): data = try encoder.encode(Typed(body))
       case .presenterAction(let body): data = try encoder.encode(Typed(body))

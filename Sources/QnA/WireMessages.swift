@@ -18,6 +18,10 @@ public enum WireMessage: Sendable, Hashable {
   case room(RoomSnapshot)
   /// Extension `room`: what changed in the room.
   case roomDelta(RoomDelta)
+  /// Extension `counts`: this attendee's marks after a shared snapshot.
+  case roomOwn(RoomOwn)
+  /// A message of an extension the server could not read.
+  case refusal(Refusal)
   /// Extension `room`: a vote, and its answer.
   case vote(Vote)
   case voteResponse(VoteResponse)
@@ -38,6 +42,8 @@ public enum WireMessage: Sendable, Hashable {
     case .joined: Joined.type
     case .room: RoomSnapshot.type
     case .roomDelta: RoomDelta.type
+    case .roomOwn: RoomOwn.type
+    case .refusal: Refusal.type
     case .vote: Vote.type
     case .voteResponse: VoteResponse.type
     case .presenterAction: PresenterAction.type
@@ -103,6 +109,9 @@ public enum ProtocolExtension {
   public static let sessions = "sessions"
   /// The server issues each attendee's identity: `join.credential`, answered with `joined`.
   public static let identity = "identity"
+  /// The compact room, asked for in `join` (`counts`): questions numbered, count-only
+  /// changes as numbers, snapshots shared with the attendee's marks in `roomOwn`.
+  public static let counts = "counts"
 }
 
 /// Extension, client → server, right after a handshake on a new connection: "these

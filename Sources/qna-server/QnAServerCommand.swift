@@ -140,22 +140,29 @@ struct QnAServerCommand: AsyncParsableCommand {
   var deflateWindow: Int?
   @Flag(
     help: """
-      Keep each socket's compression context between messages (better ratio, about 300 KB per \
-      socket); by default it is reset after every message.
+      Let clients keep their compression context between messages (each socket then keeps an \
+      inflater, about 40 KB); by default they reset it after every message. The server always \
+      compresses each message afresh, once for every socket.
       """)
   var deflateContextTakeover = false
   @Option(
     help: """
-      Compressor memory level, 1–9: hash tables of 2^(N+9) bytes per socket \
+      Compressor memory level, 1–9: hash tables of 2^(N+9) bytes per compressor \
       (default \(Self.defaults.deflateMemoryLevel)).
       """)
   var deflateMemoryLevel: Int?
   @Option(
     help: """
-      Compression level, 1 (fastest) to 9 (smallest), paid per socket for every message \
+      Compression level, 1 (fastest) to 9 (smallest), paid once per message \
       (default \(Self.defaults.deflateLevel)).
       """)
   var deflateLevel: Int?
+  @Flag(
+    help: """
+      The room as before it shared its work, a baseline for benchmarks: each message framed \
+      and compressed for each socket through the WebSocket library, no compact room.
+      """)
+  var legacyBroadcast = false
   @Flag(help: "Enable the mock controls (/control/...) and the options below.") var mock = false
   @Option(
     help:
@@ -259,6 +266,7 @@ struct QnAServerCommand: AsyncParsableCommand {
     if deflateContextTakeover { configuration.deflateNoContextTakeover = false }
     configuration.deflateMemoryLevel = deflateMemoryLevel ?? configuration.deflateMemoryLevel
     configuration.deflateLevel = deflateLevel ?? configuration.deflateLevel
+    configuration.legacyBroadcast = legacyBroadcast
     guard (1...9).contains(configuration.deflateLevel) else {
       throw ValidationError("--deflate-level must be 1–9")
     }

@@ -24,7 +24,7 @@ struct RoomMember {
   /// the `credential` it issued (`credential()` on the earlier member).
   static func join(
     _ server: ServerUnderTest, as attendee: UUID, credential: UUID? = nil, since: Int? = nil,
-    epoch: UUID? = nil, path: String = "/socket",
+    epoch: UUID? = nil, counts: Bool? = nil, path: String = "/socket",
     configuration: ClientConfiguration = ClientConfiguration(pingInterval: nil)
   ) async throws -> RoomMember {
     let socket = try Attendee("ws://127.0.0.1:\(server.port)\(path)", configuration: configuration)
@@ -33,7 +33,7 @@ struct RoomMember {
       .join(
         Join(
           id: connection, attendee: attendee, credential: credential, since: since,
-          epoch: epoch)))
+          epoch: epoch, counts: counts)))
     return RoomMember(socket: socket, connection: connection, attendee: attendee)
   }
 
@@ -84,6 +84,15 @@ struct RoomMember {
 
   var rooms: [RoomSnapshot] {
     socket.messages.compactMap { if case .room(let page)? = try? $0.get() { page } else { nil } }
+  }
+
+  /// The `index`-th `roomOwn` (extension `counts`).
+  func own(occurrence index: Int = 0) async throws -> RoomOwn {
+    let message = try await socket.waitForMessage("roomOwn", occurrence: index) {
+      if case .roomOwn = $0 { true } else { false }
+    }
+    guard case .roomOwn(let own) = message else { throw ServerTestError.unexpected(message) }
+    return own
   }
 
   /// The largest message received so far, in bytes.

@@ -150,12 +150,14 @@ struct StoreRulesTests {
     let gone = uuid(9, group: 0x5A).uuidString
     let delta = StoreRules.delta(
       after: 4, upTo: 7, named: [seen.id, unseen.id, gone], rows: [seen, unseen], names: [:],
-      highlight: nil, presenter: false)
+      highlight: nil, presenter: false
+    ).delta
     #expect(delta.from == 5 && delta.to == 7 && delta.questions.isEmpty)
     #expect(Set(delta.removed ?? []) == [Self.question, UUID(uuidString: gone)!])
     let presenters = StoreRules.delta(
       after: 4, upTo: 7, named: [seen.id, unseen.id], rows: [seen, unseen], names: [:],
-      highlight: nil, presenter: true)
+      highlight: nil, presenter: true
+    ).delta
     #expect(presenters.questions.count == 2 && presenters.removed == nil)
   }
 }

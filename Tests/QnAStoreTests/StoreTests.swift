@@ -174,6 +174,45 @@ struct StoreTests {
     #expect(try await store.perform(.dismiss, on: uuid(99), token: UUID(), at: start) == nil)
   }
 
+  /// A crowd's first joins go to the database together (`ClaimBatcher`), each decided as if
+  /// alone: every one minted with its own credential, then proved by it, and a claim of an
+  /// id with another's credential refused, however the claims fell into transactions.
+  @Test(arguments: StoreKind.allCases)
+  func claimsMadeTogetherAreDecidedEachAsIfAlone(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    let crowd = (0..<300).map {
+      (attendee: uuid($0, group: 0xC1), credential: uuid($0, group: 0xC2))
+    }
+    func claimAll(
+      _ offered: @escaping @Sendable (Int) -> UUID?, mint: @escaping @Sendable (Int) -> UUID?
+    )
+      async throws -> [AttendeeClaim]
+    {
+      try await withThrowingTaskGroup(of: (Int, AttendeeClaim).self) { group in
+        for (index, member) in crowd.enumerated() {
+          group.addTask {
+            let claim = try await store.claim(
+              attendee: member.attendee, credential: offered(index), mint: mint(index),
+              name: nil, at: Date())
+            return (index, claim)
+          }
+        }
+        var claims = [AttendeeClaim](repeating: .needsMint, count: crowd.count)
+        for try await (index, claim) in group { claims[index] = claim }
+        return claims
+      }
+    }
+    #expect(
+      try await claimAll({ _ in nil }, mint: { crowd[$0].credential }).allSatisfy { $0 == .minted })
+    #expect(
+      try await claimAll({ crowd[$0].credential }, mint: { _ in nil }).allSatisfy { $0 == .proved })
+    let others = try await claimAll(
+      { crowd[($0 + 1) % crowd.count].credential }, mint: { _ in UUID() })
+    #expect(others.allSatisfy { $0 == .taken })
+  }
+
   /// Extension `identity`: an id is proved by the credential issued for it (to an attendee
   /// from before the extension too), issued again only until a join has proved it.
   @Test(arguments: StoreKind.allCases)
@@ -213,7 +252,8 @@ struct StoreTests {
         id: uuid(20, group: 0x1D), content: "Named?", askedFrom: uuid(1), createdAt: Self.time(0),
         attendee: fresh))
     let delta = try await store.changes(
-      after: seq, upTo: try await store.currentSeq(), presenter: true)
+      after: seq, upTo: try await store.currentSeq(), presenter: true
+    ).delta
     #expect(delta.questions.map(\.name) == ["Zoë B."])
     // An attendee's own view: its question, as its asker sees it.
     let view = try await store.view(of: fresh)
@@ -242,9 +282,9 @@ struct StoreTests {
         id: uuid(12), content: "In review", askedFrom: uuid(1), createdAt: Self.time(2),
         attendee: anonymous, state: .review))
     let seq = try await store.currentSeq()
-    let forPresenters = try await store.changes(after: 0, upTo: seq, presenter: true)
+    let forPresenters = try await store.changes(after: 0, upTo: seq, presenter: true).delta
     #expect(forPresenters.questions.map(\.name) == ["Zoë", nil, nil])
-    let forAttendees = try await store.changes(after: 0, upTo: seq)
+    let forAttendees = try await store.changes(after: 0, upTo: seq).delta
     #expect(forAttendees.questions.map(\.id) == [uuid(10), uuid(11)])
     #expect(forAttendees.questions.allSatisfy { $0.name == nil })
     // The asker sees their own question in review; nobody else does.
@@ -255,7 +295,7 @@ struct StoreTests {
     _ = try await store.perform(.highlight, on: uuid(10), token: UUID(), at: Date())
     _ = try await store.perform(.dismiss, on: uuid(10), token: UUID(), at: Date())
     let later = try await store.currentSeq()
-    let delta = try await store.changes(after: seq, upTo: later)
+    let delta = try await store.changes(after: seq, upTo: later).delta
     #expect(delta.from == seq + 1 && delta.to == later)
     #expect(delta.removed == [uuid(10)])
     #expect(delta.highlight == HighlightChange(id: nil), "the dismissed one was highlighted")
@@ -359,7 +399,7 @@ struct StoreTests {
     let end = try await stores[0].currentSeq()
     while last < end {
       let upTo = min(end, last + 7)
-      let delta = try await stores[1].changes(after: last, upTo: upTo)
+      let delta = try await stores[1].changes(after: last, upTo: upTo).delta
       for question in delta.questions { #expect(seen.insert(question.id).inserted) }
       last = upTo
     }

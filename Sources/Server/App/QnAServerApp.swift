@@ -35,6 +35,9 @@ public struct QnAServerApp: Sendable {
   public let configuration: ServerConfiguration
   /// Every session's room on this instance; `rooms.main` is the default session's.
   let rooms: SessionRooms
+  /// The compressors every socket's frames share; `nil` without deflate, or with
+  /// `--legacy-broadcast`.
+  let deflaters: SharedDeflaters?
   let metrics: ServerMetrics
   let auth: PresenterAuth
   let addresses: ClientAddress
@@ -64,8 +67,17 @@ public struct QnAServerApp: Sendable {
     } catch {
       throw .store(error)
     }
+    let deflaters =
+      configuration.deflate && !configuration.legacyBroadcast
+      ? SharedDeflaters(
+        level: configuration.deflateLevel, memoryLevel: configuration.deflateMemoryLevel,
+        maxWindowBits: configuration.deflateWindowBits)
+      : nil
+    self.deflaters = deflaters
+    var settings = configuration.roomSettings
+    settings.deflaters = deflaters
     let main = SessionRoom(
-      store: store, sockets: SocketHub(logger: logger), settings: configuration.roomSettings,
+      store: store, sockets: SocketHub(logger: logger), settings: settings,
       environment: environment, metrics: metrics, hooks: hooks, logger: logger)
     rooms = SessionRooms(main: main, logger: logger)
     self.metrics = metrics

@@ -32,21 +32,7 @@ extension QnAServerApp {
       http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
       ws: .init(
         maxFrameSize: configuration.maxMessageSize,
-        extensions: configuration.deflate
-          ? [
-            BoundedDeflateBuilder.factory(
-              .perMessageDeflate(
-                clientMaxWindow: configuration.deflateWindowBits,
-                clientNoContextTakeover: configuration.deflateNoContextTakeover,
-                serverMaxWindow: configuration.deflateWindowBits,
-                serverNoContextTakeover: configuration.deflateNoContextTakeover,
-                compressionLevel: configuration.deflateLevel,
-                memoryLevel: configuration.deflateMemoryLevel,
-                // Frames may inflate past the message limit, so that the limit is checked on
-                // the message and answered with 1009, as without compression; a frame past
-                // this bound (a compression bomb) is answered with 1009 too.
-                maxDecompressedFrameSize: configuration.maxMessageSize * 16))
-          ] : [],
+        extensions: deflateExtensions(),
         autoPing: configuration.pingInterval.map { .enabled(timePeriod: $0) } ?? .disabled,
         closeTimeout: .seconds(5),
         // Text that is not UTF-8 fails the connection with 1007 (RFC 6455 §8.1), instead of
@@ -69,5 +55,33 @@ extension QnAServerApp {
           }
         })
     }
+  }
+
+  /// permessage-deflate as the room shares it (`SharedDeflateBuilder`), or, with
+  /// `--legacy-broadcast`, as hummingbird-websocket makes it for each socket.
+  private func deflateExtensions() -> [WebSocketExtensionFactory] {
+    guard configuration.deflate else { return [] }
+    // Frames may inflate past the message limit, so that the limit is checked on the
+    // message and answered with 1009, as without compression; a frame past this bound (a
+    // compression bomb) is answered with 1009 too.
+    let maxInflated = configuration.maxMessageSize * 16
+    if let deflaters {
+      let builder = SharedDeflateBuilder(
+        deflaters: deflaters,
+        requireClientNoContextTakeover: configuration.deflateNoContextTakeover,
+        maxInflatedFrameSize: maxInflated)
+      return [WebSocketExtensionFactory { builder }]
+    }
+    return [
+      BoundedDeflateBuilder.factory(
+        .perMessageDeflate(
+          clientMaxWindow: configuration.deflateWindowBits,
+          clientNoContextTakeover: configuration.deflateNoContextTakeover,
+          serverMaxWindow: configuration.deflateWindowBits,
+          serverNoContextTakeover: configuration.deflateNoContextTakeover,
+          compressionLevel: configuration.deflateLevel,
+          memoryLevel: configuration.deflateMemoryLevel,
+          maxDecompressedFrameSize: maxInflated))
+    ]
   }
 }

@@ -82,6 +82,11 @@ public struct ServerConfiguration: Sendable {
   /// deltas for itself, so the level is paid once per attendee: chosen from the room's
   /// server CPU against bytes per attendee (docs/benchmarks.md).
   public var deflateLevel = 1
+  /// The room as it was before it shared its work, kept as the benchmarks' baseline: each
+  /// socket's messages go through hummingbird-websocket, framed and compressed for that
+  /// socket alone (with its own zlib state), and the compact room (`counts`) is not
+  /// announced.
+  public var legacyBroadcast = false
   /// New questions wait in review until a presenter approves them: only their askers and the
   /// presenters see them until then.
   public var moderation = false
@@ -140,6 +145,7 @@ extension ServerConfiguration {
     settings.window = roomWindow
     settings.newAttendeesPerAddress = newAttendeeRateLimit
     settings.newAttendeeWindow = newAttendeeWindow
+    settings.compactRoom = !legacyBroadcast
     return settings
   }
 }

@@ -33,6 +33,12 @@ package enum PresenterScript {
       const BASE = document.body.dataset.base || '/';
       const since2001 = 978307200;
       const questions = new Map();
+      // Each question's number in the room, which count-only changes name it by.
+      const numbers = new Map();
+      const learn = (q) => {
+        questions.set(q.id, q);
+        if (Number.isInteger(q.n)) numbers.set(q.n, q.id);
+      };
       let highlighted = null, seq = null, tab = 'live', sort = 'votes', filter = '';
       const $ = (id) => document.getElementById(id);
       const uuid = () => {
@@ -163,6 +169,8 @@ package enum PresenterScript {
           if (m.type === 'handshake') {
             const join = { type: 'join', id: m.id, attendee };
             if (credential) join.credential = credential;
+            // The compact room: count-only changes as numbers (extension counts).
+            if ((m.extensions || []).includes('counts')) join.counts = true;
             socket.send(JSON.stringify(join));
           } else if (m.type === 'joined') {
             if (!m.attendee || !m.credential) return;
@@ -175,17 +183,27 @@ package enum PresenterScript {
             pages.got.set(m.part, m.questions);
             if (pages.got.size < pages.parts) return;
             questions.clear();
-            for (const page of pages.got.values()) for (const q of page) questions.set(q.id, q);
+            numbers.clear();
+            for (const page of pages.got.values()) for (const q of page) learn(q);
             highlighted = m.highlighted || null;
             seq = m.seq;
             pages = null;
             document.body.dataset.live = 'true';
             render();
+          } else if (m.type === 'roomOwn') {
+            if (m.seq !== seq) return;
+            for (const q of m.questions) learn(q);
+            render();
           } else if (m.type === 'roomDelta') {
             if (seq === null || m.to <= seq) return;
             // A gap: a fresh snapshot from a new connection.
             if (m.from > seq + 1) { seq = null; socket.close(); return; }
-            for (const q of m.questions) questions.set(q.id, q);
+            for (const q of m.questions) learn(q);
+            const counts = m.counts || [];
+            for (let i = 0; i + 1 < counts.length; i += 2) {
+              const q = questions.get(numbers.get(counts[i]));
+              if (q) q.votes = counts[i + 1];
+            }
             for (const id of m.removed || []) questions.delete(id);
             if (m.highlight) highlighted = m.highlight.id || null;
             // A large delta comes in pages of one from/to: the last one completes it.

@@ -11,15 +11,31 @@ package struct MessageRouter: Sendable {
 
   package init(room: SessionRoom) { self.room = room }
 
+  /// The extensions' messages a client may send: a malformed one is refused in words.
+  static let refusedTypes: Set<String> = ["join", "vote", "presenterAction", "resume"]
+
   package func receive(_ bytes: [UInt8], from connection: SocketConnection) async {
     let message: WireMessage
+    let extensions = room.settings.extensions
     do {
       message = try codec.decode(bytes)
     } catch {
       room.logger.warning("ignored from \(connection.id): \(error)")
+      // A room message the server cannot read is refused in words, within the socket's
+      // budget for refusals (silent past it); the base protocol's stay unanswered, as the
+      // existing back ends leave them.
+      if extensions, case .invalidFields(let type, let detail) = error,
+        Self.refusedTypes.contains(type),
+        connection.mayRefuseJoin(now: room.environment.uptime())
+      {
+        room.send(
+          .refusal(
+            Refusal(refused: type, message: "This \(type) could not be read: \(detail.prefix(200))")
+          ),
+          to: connection)
+      }
       return
     }
-    let extensions = room.settings.extensions
     switch message {
     case .newQuestion(let question):
       let response = await QuestionIntake(room: room).respond(to: question, from: connection)
@@ -51,9 +67,11 @@ extension SessionRoom {
       ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
       ProtocolExtension.identity,
     ]
+    let compact = settings.compactRoom ? [ProtocolExtension.counts] : []
     return Handshake(
       id: connection.id,
-      extensions: extensions + (connection.isPresenter ? [ProtocolExtension.presenter] : []),
+      extensions: extensions + compact
+        + (connection.isPresenter ? [ProtocolExtension.presenter] : []),
       session: session.map { SessionInfo(code: $0.code, title: $0.title, open: $0.open) },
       maxMessageSize: settings.maxMessageSize)
   }

@@ -5,10 +5,16 @@ import QnA
 import QnAStore
 
 /// The room's fan-out: who has joined, and what changed since the last broadcast, sent to
-/// every joined socket as one delta (encoded once). Changes are coalesced: the first change
-/// after a quiet spell goes out at once, the ones after it within `window` together, so 2,000
-/// attendees voting cause a delta per window, not 2,000² messages. A slow socket's bounded
-/// queue drops it rather than keep a backlog; its client catches up from its sequence number.
+/// every joined socket as one delta. Changes are coalesced: the first change after a quiet
+/// spell goes out at once, the ones after it within `window` together, so 2,000 attendees
+/// voting cause a delta per window, not 2,000² messages.
+///
+/// A broadcast is shared work: read once per audience (attendees, presenters), encoded once
+/// per format (today's, and the compact one of extension `counts`), framed and compressed
+/// once per framing (`OutgoingMessage`), and handed to each event loop once for all of its
+/// sockets. A socket that is not taking what it is sent gets no deltas meanwhile: once it
+/// reads again, one catch-up brings it the newest state of what changed (merged, never a
+/// backlog).
 ///
 /// One task runs every command in turn, so a join's catch-up and the broadcasts around it
 /// never interleave: each joined socket sees every sequence number once, in order.
@@ -23,6 +29,8 @@ package final class RoomFanOut: Sendable {
     case flush
     /// A joining socket has every page of its snapshot as of this sequence number.
     case snapshotSent(SocketConnection, seq: Int)
+    /// Sockets whose deltas wait for them to read: see whether they do now.
+    case retryBehind
   }
 
   package let window: Duration
@@ -35,6 +43,7 @@ package final class RoomFanOut: Sendable {
   /// its hand-off to every joined socket's queue (the coalescing window included).
   package init(
     store: QuestionStore, window: Duration = .milliseconds(100),
+    deflaters: SharedDeflaters? = nil,
     fanOutTime: @escaping @Sendable (Duration) -> Void = { _ in }, logger: Logger
   ) {
     self.store = store
@@ -43,7 +52,8 @@ package final class RoomFanOut: Sendable {
     let (stream, commands) = AsyncStream<Command>.makeStream()
     self.commands = commands
     let state = Worker(
-      store: store, window: window, commands: commands, fanOutTime: fanOutTime, logger: logger)
+      store: store, window: window, deflaters: deflaters, commands: commands,
+      fanOutTime: fanOutTime, logger: logger)
     worker = Task { await state.run(stream) }
   }
 
@@ -65,29 +75,40 @@ package final class RoomFanOut: Sendable {
     // @unchecked: only `run`, one task, ever touches these fields.
     package let store: QuestionStore
     package let window: Duration
+    package let deflaters: SharedDeflaters?
     package let commands: AsyncStream<Command>.Continuation
     package let fanOutTime: @Sendable (Duration) -> Void
     package let logger: Logger
-    package var members: [UUID: SocketConnection] = [:]
+    package var members: [UUID: Member] = [:]
     /// Sockets whose snapshot is still on its way, paced to their reading: deltas wait.
     package var joining: Set<UUID> = []
     /// The room as everyone sees it, for attendees and for presenters, read once and shared
-    /// by every socket that joins before the room changes again.
+    /// by every socket that joins while it is recent.
     package var shared: [Bool: SharedSnapshot] = [:]
     package var lastSent: Int?
     package var epoch: UUID?
     package var flushScheduled = false
+    package var retryScheduled = false
     package var lastFlush = ContinuousClock.now - .seconds(1)
     /// When the oldest change not broadcast yet came in: the fan-out latency starts there.
     package var changedSince: ContinuousClock.Instant?
     package let codec = WireCodec()
 
+    package struct Member {
+      package var connection: SocketConnection
+      /// The last sequence number it was sent while it was not reading: what changed since
+      /// waits for it, merged into one catch-up.
+      package var behind: Int?
+    }
+
     package init(
-      store: QuestionStore, window: Duration, commands: AsyncStream<Command>.Continuation,
+      store: QuestionStore, window: Duration, deflaters: SharedDeflaters?,
+      commands: AsyncStream<Command>.Continuation,
       fanOutTime: @escaping @Sendable (Duration) -> Void, logger: Logger
     ) {
       self.store = store
       self.window = window
+      self.deflaters = deflaters
       self.commands = commands
       self.fanOutTime = fanOutTime
       self.logger = logger
@@ -101,6 +122,7 @@ package final class RoomFanOut: Sendable {
             // A socket whose snapshot is on its way is brought level by it and the catch-up
             // after it: its joins meanwhile cost the room nothing.
             guard !joining.contains(connection.id) else { continue }
+            connection.isCompact = join.counts == true
             try await welcome(connection, join, attendee: attendee)
           case .leave(let id):
             members[id] = nil
@@ -112,6 +134,9 @@ package final class RoomFanOut: Sendable {
           case .flush:
             flushScheduled = false
             try await flush()
+          case .retryBehind:
+            retryScheduled = false
+            try await catchUpBehind()
           }
         } catch {
           logger.error("room: \(error)")
@@ -128,7 +153,8 @@ package final class RoomFanOut: Sendable {
     }
 
     /// A joining socket gets what changed since the sequence it has seen, or the whole room,
-    /// then every broadcast from the next sequence on.
+    /// then every broadcast from the next sequence on. One that is current already gets
+    /// nothing more (its `joined` answered it).
     private func welcome(_ connection: SocketConnection, _ join: Join, attendee: UUID?)
       async throws(StoreError)
     {
@@ -136,14 +162,12 @@ package final class RoomFanOut: Sendable {
       members[connection.id] = nil
       if let since = join.since, join.epoch == epoch, since <= seq, seq - since <= Self.catchUpLimit
       {
-        if since == seq {
-          members[connection.id] = connection
-          return
+        if since < seq {
+          let changes = try await store.changes(
+            after: since, upTo: seq, presenter: connection.isPresenter)
+          send(changes, to: [connection])
         }
-        let delta = try await store.changes(
-          after: since, upTo: seq, presenter: connection.isPresenter)
-        send(delta, to: connection)
-        members[connection.id] = connection
+        members[connection.id] = Member(connection: connection)
         return
       }
       try await sendSnapshot(to: connection, attendee: attendee, epoch: epoch)
@@ -151,15 +175,13 @@ package final class RoomFanOut: Sendable {
 
     /// Log rows a catch-up reads at most; further behind, a snapshot is cheaper.
     package static let catchUpLimit = 5000
-    /// A snapshot's pages go out as the socket's queue drains below this, so that a large
-    /// room reaches a slow reader without filling its queue (which would drop it).
-    package static let pacedBacklog = 256 * 1024
 
-    /// The room everyone sees is read here, in turn, once per change of the room; each
-    /// socket's pages are made from it, with its attendee's questions and votes, only as the
-    /// socket reads them (from a task of its own), so a reader that is not reading costs the
-    /// room nothing past its first page. Deltas for the socket wait until the last page is
-    /// queued, then a catch-up brings it level.
+    /// The room everyone sees is read here, in turn, once while it is recent; each socket's
+    /// pages go out only as the socket reads them (from a task of its own), so a reader that
+    /// is not reading costs the room nothing past its first page. With the compact format
+    /// the pages are the same bytes for every joiner, and what is the attendee's own follows
+    /// in `roomOwn`; in today's format each socket's pages are made with its marks. Deltas
+    /// for the socket wait until the last page is queued, then a catch-up brings it level.
     private func sendSnapshot(to connection: SocketConnection, attendee: UUID?, epoch: UUID)
       async throws(StoreError)
     {
@@ -168,6 +190,8 @@ package final class RoomFanOut: Sendable {
       let commands = self.commands
       let store = self.store
       let logger = self.logger
+      let deflaters = self.deflaters
+      let compact = connection.isCompact
       Task {
         var view = AttendeeView.none
         if let attendee {
@@ -178,10 +202,22 @@ package final class RoomFanOut: Sendable {
             logger.error("room: the view of \(attendee): \(error)")
           }
         }
-        var pages = SnapshotPages(snapshot, view: view)
-        while let page = pages.next() {
-          guard await connection.waitForRoom(Self.pacedBacklog) else { return }
-          connection.send(page, due: nil)
+        let codec = WireCodec()
+        if compact {
+          for page in snapshot.compactPages {
+            guard await connection.waitForRoom() else { return }
+            connection.send(page, due: nil)
+          }
+          for own in snapshot.own(view) {
+            connection.send(
+              OutgoingMessage(codec.encode(.roomOwn(own)), deflaters: deflaters), due: nil)
+          }
+        } else {
+          var pages = SnapshotPages(snapshot, view: view)
+          while let page = pages.next() {
+            guard await connection.waitForRoom() else { return }
+            connection.send(OutgoingMessage(page, deflaters: deflaters), due: nil)
+          }
         }
         commands.yield(.snapshotSent(connection, seq: snapshot.seq))
       }
@@ -190,16 +226,25 @@ package final class RoomFanOut: Sendable {
     private func sharedSnapshot(presenter: Bool, epoch: UUID) async throws(StoreError)
       -> SharedSnapshot
     {
-      // Reused while nothing changed: a crowd joining at once is one read.
+      // A large room (one whose reading costs) is reused a while after it changed: joiners
+      // catch up from it, and a crowd joining during a vote storm costs a read now and then,
+      // not one per change. A small one is read again whenever it changed.
+      if let cached = shared[presenter], cached.epoch == epoch,
+        ContinuousClock.now - cached.readAt < cached.reusableFor
+      {
+        return cached
+      }
       let changedTo = try await store.currentSeq()
       if let cached = shared[presenter], cached.epoch == epoch, cached.seq == changedTo {
         return cached
       }
       // The room as of its last change, which may not be broadcast yet: the next delta then
       // repeats what the snapshot has, which changes nothing.
+      let started = ContinuousClock.now
       let room = try await store.snapshot(for: nil, presenter: presenter)
       let fresh = SharedSnapshot(
-        seq: room.seq, epoch: epoch, questions: room.questions, highlighted: room.highlighted)
+        seq: room.seq, epoch: epoch, questions: room.questions, highlighted: room.highlighted,
+        deflaters: deflaters, readAt: started, readCost: ContinuousClock.now - started)
       shared[presenter] = fresh
       return fresh
     }
@@ -216,11 +261,11 @@ package final class RoomFanOut: Sendable {
         return
       }
       if sent > seq {
-        let delta = try await store.changes(
+        let changes = try await store.changes(
           after: seq, upTo: sent, presenter: connection.isPresenter)
-        send(delta, to: connection)
+        send(changes, to: [connection])
       }
-      members[connection.id] = connection
+      members[connection.id] = Member(connection: connection)
     }
 
     private func scheduleFlush(urgent: Bool) {
@@ -250,30 +295,114 @@ package final class RoomFanOut: Sendable {
       guard seq > sent else { return }
       lastSent = seq
       // Two audiences: attendees, and presenters (who see every question); each delta is
-      // read and encoded once for all of its audience.
+      // read once for all of its audience.
       for presenter in [false, true] {
-        let audience = members.values.filter { $0.isPresenter == presenter }
-        guard !audience.isEmpty else { continue }
-        let delta = try await store.changes(after: sent, upTo: seq, presenter: presenter)
-        for page in encodedPages(delta) {
-          for member in audience { member.send(page, due: nil) }
+        var audience: [SocketConnection] = []
+        for (id, member) in members where member.connection.isPresenter == presenter {
+          guard member.behind == nil else { continue }
+          if member.connection.isCongested {
+            // Not reading: what changes waits for it, merged, until it reads again.
+            members[id]?.behind = sent
+            continue
+          }
+          audience.append(member.connection)
         }
+        guard !audience.isEmpty else { continue }
+        let changes = try await store.changes(after: sent, upTo: seq, presenter: presenter)
+        send(changes, to: audience)
       }
       if let since, !members.isEmpty {
         fanOutTime(ContinuousClock.now - since)
       }
+      try await catchUpBehind()
     }
 
-    private func send(_ delta: RoomDelta, to connection: SocketConnection) {
-      for page in encodedPages(delta) { connection.send(page, due: nil) }
+    /// Brings the sockets that were not reading level, those that read again now: one
+    /// catch-up each, from where they stopped, read once per starting point.
+    private func catchUpBehind() async throws(StoreError) {
+      let waiting = members.values.filter { $0.behind != nil }
+      guard !waiting.isEmpty else { return }
+      let (epoch, sent) = try await current()
+      var groups: [Int: [Bool: [SocketConnection]]] = [:]
+      var stillWaiting = false
+      for member in waiting {
+        guard let behind = member.behind else { continue }
+        if member.connection.isCongested {
+          stillWaiting = true
+          continue
+        }
+        members[member.connection.id]?.behind = nil
+        if sent - behind > Self.catchUpLimit {
+          members[member.connection.id] = nil
+          try await sendSnapshot(
+            to: member.connection, attendee: member.connection.attendee, epoch: epoch)
+          continue
+        }
+        groups[behind, default: [:]][member.connection.isPresenter, default: []].append(
+          member.connection)
+      }
+      for (behind, audiences) in groups where behind < sent {
+        for (presenter, sockets) in audiences {
+          let changes = try await store.changes(after: behind, upTo: sent, presenter: presenter)
+          send(changes, to: sockets)
+        }
+      }
+      guard stillWaiting, !retryScheduled else { return }
+      retryScheduled = true
+      let commands = self.commands
+      let pause = max(window, .milliseconds(50))
+      Task {
+        try? await Task.sleep(for: pause)
+        commands.yield(.retryBehind)
+      }
+    }
+
+    /// One broadcast: encoded once per format its sockets asked for, framed once per framing,
+    /// and handed to each event loop once for all of its sockets.
+    private func send(_ changes: RoomChanges, to sockets: [SocketConnection]) {
+      var byFormat: [Bool: [SocketConnection]] = [:]
+      for socket in sockets { byFormat[socket.isCompact, default: []].append(socket) }
+      for (compact, group) in byFormat {
+        let messages = encodedPages(compact ? changes.compact : changes.full)
+        Self.broadcast(messages, to: group)
+      }
+    }
+
+    private static func broadcast(_ messages: [OutgoingMessage], to sockets: [SocketConnection]) {
+      var loops: [ObjectIdentifier: (loop: any EventLoop, sockets: [SocketConnection])] = [:]
+      var framings: Set<Framing> = []
+      for socket in sockets {
+        guard let loop = socket.directLoop, let framing = socket.framing else {
+          for message in messages { socket.send(message, due: nil) }
+          continue
+        }
+        framings.insert(framing)
+        loops[ObjectIdentifier(loop), default: (loop, [])].sockets.append(socket)
+      }
+      guard !loops.isEmpty else { return }
+      // Each frame made once, here, before any loop needs it.
+      let frames = messages.map { message in
+        Dictionary(uniqueKeysWithValues: framings.map { ($0, message.frame(for: $0)) })
+      }
+      for (loop, group) in loops.values {
+        loop.execute {
+          for frame in frames {
+            for socket in group { socket.writeOnLoop(frame) }
+          }
+        }
+      }
     }
 
     /// The delta as one message when it fits the page limit (encoded once, as almost every
     /// delta is), else in pages; each question is measured only then.
-    private func encodedPages(_ delta: RoomDelta) -> [ByteBuffer] {
+    private func encodedPages(_ delta: RoomDelta) -> [OutgoingMessage] {
       let whole = codec.encode(.roomDelta(delta))
-      if whole.count < RoomPages.messageLimit { return [ByteBuffer(bytes: whole)] }
-      return RoomPages.split(delta).map { ByteBuffer(bytes: codec.encode(.roomDelta($0))) }
+      if whole.count < RoomPages.messageLimit {
+        return [OutgoingMessage(whole, deflaters: deflaters)]
+      }
+      return RoomPages.split(delta).map {
+        OutgoingMessage(codec.encode(.roomDelta($0)), deflaters: deflaters)
+      }
     }
   }
 }

@@ -10,6 +10,8 @@ package enum RoomPages {
   package static let messageLimit = 16 * 1024
   /// Removed ids per page (38 bytes each as JSON).
   package static let removalsPerPage = 250
+  /// Count pairs per page (a number and a count: at most 20 bytes as JSON).
+  package static let countsPerPage = 500
 
   /// `delta` as pages of one `from` and `to`: the questions under `pageBytes` each, then the
   /// removals, the highlight on the last page. One page when it fits, as before.
@@ -19,9 +21,14 @@ package enum RoomPages {
     let removalPages = stride(from: 0, to: removed.count, by: removalsPerPage).map {
       Array(removed[$0..<min(removed.count, $0 + removalsPerPage)])
     }
-    let count = max(1, questionPages.count + removalPages.count)
+    let counts = delta.counts ?? []
+    let countPages = stride(from: 0, to: counts.count, by: 2 * countsPerPage).map {
+      Array(counts[$0..<min(counts.count, $0 + 2 * countsPerPage)])
+    }
+    let count = max(1, questionPages.count + removalPages.count + countPages.count)
     guard count > 1 else { return [delta] }
     var pages = questionPages.map { RoomDelta(from: delta.from, to: delta.to, questions: $0) }
+    pages += countPages.map { RoomDelta(from: delta.from, to: delta.to, counts: $0) }
     pages += removalPages.map { RoomDelta(from: delta.from, to: delta.to, removed: $0) }
     for index in pages.indices {
       pages[index].part = index + 1

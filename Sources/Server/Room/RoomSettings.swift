@@ -17,6 +17,11 @@ package struct RoomSettings: Sendable {
   /// `newAttendeeWindow` (loopback and the trusted proxies are not counted).
   package var newAttendeesPerAddress = 200
   package var newAttendeeWindow: Duration = .seconds(60)
+  /// The compressors every socket's frames share (`nil`: none negotiates compression here,
+  /// or the library compresses per socket).
+  package var deflaters: SharedDeflaters?
+  /// Whether the handshake announces the compact room (extension `counts`).
+  package var compactRoom = true
 
   package init() {}
 }

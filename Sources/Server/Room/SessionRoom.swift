@@ -38,7 +38,8 @@ package final class SessionRoom: Sendable {
       ?? AddressBudgets(burst: settings.newAttendeesPerAddress, window: settings.newAttendeeWindow)
     self.logger = logger
     fanOut = RoomFanOut(
-      store: store, window: settings.window, fanOutTime: metrics.fanOut.record, logger: logger)
+      store: store, window: settings.window, deflaters: settings.deflaters,
+      fanOutTime: metrics.fanOut.record, logger: logger)
   }
 
   /// This room for another session: that session's view of the store and a fan-out of its
@@ -57,7 +58,7 @@ package final class SessionRoom: Sendable {
 
   package func send(raw bytes: ByteBuffer, to connection: SocketConnection) {
     let due = hooks.sendDelay.map { environment.uptime() + $0 }
-    connection.send(bytes, due: due)
+    connection.send(OutgoingMessage(bytes, deflaters: settings.deflaters), due: due)
   }
 
   /// Waits until this socket may do `count` lookups: a flood of resends or resumes slows

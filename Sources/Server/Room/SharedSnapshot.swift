@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import QnA
 import QnAStore
+import Synchronization
 
 /// The room as every attendee (or every presenter) sees it, read once and shared by the
 /// sockets that join before the room changes again, its page boundaries measured once.
@@ -14,16 +15,83 @@ package final class SharedSnapshot: Sendable {
   package let highlighted: UUID?
   /// `questions` in pages under `RoomPages.pageBytes`, by index.
   package let pages: [Range<Int>]
+  /// Each question's number in the room (extension `counts`).
+  package let numbers: [UUID: Int]
+  /// When it was read: a snapshot stays good for joiners a while after the room moved on
+  /// (their catch-up from `seq` brings them level), so a vote storm does not make every
+  /// join read the room again.
+  package let readAt: ContinuousClock.Instant
+  /// How long after `readAt` it serves joiners though the room changed: for a room whose
+  /// reading took 10 ms or more, 20 times that (at most a second), so that reading stays
+  /// under a twentieth of the time; none for a cheaper one.
+  package let reusableFor: Duration
+  private let deflaters: SharedDeflaters?
+  private let compact = Mutex<[OutgoingMessage]?>(nil)
 
   package init(
-    seq: Int, epoch: UUID, questions: [RoomQuestion], highlighted: UUID?
+    seq: Int, epoch: UUID, questions: [RoomQuestion], highlighted: UUID?,
+    deflaters: SharedDeflaters? = nil, readAt: ContinuousClock.Instant = .now,
+    readCost: Duration = .zero
   ) {
+    reusableFor = readCost < .milliseconds(10) ? .zero : min(.seconds(1), readCost * 20)
     self.seq = seq
     self.epoch = epoch
     self.questions = questions
     self.highlighted = highlighted
+    self.deflaters = deflaters
+    self.readAt = readAt
     pages = RoomPages.ranges(questions, limit: RoomPages.pageBytes)
+    numbers = Dictionary(questions.compactMap { q in q.n.map { (q.id, $0) } }) { first, _ in first }
   }
+
+  /// Extension `counts`: the pages every socket of this audience takes alike (no marks,
+  /// numbered), encoded, framed and compressed once, the first time a socket needs them.
+  package var compactPages: [OutgoingMessage] {
+    compact.withLock { cached in
+      if let cached { return cached }
+      let codec = WireCodec()
+      let made = pages.enumerated().map { index, range in
+        let page = RoomSnapshot(
+          seq: seq, part: index + 1, parts: pages.count,
+          questions: questions[range].map { question in
+            var shown = question
+            shown.mine = nil
+            shown.voted = nil
+            return shown
+          }, highlighted: highlighted, epoch: epoch)
+        return OutgoingMessage(codec.encode(.room(page)), deflaters: deflaters)
+      }
+      cached = made
+      return made
+    }
+  }
+
+  /// Extension `counts`: what of the room is this attendee's, after the shared pages.
+  package func own(_ view: AttendeeView) -> [RoomOwn] {
+    let voted = view.voted.compactMap { numbers[$0] }.sorted()
+    let questions = view.own.map { question in
+      var own = question
+      own.mine = true
+      return own
+    }
+    var parts = RoomPages.split(questions, limit: RoomPages.pageBytes).filter { !$0.isEmpty }
+      .map { RoomOwn(seq: seq, questions: $0, voted: []) }
+    for start in stride(from: 0, to: voted.count, by: Self.votedPerPage) {
+      parts.append(
+        RoomOwn(
+          seq: seq, questions: [],
+          voted: Array(voted[start..<min(voted.count, start + Self.votedPerPage)])))
+    }
+    if parts.isEmpty { parts = [RoomOwn(seq: seq, questions: [], voted: [])] }
+    for index in parts.indices {
+      parts[index].part = index + 1
+      parts[index].parts = parts.count
+    }
+    return parts
+  }
+
+  /// Numbers per `roomOwn` page: at most 8 digits and a comma each, under 12 KB.
+  package static let votedPerPage = 1200
 }
 
 /// One socket's snapshot, a page at a time as it asks for them: the shared room with its
@@ -55,11 +123,16 @@ package struct SnapshotPages {
       questions = snapshot.questions[snapshot.pages[index]].compactMap { shared in
         guard !ownIDs.contains(shared.id) else { return nil }
         var question = shared
+        question.n = nil
         if voted.contains(question.id) { question.voted = true }
         return question
       }
     } else {
-      questions = ownPages[index - snapshot.pages.count]
+      questions = ownPages[index - snapshot.pages.count].map { own in
+        var question = own
+        question.n = nil
+        return question
+      }
     }
     let page = RoomSnapshot(
       seq: snapshot.seq, part: index + 1, parts: count, questions: questions,

@@ -5,13 +5,14 @@ import QnA
 import QnAStore
 import Synchronization
 
-/// One attendee's WebSocket: its id, its writer, and what the server tracks about it.
+/// One attendee's WebSocket: its id, its output, and what the server tracks about it.
 ///
-/// Messages wait in the socket's own queue and one writer task writes them in order (after
-/// the mock latency, if any): a send returns at once, so a slow attendee holds up nobody, not
-/// the presenter's answer, not the other attendees. Past `maxQueuedBytes` unsent the attendee
-/// is too far behind to catch up this way: its socket is dropped, and its client catches up
-/// through `resume` when it comes back.
+/// A send returns at once, so a slow attendee holds up nobody, not the presenter's answer,
+/// not the other attendees. Frames go straight onto the channel (`Output.frames`), handed
+/// over on the socket's event loop; with the mock's latency, or through the WebSocket library
+/// (`Output.library`, the per-socket baseline), they wait in the socket's own queue and one
+/// task writes them in order. A socket that stops reading is dropped once `maxQueuedBytes`
+/// wait for it: its client catches up through `join` and `resume` when it comes back.
 package final class SocketConnection: Sendable {
   package let id: UUID
   package let channel: any Channel
@@ -24,8 +25,12 @@ package final class SocketConnection: Sendable {
   /// Its client's address as per-address budgets count it (the forwarded one behind a
   /// trusted proxy; an IPv6 address as its /64); `nil` for one they do not count.
   package let address: String?
+  private let output: Output
+  /// The writer task's queue: every message with `Output.library` or a latency, else only
+  /// the close.
   private let queue: AsyncStream<Outgoing>.Continuation
   private let writer: Task<Void, Never>
+  private let serial: Bool
   private let queuedBytes = QueuedBytes()
   private let maxQueuedBytes: Int
   /// Every socket's queue together, shared with the others.
@@ -38,6 +43,17 @@ package final class SocketConnection: Sendable {
   /// gap in the room's deltas).
   private let joinBudget: Mutex<TokenBucket>
   private let joined = Mutex<Identity?>(nil)
+  private let compact = Atomic<Bool>(false)
+
+  /// Where the socket's messages go.
+  package enum Output: Sendable {
+    /// Whole frames onto the channel below the WebSocket library (`RawFrameWriter`), made once
+    /// for every socket with the same framing; `closer` sends the close handshake.
+    case frames(RawFrameWriter, Framing, closer: any SocketWriter)
+    /// Through the WebSocket library, which frames (and compresses) each message for this
+    /// socket alone: the per-socket baseline (`--legacy-broadcast`).
+    case library(any SocketWriter)
+  }
 
   /// Who a socket joined the room as: set by its first join, never changed after.
   package struct Identity: Sendable, Equatable {
@@ -69,9 +85,16 @@ package final class SocketConnection: Sendable {
     get { joined.withLock { $0 } }
     set { joined.withLock { $0 = newValue } }
   }
+  /// Whether the socket asked for the compact room (extension `counts`) in its join.
+  package var isCompact: Bool {
+    get { compact.load(ordering: .relaxed) }
+    set { compact.store(newValue, ordering: .relaxed) }
+  }
 
+  /// `serial`: every message through the writer task in order, after its `due` time (the
+  /// mock's latency).
   package init(
-    id: UUID, channel: any Channel, outbound: some SocketWriter, openedAt: Date,
+    id: UUID, channel: any Channel, output: Output, serial: Bool = false, openedAt: Date,
     isPresenter: Bool = false, session: Int64 = SessionRecord.defaultID, address: String?,
     questionBudget: TokenBucket, voteBudget: TokenBucket, lookupBudget: TokenBucket,
     joinBudget: TokenBucket, maxQueuedBytes: Int,
@@ -79,6 +102,7 @@ package final class SocketConnection: Sendable {
   ) {
     self.id = id
     self.channel = channel
+    self.output = output
     self.openedAt = openedAt
     self.isPresenter = isPresenter
     self.session = session
@@ -89,19 +113,34 @@ package final class SocketConnection: Sendable {
     self.voteBudget = Mutex(voteBudget)
     self.lookupBudget = Mutex(lookupBudget)
     self.joinBudget = Mutex(joinBudget)
+    if case .library = output { self.serial = true } else { self.serial = serial }
     let (messages, queue) = AsyncStream<Outgoing>.makeStream()
     self.queue = queue
     let queuedBytes = self.queuedBytes
     writer = Task {
       for await message in messages {
         switch message {
-        case .message(let bytes, let due):
+        case .message(let outgoing, let due):
           if let due, due > uptime() { try? await Task.sleep(for: due - uptime()) }
-          // A failed write means the socket is gone; its handler cleans up.
-          try? await outbound.write(bytes)
-          allQueued.release(queuedBytes.written(bytes.readableBytes))
+          let size = outgoing.payload.readableBytes
+          switch output {
+          case .library(let writer):
+            // A failed write means the socket is gone; its handler cleans up.
+            try? await writer.write(outgoing.payload)
+            allQueued.release(queuedBytes.written(size))
+          case .frames(let raw, let framing, _):
+            allQueued.release(queuedBytes.written(size))
+            let frame = outgoing.frame(for: framing)
+            raw.eventLoop.execute {
+              Self.write(frame, raw, channel, queuedBytes, allQueued, limit: maxQueuedBytes)
+            }
+          }
         case .close(let code, let reason, let timeout):
-          try? await outbound.close(code, reason: reason)
+          queuedBytes.state.withLock { $0.closing = true }
+          switch output {
+          case .library(let closer), .frames(_, _, let closer):
+            try? await closer.close(code, reason: reason)
+          }
           try? await Task.sleep(for: timeout)
           channel.close(mode: .all, promise: nil)
           return
@@ -112,14 +151,34 @@ package final class SocketConnection: Sendable {
 
   package enum Outgoing: Sendable {
     /// Not before `due` (an uptime: the mock latency).
-    case message(ByteBuffer, due: Duration?)
+    case message(OutgoingMessage, due: Duration?)
     case close(WebSocketErrorCode, String, timeout: Duration)
   }
 
-  /// Queues a binary message; returns at once. Drops the socket instead when the attendee is
-  /// too far behind.
-  package func send(_ bytes: ByteBuffer, due: Duration?) {
-    let size = bytes.readableBytes
+  /// The event loop to hand this socket's frames to directly, with others of the same loop
+  /// (`writeOnLoop`); `nil` when its messages go through its queue.
+  package var directLoop: (any EventLoop)? {
+    guard !serial, case .frames(let raw, _, _) = output else { return nil }
+    return raw.eventLoop
+  }
+
+  package var framing: Framing? {
+    guard case .frames(_, let framing, _) = output else { return nil }
+    return framing
+  }
+
+  /// Sends one message; returns at once. Drops the socket instead when the attendee is too
+  /// far behind.
+  package func send(_ message: OutgoingMessage, due: Duration?) {
+    if let loop = directLoop, due == nil, case .frames(let raw, let framing, _) = output {
+      let frame = message.frame(for: framing)
+      let (queuedBytes, allQueued, limit, channel) = (
+        self.queuedBytes, self.allQueued, maxQueuedBytes, self.channel
+      )
+      loop.execute { Self.write(frame, raw, channel, queuedBytes, allQueued, limit: limit) }
+      return
+    }
+    let size = message.payload.readableBytes
     let verdict = queuedBytes.state.withLock { state -> QueuedBytes.Verdict in
       if state.finished { return .gone }
       guard state.count + size <= maxQueuedBytes, allQueued.take(size) else { return .tooFar }
@@ -130,25 +189,72 @@ package final class SocketConnection: Sendable {
     case .gone: return
     case .tooFar: drop()
     case .queued:
-      if case .terminated = queue.yield(.message(bytes, due: due)) {
+      if case .terminated = queue.yield(.message(message, due: due)) {
         allQueued.release(queuedBytes.written(size))
       }
     }
   }
 
-  /// Unsent bytes in the queue.
+  /// On `directLoop`: hands the frame for this socket to the channel.
+  package func writeOnLoop(_ frames: [Framing: ByteBuffer]) {
+    guard case .frames(let raw, let framing, _) = output, let frame = frames[framing] else {
+      return
+    }
+    Self.write(frame, raw, channel, queuedBytes, allQueued, limit: maxQueuedBytes)
+  }
+
+  /// The channel buffers what the peer has not read; while it is over its high-water mark,
+  /// what is written counts against the socket's limit (and everyone's), and past it the
+  /// socket is dropped. Once the peer reads again, the count starts over.
+  private static func write(
+    _ frame: ByteBuffer, _ raw: RawFrameWriter, _ channel: any Channel,
+    _ queuedBytes: QueuedBytes, _ allQueued: SendBudget, limit: Int
+  ) {
+    let size = frame.readableBytes
+    let writable = channel.isWritable
+    let verdict = queuedBytes.state.withLock { state -> QueuedBytes.Verdict in
+      if state.finished || state.closing { return .gone }
+      if writable {
+        allQueued.release(state.blocked)
+        state.count -= state.blocked
+        state.blocked = 0
+        return .queued
+      }
+      guard state.count + size <= limit, allQueued.take(size) else { return .tooFar }
+      state.count += size
+      state.blocked += size
+      return .queued
+    }
+    switch verdict {
+    case .gone: return
+    case .tooFar: channel.close(mode: .all, promise: nil)
+    case .queued: raw.write(frame)
+    }
+  }
+
+  /// Bytes waiting for the peer beyond what the channel takes freely.
   package var backlog: Int { queuedBytes.state.withLock { $0.count } }
   /// The socket has ended (closed, dropped): nothing sent now goes anywhere.
   package var isFinished: Bool { queuedBytes.state.withLock { $0.finished } }
+  /// A queue of this many bytes is a reader falling behind (the channel's own high-water
+  /// mark, 64 KiB, for frames written straight to it).
+  package static let congestedBacklog = 64 * 1024
 
-  /// Waits until the queue is down to `room` bytes, before making the next part of a long
+  /// Whether the peer is not taking what it is sent: the room's deltas then wait, merged,
+  /// until it is (`RoomFanOut`), and a snapshot's next page waits too.
+  package var isCongested: Bool {
+    if serial { return backlog >= Self.congestedBacklog }
+    return !channel.isWritable
+  }
+
+  /// Waits until the peer takes what it is sent, before making the next part of a long
   /// reply (a large room), which would otherwise fill the queue at once, or be made long
   /// before a reader that is not reading could take it. False if the socket ended meanwhile.
-  package func waitForRoom(_ room: Int) async -> Bool {
+  package func waitForRoom() async -> Bool {
     // From 2 ms, doubling to 100 ms while the reader is slow: a thousand slow readers cost
     // ten thousand wake-ups a second, not half a million.
     var pause = Duration.milliseconds(2)
-    while backlog > room, !isFinished {
+    while isCongested, !isFinished {
       try? await Task.sleep(for: pause)
       pause = min(pause * 2, .milliseconds(100))
     }
@@ -183,6 +289,8 @@ package final class SocketConnection: Sendable {
   /// The close handshake, with this code and reason, after what is queued; the socket ends
   /// when the peer answers, or `timeout` later in any case.
   package func close(code: WebSocketErrorCode, reason: String, timeout: Duration = .seconds(5)) {
+    // Frames handed to the loop already go before the close frame; none after it.
+    if !serial { queuedBytes.state.withLock { $0.closing = true } }
     if case .terminated = queue.yield(.close(code, reason, timeout: timeout)) {
       channel.close(mode: .all, promise: nil)
     }
@@ -215,7 +323,11 @@ package protocol SocketWriter: Sendable {
 package final class QueuedBytes: Sendable {
   package struct State {
     package var count = 0
+    /// Of `count`: written to a channel over its high-water mark (frames output).
+    package var blocked = 0
     package var finished = false
+    /// The close handshake has begun: no data frame may follow it.
+    package var closing = false
   }
 
   package enum Verdict {
@@ -241,7 +353,10 @@ package final class QueuedBytes: Sendable {
   package func finish() -> Int {
     state.withLock { state in
       state.finished = true
-      defer { state.count = 0 }
+      defer {
+        state.count = 0
+        state.blocked = 0
+      }
       return state.count
     }
   }

@@ -21,12 +21,17 @@ package struct QuestionRecord: Codable, Sendable {
   package var answeredAt: Double?
   package var published: Bool
   package var session: Int64
+  /// The row's number in the database, read, never written (the database assigns it): a
+  /// question's `n` in the room (extension `counts`). Optional, so that saving a record
+  /// leaves it out.
+  package var rowid: Int64?
 
   package init(
     id: String, content: String, answered: Bool, askedFrom: String, createdAt: Double,
     token: String?, attendee: String?, votes: Int, state: String, answer: String?,
-    answerPrivate: Bool, answeredAt: Double?, published: Bool, session: Int64
+    answerPrivate: Bool, answeredAt: Double?, published: Bool, session: Int64, rowid: Int64? = nil
   ) {
+    self.rowid = rowid
     self.id = id
     self.content = content
     self.answered = answered
@@ -72,5 +77,14 @@ extension QuestionRecord {
       state: QuestionState(rawValue: state) ?? .live, answer: answer,
       answerPrivate: answerPrivate,
       answeredAt: answeredAt.map(Date.init(timeIntervalSinceReferenceDate:)))
+  }
+
+  /// As the room shows it (`StoredQuestion.roomQuestion`), numbered.
+  package func roomQuestion(presenter: Bool, asker: Bool, names: [UUID: String] = [:])
+    -> RoomQuestion
+  {
+    var shown = question.roomQuestion(presenter: presenter, asker: asker, names: names)
+    shown.n = rowid.map(Int.init)
+    return shown
   }
 }

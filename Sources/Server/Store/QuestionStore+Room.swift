@@ -29,14 +29,15 @@ extension QuestionStore {
   /// Claims `attendee` for a join (extension `identity`, `StoreRules.claim`), in one
   /// transaction: proved with its credential, or given `mint` as its credential when it has
   /// none yet (`nil`: not now, the caller's minting budget is spent). The name is recorded on
-  /// `proved` and `minted` only.
+  /// `proved` and `minted` only. Claims made at once share their transaction
+  /// (`ClaimBatcher`): one durable write for a crowd of first joins.
   public func claim(
     attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date
   ) async throws(StoreError) -> AttendeeClaim {
-    try await timed {
-      try await driver.claim(
-        attendee: attendee, credential: credential, mint: mint, name: name, at: time,
-        session: session)
+    let request = ClaimRequest(
+      attendee: attendee, credential: credential, mint: mint, name: name, time: time)
+    return try await timed {
+      try await claimBatcher.claim(request, session: session, driver: driver)
     }
   }
 
@@ -94,7 +95,7 @@ extension QuestionStore {
   /// What changed after sequence `after`, up to `upTo` (`StoreRules.delta`): the current
   /// state of each question that changed, and the question being answered if that changed.
   public func changes(after: Int, upTo: Int, presenter: Bool = false) async throws(StoreError)
-    -> RoomDelta
+    -> RoomChanges
   {
     try await timed {
       try await driver.changes(after: after, upTo: upTo, presenter: presenter, session: session)

@@ -44,19 +44,23 @@ public final class QuestionStore: Sendable {
   public let session: Int64
   /// Told how long each call took, its wait for the database included.
   package let timing: StoreTiming
+  /// Joins' claims, written together when they come together; shared by every session's
+  /// view of this database.
+  package let claimBatcher: ClaimBatcher
 
   package init(
     driver: any StoreDriver, session: Int64 = SessionRecord.defaultID,
-    timing: @escaping StoreTiming = { _ in }
+    timing: @escaping StoreTiming = { _ in }, claimBatcher: ClaimBatcher = ClaimBatcher()
   ) {
     self.driver = driver
     self.session = session
     self.timing = timing
+    self.claimBatcher = claimBatcher
   }
 
   /// The same database, scoped to another session.
   public func session(_ id: Int64) -> QuestionStore {
-    QuestionStore(driver: driver, session: id, timing: timing)
+    QuestionStore(driver: driver, session: id, timing: timing, claimBatcher: claimBatcher)
   }
 
   /// Whether other instances may share this database (and tell this one what they change).

@@ -30,9 +30,9 @@ package protocol StoreDriver: Sendable {
   func currentSeq(session: Int64) async throws(StoreError) -> Int
   func join(attendee: UUID, name: String?, at time: Date, session: Int64)
     async throws(StoreError)
-  func claim(
-    attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date, session: Int64
-  ) async throws(StoreError) -> AttendeeClaim
+  /// Each claim as `StoreRules.claim` decides it, in order, all in one transaction.
+  func claims(_ requests: [ClaimRequest], session: Int64) async throws(StoreError)
+    -> [AttendeeClaim]
   func view(of attendee: UUID, presenter: Bool, session: Int64) async throws(StoreError)
     -> AttendeeView
   func vote(attendee: UUID, question: UUID, up: Bool, at time: Date, session: Int64)
@@ -41,7 +41,7 @@ package protocol StoreDriver: Sendable {
   func snapshot(for attendee: UUID?, presenter: Bool, session: Int64) async throws(StoreError)
     -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
   func changes(after: Int, upTo: Int, presenter: Bool, session: Int64) async throws(StoreError)
-    -> RoomDelta
+    -> RoomChanges
   func seed(_ questions: [StoredQuestion], session: Int64) async throws(StoreError)
   func simulateVotes(
     for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID,

@@ -158,22 +158,24 @@ package enum StoreRules {
     action == .answer ? .answered : .state
   }
 
-  /// The questions a log's rows name, in order, each once, and whether the question being
-  /// answered changed among them.
+  /// The questions a log's rows name, in order, each once; those whose every row is a vote
+  /// (only their counts changed); and whether the question being answered changed among them.
   package static func changed(in rows: [(question: String?, kind: String)]) -> (
-    ids: [String], highlight: Bool
+    ids: [String], countsOnly: Set<String>, highlight: Bool
   ) {
     var changed: [String] = []
     var seen: Set<String> = []
+    var other: Set<String> = []
     var highlight = false
     for row in rows {
       if row.kind == RoomChange.highlight.rawValue {
         highlight = true
-      } else if let id = row.question, seen.insert(id).inserted {
-        changed.append(id)
+      } else if let id = row.question {
+        if seen.insert(id).inserted { changed.append(id) }
+        if row.kind != RoomChange.votes.rawValue { other.insert(id) }
       }
     }
-    return (changed, highlight)
+    return (changed, seen.subtracting(other), highlight)
   }
 
   /// The delta for what changed after `after` up to `upTo`, from the rows of the questions
@@ -181,25 +183,27 @@ package enum StoreRules {
   /// `removed` (their askers keep them, marked so) and carry only public answers; presenters'
   /// carry all.
   package static func delta(
-    after: Int, upTo: Int, named ids: [String], rows: [QuestionRecord], names: [UUID: String],
-    highlight: HighlightChange?, presenter: Bool
-  ) -> RoomDelta {
-    let records = rows.map(\.question)
-    let found = Set(records.map(\.id.uuidString))
-    let shown = records.filter { presenter || $0.publicState.isPublic }
+    after: Int, upTo: Int, named ids: [String], countsOnly: Set<String> = [],
+    rows: [QuestionRecord], names: [UUID: String], highlight: HighlightChange?, presenter: Bool
+  ) -> RoomChanges {
+    let found = Set(rows.map(\.id))
+    let shown = rows.filter { presenter || $0.question.publicState.isPublic }
+      .sorted { ($0.createdAt, $0.rowid ?? 0) < ($1.createdAt, $1.rowid ?? 0) }
     // Removed for attendees: a dismissed question the room once saw, never one it did not.
     let dismissed =
       presenter
       ? []
       : rows.filter { $0.published && $0.state == QuestionState.dismissed.rawValue }
         .compactMap { UUID(uuidString: $0.id) }
-    return RoomDelta(
+    let delta = RoomDelta(
       from: after + 1, to: upTo,
-      questions: shown.map { $0.roomQuestion(presenter: presenter, asker: false, names: names) }
-        .sorted { $0.createdAt < $1.createdAt },
+      questions: shown.map { $0.roomQuestion(presenter: presenter, asker: false, names: names) },
       removed: (ids.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
         + dismissed).nilIfEmpty,
       highlight: highlight)
+    let counted = shown.filter { countsOnly.contains($0.id) && $0.rowid != nil }
+    return RoomChanges(
+      delta: delta, countsOnly: Set(counted.compactMap { UUID(uuidString: $0.id) }))
   }
 
   /// The whole room for one attendee, from every question's row, oldest first: an attendee
@@ -213,7 +217,7 @@ package enum StoreRules {
       let stored = record.question
       let mine = attendee != nil && stored.attendee == attendee
       guard presenter || mine || stored.publicState.isPublic else { return nil }
-      var question = stored.roomQuestion(presenter: presenter, asker: mine, names: names)
+      var question = record.roomQuestion(presenter: presenter, asker: mine, names: names)
       question.mine = mine
       question.voted = voted.contains(record.id)
       return question

@@ -12,7 +12,7 @@ extension PostgresDriver {
       if let token = question.token,
         let existing = try await Self.records(
           connection.query(
-            "SELECT \(unescaped: Self.columns) FROM question WHERE token = \(token.uuidString)",
+            "SELECT \(unescaped: Self.selected) FROM question WHERE token = \(token.uuidString)",
             logger: logger)
         ).first
       {
@@ -38,14 +38,14 @@ extension PostgresDriver {
       let byID = try await Self.records(
         db.query(
           """
-          SELECT \(unescaped: Self.columns) FROM question
+          SELECT \(unescaped: Self.selected) FROM question
           WHERE session = \(session) AND id = ANY(\(ids.map(\.uuidString)))
           """, logger: logger)
       )
       let byToken = try await Self.records(
         db.query(
           """
-          SELECT \(unescaped: Self.columns) FROM question
+          SELECT \(unescaped: Self.selected) FROM question
           WHERE session = \(session) AND token = ANY(\(tokens.map(\.uuidString)))
           """, logger: logger)
       )
@@ -82,7 +82,7 @@ extension PostgresDriver {
     try await records(
       connection.query(
         """
-        SELECT \(unescaped: columns) FROM question WHERE session = \(session)
+        SELECT \(unescaped: selected) FROM question WHERE session = \(session)
         ORDER BY createdAt, rowid
         """, logger: logger))
   }
@@ -98,14 +98,14 @@ extension PostgresDriver {
       let descending = ((byVotes ? ["votes DESC"] : []) + ["createdAt DESC", "rowid DESC"])
         .joined(separator: ", ")
       var query: PostgresQuery =
-        "SELECT \(unescaped: Self.columns) FROM question WHERE session = \(session)"
+        "SELECT \(unescaped: Self.selected) FROM question WHERE session = \(session)"
       if let before {
         let anchor = try await connection.query(
           "SELECT 1 FROM question WHERE id = \(before.uuidString) AND session = \(session)",
           logger: logger)
         guard try await Self.int(anchor) != nil else { return [] }
         query = """
-          SELECT \(unescaped: Self.columns) FROM question WHERE session = \(session)
+          SELECT \(unescaped: Self.selected) FROM question WHERE session = \(session)
           AND (\(unescaped: keys)) < (
             SELECT \(unescaped: keys) FROM question WHERE id = \(before.uuidString))
           """
@@ -134,7 +134,7 @@ extension PostgresDriver {
       try await Self.records(
         connection.query(
           """
-          SELECT \(unescaped: Self.columns) FROM question
+          SELECT \(unescaped: Self.selected) FROM question
           WHERE session = \(session) AND token = \(token.uuidString)
           """, logger: logger)
       ).first?.question

@@ -55,51 +55,65 @@ extension PostgresDriver {
     }
   }
 
-  package func claim(
-    attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date, session: Int64
-  ) async throws(StoreError) -> AttendeeClaim {
+  package func claims(_ requests: [ClaimRequest], session: Int64) async throws(StoreError)
+    -> [AttendeeClaim]
+  {
     // As `join`: no turn on the session's lock. Two claims of one id at once: the row's lock
     // orders them (a new row: the insert's conflict does), and a proved credential is never
-    // replaced.
+    // replaced. A batch of claims is one transaction (`ClaimBatcher`).
     try await transaction(locking: nil) { [logger] connection in
       try await Self.requireExists(connection, session, logger: logger)
-      var stored: StoredCredential?
-      for try await (credential, proved) in try await connection.query(
-        """
-        SELECT credential, credentialProved FROM attendee
-        WHERE session = \(session) AND id = \(attendee.uuidString) FOR UPDATE
-        """, logger: logger
-      ).decode((String?, Bool).self) {
-        stored = StoredCredential(value: credential, proved: proved)
+      var claims: [AttendeeClaim] = []
+      for request in requests {
+        claims.append(
+          try await Self.claim(request, connection, session: session, logger: logger))
       }
-      let claim = StoreRules.claim(stored: stored, offered: credential, mint: mint)
-      switch claim {
-      case .taken, .needsMint: break
-      case .proved:
-        try await connection.query(
-          """
-          UPDATE attendee SET name = \(name), credentialProved = true
-          WHERE session = \(session) AND id = \(attendee.uuidString)
-            AND (name IS DISTINCT FROM \(name) OR NOT credentialProved)
-          """, logger: logger)
-      case .minted:
-        let rows = try await connection.query(
-          """
-          INSERT INTO attendee (session, id, name, firstSeen, credential)
-          VALUES (\(session), \(attendee.uuidString), \(name),
-            \(time.timeIntervalSinceReferenceDate), \(mint?.uuidString))
-          ON CONFLICT (session, id) DO UPDATE SET name = excluded.name,
-            credential = excluded.credential
-          WHERE NOT attendee.credentialProved
-          RETURNING 1
-          """, logger: logger)
-        var wrote = false
-        for try await _ in rows { wrote = true }
-        // Another instance minted this id between the read and the write.
-        if !wrote { return AttendeeClaim.taken }
-      }
-      return claim
+      return claims
     }
+  }
+
+  private static func claim(
+    _ request: ClaimRequest, _ connection: PostgresConnection, session: Int64, logger: Logger
+  ) async throws -> AttendeeClaim {
+    let (attendee, credential, mint, name, time) = (
+      request.attendee, request.credential, request.mint, request.name, request.time
+    )
+    var stored: StoredCredential?
+    for try await (credential, proved) in try await connection.query(
+      """
+      SELECT credential, credentialProved FROM attendee
+      WHERE session = \(session) AND id = \(attendee.uuidString) FOR UPDATE
+      """, logger: logger
+    ).decode((String?, Bool).self) {
+      stored = StoredCredential(value: credential, proved: proved)
+    }
+    let claim = StoreRules.claim(stored: stored, offered: credential, mint: mint)
+    switch claim {
+    case .taken, .needsMint: break
+    case .proved:
+      try await connection.query(
+        """
+        UPDATE attendee SET name = \(name), credentialProved = true
+        WHERE session = \(session) AND id = \(attendee.uuidString)
+          AND (name IS DISTINCT FROM \(name) OR NOT credentialProved)
+        """, logger: logger)
+    case .minted:
+      let rows = try await connection.query(
+        """
+        INSERT INTO attendee (session, id, name, firstSeen, credential)
+        VALUES (\(session), \(attendee.uuidString), \(name),
+          \(time.timeIntervalSinceReferenceDate), \(mint?.uuidString))
+        ON CONFLICT (session, id) DO UPDATE SET name = excluded.name,
+          credential = excluded.credential
+        WHERE NOT attendee.credentialProved
+        RETURNING 1
+        """, logger: logger)
+      var wrote = false
+      for try await _ in rows { wrote = true }
+      // Another instance minted this id between the read and the write.
+      if !wrote { return AttendeeClaim.taken }
+    }
+    return claim
   }
 
   package func view(of attendee: UUID, presenter: Bool, session: Int64) async throws(StoreError)
@@ -115,7 +129,7 @@ extension PostgresDriver {
       let records = try await Self.records(
         connection.query(
           """
-          SELECT \(unescaped: Self.columns) FROM question
+          SELECT \(unescaped: Self.selected) FROM question
           WHERE session = \(session) AND attendee = \(attendee.uuidString)
           ORDER BY createdAt, rowid
           """, logger: logger))
@@ -234,7 +248,7 @@ extension PostgresDriver {
 
   package func changes(after: Int, upTo: Int, presenter: Bool, session: Int64)
     async throws(StoreError)
-    -> RoomDelta
+    -> RoomChanges
   {
     try await read { [logger] connection in
       var rows: [(question: String?, kind: String)] = []
@@ -250,7 +264,7 @@ extension PostgresDriver {
       let records = try await Self.records(
         connection.query(
           """
-          SELECT \(unescaped: Self.columns) FROM question
+          SELECT \(unescaped: Self.selected) FROM question
           WHERE session = \(session) AND id = ANY(\(changed.ids))
           """, logger: logger))
       let highlight: HighlightChange? =
@@ -260,7 +274,8 @@ extension PostgresDriver {
             .flatMap(UUID.init(uuidString:)))
         : nil
       return StoreRules.delta(
-        after: after, upTo: upTo, named: changed.ids, rows: records,
+        after: after, upTo: upTo, named: changed.ids, countsOnly: changed.countsOnly,
+        rows: records,
         names: presenter
           ? try await Self.names(connection, session, of: records, logger: logger) : [:],
         highlight: highlight, presenter: presenter)

@@ -206,24 +206,26 @@ package final class PostgresDriver: StoreDriver {
     id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
     answerPrivate, answeredAt, published, session
     """
+  /// What reads select: the columns, and the row's number (a question's `n` in the room).
+  package static let selected = columns + ", rowid"
 
   package static func records(_ rows: PostgresRowSequence) async throws -> [QuestionRecord] {
     var records: [QuestionRecord] = []
     for try await row in rows {
       let (
         id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
-        answerPrivate, answeredAt, published, session
+        answerPrivate, answeredAt, published, session, rowid
       ) = try row.decode(
         (
           String, String, Bool, String, Double, String?, String?, Int, String, String?, Bool,
-          Double?, Bool, Int64
+          Double?, Bool, Int64, Int64
         ).self)
       records.append(
         QuestionRecord(
           id: id, content: content, answered: answered, askedFrom: askedFrom,
           createdAt: createdAt, token: token, attendee: attendee, votes: votes, state: state,
           answer: answer, answerPrivate: answerPrivate, answeredAt: answeredAt,
-          published: published, session: session))
+          published: published, session: session, rowid: rowid))
     }
     return records
   }
@@ -235,7 +237,7 @@ package final class PostgresDriver: StoreDriver {
   {
     try await records(
       connection.query(
-        "SELECT \(unescaped: columns) FROM question WHERE id = \(id.uuidString) AND session = \(session)",
+        "SELECT \(unescaped: selected) FROM question WHERE id = \(id.uuidString) AND session = \(session)",
         logger: logger)
     ).first
   }

@@ -48,43 +48,51 @@ extension SQLiteDriver {
     }
   }
 
-  package func claim(
-    attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date, session: Int64
-  ) async throws(StoreError) -> AttendeeClaim {
+  package func claims(_ requests: [ClaimRequest], session: Int64) async throws(StoreError)
+    -> [AttendeeClaim]
+  {
     try await run { db in
       try Self.requireExists(db, session)
-      let row = try Row.fetchOne(
-        db,
-        sql: "SELECT credential, credentialProved FROM attendee WHERE session = ? AND id = ?",
-        arguments: [session, attendee.uuidString])
-      let stored = row.map {
-        StoredCredential(value: $0["credential"], proved: $0["credentialProved"])
-      }
-      let claim = StoreRules.claim(stored: stored, offered: credential, mint: mint)
-      switch claim {
-      case .taken, .needsMint: break
-      case .proved:
-        try db.execute(
-          sql: """
-            UPDATE attendee SET name = ?, credentialProved = 1
-            WHERE session = ? AND id = ? AND (name IS NOT ? OR credentialProved = 0)
-            """,
-          arguments: [name, session, attendee.uuidString, name])
-      case .minted:
-        try db.execute(
-          sql: """
-            INSERT INTO attendee (session, id, name, firstSeen, credential) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT(session, id) DO UPDATE SET name = excluded.name,
-              credential = excluded.credential
-            WHERE attendee.credentialProved = 0
-            """,
-          arguments: [
-            session, attendee.uuidString, name, time.timeIntervalSinceReferenceDate,
-            mint?.uuidString,
-          ])
-      }
-      return claim
+      return try requests.map { try Self.claim($0, db, session) }
     }
+  }
+
+  private static func claim(_ request: ClaimRequest, _ db: Database, _ session: Int64) throws
+    -> AttendeeClaim
+  {
+    let (attendee, name) = (request.attendee, request.name)
+    let row = try Row.fetchOne(
+      db,
+      sql: "SELECT credential, credentialProved FROM attendee WHERE session = ? AND id = ?",
+      arguments: [session, attendee.uuidString])
+    let stored = row.map {
+      StoredCredential(value: $0["credential"], proved: $0["credentialProved"])
+    }
+    let claim = StoreRules.claim(stored: stored, offered: request.credential, mint: request.mint)
+    switch claim {
+    case .taken, .needsMint: break
+    case .proved:
+      // A reconnect with nothing new changes no row: its transaction writes nothing.
+      try db.execute(
+        sql: """
+          UPDATE attendee SET name = ?, credentialProved = 1
+          WHERE session = ? AND id = ? AND (name IS NOT ? OR credentialProved = 0)
+          """,
+        arguments: [name, session, attendee.uuidString, name])
+    case .minted:
+      try db.execute(
+        sql: """
+          INSERT INTO attendee (session, id, name, firstSeen, credential) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT(session, id) DO UPDATE SET name = excluded.name,
+            credential = excluded.credential
+          WHERE attendee.credentialProved = 0
+          """,
+        arguments: [
+          session, attendee.uuidString, name, request.time.timeIntervalSinceReferenceDate,
+          request.mint?.uuidString,
+        ])
+    }
+    return claim
   }
 
   package func view(of attendee: UUID, presenter: Bool, session: Int64) async throws(StoreError)
@@ -204,7 +212,7 @@ extension SQLiteDriver {
 
   package func changes(after: Int, upTo: Int, presenter: Bool, session: Int64)
     async throws(StoreError)
-    -> RoomDelta
+    -> RoomChanges
   {
     try await read { db in
       let rows = try Row.fetchAll(
@@ -217,7 +225,8 @@ extension SQLiteDriver {
       let changed = StoreRules.changed(in: rows.map { ($0["question"], $0["kind"]) })
       let records = try Self.questions(session).filter(keys: changed.ids).fetchAll(db)
       return StoreRules.delta(
-        after: after, upTo: upTo, named: changed.ids, rows: records,
+        after: after, upTo: upTo, named: changed.ids, countsOnly: changed.countsOnly,
+        rows: records,
         names: presenter ? try Self.names(db, session, of: records) : [:],
         highlight: changed.highlight
           ? HighlightChange(id: try Self.highlighted(db, session)) : nil,

@@ -269,7 +269,10 @@ package final class SQLiteDriver: StoreDriver {
   }
 }
 
-extension QuestionRecord: FetchableRecord, PersistableRecord {}
+extension QuestionRecord: FetchableRecord, PersistableRecord {
+  /// Every column, and the row's number (SQLite's `SELECT *` leaves `rowid` out).
+  package static var databaseSelection: [any SQLSelectable] { [AllColumns(), Column.rowID] }
+}
 
 /// A new database file is its owner's alone (0600, whatever the umask): it holds the
 /// sessions' presenter tokens. SQLite gives the `-wal` and `-shm` files the database file's

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -14,6 +15,8 @@ struct SocketHandler: Sendable {
   let logger: Logger
   /// Every socket's send queue together, against `sendQueueTotalLimit`.
   let sendBudget: SendBudget
+  /// The compressors every socket shares; `nil`: `--legacy-broadcast`, or no deflate.
+  let deflaters: SharedDeflaters?
 
   /// `session`: `nil` for the default one. The upgrade decided whether it is a presenter's.
   func callAsFunction(
@@ -23,9 +26,11 @@ struct SocketHandler: Sendable {
   ) async throws {
     let environment = room.environment
     let channel = context.requestContext.channel
+    let output = try await self.output(
+      on: channel, headers: context.request.headers, library: HummingbirdSocketWriter(outbound))
     let connection = SocketConnection(
-      id: environment.makeID(), channel: channel, outbound: HummingbirdSocketWriter(outbound),
-      openedAt: environment.now(), isPresenter: isPresenter,
+      id: environment.makeID(), channel: channel, output: output,
+      serial: room.hooks.sendDelay != nil, openedAt: environment.now(), isPresenter: isPresenter,
       session: session?.id ?? SessionRecord.defaultID, address: address,
       questionBudget: TokenBucket(
         burst: configuration.rateLimit, window: configuration.rateWindow,
@@ -80,6 +85,32 @@ struct SocketHandler: Sendable {
       logger.info("socket \(connection.id) ended: \(error)")
       throw error
     }
+  }
+
+  /// Frames made once for every socket, written below the WebSocket library, compressed when
+  /// this socket agreed to permessage-deflate; or, with `--legacy-broadcast`, every
+  /// message through the library.
+  private func output(
+    on channel: any Channel, headers: HTTPFields, library: HummingbirdSocketWriter
+  )
+    async throws -> SocketConnection.Output
+  {
+    guard !configuration.legacyBroadcast else { return .library(library) }
+    let framing: Framing
+    if let deflaters,
+      let agreed = DeflateAgreement.first(
+        in: headers, requireClientNoContextTakeover: configuration.deflateNoContextTakeover)
+    {
+      framing = deflaters.framing(peerWindowBits: agreed.serverWindowBits)
+    } else {
+      framing = .plain
+    }
+    let raw = RawFrameWriter(eventLoop: channel.eventLoop)
+    try await channel.eventLoop.submit {
+      let encoder = try channel.pipeline.syncOperations.handler(type: WebSocketFrameEncoder.self)
+      try channel.pipeline.syncOperations.addHandler(raw, position: .before(encoder))
+    }.get()
+    return .frames(raw, framing, closer: library)
   }
 
   /// `--mock`'s `/control/stall` holds a socket's traffic with this handler.

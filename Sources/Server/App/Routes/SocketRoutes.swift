@@ -14,7 +14,7 @@ extension QnAServerApp {
     let router = Router(context: SocketRequestContext.self)
     let handle = SocketHandler(
       configuration: configuration, logger: logger,
-      sendBudget: SendBudget(limit: configuration.sendQueueTotalLimit))
+      sendBudget: SendBudget(limit: configuration.sendQueueTotalLimit), deflaters: deflaters)
     let rooms = self.rooms
     let auth = self.auth
     let addresses = self.addresses
