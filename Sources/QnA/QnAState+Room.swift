@@ -8,12 +8,14 @@ extension QnAState {
     guard room.isAvailable, let attendeeID else { return [] }
     room.joined = true
     room.joinAgainAt = nil
+    // A room without numbers cannot take counts by number: a compact server sends it whole.
+    let catchesUp = !room.isCompact || room.numbered
     return [
       .join(
         Join(
           id: connectionID, attendee: attendeeID, credential: attendeeCredential,
-          name: attendeeName, since: room.seq, epoch: room.epoch,
-          counts: room.isCompact ? true : nil))
+          name: attendeeName, since: catchesUp ? room.seq : nil,
+          epoch: catchesUp ? room.epoch : nil, counts: room.isCompact ? true : nil))
     ]
   }
 
@@ -76,6 +78,7 @@ extension QnAState {
     room.questions = Dictionary(questions.map { ($0.id, $0) }) { _, last in last }
     room.numbers = [:]
     room.learnNumbers(questions)
+    room.numbered = room.isCompact
     room.textBytes = room.questions.values.reduce(0) { $0 + Room.textBytes(of: $1) }
     // This attendee's votes as of the snapshot, except those a vote's answer settled later.
     let votedThen = Set(questions.filter { $0.voted == true }.map(\.id))

@@ -9,6 +9,9 @@ public struct Room: Sendable, Equatable {
   var isCompact = false
   /// Extension `counts`: each question's number in the room, as the server gave it.
   var numbers: [Int: UUID] = [:]
+  /// The room came from a compact snapshot (numbered): a compact catch-up can follow it. One
+  /// from a server without `counts` is taken whole again from one that has it.
+  var numbered = false
   /// The room's sequence number this client is at; `nil` until a whole snapshot arrived.
   public internal(set) var seq: Int?
   /// Which room `seq` counts in.

@@ -20,7 +20,8 @@ struct DeflateAgreement: Sendable, Equatable {
   /// `nil` for an offer this server cannot accept (an unknown parameter, a window out of
   /// range): the next offer is tried, and without one the socket is not compressed.
   init?(_ offer: WebSocketExtensionHTTPParameters, requireClientNoContextTakeover: Bool) {
-    guard offer.name.lowercased() == "permessage-deflate" else { return nil }
+    // Matched as hummingbird-websocket matches a builder's name: exactly.
+    guard offer.name == SharedDeflateBuilder.name else { return nil }
     clientNoContextTakeover = requireClientNoContextTakeover
     for (name, value) in offer.parameters {
       switch name.lowercased() {
@@ -130,7 +131,13 @@ final class SharedDeflate: WebSocketExtension, @unchecked Sendable {
   {
     guard frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation
     else { return frame }
-    if frame.opcode != .continuation { inflating = frame.rsv1 }
+    if frame.opcode != .continuation {
+      inflating = frame.rsv1
+    } else if frame.rsv1 {
+      // RFC 7692 §6.1: RSV1 on the first frame of a message only. (This error is the one the
+      // library answers with 1002, a protocol error.)
+      throw NIOWebSocketError.fragmentedControlFrame
+    }
     guard inflating else { return frame }
     var output: [UInt8] = []
     let data = frame.unmaskedData

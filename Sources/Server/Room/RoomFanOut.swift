@@ -230,7 +230,8 @@ package final class RoomFanOut: Sendable {
       // catch up from it, and a crowd joining during a vote storm costs a read now and then,
       // not one per change. A small one is read again whenever it changed.
       if let cached = shared[presenter], cached.epoch == epoch,
-        ContinuousClock.now - cached.readAt < cached.reusableFor
+        ContinuousClock.now - cached.readAt < cached.reusableFor,
+        (lastSent ?? cached.seq) - cached.seq <= Self.catchUpLimit / 2
       {
         return cached
       }

@@ -17,7 +17,10 @@ package struct RoomJoins: Sendable {
 
   package init(room: SessionRoom) { self.room = room }
 
-  package func join(_ join: Join, from connection: SocketConnection) async {
+  package func join(_ asked: Join, from connection: SocketConnection) async {
+    var join = asked
+    // The compact room only where the handshake announced it.
+    if !room.settings.compactRoom { join.counts = nil }
     guard join.id == connection.id else {
       room.logger.warning("ignored join from \(connection.id) naming \(join.id)")
       return

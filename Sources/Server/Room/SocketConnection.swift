@@ -131,12 +131,13 @@ package final class SocketConnection: Sendable {
           case .frames(let raw, let framing, _):
             allQueued.release(queuedBytes.written(size))
             let frame = outgoing.frame(for: framing)
+            queuedBytes.hand(frame.readableBytes)
             raw.eventLoop.execute {
-              Self.write(frame, raw, channel, queuedBytes, allQueued, limit: maxQueuedBytes)
+              Self.write(
+                frame, raw, channel, queuedBytes, allQueued, limit: maxQueuedBytes, handed: true)
             }
           }
         case .close(let code, let reason, let timeout):
-          queuedBytes.state.withLock { $0.closing = true }
           switch output {
           case .library(let closer), .frames(_, _, let closer):
             try? await closer.close(code, reason: reason)
@@ -175,7 +176,12 @@ package final class SocketConnection: Sendable {
       let (queuedBytes, allQueued, limit, channel) = (
         self.queuedBytes, self.allQueued, maxQueuedBytes, self.channel
       )
-      loop.execute { Self.write(frame, raw, channel, queuedBytes, allQueued, limit: limit) }
+      // Counted until the loop writes it, so that a reply made ahead of the loop (a
+      // snapshot's next page) sees the socket as busy.
+      queuedBytes.hand(frame.readableBytes)
+      loop.execute {
+        Self.write(frame, raw, channel, queuedBytes, allQueued, limit: limit, handed: true)
+      }
       return
     }
     let size = message.payload.readableBytes
@@ -208,12 +214,13 @@ package final class SocketConnection: Sendable {
   /// socket is dropped. Once the peer reads again, the count starts over.
   private static func write(
     _ frame: ByteBuffer, _ raw: RawFrameWriter, _ channel: any Channel,
-    _ queuedBytes: QueuedBytes, _ allQueued: SendBudget, limit: Int
+    _ queuedBytes: QueuedBytes, _ allQueued: SendBudget, limit: Int, handed: Bool = false
   ) {
     let size = frame.readableBytes
     let writable = channel.isWritable
     let verdict = queuedBytes.state.withLock { state -> QueuedBytes.Verdict in
-      if state.finished || state.closing { return .gone }
+      if handed { state.handed -= size }
+      if state.finished { return .gone }
       if writable {
         allQueued.release(state.blocked)
         state.count -= state.blocked
@@ -245,6 +252,7 @@ package final class SocketConnection: Sendable {
   package var isCongested: Bool {
     if serial { return backlog >= Self.congestedBacklog }
     return !channel.isWritable
+      || queuedBytes.state.withLock { $0.handed } >= Self.congestedBacklog
   }
 
   /// Waits until the peer takes what it is sent, before making the next part of a long
@@ -288,9 +296,9 @@ package final class SocketConnection: Sendable {
 
   /// The close handshake, with this code and reason, after what is queued; the socket ends
   /// when the peer answers, or `timeout` later in any case.
+  /// Frames handed to the loop before it go out before the close frame; once the close frame
+  /// is written (by this or by the library), none go after it (`RawFrameWriter`).
   package func close(code: WebSocketErrorCode, reason: String, timeout: Duration = .seconds(5)) {
-    // Frames handed to the loop already go before the close frame; none after it.
-    if !serial { queuedBytes.state.withLock { $0.closing = true } }
     if case .terminated = queue.yield(.close(code, reason, timeout: timeout)) {
       channel.close(mode: .all, promise: nil)
     }
@@ -326,8 +334,8 @@ package final class QueuedBytes: Sendable {
     /// Of `count`: written to a channel over its high-water mark (frames output).
     package var blocked = 0
     package var finished = false
-    /// The close handshake has begun: no data frame may follow it.
-    package var closing = false
+    /// Frames handed to the socket's event loop and not yet written by it.
+    package var handed = 0
   }
 
   package enum Verdict {
@@ -339,6 +347,9 @@ package final class QueuedBytes: Sendable {
   }
 
   package let state = Mutex(State())
+
+  /// `size` bytes of a frame handed to the event loop, until it writes them.
+  package func hand(_ size: Int) { state.withLock { $0.handed += size } }
 
   /// `size` bytes left the queue; returns what to give back to the shared budget.
   package func written(_ size: Int) -> Int {

@@ -53,6 +53,39 @@ package final class ClaimBatcher: Sendable {
     return try result.get()
   }
 
+  /// One result per request, in order. The batch goes in attendee order (two instances
+  /// locking the same rows lock them in the same order: no deadlock); a batch that fails is
+  /// tried claim by claim, so that one bad claim fails only itself.
+  private static func write(
+    _ requests: [ClaimRequest], _ session: Int64, _ driver: any StoreDriver
+  ) async -> [Result<AttendeeClaim, StoreError>] {
+    let order = requests.indices.sorted {
+      requests[$0].attendee.uuidString < requests[$1].attendee.uuidString
+    }
+    do throws(StoreError) {
+      let claims = try await driver.claims(order.map { requests[$0] }, session: session)
+      guard claims.count == requests.count else {
+        throw StoreError.unavailable("\(claims.count) claims for \(requests.count) requests")
+      }
+      var results = [Result<AttendeeClaim, StoreError>](
+        repeating: .failure(.unavailable("unwritten")), count: requests.count)
+      for (position, index) in order.enumerated() { results[index] = .success(claims[position]) }
+      return results
+    } catch {
+      guard requests.count > 1 else { return [.failure(error)] }
+      var results: [Result<AttendeeClaim, StoreError>] = []
+      for request in requests {
+        do throws(StoreError) {
+          let claims = try await driver.claims([request], session: session)
+          results.append(claims.first.map { .success($0) } ?? .failure(error))
+        } catch let single {
+          results.append(.failure(single))
+        }
+      }
+      return results
+    }
+  }
+
   /// Writes batches for `session` until nobody waits.
   private func write(session: Int64, driver: any StoreDriver) async {
     while true {
@@ -67,13 +100,9 @@ package final class ClaimBatcher: Sendable {
         return batch
       }
       guard !batch.isEmpty else { return }
-      do {
-        let claims = try await driver.claims(batch.map(\.request), session: session)
-        for (waiting, claim) in zip(batch, claims) {
-          waiting.continuation.resume(returning: .success(claim))
-        }
-      } catch {
-        for waiting in batch { waiting.continuation.resume(returning: .failure(error)) }
+      let results = await Self.write(batch.map(\.request), session, driver)
+      for (waiting, result) in zip(batch, results) {
+        waiting.continuation.resume(returning: result)
       }
     }
   }

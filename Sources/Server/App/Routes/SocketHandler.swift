@@ -109,6 +109,8 @@ struct SocketHandler: Sendable {
     try await channel.eventLoop.submit {
       let encoder = try channel.pipeline.syncOperations.handler(type: WebSocketFrameEncoder.self)
       try channel.pipeline.syncOperations.addHandler(raw, position: .before(encoder))
+      try channel.pipeline.syncOperations.addHandler(
+        CloseFrameWatcher(raw), position: .after(encoder))
     }.get()
     return .frames(raw, framing, closer: library)
   }

@@ -1,4 +1,5 @@
 import NIOCore
+import NIOWebSocket
 
 /// Writes whole WebSocket frames made elsewhere (`OutgoingMessage`) onto a channel, below the
 /// WebSocket library's encoder and extensions: the bytes go out as they are, a reference to
@@ -12,18 +13,42 @@ package final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHand
 
   package let eventLoop: any EventLoop
   private let context: NIOLoopBoundBox<ChannelHandlerContext?>
+  /// The close frame has gone out (ours, or the library's: an echoed close, a protocol
+  /// error, a ping timeout): RFC 6455 §5.5.1 allows no data frame after it.
+  private let closed: NIOLoopBoundBox<Bool?>
 
   package init(eventLoop: any EventLoop) {
     self.eventLoop = eventLoop
     context = .makeEmptyBox(valueType: ChannelHandlerContext.self, eventLoop: eventLoop)
+    closed = .makeEmptyBox(valueType: Bool.self, eventLoop: eventLoop)
   }
+
+  /// On the event loop: the library is writing its close frame now.
+  package func closeFrameWritten() { closed.value = true }
 
   package func handlerAdded(context: ChannelHandlerContext) { self.context.value = context }
   package func handlerRemoved(context: ChannelHandlerContext) { self.context.value = nil }
 
   /// On the event loop only.
   package func write(_ frame: ByteBuffer) {
-    guard let context = context.value else { return }
+    guard closed.value == nil, let context = context.value else { return }
     context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+  }
+}
+
+/// Watches the WebSocket library's frames on their way to the encoder, for its close frame:
+/// from then on `RawFrameWriter` writes nothing. Installed on the library's side of the encoder.
+package final class CloseFrameWatcher: ChannelOutboundHandler, RemovableChannelHandler, Sendable {
+  package typealias OutboundIn = WebSocketFrame
+  package typealias OutboundOut = WebSocketFrame
+
+  private let writer: RawFrameWriter
+
+  package init(_ writer: RawFrameWriter) { self.writer = writer }
+
+  package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?)
+  {
+    if unwrapOutboundIn(data).opcode == .connectionClose { writer.closeFrameWritten() }
+    context.write(data, promise: promise)
   }
 }

@@ -8,9 +8,10 @@ import ZlibCompression
 package final class SharedDeflaters: Sendable {
   private let level: Int32
   private let memoryLevel: Int32
-  /// By window size, made the first time a peer needs it; one lock for all (almost every
-  /// peer takes the same window).
-  private let deflaters = Mutex<[Int: ZlibMessageDeflater]>([:])
+  /// Idle compressors by window size, made as peers need them, kept up to `pooled` each.
+  private let deflaters = Mutex<[Int: [ZlibMessageDeflater]]>([:])
+  /// Compressors kept per window: one per core, and a few for tasks between them.
+  package static let pooled = 4
   /// The largest window the server compresses with (a smaller one than a peer allows is
   /// always valid for it): a peer asking for more is given this.
   package let maxWindowBits: Int
@@ -36,12 +37,14 @@ package final class SharedDeflaters: Sendable {
   package func compress(_ message: UnsafeRawBufferPointer, windowBits: Int) -> [UInt8]? {
     guard message.count >= Self.minimumSize, (9...15).contains(windowBits) else { return nil }
     let bits = min(windowBits, maxWindowBits)
-    let compressed = deflaters.withLock { deflaters in
-      let deflater =
-        deflaters[bits]
-        ?? ZlibMessageDeflater(windowBits: bits, level: level, memoryLevel: memoryLevel)
-      deflaters[bits] = deflater
-      return deflater.deflate(message)
+    // A compressor is taken out of the pool to work, so that compressions run side by side
+    // (replies, pages, the broadcast) and none waits behind another's zlib call.
+    let deflater =
+      deflaters.withLock { $0[bits]?.popLast() }
+      ?? ZlibMessageDeflater(windowBits: bits, level: level, memoryLevel: memoryLevel)
+    let compressed = deflater.deflate(message)
+    deflaters.withLock { pool in
+      if pool[bits, default: []].count < Self.pooled { pool[bits, default: []].append(deflater) }
     }
     return compressed.count < message.count - 8 ? compressed : nil
   }
