@@ -44,10 +44,8 @@ final class Fleet: Sendable {
               attendees[index].questionID = body.id
               attendees[index].responseAt = now
             case .questionAnswer: attendees[index].answerAt = now
-            // Client-to-server messages, and the reply to a resume this fleet never sends.
-            case .newQuestion, .resume, .resumed, .join, .room, .roomDelta, .vote, .voteResponse,
-              .presenterAction, .presenterActionResponse:
-              break
+            // Client-to-server messages, the room, and replies to what this fleet never sends.
+            default: break
             }
           }
         }

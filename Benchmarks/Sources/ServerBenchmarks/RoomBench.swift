@@ -8,8 +8,13 @@ enum RoomBench {
   struct Outcome {
     var counted: Int
     var cpu: Duration
+    /// The attendees' own CPU (this process), on the same two cores.
+    var clientCPU: Duration
     var wall: Duration
+    /// Message bytes each attendee received (before compression), and what the server wrote
+    /// to its sockets per attendee (after compression, with the frames' headers).
     var bytesPerAttendee: Double
+    var wireBytesPerAttendee: Double
     var deltasPerAttendee: Double
     var p50: Duration
     var p99: Duration
@@ -22,10 +27,12 @@ enum RoomBench {
   }
 
   static func run(
-    _ server: ServerProcess, attendees: Int, questions: Int, votesEach: Int, spread: Duration
+    _ server: ServerProcess, attendees: Int, questions: Int, votesEach: Int, spread: Duration,
+    counts: Bool
   ) async throws -> Outcome {
     progress("\(server.name): \(attendees) attendees joining the room")
-    let fleet = try RoomFleet(size: attendees, url: "ws://127.0.0.1:\(server.port)/socket")
+    let fleet = try RoomFleet(
+      size: attendees, url: "ws://127.0.0.1:\(server.port)/socket", counts: counts)
     fleet.start()
     guard await fleet.wait(seconds: 120, until: \.joined) else {
       throw BenchError.timedOut("\(server.name): joins")
@@ -43,6 +50,8 @@ enum RoomBench {
     progress("\(server.name): \(attendees * votesEach) votes over \(spread)")
     fleet.resetCounters()
     let cpuBefore = cpuTime(of: server.pid)
+    let clientBefore = cpuTime(of: getpid())
+    let writtenBefore = written(by: server.pid)
     let start = ContinuousClock.now
     var random = SystemRandomNumberGenerator()
     await withTaskGroup(of: Void.self) { group in
@@ -70,6 +79,8 @@ enum RoomBench {
     if !everyone { progress("\(server.name): the last vote did not reach everyone in 60 s") }
     let wall = ContinuousClock.now - start
     let cpu = cpuTime(of: server.pid) - cpuBefore
+    let clientCPU = cpuTime(of: getpid()) - clientBefore
+    let wire = written(by: server.pid) - writtenBefore
     let members = fleet.snapshot
     await fleet.stop()
 
@@ -83,8 +94,9 @@ enum RoomBench {
       }
     }
     return Outcome(
-      counted: counted.count, cpu: cpu, wall: wall,
+      counted: counted.count, cpu: cpu, clientCPU: clientCPU, wall: wall,
       bytesPerAttendee: Double(members.map(\.bytes).reduce(0, +)) / Double(members.count),
+      wireBytesPerAttendee: Double(wire) / Double(members.count),
       deltasPerAttendee: Double(members.map(\.deltas.count).reduce(0, +)) / Double(members.count),
       p50: histogram.percentile(0.5), p99: histogram.percentile(0.99),
       reached: members.filter { $0.reachedSeq >= lastSeq }.count,
@@ -102,6 +114,16 @@ enum RoomBench {
       if deltas[middle].to >= seq { high = middle } else { low = middle + 1 }
     }
     return low < deltas.count ? deltas[low].at : nil
+  }
+
+  /// Bytes the process has written with write(2) and send(2), sockets included (`wchar` in
+  /// /proc/PID/io): the server's bytes on the wire, its few log lines aside.
+  static func written(by pid: Int32) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else {
+      return 0
+    }
+    let line = text.split(separator: "\n").first { $0.hasPrefix("wchar:") }
+    return line.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
   }
 
   /// User plus system CPU time the process has used, from /proc.

@@ -25,6 +25,9 @@ final class RoomFleet: Sendable {
     /// The newest room sequence number a snapshot page brought (after a reconnect).
     var snapshotSeq = 0
     var joined: Bool { parts.map { pagesSeen >= $0 } ?? false }
+    /// When this member's join went out, and when its snapshot's last page came.
+    var joinSentAt: ContinuousClock.Instant?
+    var snapshotDoneAt: ContinuousClock.Instant?
     /// The room sequence number this member has reached, by delta or snapshot.
     var reachedSeq: Int { max(deltas.last?.to ?? 0, snapshotSeq) }
   }
@@ -40,15 +43,33 @@ final class RoomFleet: Sendable {
   private let votes = Mutex<[UUID: CastVote]>([:])
   private let readers: Mutex<[Task<Void, Never>]> = Mutex([])
 
+  /// Whether members ask for the compact room (extension `counts`) in their joins.
+  let counts: Bool
+  /// What the members say they have seen (a room of another epoch: each needs a snapshot).
+  let since: Int?
+  let epoch: UUID?
+
   /// `size` members, spread over `urls` in turn (one server, or several instances).
-  init(size: Int, urls: [String]) throws {
+  /// `attendees`: who they are (new ones without).
+  init(
+    size: Int, urls: [String], counts: Bool = false, attendees: [UUID]? = nil, since: Int? = nil,
+    epoch: UUID? = nil
+  ) throws {
+    self.counts = counts
+    self.since = since
+    self.epoch = epoch
     let targets = try urls.map(WebSocketURL.init)
     clients = (0..<size).map { index in
       WebSocketClient(
         url: targets[index % targets.count], configuration: ClientConfiguration(pingInterval: nil))
     }
     // One attendee id each (`Array(repeating:)` would give all of them the same one).
-    members = Mutex((0..<size).map { _ in Member() })
+    members = Mutex(
+      (0..<size).map { index in
+        var member = Member()
+        if let attendees { member.attendee = attendees[index] }
+        return member
+      })
   }
 
   func start() {
@@ -60,6 +81,25 @@ final class RoomFleet: Sendable {
         for await event in events {
           guard case .message(let message) = event else { continue }
           let now = ContinuousClock.now
+          // Snapshot pages and count-only deltas are read for the few numbers the fleet
+          // keeps, not decoded whole: the fleet shares the machine with the server, and
+          // what is measured is the server's delivery.
+          if let quick = QuickRead(message.data) {
+            members.withLock { members in
+              members[index].bytes += message.data.count
+              switch quick {
+              case .page(let seq, let part, let parts):
+                _ = part
+                members[index].parts = parts
+                members[index].pagesSeen += 1
+                members[index].snapshotSeq = max(members[index].snapshotSeq, seq)
+                if members[index].joined { members[index].snapshotDoneAt = now }
+              case .counts(let to):
+                members[index].deltas.append((to, now))
+              }
+            }
+            continue
+          }
           guard let decoded = try? codec.decode(message.data) else { continue }
           var join: Join?
           members.withLock { members in
@@ -68,11 +108,14 @@ final class RoomFleet: Sendable {
             case .handshake(let body):
               members[index].connectionID = body.id
               members[index].reconnects += 1
-              join = Join(id: body.id, attendee: members[index].attendee)
+              join = Join(
+                id: body.id, attendee: members[index].attendee, since: since, epoch: epoch,
+                counts: counts ? true : nil)
             case .room(let page):
               members[index].parts = page.parts
               members[index].pagesSeen += 1
               members[index].snapshotSeq = max(members[index].snapshotSeq, page.seq)
+              if members[index].joined { members[index].snapshotDoneAt = now }
               members[index].questionIDs += page.questions.map(\.id)
             case .roomDelta(let delta):
               members[index].deltas.append((delta.to, now))
@@ -87,14 +130,20 @@ final class RoomFleet: Sendable {
               $0[response.token]?.success = response.success
             }
           }
-          if let join { try? await client.send(binary: codec.encode(.join(join))) }
+          if let join {
+            try? await client.send(binary: codec.encode(.join(join)))
+            let sent = ContinuousClock.now
+            members.withLock { $0[index].joinSentAt = sent }
+          }
         }
       }
       readers.withLock { $0.append(task) }
     }
   }
 
-  convenience init(size: Int, url: String) throws { try self.init(size: size, urls: [url]) }
+  convenience init(size: Int, url: String, counts: Bool = false) throws {
+    try self.init(size: size, urls: [url], counts: counts)
+  }
 
   var snapshot: [Member] { members.withLock { $0 } }
   var castVotes: [CastVote] { votes.withLock { Array($0.values) } }
@@ -141,5 +190,55 @@ final class RoomFleet: Sendable {
       for client in clients { group.addTask { await client.close() } }
     }
     for task in readers.withLock({ $0 }) { await task.value }
+  }
+}
+
+/// The numbers the fleet keeps from a snapshot page, or from a delta that carries no whole
+/// question, read without decoding the message (a key in quotes cannot occur inside a JSON
+/// string, where quotes are escaped).
+enum QuickRead {
+  case page(seq: Int, part: Int, parts: Int)
+  case counts(to: Int)
+
+  init?(_ bytes: [UInt8]) {
+    if Self.contains(bytes, #""type":"room""#) {
+      guard let seq = Self.number(bytes, #""seq":"#), let part = Self.number(bytes, #""part":"#),
+        let parts = Self.number(bytes, #""parts":"#)
+      else { return nil }
+      self = .page(seq: seq, part: part, parts: parts)
+    } else if Self.contains(bytes, #""type":"roomDelta""#), !Self.contains(bytes, #""content":"#),
+      let to = Self.number(bytes, #""to":"#)
+    {
+      self = .counts(to: to)
+    } else {
+      return nil
+    }
+  }
+
+  private static func find(_ bytes: [UInt8], _ key: String) -> Int? {
+    let needle = Array(key.utf8)
+    guard bytes.count >= needle.count else { return nil }
+    var index = 0
+    while index <= bytes.count - needle.count {
+      if bytes[index] == needle[0], Array(bytes[index..<index + needle.count]) == needle {
+        return index + needle.count
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  private static func contains(_ bytes: [UInt8], _ key: String) -> Bool { find(bytes, key) != nil }
+
+  private static func number(_ bytes: [UInt8], _ key: String) -> Int? {
+    guard var index = find(bytes, key) else { return nil }
+    var value = 0
+    var digits = 0
+    while index < bytes.count, (48...57).contains(bytes[index]) {
+      value = value * 10 + Int(bytes[index] - 48)
+      index += 1
+      digits += 1
+    }
+    return digits > 0 ? value : nil
   }
 }

@@ -40,6 +40,15 @@ enum ScaleBench {
     let single = try await run([sqlite], attendees: attendees)
     sqlite.stop()
     row("one instance, SQLite file (the default)", single)
+    // The baseline in the same run: the room before it shared its work.
+    let legacy = try ServerProcess(
+      name: "one instance, --legacy-broadcast", executable: CommandLine.arguments[0],
+      arguments: [
+        "serve", "db=\(directory.path("legacy.sqlite"))", "admin=\(token)", "legacy-broadcast",
+      ])
+    let before = try await run([legacy], attendees: attendees)
+    legacy.stop()
+    row("baseline: one instance, `--legacy-broadcast`", before)
 
     let postgres = try PostgresProcess()
     let url = try postgres.database("qna")
@@ -75,7 +84,7 @@ enum ScaleBench {
     let cpuBefore = servers.map { RoomBench.cpuTime(of: $0.pid) }
     let rssBefore = servers.map { residentMiB(of: $0.pid) }
     progress("\(servers.count) server(s): \(attendees) attendees joining")
-    let fleet = try RoomFleet(size: attendees, urls: urls)
+    let fleet = try RoomFleet(size: attendees, urls: urls, counts: true)
     let start = ContinuousClock.now
     fleet.start()
     guard await fleet.wait(seconds: 600, until: \.joined) else {

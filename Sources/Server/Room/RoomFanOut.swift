@@ -235,6 +235,13 @@ package final class RoomFanOut: Sendable {
       {
         return cached
       }
+      // Nothing changed since it was read (every change comes through this task, this
+      // instance's and the others'): no need to ask the database.
+      if let cached = shared[presenter], cached.epoch == epoch, changedSince == nil,
+        cached.seq == lastSent
+      {
+        return cached
+      }
       let changedTo = try await store.currentSeq()
       if let cached = shared[presenter], cached.epoch == epoch, cached.seq == changedTo {
         return cached
