@@ -96,9 +96,10 @@ extension QnAState {
     room.seq = assembly.seq
     room.epoch = assembly.epoch
     room.risenAt = [:]
-    let lines = room.questions.values.sorted { $0.createdAt < $1.createdAt }.compactMap {
-      roomLine($0.id)
-    }
+    // A compact snapshot says nothing of this attendee's own questions and votes: its lines
+    // wait for the `roomOwn` that follows, so that nobody sees them unmarked first.
+    room.awaitingOwn = room.isCompact
+    let lines = room.awaitingOwn ? [] : allRoomLines()
     let behind = room.newestSeen > assembly.seq ? catchUp(from: assembly.seq) : []
     var own: [QnAEffect] = []
     for question in questions where question.state != nil {
@@ -108,9 +109,24 @@ extension QnAState {
     return lines + own + behind + sendVotes() + sendActions()
   }
 
+  /// Every question of the room as a line, oldest first.
+  private func allRoomLines() -> [QnAEffect] {
+    room.questions.values.sorted { $0.createdAt < $1.createdAt }.compactMap { roomLine($0.id) }
+  }
+
+  /// The lines a compact snapshot held back, when its marks did not come before the room
+  /// moved on (a server that sent none).
+  private mutating func releaseHeldLines() -> [QnAEffect] {
+    guard room.awaitingOwn else { return [] }
+    room.awaitingOwn = false
+    return allRoomLines()
+  }
+
   mutating func received(_ delta: RoomDelta) -> [QnAEffect] {
     room.newestSeen = max(room.newestSeen, delta.to)
     guard let seq = room.seq, delta.to > seq else { return [] }  // none yet, or old news
+    let held = releaseHeldLines()
+    if !held.isEmpty { return held + received(delta) }
     // A gap: some change never arrived. Deltas past it wait for the catch-up.
     guard delta.from <= seq + 1 else { return catchUp(from: seq) }
     room.catchUpAskedAt = nil
@@ -217,6 +233,12 @@ extension QnAState {
       if let settled = room.voteSettledAt[id], settled > own.seq { continue }
       guard room.myVotes.insert(id).inserted else { continue }
       effects += roomLine(id).map { [$0] } ?? []
+    }
+    // The last part: the room's lines, held since the snapshot, now with the marks.
+    if own.part >= own.parts, room.awaitingOwn {
+      room.awaitingOwn = false
+      return effects.filter { if case .report(.roomQuestion) = $0 { false } else { true } }
+        + allRoomLines()
     }
     return effects
   }

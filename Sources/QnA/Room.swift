@@ -12,6 +12,8 @@ public struct Room: Sendable, Equatable {
   /// The room came from a compact snapshot (numbered): a compact catch-up can follow it. One
   /// from a server without `counts` is taken whole again from one that has it.
   var numbered = false
+  /// A compact snapshot arrived and its `roomOwn` has not: its lines are held until then.
+  var awaitingOwn = false
   /// The room's sequence number this client is at; `nil` until a whole snapshot arrived.
   public internal(set) var seq: Int?
   /// Which room `seq` counts in.

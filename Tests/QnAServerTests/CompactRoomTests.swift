@@ -105,3 +105,81 @@ struct CompactRoomTests {
     #expect(line == "{\"ok\": true}\n", "\(line)")
   }
 }
+
+/// A client from before the compact room, as recorded: the exact messages a `qna` of the
+/// `room` and `identity` extensions sent (no `counts` in its join), and the keys of everything
+/// the server may answer it with, as that client's release documented them. The server must
+/// answer it key for key in today's format, whatever the compact clients beside it asked for.
+@Suite("qna-server: a recorded client of today's room format", .serialized)
+struct RecordedOldClientTests {
+  /// Keys each message type carried before `counts`, per docs/protocol-extensions.md then.
+  static let keys: [String: Set<String>] = [
+    "handshake": ["type", "id", "extensions", "session", "maxMessageSize"],
+    "joined": ["type", "id", "attendee", "credential", "message", "retryAfter"],
+    "room": ["type", "seq", "part", "parts", "epoch", "highlighted", "questions"],
+    "roomDelta": ["type", "from", "to", "questions", "removed", "highlight", "part", "parts"],
+    "questionResponse": [
+      "type", "id", "success", "message", "content", "createdAt", "answered", "token",
+      "retryAfter", "state", "answer", "private",
+    ],
+    "voteResponse": [
+      "type", "question", "token", "success", "voted", "votes", "seq", "message", "retryAfter",
+    ],
+  ]
+  static let questionKeys: Set<String> = [
+    "id", "content", "votes", "answered", "createdAt", "mine", "voted", "state", "answer",
+    "private", "name",
+  ]
+
+  @Test func anOldClientIsAnsweredKeyForKeyInTodaysFormat() async throws {
+    let server = try await ServerUnderTest()
+    // A compact client in the same room, voting: its counts must not leak to the old one.
+    let compact = try await RoomMember.join(server, as: uuid(9, group: 0xC0), counts: true)
+    let old = try Attendee(server.socketURL)
+    let id = try await old.handshake()
+    // Recorded from a client of the extensions before `counts` (ids from this run).
+    for text in [
+      #"{"type":"join","id":"\#(id)","attendee":"0C9A5D3E-2F4B-4C6D-8E9F-0A1B2C3D4E5F","name":"Zoë"}"#,
+      #"{"type":"newQuestion","id":"\#(id)","content":"Recorded?","token":"5E5D4EE9-C555-49C9-BE16-EF778645CC05"}"#,
+    ] {
+      try await old.send(raw: text)
+    }
+    let created = try await old.waitForMessage("created") {
+      if case .questionResponse = $0 { true } else { false }
+    }
+    guard case .questionResponse(let response) = created, let question = response.id else {
+      throw ServerTestError.unexpected(created)
+    }
+    let token = UUID()
+    try await compact.vote(question, token: token)
+    _ = try await compact.voteResponse(token)
+    try await old.send(
+      raw:
+        #"{"type":"vote","id":"\#(id)","question":"\#(question)","up":false,"token":"A1B2C3D4-E5F6-4A1B-8C2D-3E4F5A6B7C8D"}"#
+    )
+    _ = try await old.waitForMessage("the vote's delta") {
+      if case .roomDelta(let delta) = $0 {
+        delta.questions.contains { $0.votes == 1 }
+      } else {
+        false
+      }
+    }
+    _ = try await old.waitForMessage("its own vote's answer") {
+      if case .voteResponse = $0 { true } else { false }
+    }
+    for event in old.events {
+      guard case .message(let message) = event,
+        let object = try JSONSerialization.jsonObject(with: Data(message.data)) as? [String: Any],
+        let type = object["type"] as? String
+      else { continue }
+      let allowed = try #require(Self.keys[type], "a \(type) the old client never knew")
+      #expect(Set(object.keys).isSubset(of: allowed), "\(type): \(object.keys.sorted())")
+      for question in object["questions"] as? [[String: Any]] ?? [] {
+        #expect(Set(question.keys).isSubset(of: Self.questionKeys), "\(question.keys.sorted())")
+      }
+    }
+    await old.close()
+    await compact.socket.close()
+    await server.stop()
+  }
+}

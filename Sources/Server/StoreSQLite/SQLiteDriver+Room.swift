@@ -10,9 +10,8 @@ extension SQLiteDriver {
   )
     throws
   {
-    try db.execute(
-      sql: "INSERT INTO roomLog (session, question, kind) VALUES (?, ?, ?)",
-      arguments: [session, question?.uuidString, kind.rawValue])
+    try db.cachedStatement(sql: "INSERT INTO roomLog (session, question, kind) VALUES (?, ?, ?)")
+      .execute(arguments: [session, question?.uuidString, kind.rawValue])
   }
 
   package static func currentSeq(_ db: Database, _ session: Int64) throws -> Int {
@@ -118,7 +117,12 @@ extension SQLiteDriver {
   {
     try await run { db in
       // A question in review or dismissed is, to a voter, no question at all.
-      guard var record = try Self.record(db, question, session),
+      // Votes come by the thousand a second: their statements are prepared once
+      // (`cachedStatement`), not built and parsed for every vote.
+      guard
+        var record = try QuestionRecord.fetchOne(
+          db.cachedStatement(sql: "SELECT *, rowid FROM question WHERE id = ? AND session = ?"),
+          arguments: [question.uuidString, session]),
         record.state == QuestionState.live.rawValue
       else {
         return nil
@@ -126,7 +130,7 @@ extension SQLiteDriver {
       let key = [attendee.uuidString, question.uuidString]
       let existing =
         try Bool.fetchOne(
-          db, sql: "SELECT 1 FROM vote WHERE attendee = ? AND question = ?",
+          db.cachedStatement(sql: "SELECT 1 FROM vote WHERE attendee = ? AND question = ?"),
           arguments: StatementArguments(key)) ?? false
       switch StoreRules.vote(on: record, by: attendee, up: up, existing: existing) {
       case .refuse(let reason):
@@ -137,19 +141,19 @@ extension SQLiteDriver {
         return QuestionStore.VoteOutcome(
           voted: existing, votes: record.votes, seq: try Self.currentSeq(db, session))
       case .add:
-        try db.execute(
-          sql: "INSERT INTO vote (attendee, question, createdAt) VALUES (?, ?, ?)",
-          arguments: [
-            attendee.uuidString, question.uuidString, time.timeIntervalSinceReferenceDate,
-          ])
+        try db.cachedStatement(
+          sql: "INSERT INTO vote (attendee, question, createdAt) VALUES (?, ?, ?)"
+        ).execute(arguments: [
+          attendee.uuidString, question.uuidString, time.timeIntervalSinceReferenceDate,
+        ])
         record.votes += 1
       case .remove:
-        try db.execute(
-          sql: "DELETE FROM vote WHERE attendee = ? AND question = ?",
-          arguments: StatementArguments(key))
+        try db.cachedStatement(sql: "DELETE FROM vote WHERE attendee = ? AND question = ?")
+          .execute(arguments: StatementArguments(key))
         record.votes -= 1
       }
-      try record.update(db)
+      try db.cachedStatement(sql: "UPDATE question SET votes = ? WHERE id = ?")
+        .execute(arguments: [record.votes, record.id])
       try Self.logChange(db, session, question, .votes)
       return QuestionStore.VoteOutcome(
         voted: up, votes: record.votes, seq: Int(db.lastInsertedRowID))
