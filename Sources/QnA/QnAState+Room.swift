@@ -134,11 +134,7 @@ extension QnAState {
     room.learnNumbers(Array(delta.questions.prefix(Room.maxQuestions)))
     for question in delta.questions.prefix(Room.maxQuestions) {
       let old = room.questions[question.id]
-      let growth = Room.textBytes(of: question) - (old.map(Room.textBytes) ?? 0)
-      guard old != nil || room.questions.count < Room.maxQuestions,
-        room.textBytes + growth <= Room.maxTextBytes
-      else { continue }
-      room.textBytes += growth
+      guard room.admit(question) else { continue }
       var updated = question
       // Deltas go to everyone alike: what is this attendee's stays as it was.
       updated.mine = question.mine ?? old?.mine
@@ -212,12 +208,7 @@ extension QnAState {
     var effects: [QnAEffect] = []
     room.learnNumbers(Array(own.questions.prefix(Room.maxQuestions)))
     for question in own.questions.prefix(Room.maxQuestions) {
-      let old = room.questions[question.id]
-      let growth = Room.textBytes(of: question) - (old.map(Room.textBytes) ?? 0)
-      guard old != nil || room.questions.count < Room.maxQuestions,
-        room.textBytes + growth <= Room.maxTextBytes
-      else { continue }
-      room.textBytes += growth
+      guard room.admit(question) else { continue }
       var mine = question
       mine.mine = true
       mine.voted = nil

@@ -89,6 +89,18 @@ public struct Room: Sendable, Equatable {
   /// How long a rise is remembered: longer than any front end marks it.
   static let riseMemory = Duration.seconds(10)
 
+  /// Whether `question` (new, or replacing the one with its id) fits the room's bounds; if it
+  /// does, its text is counted in (the caller then stores it). A hostile server's endless
+  /// room is cut here.
+  mutating func admit(_ question: RoomQuestion) -> Bool {
+    let old = questions[question.id]
+    let growth = Self.textBytes(of: question) - (old.map(Self.textBytes) ?? 0)
+    guard old != nil || questions.count < Self.maxQuestions, textBytes + growth <= Self.maxTextBytes
+    else { return false }
+    textBytes += growth
+    return true
+  }
+
   /// Remembers the numbers of these questions (extension `counts`), within the room's bounds.
   mutating func learnNumbers(_ questions: [RoomQuestion]) {
     for question in questions {

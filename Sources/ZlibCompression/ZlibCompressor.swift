@@ -83,66 +83,83 @@ public final class ZlibCompressor: MessageCompressor, @unchecked Sendable {
   private func inflateSome(
     _ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int
   ) throws(InflateError) {
-    guard let base = input.baseAddress, !input.isEmpty else { return }
-    let stream = inflater
-    stream.pointee.next_in = UnsafeMutablePointer(
-      mutating: base.assumingMemoryBound(to: Bytef.self))
-    stream.pointee.avail_in = uInt(input.count)
-    defer {
-      stream.pointee.next_in = nil
-      stream.pointee.avail_in = 0
-    }
-    let size = chunk.count
-    while true {
-      let (status, produced) = chunk.withUnsafeMutableBytes { buffer -> (Int32, Int) in
-        stream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = uInt(size)
-        let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
-        return (status, size - Int(stream.pointee.avail_out))
-      }
-      if produced > 0 {
-        let room = limit - output.count
-        // What fits is kept, so that the caller judges the same bytes however they came.
-        output.append(contentsOf: chunk[..<min(produced, room)])
-        guard produced <= room else { throw .tooLarge(limit: limit) }
-      }
-      switch status {
-      case Z_OK:
-        if stream.pointee.avail_in == 0 && stream.pointee.avail_out != 0 { return }
-      case Z_STREAM_END:
-        // A final block (BFINAL): a new stream starts with the next bytes, if any.
-        inflateReset(stream)
-        if stream.pointee.avail_in == 0 { return }
-      case Z_BUF_ERROR:
-        return  // no progress possible: everything given is consumed
-      default:
-        let message = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
-        throw .corrupt(message)
-      }
-    }
+    try inflateChunks(inflater, input, chunk: &chunk, into: &output, limit: limit)
   }
 
   public func deflate(_ message: UnsafeRawBufferPointer) -> [UInt8] {
-    let stream = deflater
-    var output: [UInt8] = []
-    output.reserveCapacity(Int(deflateBound(stream, uLong(message.count))) + 8)
-    stream.pointee.next_in = UnsafeMutablePointer(
-      mutating: message.baseAddress?.assumingMemoryBound(to: Bytef.self))
-    stream.pointee.avail_in = uInt(message.count)
-    let size = chunk.count
-    repeat {
-      let produced = chunk.withUnsafeMutableBytes { buffer -> Int in
-        stream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = uInt(size)
-        _ = CZlib.deflate(stream, Z_SYNC_FLUSH)
-        return size - Int(stream.pointee.avail_out)
-      }
-      output.append(contentsOf: chunk[..<produced])
-    } while stream.pointee.avail_out == 0
-    stream.pointee.next_in = nil
-    if resetsDeflater { deflateReset(stream) }
-    // Z_SYNC_FLUSH ends with an empty stored block, 00 00 FF FF: RFC 7692 §7.2.1 drops it.
-    if output.count >= 4, Array(output.suffix(4)) == Self.tail { output.removeLast(4) }
-    return output
+    defer { if resetsDeflater { deflateReset(deflater) } }
+    return deflateMessage(deflater, message, chunk: &chunk)
   }
+
+}
+
+/// Inflates `input` on `stream` through `chunk`, appending to `output`, and throws rather than
+/// let `output` pass `limit` bytes (what fits is kept, so that the caller judges the same bytes
+/// however they came). A final block (BFINAL) resets the stream for the bytes after it.
+func inflateChunks(
+  _ stream: UnsafeMutablePointer<z_stream>, _ input: UnsafeRawBufferPointer,
+  chunk: inout [UInt8], into output: inout [UInt8], limit: Int
+) throws(InflateError) {
+  guard let base = input.baseAddress, !input.isEmpty else { return }
+  stream.pointee.next_in = UnsafeMutablePointer(
+    mutating: base.assumingMemoryBound(to: Bytef.self))
+  stream.pointee.avail_in = uInt(input.count)
+  defer {
+    stream.pointee.next_in = nil
+    stream.pointee.avail_in = 0
+  }
+  let size = chunk.count
+  while true {
+    let (status, produced) = chunk.withUnsafeMutableBytes { buffer -> (Int32, Int) in
+      stream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
+      stream.pointee.avail_out = uInt(size)
+      let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
+      return (status, size - Int(stream.pointee.avail_out))
+    }
+    if produced > 0 {
+      let room = limit - output.count
+      // What fits is kept, so that the caller judges the same bytes however they came.
+      output.append(contentsOf: chunk[..<min(produced, room)])
+      guard produced <= room else { throw .tooLarge(limit: limit) }
+    }
+    switch status {
+    case Z_OK:
+      if stream.pointee.avail_in == 0 && stream.pointee.avail_out != 0 { return }
+    case Z_STREAM_END:
+      // A final block (BFINAL): a new stream starts with the next bytes, if any.
+      inflateReset(stream)
+      if stream.pointee.avail_in == 0 { return }
+    case Z_BUF_ERROR:
+      return  // no progress possible: everything given is consumed
+    default:
+      let message = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
+      throw .corrupt(message)
+    }
+  }
+}
+
+/// One whole message deflated on `stream` through `chunk` and flushed with Z_SYNC_FLUSH,
+/// without the empty stored block that ends it (00 00 FF FF), which RFC 7692 §7.2.1 drops.
+func deflateMessage(
+  _ stream: UnsafeMutablePointer<z_stream>, _ message: UnsafeRawBufferPointer,
+  chunk: inout [UInt8]
+) -> [UInt8] {
+  var output: [UInt8] = []
+  output.reserveCapacity(Int(deflateBound(stream, uLong(message.count))) + 8)
+  stream.pointee.next_in = UnsafeMutablePointer(
+    mutating: message.baseAddress?.assumingMemoryBound(to: Bytef.self))
+  stream.pointee.avail_in = uInt(message.count)
+  let size = chunk.count
+  repeat {
+    let produced = chunk.withUnsafeMutableBytes { buffer -> Int in
+      stream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
+      stream.pointee.avail_out = uInt(size)
+      _ = CZlib.deflate(stream, Z_SYNC_FLUSH)
+      return size - Int(stream.pointee.avail_out)
+    }
+    output.append(contentsOf: chunk[..<produced])
+  } while stream.pointee.avail_out == 0
+  stream.pointee.next_in = nil
+  if output.count >= 4, Array(output.suffix(4)) == ZlibCompressor.tail { output.removeLast(4) }
+  return output
 }

@@ -32,25 +32,9 @@ public final class ZlibMessageDeflater: @unchecked Sendable {
   /// One whole message, compressed from a fresh state, without RFC 7692's 00 00 FF FF tail.
   public func deflate(_ message: UnsafeRawBufferPointer) -> [UInt8] {
     defer { deflateReset(stream) }
-    var output: [UInt8] = []
-    output.reserveCapacity(Int(deflateBound(stream, uLong(message.count))) + 8)
-    stream.pointee.next_in = UnsafeMutablePointer(
-      mutating: message.baseAddress?.assumingMemoryBound(to: Bytef.self))
-    stream.pointee.avail_in = uInt(message.count)
-    let size = chunk.count
-    repeat {
-      let produced = chunk.withUnsafeMutableBytes { buffer -> Int in
-        stream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = uInt(size)
-        _ = CZlib.deflate(stream, Z_SYNC_FLUSH)
-        return size - Int(stream.pointee.avail_out)
-      }
-      output.append(contentsOf: chunk[..<produced])
-    } while stream.pointee.avail_out == 0
-    stream.pointee.next_in = nil
-    if output.count >= 4, Array(output.suffix(4)) == ZlibCompressor.tail { output.removeLast(4) }
-    return output
+    return deflateMessage(stream, message, chunk: &chunk)
   }
+
 }
 
 /// Inflates the messages of one connection, with the largest window (whatever the peer agreed
@@ -93,12 +77,13 @@ public final class ZlibMessageInflater: @unchecked Sendable {
   ) throws(InflateError) {
     let stream = started()
     do {
-      try inflateSome(stream, input, into: &output, limit: limit)
+      try inflateChunks(stream, input, chunk: &chunk, into: &output, limit: limit)
       if final {
         let tail = UnsafeMutableRawBufferPointer.allocate(byteCount: 4, alignment: 1)
         defer { tail.deallocate() }
         tail.copyBytes(from: ZlibCompressor.tail)
-        try inflateSome(stream, UnsafeRawBufferPointer(tail), into: &output, limit: limit)
+        try inflateChunks(
+          stream, UnsafeRawBufferPointer(tail), chunk: &chunk, into: &output, limit: limit)
       }
     } catch {
       end()
@@ -107,45 +92,5 @@ public final class ZlibMessageInflater: @unchecked Sendable {
     guard final else { return }
     if keepsContext { return }
     end()
-  }
-
-  private func inflateSome(
-    _ stream: UnsafeMutablePointer<z_stream>, _ input: UnsafeRawBufferPointer,
-    into output: inout [UInt8], limit: Int
-  ) throws(InflateError) {
-    guard let base = input.baseAddress, !input.isEmpty else { return }
-    stream.pointee.next_in = UnsafeMutablePointer(
-      mutating: base.assumingMemoryBound(to: Bytef.self))
-    stream.pointee.avail_in = uInt(input.count)
-    defer {
-      stream.pointee.next_in = nil
-      stream.pointee.avail_in = 0
-    }
-    let size = chunk.count
-    while true {
-      let (status, produced) = chunk.withUnsafeMutableBytes { buffer -> (Int32, Int) in
-        stream.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = uInt(size)
-        let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
-        return (status, size - Int(stream.pointee.avail_out))
-      }
-      if produced > 0 {
-        let room = limit - output.count
-        output.append(contentsOf: chunk[..<min(produced, room)])
-        guard produced <= room else { throw .tooLarge(limit: limit) }
-      }
-      switch status {
-      case Z_OK:
-        if stream.pointee.avail_in == 0 && stream.pointee.avail_out != 0 { return }
-      case Z_STREAM_END:
-        inflateReset(stream)
-        if stream.pointee.avail_in == 0 { return }
-      case Z_BUF_ERROR:
-        return
-      default:
-        let message = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
-        throw .corrupt(message)
-      }
-    }
   }
 }

@@ -371,45 +371,9 @@ package final class RoomFanOut: Sendable {
       var byFormat: [Bool: [SocketConnection]] = [:]
       for socket in sockets { byFormat[socket.isCompact, default: []].append(socket) }
       for (compact, group) in byFormat {
-        let messages = encodedPages(compact ? changes.compact : changes.full)
-        Self.broadcast(messages, to: group)
-      }
-    }
-
-    private static func broadcast(_ messages: [OutgoingMessage], to sockets: [SocketConnection]) {
-      var loops: [ObjectIdentifier: (loop: any EventLoop, sockets: [SocketConnection])] = [:]
-      var framings: Set<Framing> = []
-      for socket in sockets {
-        guard let loop = socket.directLoop, let framing = socket.framing else {
-          for message in messages { socket.send(message, due: nil) }
-          continue
-        }
-        framings.insert(framing)
-        loops[ObjectIdentifier(loop), default: (loop, [])].sockets.append(socket)
-      }
-      guard !loops.isEmpty else { return }
-      // Each frame made once, here, before any loop needs it.
-      let frames = messages.map { message in
-        Dictionary(uniqueKeysWithValues: framings.map { ($0, message.frame(for: $0)) })
-      }
-      for (loop, group) in loops.values {
-        loop.execute {
-          for frame in frames {
-            for socket in group { socket.writeOnLoop(frame) }
-          }
-        }
-      }
-    }
-
-    /// The delta as one message when it fits the page limit (encoded once, as almost every
-    /// delta is), else in pages; each question is measured only then.
-    private func encodedPages(_ delta: RoomDelta) -> [OutgoingMessage] {
-      let whole = codec.encode(.roomDelta(delta))
-      if whole.count < RoomPages.messageLimit {
-        return [OutgoingMessage(whole, deflaters: deflaters)]
-      }
-      return RoomPages.split(delta).map {
-        OutgoingMessage(codec.encode(.roomDelta($0)), deflaters: deflaters)
+        let messages = Broadcast.pages(
+          of: compact ? changes.compact : changes.full, codec: codec, deflaters: deflaters)
+        Broadcast.send(messages, to: group)
       }
     }
   }
