@@ -42,9 +42,10 @@ let package = Package(
         .product(name: "WebSocketClient", package: "qna"),
         .product(name: "RFC6455", package: "qna"),
         .product(name: "Logging", package: "swift-log"),
-        "TestSupport",
+        "TestSupport", "CFleetIO",
       ]
     ),
+    .target(name: "CFleetIO"),
     .executableTarget(
       name: "TerminalBenchmarks",
       dependencies: [

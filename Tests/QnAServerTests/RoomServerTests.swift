@@ -184,13 +184,16 @@ struct RoomServerTests {
     await server.stop()
   }
 
-  @Test func aTenThousandQuestionRoomArrivesInPagesUnderTheMessageLimit() async throws {
+  /// In both formats: today's (pages made for each socket, one at a time) and the compact
+  /// one (shared pages, handed to the socket's loop in batches).
+  @Test(arguments: [false, true])
+  func aTenThousandQuestionRoomArrivesInPagesUnderTheMessageLimit(compact: Bool) async throws {
     let server = try await ServerUnderTest { $0.mock = MockConfiguration() }
     #expect(try await server.http("POST", "/control/room/seed?n=10000").status == 200)
-    let bob = try await RoomMember.join(server, as: Self.bob)
+    let bob = try await RoomMember.join(server, as: Self.bob, counts: compact ? true : nil)
     let pages = try await bob.snapshot()
     #expect(pages.count > 1)
-    #expect(Set(pages.map(\.part)) == Set(1...pages[0].parts))
+    #expect(pages.map(\.part) == Array(1...pages[0].parts), "in order, each once")
     #expect(Set(pages.flatMap(\.questions).map(\.id)).count == 10_000)
     // The existing back ends close at 16 KiB: every page fits under it.
     #expect(bob.largestMessage < 16_384, "largest \(bob.largestMessage) bytes")
@@ -225,7 +228,8 @@ struct RoomServerTests {
     await server.stop()
   }
 
-  @Test func aSlowReaderOfALargeRoomGetsAllOfItAndIsNotDropped() async throws {
+  @Test(arguments: [false, true])
+  func aSlowReaderOfALargeRoomGetsAllOfItAndIsNotDropped(compact: Bool) async throws {
     let server = try await ServerUnderTest { $0.mock = MockConfiguration() }
     #expect(try await server.http("POST", "/control/room/seed?n=10000").status == 200)
     // A client whose consumer reads nothing for two seconds: its engine stops reading, TCP
@@ -246,7 +250,8 @@ struct RoomServerTests {
       switch try codec.decode(message.data) {
       case .handshake(let handshake):
         try await client.send(
-          binary: codec.encode(.join(Join(id: handshake.id, attendee: Self.bob))))
+          binary: codec.encode(
+            .join(Join(id: handshake.id, attendee: Self.bob, counts: compact ? true : nil))))
       case .room(let page):
         pages.append(page)
         guard pages.count == 1 else { break }
@@ -257,7 +262,11 @@ struct RoomServerTests {
         try await Task.sleep(for: .seconds(2))
       case .roomDelta(let delta):
         #expect(pages.count == pages.first?.parts, "a delta only after the whole snapshot")
-        #expect(delta.questions.contains { $0.votes == 3 })
+        // Compact: the votes come as a count, `[number, votes]`.
+        let counted = (delta.counts ?? []).enumerated().contains {
+          $0.offset % 2 == 1 && $0.element == 3
+        }
+        #expect(delta.questions.contains { $0.votes == 3 } || counted)
         deltas += 1
       default: break
       }

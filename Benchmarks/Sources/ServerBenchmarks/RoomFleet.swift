@@ -157,16 +157,6 @@ final class RoomFleet: Sendable {
     }
   }
 
-  /// Polls until `done` holds for every member (or `seconds` pass); false on timeout.
-  func wait(seconds: Double, until done: (Member) -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-      if snapshot.allSatisfy(done) { return true }
-      try? await Task.sleep(for: .milliseconds(5))
-    }
-    return false
-  }
-
   /// Member `index` asks one question.
   func ask(_ index: Int) async {
     guard let id = snapshot[index].connectionID else { return }
@@ -213,6 +203,12 @@ enum QuickRead {
     } else {
       return nil
     }
+  }
+
+  /// The sequence number a delta ends at, whatever it carries.
+  static func deltaEnd(_ bytes: [UInt8]) -> Int? {
+    guard contains(bytes, #""type":"roomDelta""#) else { return nil }
+    return number(bytes, #""to":"#)
   }
 
   private static func find(_ bytes: [UInt8], _ key: String) -> Int? {

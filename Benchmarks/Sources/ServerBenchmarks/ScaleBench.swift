@@ -6,7 +6,9 @@ import TestSupport
 /// Measured: the time until every attendee has joined (handshake and snapshot), the fan-out
 /// of answers given through the last instance's API (from the request to each attendee's
 /// delta, so across instances for two thirds of them), and the servers' CPU and memory per
-/// 1,000 attendees.
+/// 1,000 attendees. The attendees are a `LeanFleet` (their arrival times the kernel's), and
+/// once more, on one instance, a `WebSocketClient` each, to show what a heavier fleet on
+/// the same two cores does to the figures.
 enum ScaleBench {
   static let token = "scale-bench-admin-token"
 
@@ -40,6 +42,14 @@ enum ScaleBench {
     let single = try await run([sqlite], attendees: attendees)
     sqlite.stop()
     row("one instance, SQLite file (the default)", single)
+    // The same room read by a `WebSocketClient` per attendee: what the fleet's own tasks
+    // add to the figures on a machine that the server and 10,000 clients share.
+    let again = try ServerProcess(
+      name: "one instance, SQLite, full clients", executable: CommandLine.arguments[0],
+      arguments: ["serve", "db=\(directory.path("engine.sqlite"))", "admin=\(token)"])
+    let engine = try await run([again], attendees: attendees, lean: false)
+    again.stop()
+    row("… attendees on `WebSocketClient`, one each (fleet-bound)", engine)
     // The baseline in the same run: the room before it shared its work.
     let legacy = try ServerProcess(
       name: "one instance, --legacy-broadcast", executable: CommandLine.arguments[0],
@@ -51,22 +61,33 @@ enum ScaleBench {
     row("baseline: one instance, `--legacy-broadcast`", before)
 
     let postgres = try PostgresProcess()
-    let url = try postgres.database("qna")
-    var instances: [ServerProcess] = []
-    for index in 0..<3 {
-      instances.append(
-        try ServerProcess(
-          name: "instance \(index)", executable: CommandLine.arguments[0],
-          arguments: ["serve", "db=\(url)", "admin=\(token)"]))
-    }
-    let scaled = try await run(instances, attendees: attendees)
-    for instance in instances { instance.stop() }
-    postgres.stop()
+    let scaled = try await threeInstances(on: try postgres.database("qna"), attendees: attendees)
     row("three instances, one PostgreSQL", scaled)
+    let scaledBefore = try await threeInstances(
+      on: try postgres.database("legacy"), attendees: attendees, extra: ["legacy-broadcast"])
+    postgres.stop()
+    row("baseline: three instances, `--legacy-broadcast`", scaledBefore)
     emit(
       "\nThree instances ÷ one: join all \(String(format: "%.2f", scaled.connect / single.connect))×, "
         + "fan-out p99 \(String(format: "%.2f", scaled.p99 / single.p99))×, "
         + "CPU per 1,000 \(String(format: "%.2f", scaled.cpuPerThousand / single.cpuPerThousand))×")
+    emit(
+      "Ours ÷ baseline: answer→attendee p99 one instance "
+        + "\(String(format: "%.2f", single.p99 / before.p99)), three "
+        + "\(String(format: "%.2f", scaled.p99 / scaledBefore.p99)); RSS per 1,000 one instance "
+        + "\(String(format: "%.2f", single.rssPerThousand / before.rssPerThousand))")
+  }
+
+  static func threeInstances(on url: String, attendees: Int, extra: [String] = [])
+    async throws -> Outcome
+  {
+    let instances = try (0..<3).map { index in
+      try ServerProcess(
+        name: "instance \(index)", executable: CommandLine.arguments[0],
+        arguments: ["serve", "db=\(url)", "admin=\(token)"] + extra)
+    }
+    defer { for instance in instances { instance.stop() } }
+    return try await run(instances, attendees: attendees)
   }
 
   static func row(_ name: String, _ outcome: Outcome) {
@@ -79,12 +100,18 @@ enum ScaleBench {
 
   static let answers = 5
 
-  static func run(_ servers: [ServerProcess], attendees: Int) async throws -> Outcome {
+  /// `lean`: the attendees are a `LeanFleet` (one epoll thread), else a `RoomFleet`.
+  static func run(_ servers: [ServerProcess], attendees: Int, lean: Bool = true) async throws
+    -> Outcome
+  {
     let urls = servers.map { "ws://127.0.0.1:\($0.port)/socket" }
     let cpuBefore = servers.map { RoomBench.cpuTime(of: $0.pid) }
     let rssBefore = servers.map { residentMiB(of: $0.pid) }
     progress("\(servers.count) server(s): \(attendees) attendees joining")
-    let fleet = try RoomFleet(size: attendees, urls: urls, counts: true)
+    let fleet: any AnswerFleet =
+      lean
+      ? try LeanFleet(size: attendees, ports: servers.map(\.port), counts: true)
+      : try RoomFleet(size: attendees, urls: urls, counts: true)
     let start = ContinuousClock.now
     fleet.start()
     guard await fleet.wait(seconds: 600, until: \.joined) else {

@@ -141,6 +141,12 @@ if arguments.count > 1, arguments[1] == "scale" {
   exit(0)
 }
 
+// `ServerBenchmarks joins` runs the joins' rows alone.
+if arguments.count > 1, arguments[1] == "joins" {
+  try await JoinBench.report(executable: arguments[0])
+  exit(0)
+}
+
 // `ServerBenchmarks room` runs the room's rows alone (for profiling the fan-out).
 let roomOnly = arguments.count > 1 && arguments[1] == "room"
 // `ServerBenchmarks room serve-args…`: extra arguments for the room's servers (deflate-level=9).

@@ -204,9 +204,10 @@ package final class RoomFanOut: Sendable {
         }
         let codec = WireCodec()
         if compact {
-          for page in snapshot.compactPages {
+          var pages = snapshot.compactPages[...]
+          while !pages.isEmpty {
             guard await connection.waitForRoom() else { return }
-            connection.send(page, due: nil)
+            pages = pages.dropFirst(connection.send(leading: pages))
           }
           for own in snapshot.own(view) {
             connection.send(

@@ -7,25 +7,31 @@ package enum Broadcast {
   /// Sockets whose frames go straight to their event loop share each frame; the others (the
   /// mock's latency, `--legacy-broadcast`) take the messages through their own queues.
   package static func send(_ messages: [OutgoingMessage], to sockets: [SocketConnection]) {
-    var loops: [ObjectIdentifier: (loop: any EventLoop, sockets: [SocketConnection])] = [:]
-    var framings: Set<Framing> = []
+    // Per event loop, and within it per framing: each group's frames made once, here.
+    var loops: [ObjectIdentifier: (loop: any EventLoop, groups: [Framing: [SocketConnection]])] =
+      [:]
     for socket in sockets {
       guard let loop = socket.directLoop, let framing = socket.framing else {
         for message in messages { socket.send(message, due: nil) }
         continue
       }
-      framings.insert(framing)
-      loops[ObjectIdentifier(loop), default: (loop, [])].sockets.append(socket)
+      loops[ObjectIdentifier(loop), default: (loop, [:])].groups[framing, default: []].append(
+        socket)
     }
     guard !loops.isEmpty else { return }
-    // Each frame made once, here, before any loop needs it.
-    let frames = messages.map { message in
-      Dictionary(uniqueKeysWithValues: framings.map { ($0, message.frame(for: $0)) })
+    var frames: [Framing: [ByteBuffer]] = [:]
+    for (_, groups) in loops.values {
+      for framing in groups.keys where frames[framing] == nil {
+        frames[framing] = messages.map { $0.frame(for: framing) }
+      }
     }
-    for (loop, group) in loops.values {
+    for (loop, groups) in loops.values {
+      let work = groups.map { (frames: frames[$0.key] ?? [], sockets: $0.value) }
       loop.execute {
-        for frame in frames {
-          for socket in group { socket.writeOnLoop(frame) }
+        for (frames, sockets) in work {
+          for frame in frames {
+            for socket in sockets { socket.writeOnLoop(frame) }
+          }
         }
       }
     }

@@ -34,6 +34,13 @@ package final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHand
     guard closed.value == nil, let context = context.value else { return }
     context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
   }
+
+  /// On the event loop only: several frames, one flush.
+  package func write(_ frames: [ByteBuffer]) {
+    guard closed.value == nil, let context = context.value else { return }
+    for frame in frames { context.write(wrapOutboundOut(frame), promise: nil) }
+    context.flush()
+  }
 }
 
 /// Watches the WebSocket library's frames on their way to the encoder, for its close frame:
