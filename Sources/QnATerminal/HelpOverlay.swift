@@ -21,10 +21,12 @@ enum HelpOverlay {
     ("◆ ✓", "your question · answered"),
   ]
 
+  /// Returns where its first key starts: the cursor's place while it shows.
+  @discardableResult
   static func draw(
     _ keys: [(String, String)] = keys, into grid: inout ScreenGrid, top: Int, height: Int,
     palette: Palette
-  ) {
+  ) -> (row: Int, column: Int) {
     let width = min(grid.columns - 2, 66)
     let keyWidth = min(24, width / 2 - 2)
     // Borders, a blank line when there is room for it, then as many keys as fit.
@@ -59,5 +61,6 @@ enum HelpOverlay {
       grid.write(
         TextWidth.truncate(meaning, to: meaningWidth), row: y, column: left + keyWidth + 3)
     }
+    return (top + 1 + spacer, left + 2)
   }
 }

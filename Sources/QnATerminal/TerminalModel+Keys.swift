@@ -4,6 +4,41 @@ import QnA
 extension TerminalModel {
   /// Applies a key; returns what the UI loop must do.
   public mutating func handle(_ key: Key) -> [TerminalAction] {
+    // A key that closes an overlay, or answers the quit question, leaves the focus be.
+    let keyIsForTheScreen = !showsHelp && !confirmingQuit && !pasting && search == nil
+    let actions = apply(key)
+    if keyIsForTheScreen { moveFocus(after: key) }
+    return actions
+  }
+
+  /// Where the focus goes after a key: to the list after a move in it, to the line being
+  /// typed after typing or editing; keys that act on the focused question leave it there.
+  private mutating func moveFocus(after key: Key) {
+    switch key {
+    case .up, .down, .pageUp, .pageDown, .wheelUp, .wheelDown: listHasFocus = true
+    // Home and End move in a line being typed, and in the list otherwise.
+    case .home, .end: listHasFocus = listView == .room || editor.isEmpty
+    case .text("+") where listView == .room && editor.isEmpty: break
+    case .control("v"), .control("o"), .control("l"), .control("r"), .function, .resize: break
+    case .text, .enter, .escape, .tab, .left, .right, .backspace, .delete, .control, .alt:
+      listHasFocus = false
+    default: break
+    }
+  }
+
+  /// Whether the cursor belongs on the list's focused question (the room's selection, the
+  /// question at the top of a scrolled Mine, the presenter's selection) rather than on the
+  /// line being typed.
+  public var listFocusIsShown: Bool {
+    guard search == nil, !showsHelp, !confirmingQuit else { return false }
+    if options.presenter { return answering == nil && selection != nil }
+    switch listView {
+    case .room: return listHasFocus && selection != nil
+    case .mine: return listHasFocus && scroll != .following
+    }
+  }
+
+  private mutating func apply(_ key: Key) -> [TerminalAction] {
     // Paste markers first: a paste that closes an overlay must still be one question.
     if key == .pasteStart || key == .pasteEnd {
       pasting = key == .pasteStart

@@ -78,6 +78,10 @@ public struct TerminalModel: Sendable {
   public internal(set) var order = RoomOrder.popular
   /// The room view's selected question; `nil`: none, the view shows the top of the room.
   public internal(set) var selection: RoomSelection?
+  /// The last key moved in the list (↑ ↓, pages, Home/End) rather than in the line being
+  /// typed: the terminal's cursor, which screen readers and braille displays follow, is then
+  /// on the list's focused question (`listFocusIsShown`).
+  public internal(set) var listHasFocus = false
   /// The search line, while it is open (`/` on an empty line).
   public internal(set) var search: LineEditor?
   /// What the room view is searched for ("" shows everything).

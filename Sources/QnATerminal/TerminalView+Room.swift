@@ -15,9 +15,10 @@ extension TerminalView {
       style: palette.highlight)
   }
 
-  /// Returns whether questions lie above and below the ones shown.
+  /// Returns whether questions lie above and below the ones shown, and the first row of the
+  /// selected question shown.
   static func drawRoom(_ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid)
-    -> (above: Bool, below: Bool)
+    -> (more: (above: Bool, below: Bool), selectedRow: Int?)
   {
     guard !model.roomEntries.isEmpty else {
       let hint =
@@ -31,14 +32,16 @@ extension TerminalView {
       grid.write(
         TextWidth.truncate(hint, to: grid.columns), row: model.listTop + 1, column: 0,
         style: palette.faint)
-      return (false, false)
+      return ((false, false), nil)
     }
     let list = model.roomList
     let (rows, above, below) = list.visibleRows(model.selection)
     let selected = model.selection?.id
+    var selectedRow: Int?
     for (offset, row) in rows.enumerated() {
       let y = model.listTop + offset
       let entry = row.entry
+      if entry.id == selected, selectedRow == nil { selectedRow = y }
       var textStyle = entry.question.answered ? palette.faint : CellStyle.plain
       if entry.id == selected { textStyle = palette.selected }
       if row.isFirst {
@@ -60,7 +63,7 @@ extension TerminalView {
       }
       grid.write(row.text, row: y, column: RoomList.labelColumns, style: textStyle)
     }
-    return (above, below)
+    return ((above, below), selectedRow)
   }
 
   /// The votes: marked while they rise, highlighted when the attendee's vote is among them

@@ -27,21 +27,32 @@ public enum TerminalView {
     drawHeader(model, palette, into: &grid)
     drawBanner(model, palette, into: &grid)
     let more: (above: Bool, below: Bool)
+    // The focused question's first line shown: where the cursor goes when the list has the
+    // focus, for screen readers and braille displays, which follow the cursor.
+    let focusRow: Int?
     switch model.listView {
-    case .room: more = drawRoom(model, palette, into: &grid)
+    case .room: (more, focusRow) = drawRoom(model, palette, into: &grid)
     case .mine:
       let below = drawList(model, palette, into: &grid)
       more = (false, below && model.scroll != .following)
+      focusRow = model.questions.isEmpty ? nil : model.listTop
     }
     drawFooter(model, palette, more: more, into: &grid)
-    let cursor = drawInput(model, palette, into: &grid)
+    var cursor = drawInput(model, palette, into: &grid)
     if model.showsHelp {
-      HelpOverlay.draw(
+      let first = HelpOverlay.draw(
         model.options.presenter ? PresenterHelp.keys : HelpOverlay.keys,
         into: &grid, top: 1, height: model.rows - 3, palette: palette)
-      return Frame(grid: grid, cursor: nil)
+      return Frame(grid: grid, cursor: first)
     }
-    return Frame(grid: grid, cursor: model.confirmingQuit ? nil : cursor)
+    if model.confirmingQuit {
+      // On the question asked in the footer, after its words.
+      let width = TextWidth.of(TextWidth.truncate(model.quitQuestion, to: grid.columns - 2))
+      cursor = (model.rows - 2, min(grid.columns - 1, width + 1))
+    } else if model.listFocusIsShown, let focusRow {
+      cursor = (focusRow, 0)
+    }
+    return Frame(grid: grid, cursor: cursor)
   }
 
   // MARK: Header

@@ -53,6 +53,27 @@ public final class TmuxSession: Sendable {
     try tmux(["capture-pane", "-t", "main", "-p"] + (joinedLines ? ["-J"] : []))
   }
 
+  /// Where the terminal's cursor is (what screen readers and braille displays follow).
+  public func cursor() throws -> (x: Int, y: Int) {
+    let text = try tmux(["display", "-p", "-t", "main", "#{cursor_x},#{cursor_y}"])
+    let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    guard numbers.count == 2 else { throw TmuxError.failed(["display"], 0, text) }
+    return (numbers[0], numbers[1])
+  }
+
+  /// The rows drawn in reverse video, top to bottom (a list's selection).
+  public func reverseRows() throws -> [Int] {
+    let screen = try tmux(["capture-pane", "-t", "main", "-p", "-e"])
+    let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+    return lines.indices.filter { index in
+      // An SGR sequence with 7 among its parameters.
+      lines[index].split(separator: "\u{1B}[").dropFirst().contains { sequence in
+        guard let end = sequence.firstIndex(of: "m") else { return false }
+        return sequence[..<end].split(separator: ";").contains("7")
+      }
+    }
+  }
+
   public func resize(columns: Int, rows: Int) throws {
     try tmux(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"])
   }
