@@ -16,11 +16,15 @@ public enum TerminalFrontEnd {
     public var view: ListView
     /// The presenter's console instead of the attendee's screen.
     public var presenter: Bool
+    /// Desktop notifications through the terminal (`--notify`), when it can show them.
+    public var notifier: DesktopNotifier?
 
     public init(
-      colors: Bool, bell: Bool, mouse: Bool, view: ListView = .room, presenter: Bool = false
+      colors: Bool, bell: Bool, mouse: Bool, view: ListView = .room, presenter: Bool = false,
+      notifier: DesktopNotifier? = nil
     ) {
       self.presenter = presenter
+      self.notifier = notifier
       self.colors = colors
       self.bell = bell
       self.mouse = mouse
@@ -107,7 +111,7 @@ public enum TerminalFrontEnd {
     let outcome = await onUIThread {
       TerminalLoop(
         model: startingModel, inbox: inbox, clock: clock, actions: actionSink, bell: options.bell,
-        mouse: options.mouse
+        notifier: options.notifier, mouse: options.mouse
       ).run()
     }
     restoreStandardError()

@@ -9,6 +9,8 @@ final class TerminalInbox: Sendable {
   struct News {
     var state: QnAState?
     var answers = 0
+    /// The attendee's own questions answered since the last take.
+    var answered: [Question] = []
     var refused: [String] = []
     /// Asked questions the engine took.
     var taken = 0
@@ -35,10 +37,13 @@ final class TerminalInbox: Sendable {
   }
 
   func post(state: QnAState, changes: [QnAChange]) {
-    let answers = changes.count { if case .answered = $0 { true } else { false } }
+    let answered = changes.compactMap { change -> Question? in
+      if case .answered(let question) = change { question } else { nil }
+    }
     news.withLock {
       $0.state = state
-      $0.answers += answers
+      $0.answers += answered.count
+      $0.answered += answered
     }
     wake()
   }

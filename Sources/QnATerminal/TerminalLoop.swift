@@ -19,17 +19,20 @@ final class TerminalLoop {
   private let clock: any SessionClock
   private let actions: AsyncStream<TerminalAction>.Continuation
   private let bell: Bool
+  private let notifier: DesktopNotifier?
   private let mouse: Bool
 
   init(
     model: TerminalModel, inbox: TerminalInbox, clock: any SessionClock,
-    actions: AsyncStream<TerminalAction>.Continuation, bell: Bool, mouse: Bool
+    actions: AsyncStream<TerminalAction>.Continuation, bell: Bool, notifier: DesktopNotifier?,
+    mouse: Bool
   ) {
     self.model = model
     self.inbox = inbox
     self.clock = clock
     self.actions = actions
     self.bell = bell
+    self.notifier = notifier
     self.mouse = mouse
   }
 
@@ -102,10 +105,19 @@ final class TerminalLoop {
   private func takeNews(_ screen: NcursesScreen) -> Outcome? {
     let news = inbox.take()
     // The bell also rings when a question of the attendee's becomes the one answered now.
-    if let state = news.state, model.update(state: state), bell { beep() }
+    if let state = news.state, model.update(state: state) {
+      if bell { beep() }
+      if let question = state.nowAnswering?.question {
+        notify("Your question is being answered now", question.content)
+      }
+    }
     for _ in 0..<news.taken { model.askTaken() }
     for text in news.refused { model.restoreInput(text) }
     if bell, news.answers > 0 { beep() }
+    for question in news.answered {
+      notify(
+        "Your question was answered", question.content + (question.answer.map { " — " + $0 } ?? ""))
+    }
     for signal in news.signals.sorted() {
       if signal == SIGWINCH {
         resize(screen)
@@ -114,6 +126,21 @@ final class TerminalLoop {
       }
     }
     return nil
+  }
+
+  /// A desktop notification, written straight to the terminal after ncurses' last output
+  /// (the screen is painted and flushed by then; the sequence moves no cursor).
+  private func notify(_ title: String, _ body: String) {
+    guard let notifier else { return }
+    let bytes = notifier.sequence(title: title, body: body)
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+        if written <= 0 { return }
+        offset += written
+      }
+    }
   }
 
   /// After SIGWINCH: tells ncurses the new size if it has not noticed (resizeterm queues a

@@ -97,6 +97,13 @@ struct QnACommand: AsyncParsableCommand {
   @Flag(
     help: "Ring the terminal bell when a question of yours is answered or being answered now.")
   var bell = false
+  @Flag(
+    help: """
+      A desktop notification through the terminal (OSC 9, 777 or 99, chosen from $TERM and \
+      $TERM_PROGRAM) when a question of yours is answered or being answered now; inside tmux \
+      only with `set -g allow-passthrough on`.
+      """)
+  var notify = false
   @Option(
     help: """
       The list shown first: room (everyone's questions, on servers that have the room) or \
@@ -150,7 +157,11 @@ struct QnACommand: AsyncParsableCommand {
       url: url, configuration: configuration, logFile: logFile,
       options: .init(
         colors: Self.colors(noColor: noColor), bell: bell, mouse: !noMouse,
-        view: view == .mine ? .mine : .room))
+        view: view == .mine ? .mine : .room,
+        notifier: notify
+          ? DesktopNotifier.forTerminal(
+            environment: ProcessInfo.processInfo.environment,
+            tmuxPassesThrough: TmuxPassthrough.isOn) : nil))
   }
 
   /// Colours unless `--no-color` or `NO_COLOR`.
