@@ -67,10 +67,8 @@ public struct DesktopNotifier: Sendable, Equatable {
     case .osc9: inner = "\(escape)]9;qna: \(title): \(body)\u{7}"
     case .osc777:
       inner = "\(escape)]777;notify;\(title.replacing(";", with: ","));\(body)\u{7}"
-    case .osc99:
-      inner =
-        "\(escape)]99;i=qna:d=0;\(title)\(escape)\\"
-        + "\(escape)]99;i=qna:d=1:p=body;\(body)\(escape)\\"
+    // One part, no id: kitty would replace a notification with the next of the same id.
+    case .osc99: inner = "\(escape)]99;;\(title): \(body)\(escape)\\"
     }
     guard throughTmux else { return Array(inner.utf8) }
     let doubled = inner.replacing(escape, with: escape + escape)
@@ -78,10 +76,21 @@ public struct DesktopNotifier: Sendable, Equatable {
   }
 
   /// Escaped as the screen escapes it (no control character, so nothing ends the sequence
-  /// early), on one line, at most `maximumLength` characters.
+  /// early), on one line, at most `maximumLength` characters and `maximumBytes` bytes (one
+  /// character can hold many scalars).
   static func safe(_ text: String) -> String {
     let shown = Sanitizer.forScreen(text)
-    guard shown.count > maximumLength else { return shown }
-    return String(shown.prefix(maximumLength - 1)) + "…"
+    guard shown.count > maximumLength || shown.utf8.count > maximumBytes else { return shown }
+    var kept = ""
+    for character in shown {
+      guard kept.count < maximumLength - 1,
+        kept.utf8.count + character.utf8.count <= maximumBytes - 3
+      else { break }
+      kept.append(character)
+    }
+    return kept + "…"
   }
+
+  /// The most bytes of one text sent.
+  public static let maximumBytes = 512
 }

@@ -7,19 +7,29 @@ import QnA
 /// terminal would act on.
 public enum Sanitizer {
   public static func forScreen(_ text: String) -> String {
-    PrintableText.escaped(text, where: needsEscaping)
+    PrintableText.escaped(withoutDirectionMarks(text), where: needsEscaping)
   }
 
   static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
     if value >= 0x20 && value < 0x7F { return false }
-    if directionMarks.contains(value) { return qna_wcwidth(Int32(bitPattern: value)) < 0 }
     return PrintableText.isControl(scalar) || qna_wcwidth(Int32(bitPattern: value)) < 0
   }
 
-  /// The left-to-right, right-to-left and Arabic letter marks: ordinary in Arabic and Hebrew
-  /// text, zero-width, and unable to reorder what surrounds them as the embeddings, overrides
-  /// and isolates can (those stay escaped: they spoof). On the screen they pass through, to a
-  /// terminal that lays out bidirectional text; logs and exports still escape them.
+  /// The left-to-right, right-to-left and Arabic letter marks, dropped without a trace:
+  /// ordinary in Arabic and Hebrew text, invisible, and shown escaped they are only noise.
+  /// Not passed on: in a terminal that lays out bidirectional text a right-to-left mark is
+  /// a strong character, which can reorder the digits and punctuation around it ("10 - 5")
+  /// or turn a whole row, votes and all; and terminals disagree on their width. The
+  /// embeddings, overrides and isolates stay escaped: they spoof. Logs and exports escape
+  /// the marks too.
   static let directionMarks: Set<UInt32> = [0x200E, 0x200F, 0x061C]
+
+  static func withoutDirectionMarks(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { directionMarks.contains($0.value) }) else {
+      return text
+    }
+    return String(
+      String.UnicodeScalarView(text.unicodeScalars.filter { !directionMarks.contains($0.value) }))
+  }
 }

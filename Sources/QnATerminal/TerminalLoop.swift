@@ -20,6 +20,7 @@ final class TerminalLoop {
   private let actions: AsyncStream<TerminalAction>.Continuation
   private let bell: Bool
   private let notifier: DesktopNotifier?
+  private var answerNotices = AnswerNotices()
   private let mouse: Bool
 
   init(
@@ -114,10 +115,7 @@ final class TerminalLoop {
     for _ in 0..<news.taken { model.askTaken() }
     for text in news.refused { model.restoreInput(text) }
     if bell, news.answers > 0 { beep() }
-    for question in news.answered {
-      notify(
-        "Your question was answered", question.content + (question.answer.map { " — " + $0 } ?? ""))
-    }
+    if let notice = answerNotices.notice(for: news.answered) { notify(notice.title, notice.body) }
     for signal in news.signals.sorted() {
       if signal == SIGWINCH {
         resize(screen)
@@ -135,11 +133,20 @@ final class TerminalLoop {
     let bytes = notifier.sequence(title: title, body: body)
     bytes.withUnsafeBytes { buffer in
       var offset = 0
-      while offset < buffer.count {
+      var attempts = 0
+      while offset < buffer.count, attempts < 100 {
         let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-        if written <= 0 { return }
-        offset += written
+        if written > 0 {
+          offset += written
+        } else if written < 0, errno == EINTR || errno == EAGAIN {
+          attempts += 1
+          usleep(1000)
+        } else {
+          break
+        }
       }
+      // Cut short: a BEL ends the sequence, or the terminal would swallow the next screen.
+      if offset > 0, offset < buffer.count { _ = write(STDOUT_FILENO, "\u{7}", 1) }
     }
   }
 

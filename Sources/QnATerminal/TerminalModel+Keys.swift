@@ -6,20 +6,33 @@ extension TerminalModel {
   public mutating func handle(_ key: Key) -> [TerminalAction] {
     // A key that closes an overlay, or answers the quit question, leaves the focus be.
     let keyIsForTheScreen = !showsHelp && !confirmingQuit && !pasting && search == nil
+    let searching = search != nil
     let actions = apply(key)
-    if keyIsForTheScreen { moveFocus(after: key) }
+    if key == .pasteStart {
+      // A paste goes to the line being typed (or the search line, which has the cursor).
+      listHasFocus = false
+    } else if searching {
+      // ↑ ↓ move the selection under an open search: once it closes, the focus is there.
+      if [.up, .down, .pageUp, .pageDown].contains(key) { listHasFocus = true }
+    } else if keyIsForTheScreen, !showsHelp, !confirmingQuit {
+      // A key that opened the help or the quit question leaves the focus for their end.
+      moveFocus(after: key)
+    }
     return actions
   }
 
   /// Where the focus goes after a key: to the list after a move in it, to the line being
-  /// typed after typing or editing; keys that act on the focused question leave it there.
+  /// typed after typing or editing; keys that act on the focused question, and the wheel
+  /// (which scrolls without taking the cursor from a line being typed), leave it there.
   private mutating func moveFocus(after key: Key) {
     switch key {
-    case .up, .down, .pageUp, .pageDown, .wheelUp, .wheelDown: listHasFocus = true
+    case .up, .down, .pageUp, .pageDown: listHasFocus = true
     // Home and End move in a line being typed, and in the list otherwise.
     case .home, .end: listHasFocus = listView == .room || editor.isEmpty
     case .text("+") where listView == .room && editor.isEmpty: break
-    case .control("v"), .control("o"), .control("l"), .control("r"), .function, .resize: break
+    case .control("v"), .control("o"), .control("l"), .control("r"), .function, .resize,
+      .wheelUp, .wheelDown:
+      break
     case .text, .enter, .escape, .tab, .left, .right, .backspace, .delete, .control, .alt:
       listHasFocus = false
     default: break

@@ -10,21 +10,40 @@ struct TerminalFocusTests {
   typealias UI = TerminalUITests
   typealias Room = TerminalRoomTests
 
-  /// The cursor is at the start of the first row drawn in reverse video (the selection).
-  /// Polled: tmux may be read between a frame's rows, or before the key's frame.
-  static func expectCursorOnSelection(
-    _ terminal: TmuxSession, after key: String, sourceLocation: SourceLocation = #_sourceLocation
+  /// Presses `key`, waits for its frame (the selection drawn somewhere else than before),
+  /// and expects the cursor at the start of the first reverse-video row. Polled: tmux may be
+  /// read between a frame's rows.
+  static func press(
+    _ key: String, in terminal: TmuxSession, moves: Bool = true,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
+    let before = try terminal.reverseRows()
+    try terminal.press(key)
     var (rows, cursor) = ([Int](), (x: -1, y: -1))
-    for _ in 0..<100 {
+    for _ in 0..<150 {
       rows = try terminal.reverseRows()
       cursor = try terminal.cursor()
-      if cursor.y == rows.first, cursor.x == 0 { break }
+      if !rows.isEmpty, !moves || rows != before, cursor.y == rows.first, cursor.x == 0 { break }
       try await Task.sleep(for: .milliseconds(20))
     }
     #expect(
+      !moves || rows != before, "\(key) moved nothing: \(rows)", sourceLocation: sourceLocation)
+    #expect(
       cursor.y == rows.first && cursor.x == 0, "after \(key): cursor \(cursor), selected \(rows)",
       sourceLocation: sourceLocation)
+  }
+
+  /// Polls the cursor until `holds` (the cursor moves last in a frame), then expects it.
+  static func expectCursor(
+    _ terminal: TmuxSession, _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+    _ holds: ((x: Int, y: Int)) -> Bool
+  ) async throws {
+    var cursor = try terminal.cursor()
+    for _ in 0..<150 where !holds(cursor) {
+      try await Task.sleep(for: .milliseconds(20))
+      cursor = try terminal.cursor()
+    }
+    #expect(holds(cursor), "\(what): the cursor at \(cursor)", sourceLocation: sourceLocation)
   }
 
   @Test func theRoomMineAndTheHelpPutTheCursorWhereTheFocusIs() async throws {
@@ -39,32 +58,28 @@ struct TerminalFocusTests {
       $0.contains("Room · popular") && $0.contains("● connected") && $0.contains("Seeded")
     }
     // Nothing selected: the cursor is on the input line (the last row).
-    #expect(try terminal.cursor().y == 23)
+    try await Self.expectCursor(terminal, "nothing selected") { $0.y == 23 }
     for key in ["Down", "Down", "Down", "NPage", "Up", "Home", "End", "PPage"] {
-      try terminal.press(key)
-      try await Self.expectCursorOnSelection(terminal, after: key)
+      try await Self.press(key, in: terminal)
     }
     // Typing takes the focus to the line typed; a move in the list takes it back.
     try terminal.type("Why")
     try await terminal.waitFor("typed") { $0.contains("Ask a question › Why") }
-    #expect(try terminal.cursor() == (20, 23), "after the three letters typed")
-    try terminal.press("Down")
-    try await Self.expectCursorOnSelection(terminal, after: "Down with text typed")
+    try await Self.expectCursor(terminal, "after the three letters typed") { $0 == (20, 23) }
+    try await Self.press("Down", in: terminal)
     try terminal.press("BSpace")
     try await terminal.waitFor("erased") { !$0.contains("Ask a question › Why") }
-    #expect(try terminal.cursor().y == 23)
+    try await Self.expectCursor(terminal, "after an edit") { $0 == (19, 23) }
 
     // The help: the cursor on its first key, and back where it was once it closes.
-    try terminal.press("Down")
-    try await Self.expectCursorOnSelection(terminal, after: "Down")
+    try await Self.press("Down", in: terminal)
     try terminal.press("F1")
     // Drawn whole (tmux may be read between a frame's rows).
     let help = try await terminal.waitFor("the help") { $0.contains("Keys") && $0.contains("└") }
-    let cursor = try terminal.cursor()
-    let line = UI.lines(help)[cursor.y]
-    #expect(line.dropFirst(cursor.x).hasPrefix("Enter"), "the cursor on the first key: \(cursor)")
-    try terminal.press("Escape")
-    try await Self.expectCursorOnSelection(terminal, after: "the help closed")
+    try await Self.expectCursor(terminal, "on the help's first key") { cursor in
+      UI.lines(help)[cursor.y].dropFirst(cursor.x).hasPrefix("Enter")
+    }
+    try await Self.press("Escape", in: terminal)
 
     // Mine, in a short terminal so that its questions do not fit: the cursor on the first
     // line shown once it is scrolled, on the input line while it follows the newest.
@@ -76,15 +91,15 @@ struct TerminalFocusTests {
     try terminal.press("Tab")
     try terminal.resize(columns: 100, rows: 8)
     try await terminal.waitFor("Mine") { $0.contains("Mine") && $0.contains("Mine 3") }
-    #expect(try terminal.cursor().y == 7, "following the newest: the input line")
+    try await Self.expectCursor(terminal, "following the newest: the input line") { $0.y == 7 }
     try terminal.press("Up")
     let scrolled = try await terminal.waitFor("scrolled") { $0.contains("more below") }
-    let top = try terminal.cursor()
-    #expect(top.x == 0 && top.y >= 1 && top.y < 6, "on the list: \(top)")
-    #expect(UI.lines(scrolled)[top.y].contains("a long question"), "\(scrolled)")
+    try await Self.expectCursor(terminal, "on the list's top line") { top in
+      top.x == 0 && top.y >= 1 && top.y < 6 && UI.lines(scrolled)[top.y].contains("a long question")
+    }
     try terminal.press("End")
     try await terminal.waitFor("following again") { !$0.contains("more below") }
-    #expect(try terminal.cursor().y == 7)
+    try await Self.expectCursor(terminal, "following again") { $0.y == 7 }
     try terminal.press("C-c")
   }
 
@@ -107,14 +122,12 @@ struct TerminalFocusTests {
       $0.contains("qna present") && $0.contains("● connected") && $0.contains("Seeded")
     }
     for key in ["Down", "Down", "NPage", "Up", "End", "Home"] {
-      try console.press(key)
-      try await Self.expectCursorOnSelection(console, after: key)
+      try await Self.press(key, in: console)
     }
     // Typing an answer: the cursor on the answer's line.
     try console.type("t")
     try await console.waitFor("the answer prompt") { $0.contains("Answer ›") }
-    #expect(try console.cursor().y == 23)
-    try console.press("Escape")
-    try await Self.expectCursorOnSelection(console, after: "the answer dropped")
+    try await Self.expectCursor(console, "on the answer's line") { $0 == (9, 23) }
+    try await Self.press("Escape", in: console, moves: false)
   }
 }

@@ -72,17 +72,34 @@ struct CursorFocusTests {
     #expect(Self.cursor(model)?.row == model.rows - 1, "the answer's line")
   }
 
-  @Test func theHelpAndTheQuitQuestionHaveTheCursor() throws {
-    var model = RoomViewTests.busyRoom().model(rows: 24)
-    _ = model.press(.down, .function(1))
-    let help = try #require(Self.cursor(model))
-    let line = TerminalView.render(model).grid.lines[help.row]
-    #expect(line.dropFirst(help.column).hasPrefix("Enter"), "on the first key: \(line)")
-    _ = model.press(.escape)
-    #expect(Self.cursor(model)?.row == Self.row(model, "What is the roadmap?"), "back on the list")
-    _ = model.press(.control("c"))
-    if model.confirmingQuit {
-      #expect(Self.cursor(model)?.row == model.rows - 2, "on the quit question")
+  @Test func theHelpAndTheQuitQuestionHaveTheCursorAndGiveTheFocusBack() throws {
+    var driver = RoomViewTests.busyRoom()
+    // A question not yet delivered: quitting asks first.
+    _ = driver.ask("Not sent yet")
+    var model = driver.model(rows: 24)
+    for opener in [Key.function(1), .text("?")] {
+      _ = model.press(.down, opener)
+      let help = try #require(Self.cursor(model))
+      let line = TerminalView.render(model).grid.lines[help.row]
+      #expect(line.dropFirst(help.column).hasPrefix("Enter"), "on the first key: \(line)")
+      _ = model.press(.escape)
+      #expect(
+        Self.cursor(model)! == (Self.row(model, "What is the roadmap?")!, 0), "back on the list")
+      _ = model.press(.escape)
     }
+    _ = model.press(.down, .control("c"))
+    #expect(model.confirmingQuit)
+    #expect(Self.cursor(model)?.row == model.rows - 2, "on the quit question")
+    _ = model.press(.text("n"))
+    #expect(
+      Self.cursor(model)! == (Self.row(model, "What is the roadmap?")!, 0), "no: back on the list")
+  }
+
+  @Test func aPasteTakesTheFocusToTheLineTyped() {
+    var model = RoomViewTests.busyRoom().model(rows: 10)
+    _ = model.press(.down)
+    #expect(Self.cursor(model)?.row != 9)
+    _ = model.press(.pasteStart, .text("pasted"), .pasteEnd)
+    #expect(Self.cursor(model)! == (9, 23))
   }
 }

@@ -45,20 +45,28 @@ struct DesktopNotifierTests {
     #expect(
       text(.osc777, "A; B", "Why; now?") == "\u{1B}]777;notify;A, B;Why; now?\u{7}",
       "the title's semicolon would start the body")
-    #expect(
-      text(.osc99, "Answered", "Why?")
-        == "\u{1B}]99;i=qna:d=0;Answered\u{1B}\\\u{1B}]99;i=qna:d=1:p=body;Why?\u{1B}\\")
+    #expect(text(.osc99, "Answered", "Why?") == "\u{1B}]99;;Answered: Why?\u{1B}\\")
   }
 
-  @Test func textFromTheNetworkCannotEndTheSequenceOrRunLong() {
-    let notifier = DesktopNotifier(kind: .osc9, throughTmux: false)
+  @Test(arguments: [DesktopNotifier.Sequence.osc9, .osc777, .osc99], [false, true])
+  func textFromTheNetworkCannotEndTheSequenceOrRunLong(
+    kind: DesktopNotifier.Sequence, throughTmux: Bool
+  ) {
+    let notifier = DesktopNotifier(kind: kind, throughTmux: throughTmux)
     let hostile = "end\u{7}\u{1B}]0;title\u{1B}\\\u{9C}\u{202E}x"
     let bytes = notifier.sequence(title: "Answered", body: hostile)
-    // One BEL, the terminator; no other control byte.
-    #expect(bytes.filter { $0 == 0x07 }.count == 1 && bytes.last == 0x07)
-    #expect(bytes.filter { $0 == 0x1B }.count == 1, "only the opening escape")
+    let clean = notifier.sequence(title: "Answered", body: "endx")
+    // The hostile text adds no control byte to what a plain one gives: no BEL, ESC or ST.
+    for control: UInt8 in [0x07, 0x1B] {
+      #expect(bytes.filter { $0 == control }.count == clean.filter { $0 == control }.count)
+    }
     #expect(!String(decoding: bytes, as: UTF8.self).contains("\u{9C}"))
+    // Long text, and one character of ten thousand scalars, are cut by characters and bytes.
     let long = notifier.sequence(title: "T", body: String(repeating: "x", count: 5000))
-    #expect(long.count < DesktopNotifier.maximumLength + 20)
+    let stacked = notifier.sequence(
+      title: "T", body: "a" + String(repeating: "\u{301}", count: 10_000))
+    for cut in [long, stacked] {
+      #expect(cut.count < DesktopNotifier.maximumBytes + 60, "\(cut.count) bytes")
+    }
   }
 }

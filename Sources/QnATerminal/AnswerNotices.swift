@@ -1,0 +1,33 @@
+import Foundation
+import QnA
+
+/// Which answers to tell the desktop about: each question once, however often the engine
+/// reports it answered (an answer edited, a reply restated after a reconnect, a server that
+/// repeats itself), and at most one notification per batch of news.
+struct AnswerNotices {
+  private var told: Set<UUID> = []
+  /// Questions remembered at most: past it the oldest half is forgotten (a question answered
+  /// that long ago is not reported again by an honest server).
+  static let remembered = 10_000
+  private var order: [UUID] = []
+
+  /// The notification for `answered` (title, body), or `nil` when every one was told.
+  mutating func notice(for answered: [Question]) -> (title: String, body: String)? {
+    var fresh: [Question] = []
+    for question in answered where told.insert(question.id).inserted {
+      order.append(question.id)
+      fresh.append(question)
+    }
+    if order.count > Self.remembered {
+      for id in order.prefix(Self.remembered / 2) { told.remove(id) }
+      order.removeFirst(Self.remembered / 2)
+    }
+    guard let first = fresh.first else { return nil }
+    guard fresh.count == 1 else {
+      return ("\(fresh.count) of your questions were answered", first.content)
+    }
+    // A private answer is for the asker's eyes: not for a notification's history.
+    let answer = first.answerIsPrivate ? nil : first.answer
+    return ("Your question was answered", first.content + (answer.map { " — " + $0 } ?? ""))
+  }
+}
