@@ -148,14 +148,7 @@ final class LeanFleet: AnswerFleet, Sendable {
     case .message(let message):
       loop.members[index].bytes += message.data.count
       if let quick = QuickRead(message.data) {
-        switch quick {
-        case .page(let seq, _, let parts):
-          loop.members[index].parts = parts
-          loop.members[index].pagesSeen += 1
-          loop.members[index].snapshotSeq = max(loop.members[index].snapshotSeq, seq)
-          if loop.members[index].joined { loop.members[index].snapshotDoneAt = now }
-        case .counts(let to): loop.members[index].deltas.append((to, now))
-        }
+        loop.members[index].record(quick, at: now)
         return
       }
       // Once the questions are known, a delta is read for its sequence number only.

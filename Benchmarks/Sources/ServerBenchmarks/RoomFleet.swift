@@ -87,16 +87,7 @@ final class RoomFleet: Sendable {
           if let quick = QuickRead(message.data) {
             members.withLock { members in
               members[index].bytes += message.data.count
-              switch quick {
-              case .page(let seq, let part, let parts):
-                _ = part
-                members[index].parts = parts
-                members[index].pagesSeen += 1
-                members[index].snapshotSeq = max(members[index].snapshotSeq, seq)
-                if members[index].joined { members[index].snapshotDoneAt = now }
-              case .counts(let to):
-                members[index].deltas.append((to, now))
-              }
+              members[index].record(quick, at: now)
             }
             continue
           }
@@ -180,6 +171,20 @@ final class RoomFleet: Sendable {
       for client in clients { group.addTask { await client.close() } }
     }
     for task in readers.withLock({ $0 }) { await task.value }
+  }
+}
+
+extension RoomFleet.Member {
+  /// A snapshot page's or a count-only delta's numbers, read without decoding it.
+  mutating func record(_ quick: QuickRead, at now: ContinuousClock.Instant) {
+    switch quick {
+    case .page(let seq, _, let parts):
+      self.parts = parts
+      pagesSeen += 1
+      snapshotSeq = max(snapshotSeq, seq)
+      if joined { snapshotDoneAt = now }
+    case .counts(let to): deltas.append((to, now))
+    }
   }
 }
 

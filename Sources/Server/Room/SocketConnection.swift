@@ -151,17 +151,8 @@ package final class SocketConnection: Sendable {
   /// far behind.
   package func send(_ message: OutgoingMessage, due: Duration?) {
     // Without a writer (no latency to wait for) every frame goes straight to the loop.
-    if let loop = directLoop, case .frames(let raw, let framing, _) = output {
-      let frame = message.frame(for: framing)
-      let (queuedBytes, allQueued, limit, channel) = (
-        self.queuedBytes, self.allQueued, maxQueuedBytes, self.channel
-      )
-      // Counted until the loop writes it, so that a reply made ahead of the loop (a
-      // snapshot's next page) sees the socket as busy.
-      queuedBytes.hand(frame.readableBytes)
-      loop.execute {
-        Self.write(frame, raw, channel, queuedBytes, allQueued, limit: limit, handed: true)
-      }
+    if direct != nil {
+      _ = send(leading: [message])
       return
     }
     let size = message.payload.readableBytes
@@ -191,7 +182,7 @@ package final class SocketConnection: Sendable {
   /// with what the loop has yet to write, in one hand-off to the loop and one flush (a large
   /// room's snapshot: a few hand-offs, not one per page); returns how many it sent.
   package func send(leading messages: ArraySlice<OutgoingMessage>) -> Int {
-    guard let loop = directLoop, case .frames(let raw, let framing, _) = output else {
+    guard let (raw, framing) = direct else {
       guard let first = messages.first else { return 0 }
       send(first, due: nil)
       return 1
@@ -208,8 +199,10 @@ package final class SocketConnection: Sendable {
     let (queuedBytes, allQueued, limit, channel) = (
       self.queuedBytes, self.allQueued, maxQueuedBytes, self.channel
     )
+    // Counted until the loop writes it, so that a reply made ahead of the loop (a snapshot's
+    // next page) sees the socket as busy.
     queuedBytes.hand(size)
-    loop.execute {
+    raw.eventLoop.execute {
       guard
         Self.admit(size, channel, queuedBytes, allQueued, limit: limit, handed: true)
       else { return }
