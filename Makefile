@@ -7,7 +7,10 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-.PHONY: postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance conformance-full
+# Every catalogue in po/ (de, es, pl, …), by its language code.
+LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
+
+.PHONY: po locales gettext postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance conformance-full
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -22,14 +25,37 @@ MAN_DIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASH_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_DIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+# The message catalogues, where qna looks beside its program (PREFIX/share/locale).
+LOCALE_DIR = $(DESTDIR)$(PREFIX)/share/locale
 
 all: build
 
-build:
+build: gettext
 	$(SWIFT) build
 
+## msgfmt compiles the message catalogues (po/*.po) at build time; without it qna speaks English.
+gettext:
+	@command -v msgfmt >/dev/null || { [ "$$(id -u)" = 0 ] && { apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q gettext; }; } \
+	  || echo "qna will speak English only: msgfmt is missing (apt-get install gettext)" >&2
+
+## The translations' tests run qna with LANG=de_DE.UTF-8, es_ES.UTF-8 and pl_PL.UTF-8.
+locales: gettext
+	@for l in de_DE es_ES pl_PL; do locale -a | grep -qix "$$l.utf8" && continue; \
+	  { [ -f /usr/share/i18n/locales/$$l ] || { [ "$$(id -u)" = 0 ] && apt-get update -q && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q locales; }; } \
+	  && { localedef -c -i $$l -f UTF-8 $$l.UTF-8; locale -a | grep -qix "$$l.utf8"; } \
+	  || { echo "make test needs the $$l.UTF-8 locale (localedef -i $$l -f UTF-8 $$l.UTF-8)" >&2; exit 1; }; \
+	done
+
+## po/qna.pot extracted from the code again, and every po/LANG.po merged with it: new
+## strings arrive untranslated there, and `make test` fails until they are translated.
+po: gettext
+	python3 scripts/po.py update
+
 ## Runs every test target, the format lint and the docs check (what CI runs).
-test: lint $(VENV)/.installed tmux chromium proxies postgresql
+test: lint $(VENV)/.installed tmux chromium proxies postgresql locales
+	python3 scripts/po.py check
 	$(SWIFT) build --build-tests
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
 	# Serial: CPU-bound property tests would otherwise starve the timers of the network tests.
@@ -77,7 +103,7 @@ docs: build
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)" --write
 
 ## A release build of the three programs, with shell completions and man pages, into PREFIX.
-install:
+install: gettext
 	$(SWIFT) build -c release $(foreach p,$(PROGRAMS),--product $(p)) --product generate-manual
 	install -d $(BIN_DIR) $(MAN_DIR) $(BASH_DIR) $(ZSH_DIR) $(FISH_DIR) .build/manual
 	set -e; bin="$$($(SWIFT) build -c release --show-bin-path)"; for p in $(PROGRAMS); do \
@@ -88,12 +114,18 @@ install:
 	  "$$bin/$$p" --generate-completion-script fish > $(FISH_DIR)/$$p.fish; \
 	  install -m 0644 .build/manual/$$p.1 $(MAN_DIR)/$$p.1; \
 	done
+	# Without msgfmt, no catalogue: qna speaks English (the gettext target said so).
+	set -e; command -v msgfmt >/dev/null || exit 0; for l in $(LANGUAGES); do \
+	  install -d $(LOCALE_DIR)/$$l/LC_MESSAGES; \
+	  msgfmt --check -o $(LOCALE_DIR)/$$l/LC_MESSAGES/qna.mo po/$$l.po; \
+	done
 
 ## Removes exactly what `make install` put there.
 uninstall:
 	for p in $(PROGRAMS); do \
 	  rm -f $(BIN_DIR)/$$p $(BASH_DIR)/$$p $(ZSH_DIR)/_$$p $(FISH_DIR)/$$p.fish $(MAN_DIR)/$$p.1; \
 	done
+	for l in $(LANGUAGES); do rm -f $(LOCALE_DIR)/$$l/LC_MESSAGES/qna.mo; done
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Fuzz Package.swift Benchmarks/Package.swift

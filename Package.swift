@@ -61,8 +61,14 @@ let package = Package(
     // ncursesw's wide-character API, and C for what Swift cannot import (macros, wcwidth).
     .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
     // The terminal front end: pure view, line editor and key map; the ncurses backend and UI loop.
+    // glibc's gettext (libintl.h), for the terminal's message catalogues.
+    .systemLibrary(name: "CGettext"),
     .target(
-      name: "QnATerminal", dependencies: ["QnA", "QnAClient", "CNcurses", "CommandLineValues"]),
+      name: "QnATerminal",
+      dependencies: ["QnA", "QnAClient", "CNcurses", "CGettext", "CommandLineValues"],
+      plugins: ["CompileCatalogues"]),
+    // po/*.po compiled with msgfmt at build time, so that a build in the checkout finds them.
+    .plugin(name: "CompileCatalogues", capability: .buildTool()),
     .executableTarget(
       name: "qna",
       dependencies: [
@@ -123,8 +129,8 @@ let package = Package(
       path: "Sources/Server/Logging"),
     // The presenter's pages, as HTML and script text, every text from the network escaped.
     .target(
-      name: "QnAPages", dependencies: ["QnAStore", "CommandLineValues"],
-      path: "Sources/Server/Pages"),
+      name: "QnAPages", dependencies: ["QnAStore", "QnA", "CommandLineValues"],
+      path: "Sources/Server/Pages", plugins: ["CompileCatalogues"]),
     .target(
       name: "QnAServer",
       dependencies: [
@@ -213,7 +219,7 @@ let package = Package(
     .testTarget(name: "QnAStorePostgresTests", dependencies: ["QnAStorePostgres", "QnAStore"]),
     .testTarget(name: "QnAStoreLocationTests", dependencies: ["QnAStoreLocation", "QnAStore"]),
     .testTarget(
-      name: "QnAPagesTests", dependencies: ["QnAPages", "QnAStore", "CommandLineValues"]),
+      name: "QnAPagesTests", dependencies: ["QnAPages", "QnAStore", "CommandLineValues", "QnA"]),
     .testTarget(name: "QnALogHandlersTests", dependencies: ["QnALogHandlers"]),
     // The room's parts without a socket: pages, budgets, the fan-out's coalescing.
     .testTarget(name: "QnARoomTests", dependencies: ["QnARoom", "QnAStore", "QnA", "TestSupport"]),

@@ -47,6 +47,8 @@ public enum QnAEvent: Sendable, Hashable {
   /// Something the front end should tell the attendee (from the client itself, not the
   /// server): shown and expired like any notice.
   case notice(String, kind: Notice.Kind)
+  /// The same in our words, which a front end may translate.
+  case message(Message, kind: Notice.Kind)
 
   public struct Retry: Sendable, Hashable {
     public var after: Duration

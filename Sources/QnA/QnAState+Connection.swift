@@ -47,7 +47,7 @@ extension QnAState {
       effects += join(message.id)
     } else if configuration.expectsRoom, !warnedAboutNoRoom {
       warnedAboutNoRoom = true
-      effects.append(notice("This server shows only your own questions.", kind: .info))
+      effects.append(notice(Message("This server shows only your own questions."), kind: .info))
     }
     if configuration.presenter, !extensions.contains(ProtocolExtension.presenter),
       !warnedAboutNoPresenter
@@ -55,7 +55,8 @@ extension QnAState {
       warnedAboutNoPresenter = true
       effects.append(
         notice(
-          "This server does not take presenter actions on this connection: check the token.",
+          Message(
+            "This server does not take presenter actions on this connection: check the token."),
           kind: .error))
     }
     if extensions.contains(ProtocolExtension.resume) {
@@ -74,7 +75,8 @@ extension QnAState {
       warnedAboutLostAnswers = true
       effects.append(
         notice(
-          "This server cannot resume: answers given while you were disconnected may not arrive.",
+          Message(
+            "This server cannot resume: answers given while you were disconnected may not arrive."),
           kind: .info))
     }
     let resending = unconfirmed.contains { token in
@@ -88,7 +90,8 @@ extension QnAState {
       warnedAboutDuplicates = true
       effects.append(
         notice(
-          "This server cannot tell a resent question from a new one: it may show some twice.",
+          Message(
+            "This server cannot tell a resent question from a new one: it may show some twice."),
           kind: .info))
     }
     return effects + sends + sendVotes() + sendActions()

@@ -33,13 +33,14 @@ extension QnAState {
     case (_, .dismissed):
       return [dismissedNotice(question.content)]
     case (.review?, .live), (.dismissed?, .live):
-      return [notice("Your question “\(excerpt)” is now public.", kind: .info)]
+      return [notice(Message("Your question “%s” is now public.", excerpt), kind: .info)]
     default: return []
     }
   }
 
   private mutating func dismissedNotice(_ content: String) -> QnAEffect {
-    notice("The presenter dismissed your question “\(Self.excerpt(content))”.", kind: .info)
+    notice(
+      Message("The presenter dismissed your question “%s”.", Self.excerpt(content)), kind: .info)
   }
 
   static func excerpt(_ text: String) -> String {

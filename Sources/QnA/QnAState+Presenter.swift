@@ -46,10 +46,10 @@ extension QnAState {
     _ kind: PresenterActionKind, on question: UUID, text: String?, isPrivate: Bool, token: UUID
   ) -> [QnAEffect] {
     guard configuration.presenter else {
-      return [notice("Only the presenter's console acts on questions.", kind: .error)]
+      return [notice(Message("Only the presenter's console acts on questions."), kind: .error)]
     }
     guard desk.queue.count < Self.maxQueuedActions else {
-      return [notice("Too many actions wait for the server.", kind: .error)]
+      return [notice(Message("Too many actions wait for the server."), kind: .error)]
     }
     let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines)
     let action = PresenterDesk.Action(
@@ -67,7 +67,7 @@ extension QnAState {
   /// unhighlight (an approve or an answer has reached the room: it stays).
   mutating func undo(token: UUID) -> [QnAEffect] {
     guard let (last, previous) = desk.lastUndoable else {
-      return [notice("Nothing to undo.", kind: .info)]
+      return [notice(Message("Nothing to undo."), kind: .info)]
     }
     desk.lastUndoable = nil
     let inverse: (PresenterActionKind, UUID)
@@ -77,11 +77,14 @@ extension QnAState {
     case .highlight: inverse = previous.map { (.highlight, $0) } ?? (.unhighlight, last.question)
     case .unhighlight: inverse = (.highlight, last.question)
     case .approve, .answer:
-      return [notice("The last action (\(last.kind.rawValue)) cannot be undone.", kind: .info)]
+      return [
+        notice(
+          Message("The last action (%s) cannot be undone.", last.kind.rawValue), kind: .info)
+      ]
     }
     var effects = act(inverse.0, on: inverse.1, text: nil, isPrivate: false, token: token)
     desk.lastUndoable = nil  // an undo is not undone by the next undo
-    effects.append(notice("Undone: \(last.kind.rawValue).", kind: .info))
+    effects.append(notice(Message("Undone: %s.", last.kind.rawValue), kind: .info))
     return effects
   }
 
@@ -123,9 +126,12 @@ extension QnAState {
     }
     let action = desk.queue.remove(at: index)
     guard response.success else {
-      let reason = response.message ?? "The server refused it."
-      return [.report(.action(action, outcome: .refused(reason))), notice(reason, kind: .error)]
-        + sendActions()
+      let ours = Message("The server refused it.")
+      let reason = response.message ?? ours.text
+      return [
+        .report(.action(action, outcome: .refused(reason))),
+        response.message.map { notice($0, kind: .error) } ?? notice(ours, kind: .error),
+      ] + sendActions()
     }
     return [.report(.action(action, outcome: .done))] + sendActions()
   }

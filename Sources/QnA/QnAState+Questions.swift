@@ -21,21 +21,23 @@ extension QnAState {
     guard questions[token] == nil, !content.isEmpty else {
       return [.log("ignored: restored question \(token)")]
     }
-    let reason = failure ?? refusal(of: content, token: token, maxLength: .max)
+    let reason = failure ?? refusal(of: content, token: token, maxLength: .max)?.text
     guard let reason else { return add(content, token: token, status: .queued) }
     add(content, token: token, status: .failed(reason: reason))
     return [.report(.failed(questions[token]!, reason: reason))]
   }
 
   /// Why `content` cannot be asked, as the attendee reads it; `nil` if it can.
-  private func refusal(of content: String, token: UUID, maxLength: Int) -> String? {
+  private func refusal(of content: String, token: UUID, maxLength: Int) -> Message? {
     switch QuestionText.problem(with: content, maxLength: maxLength) {
-    case .empty?: return "Type a question first."
+    case .empty?: return Message("Type a question first.")
     case .tooLong(let characters, let limit)?:
-      return "Too long: \(characters) characters, at most \(limit)."
+      return Message(
+        "Too long: %1$d characters, at most %2$d.", String(characters), String(limit))
     case .overloadedCharacter?:
-      return "A character carries more than \(QuestionText.maxScalarsPerCharacter) marks: "
-        + "remove them and ask again."
+      return Message(
+        "A character carries more than %d marks: remove them and ask again.",
+        String(QuestionText.maxScalarsPerCharacter))
     case nil: break
     }
     // Characters are what people count, bytes what servers limit: combining marks and
@@ -44,8 +46,9 @@ extension QnAState {
       .newQuestion(NewQuestion(id: token, content: content, token: token))
     ).count
     guard size <= configuration.maxMessageBytes else {
-      return
-        "Too long for the server: \(size) bytes as sent, at most \(configuration.maxMessageBytes)."
+      return Message(
+        "Too long for the server: %1$d bytes as sent, at most %2$d.", String(size),
+        String(configuration.maxMessageBytes))
     }
     return nil
   }

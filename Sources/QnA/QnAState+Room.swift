@@ -247,17 +247,24 @@ extension QnAState {
     guard room.isAvailable else {
       return [
         notice(
-          "This server shows only your own questions: there is nothing to vote on.", kind: .error)
+          Message("This server shows only your own questions: there is nothing to vote on."),
+          kind: .error)
       ]
     }
     guard let target = room.questions[question], target.lifecycle.isPublic || up == false else {
-      return [notice("There is no such question in the room.", kind: .error)]
+      return [notice(Message("There is no such question in the room."), kind: .error)]
     }
     if up, isMine(target) {
-      return [notice("That question is yours: votes are for the others' questions.", kind: .info)]
+      return [
+        notice(
+          Message("That question is yours: votes are for the others' questions."), kind: .info)
+      ]
     }
     if up, target.answered, !(room.pendingVotes[question]?.up ?? room.myVotes.contains(question)) {
-      return [notice("That question is answered: votes are for the open ones.", kind: .info)]
+      return [
+        notice(
+          Message("That question is answered: votes are for the open ones."), kind: .info)
+      ]
     }
     room.pendingVotes[question] = Room.PendingVote(up: up, token: token)
     // Sent first: the line then shows the count as it stands (one typed offline counts).
@@ -287,7 +294,9 @@ extension QnAState {
     updateVotes(response.question, from: response)
     var effects: [QnAEffect] = []
     if !response.success {
-      effects.append(notice(response.message ?? "The vote was refused.", kind: .error))
+      effects.append(
+        response.message.map { notice($0, kind: .error) }
+          ?? notice(Message("The vote was refused."), kind: .error))
     }
     // Its vote confirmed or refused, the question's line changes either way.
     effects += roomLine(response.question).map { [$0] } ?? []

@@ -125,7 +125,8 @@ extension QnAState {
     var effects: [QnAEffect] = [.report(.waiting(question, retryIn: delay, reason: reason))]
     if !pacing {
       // Said once per backlog, not once per refused question.
-      effects.append(notice("\(reason) Your questions go out again on their own.", kind: .info))
+      effects.append(
+        notice(Message("%s Your questions go out again on their own.", reason), kind: .info))
     }
     pacing = true
     return effects
@@ -175,8 +176,8 @@ extension QnAState {
     effects.append(
       notice(
         lost.count == 1
-          ? "The server lost a question of yours: asking it again."
-          : "The server lost \(lost.count) questions of yours: asking them again.",
+          ? Message("The server lost a question of yours: asking it again.")
+          : Message("The server lost %d questions of yours: asking them again.", "\(lost.count)"),
         kind: .info))
     effects += lost.compactMap { questions[$0].map { .report(.queued($0)) } }
     return effects + dispatchReady()

@@ -149,6 +149,8 @@ public struct QnAState: Sendable, Equatable {
       return requeue(token)
     case .notice(let text, let kind):
       return [notice(text, kind: kind)]
+    case .message(let message, let kind):
+      return [notice(message, kind: kind)]
     case .connecting, .connected, .roundTrip, .stalled, .disconnected:
       return applyConnectionChange(event)
     }
@@ -159,8 +161,17 @@ public struct QnAState: Sendable, Equatable {
     notices.removeAll { $0.expiresAt <= self.now }
   }
 
+  /// A notice in words from elsewhere (the server's), shown as they are.
   mutating func notice(_ text: String, kind: Notice.Kind) -> QnAEffect {
-    let notice = Notice(text: text, kind: kind, expiresAt: now + configuration.noticeLifetime)
+    add(Notice(text: text, kind: kind, expiresAt: now + configuration.noticeLifetime))
+  }
+
+  /// A notice in our words, which a front end may translate.
+  mutating func notice(_ message: Message, kind: Notice.Kind) -> QnAEffect {
+    add(Notice(message, kind: kind, expiresAt: now + configuration.noticeLifetime))
+  }
+
+  private mutating func add(_ notice: Notice) -> QnAEffect {
     notices.append(notice)
     if notices.count > configuration.maxNotices {
       notices.removeFirst(notices.count - configuration.maxNotices)

@@ -81,7 +81,10 @@ public struct Notice: Sendable, Hashable {
     case error
   }
 
+  /// In English (what `--headless` prints).
   public var text: String
+  /// The same for translation, where the words are ours rather than the server's.
+  public var message: Message?
   public var kind: Kind
   /// Clock time after which it is no longer shown.
   public var expiresAt: Duration
@@ -90,6 +93,11 @@ public struct Notice: Sendable, Hashable {
     self.text = text
     self.kind = kind
     self.expiresAt = expiresAt
+  }
+
+  public init(_ message: Message, kind: Kind, expiresAt: Duration) {
+    self.init(text: message.text, kind: kind, expiresAt: expiresAt)
+    self.message = message
   }
 }
 

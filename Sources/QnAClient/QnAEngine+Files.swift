@@ -17,9 +17,10 @@ extension QnAEngine {
       log("another qna is using \(pendingFile.url.path); unsent questions stay in memory")
       self.pendingFile = nil
       apply(
-        .notice(
-          "Another qna is connected to this server: questions typed here are not kept "
-            + "after quitting.", kind: .info))
+        .message(
+          Message(
+            "Another qna is connected to this server: questions typed here are not kept after quitting."
+          ), kind: .info))
       return []
     }
     pendingLock = lock
@@ -97,7 +98,7 @@ extension QnAEngine {
       if !saveFailing {
         // Once per run of failures: quitting now would lose what is not saved.
         saveFailing = true
-        apply(.notice("Questions typed here are not saved: \(error)", kind: .error))
+        apply(.message(Message("Questions typed here are not saved: %s", "\(error)"), kind: .error))
       }
     }
   }

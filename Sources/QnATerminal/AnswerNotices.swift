@@ -24,10 +24,15 @@ struct AnswerNotices {
     }
     guard let first = fresh.first else { return nil }
     guard fresh.count == 1 else {
-      return ("\(fresh.count) of your questions were answered", first.content)
+      return (
+        Catalogue.format(
+          trn(
+            "%d of your questions was answered", "%d of your questions were answered",
+            fresh.count), fresh.count), first.content
+      )
     }
     // A private answer is for the asker's eyes: not for a notification's history.
     let answer = first.answerIsPrivate ? nil : first.answer
-    return ("Your question was answered", first.content + (answer.map { " — " + $0 } ?? ""))
+    return (tr("Your question was answered"), first.content + (answer.map { " — " + $0 } ?? ""))
   }
 }

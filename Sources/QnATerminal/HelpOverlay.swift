@@ -1,25 +1,49 @@
 /// F1 / `?`: every key, in a box over the question list.
 enum HelpOverlay {
-  static let keys: [(String, String)] = [
-    ("Enter", "ask the question typed"),
-    ("Tab", "the room / your own questions"),
-    ("↑ ↓ PgUp PgDn Home End", "select in the room; scroll your own"),
-    ("+ (empty line), Ctrl-V", "vote / unvote the selected question"),
-    ("F2, Ctrl-O", "sort the room: popular / recent"),
-    ("/ (empty line)", "search the room; Esc shows it all"),
-    ("← → Ctrl-B Ctrl-F", "move by character"),
-    ("Alt-B Alt-F", "move by word"),
-    ("Ctrl-A Ctrl-E", "start / end of the line"),
-    ("Backspace Delete", "delete a character"),
-    ("Ctrl-U Ctrl-K Ctrl-W", "delete to the start / end, a word"),
-    ("Ctrl-P Ctrl-N", "previous / next question asked"),
-    ("Ctrl-T Ctrl-X", "ask again / drop the last refused one"),
-    ("Ctrl-R Ctrl-L", "reconnect now / redraw the screen"),
-    ("F1, ? (empty line)", "this help; any key closes it"),
-    ("Ctrl-C, Ctrl-D (empty)", "quit"),
-    ("▲ 12", "votes; highlighted once you voted"),
-    ("◆ ✓", "your question · answered"),
-  ]
+  static var keys: [(String, String)] {
+    [
+      ("Enter", tr("ask the question typed")),
+      ("Tab", tr("the room / your own questions")),
+      ("↑ ↓ PgUp PgDn Home End", tr("select in the room; scroll your own")),
+      ("+ (empty line), Ctrl-V", tr("vote / unvote the selected question")),
+      ("F2, Ctrl-O", tr("sort the room: popular / recent")),
+      ("/ (empty line)", tr("search the room; Esc shows it all")),
+      ("← → Ctrl-B Ctrl-F", tr("move by character")),
+      ("Alt-B Alt-F", tr("move by word")),
+      ("Ctrl-A Ctrl-E", tr("start / end of the line")),
+      ("Backspace Delete", tr("delete a character")),
+      ("Ctrl-U Ctrl-K Ctrl-W", tr("delete to the start / end, a word")),
+      ("Ctrl-P Ctrl-N", tr("previous / next question asked")),
+      ("Ctrl-T Ctrl-X", tr("ask again / drop the last refused one")),
+      ("Ctrl-R Ctrl-L", tr("reconnect now / redraw the screen")),
+      ("F1, ? (empty line)", tr("this help; any key closes it")),
+      ("Ctrl-C, Ctrl-D (empty)", tr("quit")),
+      ("F3", tr("the cursor on the last notice")),
+      ("▲ 12", tr("votes; highlighted once you voted")),
+      ("◆ ✓", tr("your question · answered")),
+    ]
+  }
+
+  /// Glyphs the legend explains: not drawn, nor explained, for a screen reader.
+  static let glyphs: Set<Character> = ["▲", "◆", "✓", "↳", "●"]
+
+  /// For a screen reader: one "key: meaning" line each, no box of line-drawing characters
+  /// (read aloud as noise), no legend of glyphs it never sees. Returns the first key's place.
+  static func drawPlain(
+    _ keys: [(String, String)], into grid: inout ScreenGrid, top: Int, height: Int
+  ) -> (row: Int, column: Int) {
+    let lines = keys.filter { !$0.0.contains(where: glyphs.contains) }.map { $0 + ": " + $1 }
+    let shown = max(0, height - 1)
+    for offset in 0..<height {
+      grid.write(String(repeating: " ", count: grid.columns), row: top + offset, column: 0)
+    }
+    let title = lines.count > shown ? tr("Keys (a taller terminal shows all)") : tr("Keys")
+    grid.write(TextWidth.truncate(title, to: grid.columns - 2), row: top, column: 1)
+    for (index, line) in lines.prefix(shown).enumerated() {
+      grid.write(TextWidth.truncate(line, to: grid.columns - 2), row: top + 1 + index, column: 1)
+    }
+    return (top + 1, 1)
+  }
 
   /// Returns where its first key starts: the cursor's place while it shows.
   @discardableResult
@@ -48,7 +72,8 @@ enum HelpOverlay {
         grid.write("│", row: y, column: left + width - 1, style: border)
       }
     }
-    let title = shown < keys.count ? " Keys (a taller terminal shows all) " : " Keys "
+    let title =
+      " " + (shown < keys.count ? tr("Keys (a taller terminal shows all)") : tr("Keys")) + " "
     let fittedTitle = TextWidth.truncate(title, to: width - 4)
     grid.write(
       fittedTitle, row: top, column: left + (width - TextWidth.of(fittedTitle)) / 2, style: border)

@@ -31,8 +31,11 @@ struct QuestionList {
   let questions: [Question]
   let width: Int
   let height: Int
-  /// The clock reading labels count down from.
-  var now: Duration = .zero
+  /// The clock reading labels count down from; `nil` for a screen reader, whose labels do
+  /// not count.
+  var now: Duration? = .zero
+  /// For a screen reader: words where the sighted get glyphs.
+  var words = false
 
   /// Columns before a question's text: a margin, the longest label and a gap.
   static let labelColumns = 13
@@ -49,12 +52,14 @@ struct QuestionList {
     rows += text.dropFirst().map { ListRow(part: .continuation($0), question: question) }
     if let answer = question.answer {
       rows += TextWrap.lines(
-        Self.answerLine(answer, isPrivate: question.answerIsPrivate), width: textWidth
+        Self.answerLine(answer, isPrivate: question.answerIsPrivate, words: words),
+        width: textWidth
       ).map { ListRow(part: .continuation($0), question: question) }
     }
     if case .failed(let reason) = question.status {
       let lines = TextWrap.lines(
-        "↳ " + Sanitizer.forScreen(reason) + " (Ctrl-T asks again, Ctrl-X discards)",
+        (words ? tr("Refused:") + " " : "↳ ") + Sanitizer.forScreen(reason) + " "
+          + tr("(Ctrl-T asks again, Ctrl-X discards)"),
         width: textWidth)
       rows += lines.map { ListRow(part: .reason($0), question: question) }
     }
@@ -63,31 +68,33 @@ struct QuestionList {
 
   /// The presenter's answer under its question, in both lists (text from the network, made
   /// safe for the screen).
-  static func answerLine(_ answer: String, isPrivate: Bool) -> String {
-    (isPrivate ? "↳ Answered privately: " : "↳ Answer: ") + Sanitizer.forScreen(answer)
+  static func answerLine(_ answer: String, isPrivate: Bool, words: Bool = false) -> String {
+    (words ? "" : "↳ ") + (isPrivate ? tr("Answered privately:") : tr("Answer:")) + " "
+      + Sanitizer.forScreen(answer)
   }
 
   /// The label, with the presenter's decision where the server has one (extension
   /// `lifecycle`): in review, dismissed.
-  static func label(_ question: Question, now: Duration) -> String {
+  static func label(_ question: Question, now: Duration?) -> String {
     switch (question.status, question.state) {
-    case (.unanswered, .review?): "In review"
-    case (.unanswered, .dismissed?), (.answered, .dismissed?): "Dismissed"
+    case (.unanswered, .review?): tr("In review")
+    case (.unanswered, .dismissed?), (.answered, .dismissed?): tr("Dismissed")
     default: label(question.status, now: now)
     }
   }
 
   /// At most 12 columns: the label column is 13 wide with its margin.
-  static func label(_ status: QuestionStatus, now: Duration) -> String {
+  static func label(_ status: QuestionStatus, now: Duration?) -> String {
     switch status {
-    case .queued: "Queued"
-    case .sending: "Sending…"
+    case .queued: tr("Queued")
+    case .sending: tr("Sending…")
     // Its wait over, it is queued like any other until it can go.
-    case .waiting(let until, _) where until <= now: "Queued"
-    case .waiting(let until, _): "Waiting \(Self.countdown(until - now))"
-    case .failed: "Failed"
-    case .unanswered: "Unanswered"
-    case .answered: "Answered"
+    case .waiting(let until, _) where now.map { until <= $0 } ?? false: tr("Queued")
+    case .waiting(let until, _):
+      now.map { Catalogue.format(tr("Waiting %s"), Self.countdown(until - $0)) } ?? tr("Waiting")
+    case .failed: tr("Failed")
+    case .unanswered: tr("Unanswered")
+    case .answered: tr("Answered")
     }
   }
 

@@ -27,22 +27,34 @@ struct RoomList {
   let entries: [RoomEntry]
   let width: Int
   let height: Int
+  /// For a screen reader: the label in words before the text ("12 votes, voted, yours"),
+  /// no glyphs and no columns of their own.
+  var words = false
+  /// For a screen reader in the presenter's console: questions with an action the server has
+  /// not confirmed (drawn as "…" for the eye).
+  var unconfirmed: Set<UUID> = []
 
   /// Columns before a question's text: margin, votes, marks and gaps.
   static let labelColumns = 11
   /// Lines an unselected question shows at most; the selected one shows all of it.
   static let collapsedLines = 3
 
-  var textWidth: Int { max(1, width - Self.labelColumns - 1) }
+  /// Where a question's text starts: after the label's columns, or after a margin in words.
+  var textColumn: Int { words ? 1 : Self.labelColumns }
+  var textWidth: Int { max(1, width - textColumn - 1) }
 
   /// The rows of a question: all of them when it is the selected one (`expanded`), at most
   /// `collapsedLines` otherwise.
   func rows(of entry: RoomEntry, expanded: Bool) -> [RoomRow] {
-    let text = Self.statePrefix(entry.state) + Sanitizer.forScreen(entry.question.content)
+    let text =
+      (words ? Self.spokenLabel(entry, unconfirmed: unconfirmed.contains(entry.id)) + ": " : "")
+      + Self.statePrefix(entry.state)
+      + Sanitizer.forScreen(entry.question.content)
     var lines = wrapped(text, expanded: expanded)
     if let answer = entry.answer {
       lines += wrapped(
-        QuestionList.answerLine(answer, isPrivate: entry.question.isPrivate == true),
+        QuestionList.answerLine(
+          answer, isPrivate: entry.question.isPrivate == true, words: words),
         expanded: expanded)
     }
     return lines.enumerated().map {
@@ -68,8 +80,8 @@ struct RoomList {
   /// Words before a question only its asker and the presenters see.
   static func statePrefix(_ state: QuestionState) -> String {
     switch state {
-    case .review: "In review · "
-    case .dismissed: "Dismissed · "
+    case .review: tr("In review") + " · "
+    case .dismissed: tr("Dismissed") + " · "
     case .live, .answered: ""
     }
   }
@@ -80,6 +92,18 @@ struct RoomList {
     let count = entry.votes > 9_999 ? "\(min(entry.votes / 1000, 999))k" : String(entry.votes)
     let votes = "▲ " + count + String(repeating: " ", count: max(0, 4 - count.count))
     return (votes, (entry.mine ? "◆" : " ") + (entry.question.answered ? "✓" : " "))
+  }
+
+  /// The label for a screen reader: the votes and the marks in words.
+  static func spokenLabel(_ entry: RoomEntry, unconfirmed: Bool = false) -> String {
+    var parts = [Catalogue.format(trn("%d vote", "%d votes", entry.votes), entry.votes)]
+    if entry.voted { parts.append(tr("voted")) }
+    if entry.votePending { parts.append(tr("vote not confirmed yet")) }
+    if entry.mine { parts.append(tr("yours")) }
+    if entry.question.answered { parts.append(tr("answered")) }
+    if entry.highlighted { parts.append(tr("being answered now")) }
+    if unconfirmed { parts.append(tr("action not confirmed yet")) }
+    return parts.joined(separator: ", ")
   }
 
   /// Where the label's parts start: the votes after a margin, the marks after a gap.

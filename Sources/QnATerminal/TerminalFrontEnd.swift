@@ -18,12 +18,15 @@ public enum TerminalFrontEnd {
     public var presenter: Bool
     /// Desktop notifications through the terminal (`--notify`), when it can show them.
     public var notifier: DesktopNotifier?
+    /// For screen readers and braille displays (`--screen-reader`, `QNA_SCREEN_READER`).
+    public var screenReader: Bool
 
     public init(
       colors: Bool, bell: Bool, mouse: Bool, view: ListView = .room, presenter: Bool = false,
-      notifier: DesktopNotifier? = nil
+      notifier: DesktopNotifier? = nil, screenReader: Bool = false
     ) {
       self.presenter = presenter
+      self.screenReader = screenReader
       self.notifier = notifier
       self.colors = colors
       self.bell = bell
@@ -39,7 +42,7 @@ public enum TerminalFrontEnd {
     public var description: String {
       switch self {
       case .notATerminal:
-        "stdin and stdout must be a terminal; for scripts and pipes, use --headless"
+        tr("stdin and stdout must be a terminal; for scripts and pipes, use --headless")
       case .screen(let reason): reason
       }
     }
@@ -81,7 +84,8 @@ public enum TerminalFrontEnd {
       options: .init(
         url: engine.url.description, colors: options.colors,
         maxLength: await engine.state.configuration.maxQuestionLength,
-        keepsQueuedQuestions: await engine.keepsPendingQuestions, presenter: options.presenter),
+        keepsQueuedQuestions: await engine.keepsPendingQuestions, presenter: options.presenter,
+        screenReader: options.screenReader),
       state: await engine.state)
     model.chosenView = options.view
     let (actions, actionSink) = AsyncStream<TerminalAction>.makeStream()

@@ -109,7 +109,7 @@ final class TerminalLoop {
     if let state = news.state, model.update(state: state) {
       if bell { beep() }
       if let question = state.nowAnswering?.question {
-        notify("Your question is being answered now", question.content)
+        notify(tr("Your question is being answered now"), question.content)
       }
     }
     for _ in 0..<news.taken { model.askTaken() }

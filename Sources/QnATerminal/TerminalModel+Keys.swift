@@ -4,6 +4,15 @@ import QnA
 extension TerminalModel {
   /// Applies a key; returns what the UI loop must do.
   public mutating func handle(_ key: Key) -> [TerminalAction] {
+    // A screen reader's room waits for a key: it is brought up to date before the key acts.
+    if catchUpBeforeKey() { return [] }
+    // F3 puts the cursor on the footer's announcement; any key takes it back.
+    let wasOnAnnouncement = announcementHasFocus
+    announcementHasFocus = false
+    if key == .function(3), !showsHelp, !confirmingQuit, search == nil {
+      announcementHasFocus = !wasOnAnnouncement
+      return []
+    }
     // A key that closes an overlay, or answers the quit question, leaves the focus be.
     let keyIsForTheScreen = !showsHelp && !confirmingQuit && !pasting && search == nil
     let searching = search != nil
@@ -190,8 +199,9 @@ extension TerminalModel {
     guard !text.isEmpty else { return [] }
     if text.count > options.maxLength {
       addNotice(
-        "Too long: \(text.count) characters, at most \(options.maxLength). Shorten it and "
-          + "press Enter.", kind: .error)
+        Catalogue.format(
+          tr("Too long: %1$d characters, at most %2$d. Shorten it and press Enter."), text.count,
+          options.maxLength), kind: .error)
       return []
     }
     history.record(text)
@@ -206,7 +216,7 @@ extension TerminalModel {
   private mutating func retryLastFailed() -> [TerminalAction] {
     let failed = questions.last { if case .failed = $0.status { true } else { false } }
     guard let failed else {
-      addNotice("No refused question to ask again.", kind: .info)
+      addNotice(tr("No refused question to ask again."), kind: .info)
       return []
     }
     return [.retry(failed.id)]
@@ -216,7 +226,7 @@ extension TerminalModel {
   private mutating func discardLastFailed() -> [TerminalAction] {
     let failed = questions.last { if case .failed = $0.status { true } else { false } }
     guard let failed else {
-      addNotice("No refused question to discard.", kind: .info)
+      addNotice(tr("No refused question to discard."), kind: .info)
       return []
     }
     return [.discard(failed.id)]
@@ -234,21 +244,35 @@ extension TerminalModel {
   /// The confirmation line shown while `confirmingQuit`: the question first, so that a
   /// narrow terminal cuts the explanation rather than the question.
   var quitQuestion: String {
+    // TRANSLATORS: the quit questions: "y" is the key that answers yes in every
+    // language, so "y/n" stays as it is.
     let actions = state.desk.pendingCount
     if actions > 0 {
-      let what = actions == 1 ? "1 action" : "\(actions) actions"
-      return "Quit with \(what) not sent? y/n (\(actions == 1 ? "it" : "they") will be lost)"
+      return Catalogue.format(
+        trn(
+          "Quit with %d action not sent? y/n (it will be lost)",
+          "Quit with %d actions not sent? y/n (they will be lost)", actions), actions)
     }
     let count = state.pendingQuestions.count + asksInFlight
-    guard count > 0 else { return "Everything is sent now. Quit? y/n" }
+    guard count > 0 else { return tr("Everything is sent now. Quit? y/n") }
     let failed = state.counts.failed
-    var questions = count == 1 ? "1 question" : "\(count) questions"
-    if failed > 0 { questions += " (\(failed) refused)" }
-    let kept = failed > 0 ? " for" : " and sent"
-    let fate =
-      options.keepsQueuedQuestions
-      ? (count == 1 ? "it is kept" : "they are kept") + kept + " the next time qna starts"
-      : (count == 1 ? "it will be lost" : "they will be lost")
-    return "Quit with \(questions) not sent? y/n (\(fate))"
+    if !options.keepsQueuedQuestions {
+      return Catalogue.format(
+        trn(
+          "Quit with %d question not sent? y/n (it will be lost)",
+          "Quit with %d questions not sent? y/n (they will be lost)", count), count)
+    }
+    if failed > 0 {
+      return Catalogue.format(
+        trn(
+          "Quit with %1$d question not sent (%2$d refused)? y/n (kept for the next time qna starts)",
+          "Quit with %1$d questions not sent (%2$d refused)? y/n (kept for the next time qna starts)",
+          count), count, failed)
+    }
+    return Catalogue.format(
+      trn(
+        "Quit with %d question not sent? y/n (it is kept and sent the next time qna starts)",
+        "Quit with %d questions not sent? y/n (they are kept and sent the next time qna starts)",
+        count), count)
   }
 }

@@ -15,10 +15,14 @@ extension TerminalModel {
   /// The lists, in the order Tab visits them.
   public static let presenterTabs: [QuestionState] = [.review, .live, .answered, .dismissed]
 
-  static let answerPrompt = "Answer › "
-  static let privateAnswerPrompt = "Private answer › "
-  static let presenterHint =
-    "a approve · d dismiss · r restore · h now answering · m answered · t/p answer · u undo · Tab list · ? keys"
+  static var answerPrompt: String { tr("Answer") + " › " }
+  static var privateAnswerPrompt: String { tr("Private answer") + " › " }
+  static var presenterHint: String {
+    // TRANSLATORS: each single letter is the key that does what follows it: keep the letters.
+    tr(
+      "a approve · d dismiss · r restore · h now answering · m answered · t/p answer · u undo · Tab list · ? keys"
+    )
+  }
 
   mutating func handlePresenterKey(_ key: Key) -> [TerminalAction] {
     if answering != nil { return handleAnswerKey(key) }
@@ -76,7 +80,7 @@ extension TerminalModel {
       answering = nil
       editor = LineEditor()
       inputOffset = 0
-      addNotice("Answer dropped.", kind: .info)
+      addNotice(tr("Answer dropped."), kind: .info)
     case .control("c"): return requestQuit()
     case .text(let text): editor.insert(Self.typeable(text))
     default: Self.edit(key, in: &editor)
@@ -91,7 +95,7 @@ extension TerminalModel {
 
   private mutating func act(_ kind: PresenterActionKind) -> [TerminalAction] {
     guard let entry = selectedEntry else {
-      addNotice("Select a question with ↑ ↓ first.", kind: .info)
+      addNotice(tr("Select a question with ↑ ↓ first."), kind: .info)
       return []
     }
     return [.act(kind, entry.id, text: nil, isPrivate: false)]
@@ -110,11 +114,19 @@ extension TerminalModel {
     selection = roomList.first()
   }
 
+  static func tabName(_ tab: QuestionState) -> String {
+    switch tab {
+    case .review: tr("Review")
+    case .live: tr("Live")
+    case .answered: tr("Answered")
+    case .dismissed: tr("Dismissed")
+    }
+  }
+
   /// The tabs with their counts, for the footer: the one shown in brackets.
   var tabSummary: String {
     Self.presenterTabs.map { tab in
-      let name = "\(tab.rawValue.prefix(1).uppercased())\(tab.rawValue.dropFirst())"
-      let label = "\(name) \(tabCounts[tab] ?? 0)"
+      let label = "\(Self.tabName(tab)) \(tabCounts[tab] ?? 0)"
       return tab == presenterTab ? "[\(label)]" : label
     }.joined(separator: " · ")
   }

@@ -19,7 +19,10 @@ extension TerminalModel {
 
   /// The room as the view lists it: sorted, searched.
   var roomList: RoomList {
-    RoomList(entries: roomEntries, width: columns, height: listHeight)
+    RoomList(
+      entries: roomEntries, width: columns, height: listHeight, words: options.screenReader,
+      unconfirmed: options.screenReader && options.presenter
+        ? Set(state.desk.queue.map(\.question)) : [])
   }
 
   /// Text keys with a meaning of their own on an empty input line.
@@ -29,7 +32,7 @@ extension TerminalModel {
   static let riseDuration = Duration.seconds(2)
 
   func isRising(_ entry: RoomEntry) -> Bool {
-    guard let at = state.room.risenAt[entry.id] else { return false }
+    guard !options.screenReader, let at = state.room.risenAt[entry.id] else { return false }
     return now < at + Self.riseDuration
   }
 
@@ -42,6 +45,7 @@ extension TerminalModel {
       all = all.filter { $0.state == presenterTab }
     }
     roomVoted = all.count { $0.voted }
+    roomSize = all.count
     let needle = filter.trimmingCharacters(in: .whitespaces)
     roomEntries =
       needle.isEmpty
@@ -93,7 +97,7 @@ extension TerminalModel {
   /// Tab: the other list, where the server has a room.
   mutating func switchView() {
     guard state.room.isAvailable else {
-      addNotice("This server shows only your own questions.", kind: .info)
+      addNotice(tr("This server shows only your own questions."), kind: .info)
       return
     }
     chosenView = listView == .room ? .mine : .room
@@ -102,7 +106,7 @@ extension TerminalModel {
   /// Votes for the selected question, or takes the vote back.
   private mutating func voteForSelection() -> [TerminalAction] {
     guard let selection, let entry = roomEntries.first(where: { $0.id == selection.id }) else {
-      addNotice("Select a question with ↑ ↓ first, then vote.", kind: .info)
+      addNotice(tr("Select a question with ↑ ↓ first, then vote."), kind: .info)
       return []
     }
     return [.vote(entry.id, up: !entry.voted)]

@@ -34,12 +34,18 @@ public struct TerminalModel: Sendable {
     public var highlightDuration: Duration
     /// The presenter's console (`qna present`): tabs by state, keys that act.
     public var presenter: Bool
+    /// For screen readers and braille displays (`--screen-reader`): nothing repainted on a
+    /// timer, words instead of glyphs, events announced in the footer, the room redrawn on a
+    /// key rather than under the reader's cursor.
+    public var screenReader: Bool
 
     public init(
       url: String, colors: Bool = true, maxLength: Int = 1000, keepsQueuedQuestions: Bool = true,
-      highlightDuration: Duration = .seconds(3), presenter: Bool = false
+      highlightDuration: Duration = .seconds(3), presenter: Bool = false,
+      screenReader: Bool = false
     ) {
       self.presenter = presenter
+      self.screenReader = screenReader
       self.url = url
       self.colors = colors
       self.maxLength = maxLength
@@ -95,6 +101,16 @@ public struct TerminalModel: Sendable {
   public internal(set) var presenterTab = QuestionState.live
   public internal(set) var tabCounts: [QuestionState: Int] = [:]
   public internal(set) var answering: AnswerDraft?
+  /// Screen-reader mode: the room changed since it was last drawn (it is redrawn on a key).
+  public internal(set) var roomIsStale = false
+  /// Screen-reader mode: the cursor is on the footer's announcement (F3), until the next key.
+  public internal(set) var announcementHasFocus = false
+  /// Screen-reader mode: the footer's line, until the next announcement replaces it.
+  public internal(set) var announcement: Announcement?
+  /// How many questions the room list holds, searched or not (as drawn).
+  public internal(set) var roomSize = 0
+  /// Screen-reader mode: the seconds a reconnection waits, said once when it starts waiting.
+  var retrySaid: (at: Duration, seconds: Int64)?
 
   public init(options: Options, state: QnAState = QnAState(), rows: Int = 24, columns: Int = 80) {
     self.options = options
@@ -105,18 +121,27 @@ public struct TerminalModel: Sendable {
     self.rows = rows
     self.columns = columns
     refreshRoom()
+    if case .waitingToRetry(let at, _, _) = state.connection {
+      retrySaid = (at, DurationValue.wholeSeconds(max(.zero, at - state.now), roundingUp: true))
+    }
   }
 
   /// Takes the engine's latest state. Returns whether a question of this attendee's has
   /// just become the one being answered (worth the bell).
   @discardableResult
   public mutating func update(state: QnAState) -> Bool {
+    let (before, questionsBefore) = (self.state, questions)
     let answeringBefore = self.state.room.highlighted
     self.state = state
     questions = state.orderedQuestions
     now = max(now, state.now)
     recentAnswers = Self.recentAnswers(questions, now: now, within: options.highlightDuration)
-    refreshRoom()
+    if options.screenReader {
+      announceChanges(from: before, questionsBefore: questionsBefore)
+      refreshRoomForReader(from: before)
+    } else {
+      refreshRoom()
+    }
     guard let answering = state.nowAnswering, answering.id != answeringBefore else {
       return false
     }
@@ -141,7 +166,8 @@ public struct TerminalModel: Sendable {
       keepCursorVisible()
     } else {
       history.record(text)
-      addNotice("The refused question is in the history: Ctrl-P brings it back.", kind: .info)
+      addNotice(
+        tr("The refused question is in the history: Ctrl-P brings it back."), kind: .info)
     }
   }
 
@@ -158,17 +184,22 @@ public struct TerminalModel: Sendable {
 
   var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
   /// Whether the question being answered now is pinned under the header.
-  var showsBanner: Bool { state.nowAnswering != nil && rows > Self.minimumRows }
+  /// A screen reader's list keeps its rows: the banner's row is kept for it even when empty.
+  var showsBanner: Bool {
+    (options.screenReader || state.nowAnswering != nil) && rows > Self.minimumRows
+  }
   /// The first row of the list area.
   var listTop: Int { showsBanner ? 2 : 1 }
   /// Rows between the header (and banner) and the footer.
   var listHeight: Int { max(0, rows - 2 - listTop) }
   var questionList: QuestionList {
-    QuestionList(questions: questions, width: columns, height: listHeight, now: now)
+    QuestionList(
+      questions: questions, width: columns, height: listHeight,
+      now: options.screenReader ? nil : now, words: options.screenReader)
   }
 
-  static let prompt = "Ask a question › "
-  static let searchPrompt = "Search the room › "
+  static var prompt: String { tr("Ask a question") + " › " }
+  static var searchPrompt: String { tr("Search the room") + " › " }
   /// Columns for the input text: after the prompt, before the character counter.
   var inputWidth: Int { max(1, columns - TextWidth.of(Self.prompt) - counterWidth - 1) }
   var counterWidth: Int { showsCounter ? String(options.maxLength).count * 2 + 2 : 0 }
@@ -195,13 +226,17 @@ public struct TerminalModel: Sendable {
   }
 
   func isHighlighted(_ question: Question) -> Bool {
-    guard question.status == .answered, let at = question.answeredAt else { return false }
+    guard !options.screenReader, question.status == .answered, let at = question.answeredAt else {
+      return false
+    }
     return now < at + options.highlightDuration
   }
 
   /// When the screen next changes without any input: a countdown ticks, a notice expires, a
   /// highlight ends. `nil`: not until something happens (an idle UI sleeps).
   public var nextChange: Duration? {
+    // Nothing a screen reader would read again: every change waits for an event or a key.
+    if options.screenReader { return nil }
     var times = notices.map(\.expiresAt)
     if case .waitingToRetry(let at, _, _) = state.connection, at > now {
       // When the whole seconds shown go down by one.
@@ -222,6 +257,7 @@ public struct TerminalModel: Sendable {
   }
 
   mutating func addNotice(_ text: String, kind: Notice.Kind) {
+    if options.screenReader { announcement = Announcement(text: text, isError: kind == .error) }
     localNotices.removeAll { $0.expiresAt <= now }
     localNotices.append(Notice(text: text, kind: kind, expiresAt: now + .seconds(5)))
     if localNotices.count > 3 { localNotices.removeFirst() }

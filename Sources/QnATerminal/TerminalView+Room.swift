@@ -5,7 +5,8 @@ extension TerminalView {
   /// The question being answered now, pinned under the header in both views.
   static func drawBanner(_ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid) {
     guard model.showsBanner, let answering = model.state.nowAnswering else { return }
-    let label = answering.mine ? " Now answering your question: " : " Now answering: "
+    let label =
+      " " + (answering.mine ? tr("Now answering your question:") : tr("Now answering:")) + " "
     let text = Sanitizer.forScreen(answering.question.content)
     grid.fill(row: 1, style: palette.highlight)
     let column = grid.write(
@@ -23,12 +24,16 @@ extension TerminalView {
     guard !model.roomEntries.isEmpty else {
       let hint =
         !model.filter.isEmpty
-        ? " No question matches “\(Sanitizer.forScreen(model.filter))”. Esc shows them all."
+        ? " "
+          + Catalogue.format(
+            tr("No question matches “%s”. Esc shows them all."), Sanitizer.forScreen(model.filter))
         : model.state.room.seq == nil
-          ? " Joining the room…"
+          ? " " + tr("Joining the room…")
           : model.options.presenter
-            ? " No questions in this list. Tab shows the next; ? shows every key."
-            : " No questions in the room yet. Type one below and press Enter; F1 shows every key."
+            ? " " + tr("No questions in this list. Tab shows the next; ? shows every key.")
+            : " "
+              + tr(
+                "No questions in the room yet. Type one below and press Enter; F1 shows every key.")
       grid.write(
         TextWidth.truncate(hint, to: grid.columns), row: model.listTop + 1, column: 0,
         style: palette.faint)
@@ -44,7 +49,7 @@ extension TerminalView {
       if entry.id == selected, selectedRow == nil { selectedRow = y }
       var textStyle = entry.question.answered ? palette.faint : CellStyle.plain
       if entry.id == selected { textStyle = palette.selected }
-      if row.isFirst {
+      if row.isFirst, !list.words {
         let label = RoomList.label(entry)
         grid.write(
           label.votes, row: y, column: RoomList.votesColumn,
@@ -58,10 +63,10 @@ extension TerminalView {
       }
       if entry.id == selected {
         grid.fill(
-          row: y, from: row.isFirst ? RoomList.labelColumns - 1 : 0, to: grid.columns,
+          row: y, from: row.isFirst ? list.textColumn - 1 : 0, to: grid.columns,
           style: textStyle)
       }
-      grid.write(row.text, row: y, column: RoomList.labelColumns, style: textStyle)
+      grid.write(row.text, row: y, column: list.textColumn, style: textStyle)
     }
     return ((above, below), selectedRow)
   }
@@ -81,19 +86,39 @@ extension TerminalView {
   static func presenterSummary(_ model: TerminalModel) -> String {
     var summary = " " + model.tabSummary
     let pending = model.state.desk.pendingCount
-    if pending > 0 { summary += " · \(pending) action\(pending == 1 ? "" : "s") not sent yet" }
-    if !model.filter.isEmpty { summary += " · \(model.roomEntries.count) match" }
+    if pending > 0 {
+      summary +=
+        " · "
+        + Catalogue.format(
+          trn("%d action not sent yet", "%d actions not sent yet", pending), pending)
+    }
+    if !model.filter.isEmpty { summary += " · " + matches(model.roomEntries.count) }
     return summary
   }
 
   /// The room's numbers, for the footer.
   static func roomSummary(_ model: TerminalModel) -> String {
     let room = model.state.room
-    var summary = " \(room.questions.count) in the room"
-    if model.roomVoted > 0 { summary += " · \(model.roomVoted) voted" }
-    if !model.filter.isEmpty { summary += " · \(model.roomEntries.count) match" }
+    // A screen reader's count is the list's as drawn: it changes when the list does.
+    let size = model.options.screenReader ? model.roomSize : room.questions.count
+    var summary = " " + Catalogue.format(trn("%d in the room", "%d in the room", size), size)
+    if model.roomVoted > 0 {
+      summary +=
+        " · " + Catalogue.format(trn("%d voted", "%d voted", model.roomVoted), model.roomVoted)
+    }
+    if !model.filter.isEmpty { summary += " · " + matches(model.roomEntries.count) }
     let pending = model.state.counts.pending + model.state.counts.failed
-    if pending > 0 { summary += " · \(pending) of yours not sent" }
+    if pending > 0 {
+      summary +=
+        " · "
+        + Catalogue.format(trn("%d of yours not sent", "%d of yours not sent", pending), pending)
+    }
     return summary
+  }
+
+  /// How many questions a search finds.
+  private static func matches(_ count: Int) -> String {
+    // TRANSLATORS: how many questions match a search ("1 match", "3 match").
+    Catalogue.format(trn("%d match", "%d match", count), count)
   }
 }

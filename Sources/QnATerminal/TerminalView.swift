@@ -17,9 +17,9 @@ public enum TerminalView {
   public static func render(_ model: TerminalModel) -> Frame {
     var grid = ScreenGrid(rows: model.rows, columns: model.columns)
     guard !model.isTooSmall else {
-      let message =
-        "Too small: \(model.columns)×\(model.rows) (qna needs "
-        + "\(TerminalModel.minimumColumns)×\(TerminalModel.minimumRows))"
+      let message = Catalogue.format(
+        tr("Too small: %1$d×%2$d (qna needs %3$d×%4$d)"), model.columns, model.rows,
+        TerminalModel.minimumColumns, TerminalModel.minimumRows)
       grid.write(TextWidth.truncate(message, to: model.columns), row: 0, column: 0)
       return Frame(grid: grid, cursor: nil)
     }
@@ -40,15 +40,22 @@ public enum TerminalView {
     drawFooter(model, palette, more: more, into: &grid)
     var cursor = drawInput(model, palette, into: &grid)
     if model.showsHelp {
-      let first = HelpOverlay.draw(
-        model.options.presenter ? PresenterHelp.keys : HelpOverlay.keys,
-        into: &grid, top: 1, height: model.rows - 3, palette: palette)
+      let keys = model.options.presenter ? PresenterHelp.keys : HelpOverlay.keys
+      let first =
+        model.options.screenReader
+        ? HelpOverlay.drawPlain(keys, into: &grid, top: 1, height: model.rows - 3)
+        : HelpOverlay.draw(keys, into: &grid, top: 1, height: model.rows - 3, palette: palette)
       return Frame(grid: grid, cursor: first)
     }
     if model.confirmingQuit {
       // On the question asked in the footer, after its words.
       let width = TextWidth.of(TextWidth.truncate(model.quitQuestion, to: grid.columns - 2))
       cursor = (model.rows - 2, min(grid.columns - 1, width + 1))
+    } else if model.announcementHasFocus,
+      model.options.screenReader ? model.announcement != nil : !model.notices.isEmpty
+    {
+      // F3: on the footer's announcement, for a braille display to show it.
+      cursor = (model.rows - 2, 1)
     } else if model.listFocusIsShown, let focusRow {
       cursor = (focusRow, 0)
     }
@@ -62,24 +69,25 @@ public enum TerminalView {
     var column = grid.write(
       model.options.presenter ? " qna present" : " qna", row: 0, column: 0, style: palette.title)
     if model.options.presenter {
-      let sort = model.order == .popular ? "by votes" : "newest first"
+      let sort = model.order == .popular ? tr("by votes") : tr("newest first")
       column = grid.write(sort, row: 0, column: column + 2, style: CellStyle(bold: true))
     } else if model.state.room.isAvailable {
       // Which list, and in the room how it is sorted.
       let view =
         model.listView == .mine
-        ? "Mine" : model.order == .popular ? "Room · popular" : "Room · recent"
+        ? tr("Mine") : model.order == .popular ? tr("Room · popular") : tr("Room · recent")
       column = grid.write(view, row: 0, column: column + 2, style: CellStyle(bold: true))
     }
     // The state in words comes first, then the URL, then the reason for a disconnection.
-    let core = "● " + status.words
+    // The dot is colour for the eye; a screen reader would read its name.
+    let core = (model.options.screenReader ? "" : "● ") + status.words
     let coreWidth = min(TextWidth.of(core), grid.columns - column - 2)
     let urlRoom = grid.columns - column - coreWidth - 5
     if urlRoom > 8, let session = model.state.session {
       // A session says what it is: its title and the code to join it (the URL is long).
       let name =
         Sanitizer.forScreen(session.title) + " · " + Sanitizer.forScreen(session.code)
-        + (session.open ? "" : " · closed")
+        + (session.open ? "" : " · " + tr("closed"))
       column = grid.write(
         TextWidth.truncate(name, to: urlRoom), row: 0, column: column + 2,
         style: CellStyle(bold: true))
@@ -104,25 +112,40 @@ public enum TerminalView {
     words: String, detail: String?, tone: Palette.Tone
   ) {
     let state = model.state
+    // A screen reader's header changes with the connection only: no round trip that changes
+    // with every ping, no seconds that tick.
+    let reader = model.options.screenReader
     switch state.connection {
-    case .idle: return ("starting…", nil, .quiet)
+    case .idle: return (tr("starting…"), nil, .quiet)
     case .connecting(let attempt):
-      return (attempt > 1 ? "connecting (attempt \(attempt))…" : "connecting…", nil, .warning)
-    case .awaitingHandshake: return ("connected, waiting for the handshake…", nil, .warning)
+      return (
+        attempt > 1
+          ? Catalogue.format(tr("connecting (attempt %d)…"), attempt) : tr("connecting…"), nil,
+        .warning
+      )
+    case .awaitingHandshake: return (tr("connected, waiting for the handshake…"), nil, .warning)
     case .ready(let id):
       let shortID = "#" + id.uuidString.prefix(8).lowercased()
+      if reader, state.stalledFor != nil { return (tr("stalled: no pong"), nil, .warning) }
       if let stalled = state.stalledFor {
         return (
-          "stalled: no pong for \(DurationValue.wholeSeconds(stalled)) s · \(shortID)", nil,
-          .warning
+          Catalogue.format(
+            tr("stalled: no pong for %d s"), DurationValue.wholeSeconds(stalled)) + " · "
+            + shortID, nil, .warning
         )
       }
-      let roundTrip = state.roundTrip.map { " · \(DurationValue.milliseconds($0))" } ?? ""
-      return ("connected\(roundTrip) · \(shortID)", nil, .good)
+      let roundTrip =
+        reader ? "" : state.roundTrip.map { " · \(DurationValue.milliseconds($0))" } ?? ""
+      return (tr("connected") + roundTrip + " · " + shortID, nil, .good)
     case .waitingToRetry(let at, let attempt, let reason):
-      let left = DurationValue.wholeSeconds(max(.zero, at - model.now), roundingUp: true)
-      return ("reconnecting in \(left) s (attempt \(attempt))", reason, .bad)
-    case .offline(let reason): return ("offline", reason, .bad)
+      let left =
+        reader
+        ? model.retrySaid?.seconds ?? 0
+        : DurationValue.wholeSeconds(max(.zero, at - model.now), roundingUp: true)
+      return (
+        Catalogue.format(tr("reconnecting in %1$d s (attempt %2$d)"), left, attempt), reason, .bad
+      )
+    case .offline(let reason): return (tr("offline"), reason, .bad)
     }
   }
 
@@ -133,7 +156,8 @@ public enum TerminalView {
     -> Bool
   {
     guard !model.questions.isEmpty else {
-      let hint = " No questions yet. Type one below and press Enter; F1 or ? shows every key."
+      let hint =
+        " " + tr("No questions yet. Type one below and press Enter; F1 or ? shows every key.")
       grid.write(
         TextWidth.truncate(hint, to: grid.columns), row: model.listTop + 1, column: 0,
         style: palette.faint)
@@ -176,34 +200,61 @@ public enum TerminalView {
       return
     }
     let counts = model.state.counts
-    var summary = " \(counts.asked) asked · \(counts.answered) answered · \(counts.pending) pending"
-    if counts.failed > 0 { summary += " · \(counts.failed) failed" }
+    var summary =
+      " "
+      + Catalogue.format(
+        tr("%1$d asked · %2$d answered · %3$d pending"), counts.asked, counts.answered,
+        counts.pending)
+    if counts.failed > 0 { summary += " · " + Catalogue.format(tr("%d failed"), counts.failed) }
     if model.listView == .room { summary = roomSummary(model) }
     if model.options.presenter { summary = presenterSummary(model) }
-    let scrollHint =
-      switch more {
-      case (true, true): "↑↓ more "
-      case (true, false): "↑ more above "
-      case (false, true): model.listView == .room ? "↓ more below " : "↓ more below: End "
-      case (false, false): ""
-      }
+    if model.options.screenReader, model.roomIsStale, model.listView == .room {
+      summary += " · " + tr("the room changed: any key shows it")
+    }
+    let scrollHint = Self.scrollHint(more, model)
     let end = grid.columns - TextWidth.of(scrollHint)
     var column = 0
-    if let notice = model.notices.last {
-      let text = Sanitizer.forScreen(notice.text)
-      // A notice needs room; on a narrow terminal it goes first and the counts wait.
-      if end - TextWidth.of(summary) - 3 >= min(24, TextWidth.of(text)) {
+    // A screen reader's footer: its announcement, until the next one; others: the newest
+    // notice, for its few seconds.
+    let shown =
+      model.options.screenReader
+      ? model.announcement.map { ($0.text, $0.isError) }
+      : model.notices.last.map { (Sanitizer.forScreen(Catalogue.localized($0)), $0.kind == .error) }
+    if let (text, isError) = shown {
+      // A notice needs room; on a narrow terminal it goes first and the counts wait. A
+      // screen reader's announcement always goes first: it is the news.
+      if !model.options.screenReader, end - TextWidth.of(summary) - 3 >= min(24, TextWidth.of(text))
+      {
         column = grid.write(summary, row: y, column: 0, style: palette.bar)
         column = grid.write(" │", row: y, column: column, style: palette.bar)
       }
-      let style = notice.kind == .error ? palette.barAlert : palette.bar
-      grid.write(
+      let style = isError ? palette.barAlert : palette.bar
+      column = grid.write(
         TextWidth.truncate(text, to: end - column - 2), row: y,
         column: column + 1, style: style)
+      if model.options.screenReader, end - column > 12 {
+        grid.write(
+          TextWidth.truncate(" ·" + summary, to: end - column - 1), row: y, column: column,
+          style: palette.bar)
+      }
     } else {
       grid.write(TextWidth.truncate(summary, to: end), row: y, column: 0, style: palette.bar)
     }
     if !scrollHint.isEmpty { grid.write(scrollHint, row: y, column: end, style: palette.bar) }
+  }
+
+  /// Whether more lies above or below the list shown: arrows, or words for a screen reader.
+  static func scrollHint(_ more: (above: Bool, below: Bool), _ model: TerminalModel) -> String {
+    let arrows = !model.options.screenReader
+    let hint: String? =
+      switch more {
+      case (true, true): (arrows ? "↑↓ " : "") + tr("more above and below")
+      case (true, false): (arrows ? "↑ " : "") + tr("more above")
+      case (false, true):
+        (arrows ? "↓ " : "") + (model.listView == .room ? tr("more below") : tr("more below: End"))
+      case (false, false): nil
+      }
+    return hint.map { $0 + " " } ?? ""
   }
 
   // MARK: Input

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import QnA
 import QnAClient
+import QnATerminal
 import RFC6455
 
 /// `qna join CODE`: the attendee's client in a session, by its join code. Every other option
@@ -27,10 +28,12 @@ struct JoinCommand: AsyncParsableCommand {
   var options: [String] = []
 
   func run() async throws {
+    Catalogue.start()
     let base = url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080"
     guard let canonical = JoinCode.canonical(code) else {
       throw ValidationError(
-        "'\(code)' is not a join code: 6 letters and digits (no 0, 1, I or O)")
+        Catalogue.format(
+          tr("'%s' is not a join code: 6 letters and digits (no 0, 1, I or O)"), code))
     }
     let url = Self.sessionURL(code: canonical, server: base)
     let target: WebSocketURL

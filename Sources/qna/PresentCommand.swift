@@ -31,17 +31,26 @@ struct PresentCommand: AsyncParsableCommand {
   var noColor = false
   @Flag(help: "Leave the mouse to the terminal (no wheel scrolling, plain text selection).")
   var noMouse = false
+  @Flag(
+    help: """
+      For screen readers and braille displays: nothing repainted on a timer, words instead of \
+      symbols, events announced in the footer (also when QNA_SCREEN_READER is set).
+      """)
+  var screenReader = false
   @Option(help: "The console's log (default $XDG_STATE_HOME/qna/qna.log).")
   var logFile: String?
   @OptionGroup var proxyOptions: ProxyOptions
 
   func run() async throws {
+    Catalogue.start()
     let environment = ProcessInfo.processInfo.environment
     var base = url ?? environment["QNA_URL"] ?? "ws://127.0.0.1:8080/socket"
     if let code {
       guard JoinCode.canonical(code) != nil else {
         Headless.fail(
-          "'\(code)' is not a join code: 6 letters and digits (no 0, 1, I or O)", status: .usage)
+          Catalogue.format(
+            tr("'%s' is not a join code: 6 letters and digits (no 0, 1, I or O)"), code),
+          status: .usage)
       }
       base = JoinCommand.sessionURL(code: code, server: base)
     }
@@ -73,13 +82,15 @@ struct PresentCommand: AsyncParsableCommand {
       let offered = secret != nil
       guard attempt < 3,
         let typed = SecretPrompt.read(
-          (offered ? "That token was refused. " : "")
-            + (code == nil ? "Admin token: " : "Presenter token: "))
+          (offered ? tr("That token was refused.") + " " : "")
+            + (code == nil ? tr("Admin token:") : tr("Presenter token:")) + " ")
       else {
         Headless.fail(
           offered
-            ? "the server refused the admin token (HTTP 401): check --token or $QNA_TOKEN"
-            : "the server needs its admin token: give --token, set $QNA_TOKEN, or run in a terminal",
+            ? tr("the server refused the admin token (HTTP 401): check --token or $QNA_TOKEN")
+            : tr(
+              "the server needs its admin token: give --token, set $QNA_TOKEN, or run in a terminal"
+            ),
           status: .failed)
       }
       secret = typed
@@ -90,7 +101,7 @@ struct PresentCommand: AsyncParsableCommand {
       url: target, configuration: configuration, logFile: logFile,
       options: .init(
         colors: QnACommand.colors(noColor: noColor), bell: false, mouse: !noMouse,
-        presenter: true))
+        presenter: true, screenReader: QnACommand.screenReader(screenReader)))
   }
 
   /// The attendees' socket URL, asking for a presenter's connection.

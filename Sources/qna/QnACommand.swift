@@ -114,10 +114,17 @@ struct QnACommand: AsyncParsableCommand {
   var noColor = false
   @Flag(help: "Leave the mouse to the terminal (no wheel scrolling, plain text selection).")
   var noMouse = false
+  @Flag(
+    help: """
+      For screen readers and braille displays: nothing repainted on a timer, words instead of \
+      symbols, events announced in the footer (also when QNA_SCREEN_READER is set).
+      """)
+  var screenReader = false
   @Option(help: "The terminal UI's log (default $XDG_STATE_HOME/qna/qna.log).")
   var logFile: String?
 
   func run() async throws {
+    Catalogue.start()
     let target: WebSocketURL
     var configuration: EngineConfiguration
     let deadline: Duration?
@@ -161,7 +168,14 @@ struct QnACommand: AsyncParsableCommand {
         notifier: notify
           ? DesktopNotifier.forTerminal(
             environment: ProcessInfo.processInfo.environment,
-            tmuxPassesThrough: TmuxPassthrough.isOn) : nil))
+            tmuxPassesThrough: TmuxPassthrough.isOn) : nil,
+        screenReader: Self.screenReader(screenReader)))
+  }
+
+  /// `--screen-reader`, or `QNA_SCREEN_READER` set to anything but empty, 0, no or false.
+  static func screenReader(_ flag: Bool) -> Bool {
+    let value = ProcessInfo.processInfo.environment["QNA_SCREEN_READER"]?.lowercased() ?? ""
+    return flag || !["", "0", "no", "false"].contains(value)
   }
 
   /// Colours unless `--no-color` or `NO_COLOR`.
@@ -195,6 +209,7 @@ struct QnACommand: AsyncParsableCommand {
     } catch {
       Headless.fail(error.description, status: .usage)
     }
+    Catalogue.bind()
     log.write("qna starting: \(url)")
     let clock = SystemClock()
     let engine = QnAEngine(

@@ -1,6 +1,7 @@
 import CommandLineValues
 import Foundation
 import QnA
+import QnATerminal
 import RFC6455
 import WebSocketClient
 
@@ -61,20 +62,26 @@ enum ServerCheck {
     let server = "\(url.host):\(url.port)"
     switch outcome {
     case .refused(404):
-      Headless.fail("there is no session \(code) on \(server): check the code", status: .failed)
+      Headless.fail(
+        Catalogue.format(tr("there is no session %1$s on %2$s: check the code"), code, server),
+        status: .failed)
     case .admitted(nil):
       // Its one room, whatever the path: joining it by a code would be a lie.
       Headless.fail(
-        "the server at \(server) has no sessions: it answered \(url.requestTarget) as its only room",
+        Catalogue.format(
+          tr("the server at %1$s has no sessions: it answered %2$s as its only room"), server,
+          url.requestTarget),
         status: .failed)
     case .admitted(let session?) where session.code != code:
       Headless.fail(
-        "the server at \(server) answered with session \(PrintableText.escaped(session.code)), "
-          + "not \(code)", status: .failed)
+        Catalogue.format(
+          tr("the server at %1$s answered with session %2$s, not %3$s"), server,
+          PrintableText.escaped(session.code), code), status: .failed)
     case .admitted(let session?) where !session.open && !closedIsFine:
       Headless.fail(
-        "session \(code) (\(PrintableText.escaped(session.title))) is closed: "
-          + "it takes no new questions",
+        Catalogue.format(
+          tr("session %1$s (%2$s) is closed: it takes no new questions"), code,
+          PrintableText.escaped(session.title)),
         status: .failed)
     default:
       break

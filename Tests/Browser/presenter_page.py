@@ -139,6 +139,17 @@ def main():
         if attendee.returncode != 0 or "answered" not in events:
             fail(f"qna exited {attendee.returncode} with events {events}; stderr: {errors}")
         page.wait_for("the answered list's count", "document.body.innerText.includes('Answered (1)')")
+        # The browser's language: the same catalogues as the terminal's, the page's words
+        # and its script's (Polish: the answered tab is "Omówione").
+        page.call("Network.enable")
+        page.call("Network.setExtraHTTPHeaders", headers={"Accept-Language": "pl-PL,pl;q=0.9"})
+        page.call("Page.reload")
+        page.wait_for(
+            "the page in Polish",
+            # Null-safe: mid-reload the document may have no element yet.
+            "document.documentElement?.lang === 'pl' && document.body?.dataset.live === 'true'"
+            " && document.body.innerText.includes('Omówione (1)')"
+            " && document.querySelector('h1')?.textContent === 'Pytania'")
         violations = page.evaluate("window.cspViolations")
         if violations:
             fail(f"the page broke its Content-Security-Policy: {violations}")
@@ -147,7 +158,7 @@ def main():
         if "unsafe-inline" in (policy or "") or "script-src 'self'" not in (policy or ""):
             fail(f"the page's policy allows inline script: {policy}")
         print("browser test: asked, seen live, answered with a click, heard by the attendee,"
-              " no Content-Security-Policy violation")
+              " shown in Polish, no Content-Security-Policy violation")
     finally:
         if attendee and attendee.poll() is None:
             attendee.kill()

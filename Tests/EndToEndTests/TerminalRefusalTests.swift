@@ -37,7 +37,7 @@ struct TerminalRefusalTests {
     }
     try tmux.press("C-c")
     try await tmux.waitFor("asked first") {
-      $0.contains("Quit with 2 questions (2 refused) not sent? y/n")
+      $0.contains("Quit with 2 questions not sent (2 refused)? y/n")
     }
     try tmux.press("n")
 

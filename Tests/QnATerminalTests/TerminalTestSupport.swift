@@ -20,10 +20,12 @@ func onScreen(now: Duration = .seconds(100), maxLength: Int = 1000) -> StateDriv
 extension StateDriver {
   func model(
     rows: Int = 12, columns: Int = 60, colors: Bool = true,
-    url: String = "ws://127.0.0.1:8080/socket"
+    url: String = "ws://127.0.0.1:8080/socket", screenReader: Bool = false
   ) -> TerminalModel {
     var model = TerminalModel(
-      options: .init(url: url, colors: colors, maxLength: state.configuration.maxQuestionLength),
+      options: .init(
+        url: url, colors: colors, maxLength: state.configuration.maxQuestionLength,
+        screenReader: screenReader),
       state: state, rows: rows, columns: columns)
     model.now = state.now
     return model

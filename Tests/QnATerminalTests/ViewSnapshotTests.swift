@@ -243,7 +243,6 @@ struct ViewSnapshotTests {
       """
        qna  ws://127.0.0.1:8080/socket                          ● starting…
         ┌───────────────────────────── Keys ─────────────────────────────┐
-        │                                                                │
         │ Enter                    ask the question typed                │
         │ Tab                      the room / your own questions         │
         │ ↑ ↓ PgUp PgDn Home End   select in the room; scroll your own   │
@@ -260,6 +259,7 @@ struct ViewSnapshotTests {
         │ Ctrl-R Ctrl-L            reconnect now / redraw the screen     │
         │ F1, ? (empty line)       this help; any key closes it          │
         │ Ctrl-C, Ctrl-D (empty)   quit                                  │
+        │ F3                       the cursor on the last notice         │
         │ ▲ 12                     votes; highlighted once you voted     │
         │ ◆ ✓                      your question · answered              │
         └────────────────────────────────────────────────────────────────┘
@@ -267,7 +267,7 @@ struct ViewSnapshotTests {
       Ask a question ›
       """)
     // The cursor on the first key, for screen readers (`CursorFocusTests`).
-    #expect(TerminalView.render(model).cursor! == (3, 4))
+    #expect(TerminalView.render(model).cursor! == (2, 4))
     _ = model.press(.escape)
     #expect(!model.showsHelp)
   }
@@ -362,7 +362,7 @@ struct ViewSnapshotTests {
     // The refused question counts: it is kept too, until retried or discarded.
     #expect(
       screen(model).contains(
-        " Quit with 2 questions (1 refused) not sent? y/n (they are kept for the next"))
+        " Quit with 2 questions not sent (1 refused)? y/n (kept for the next time qna"))
   }
 
   @Test func questionsWaitingOutARefusalCountDown() throws {

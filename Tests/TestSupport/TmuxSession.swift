@@ -11,7 +11,9 @@ public final class TmuxSession: Sendable {
   /// Starts `bash` (no rc files) in a `columns`×`rows` pane, with `environment`.
   public init(columns: Int = 100, rows: Int = 30, environment: [String: String] = [:]) throws {
     socketName = "qna-test-\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)"
-    let variables = (["HISTFILE": "/dev/null"].merging(environment) { $1 })
+    // LANGUAGE would outweigh a test's LC_ALL=C.UTF-8 (glibc ignores it only in "C"): the
+    // screens the tests expect are English unless a test asks for a language.
+    let variables = (["HISTFILE": "/dev/null", "LANGUAGE": ""].merging(environment) { $1 })
       .flatMap { ["-e", "\($0.key)=\($0.value)"] }
     try tmux(
       ["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "-s", "main"] + variables

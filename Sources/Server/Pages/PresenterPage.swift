@@ -7,17 +7,19 @@ import QnAStore
 /// escaped. No inline script or style: both are assets (`PresenterPage.stylesheet`,
 /// `PresenterScript.source`), so the Content-Security-Policy forbids every inline one.
 package enum PresenterPage {
-  /// `base`: where the session's routes are (`/`, or `/s/CODE/`); `title`: a session's title.
+  /// `base`: where the session's routes are (`/`, or `/s/CODE/`); `title`: a session's title;
+  /// `words`: the browser's language (the script gets its own words in `data-messages`).
   package static func render(
     _ questions: [StoredQuestion], total: Int, answered: Int, olderFrom: UUID? = nil,
-    base: String = "/", title: String? = nil
+    base: String = "/", title: String? = nil, words: PageWords = .english
   ) -> String {
+    let answer = HTML.escape(words.t("Answer"))
     let rows = questions.map { question in
       let id = question.id.uuidString
       let action =
         question.answered
-        ? "answered"
-        : "<form method=\"post\" action=\"\(base)\(id)/answer\"><button>Answer</button></form>"
+        ? HTML.escape(words.t("answered"))
+        : "<form method=\"post\" action=\"\(base)\(id)/answer\"><button>\(answer)</button></form>"
       return """
             <tr class="\(question.answered ? "answered" : "open")">\
         <td>\(HTML.escape(question.content))</td>\
@@ -28,23 +30,34 @@ package enum PresenterPage {
     }
     let open = total - answered
     let older =
-      olderFrom.map { "<p><a href=\"\(base)?before=\($0.uuidString)\">Older questions</a></p>" }
-      ?? ""
+      olderFrom.map {
+        "<p><a href=\"\(base)?before=\($0.uuidString)\">"
+          + HTML.escape(words.t("Older questions")) + "</a></p>"
+      } ?? ""
+    let heading = title.map { words.format(words.t("%s — questions"), $0) } ?? words.t("Questions")
+    let text = (
+      title: words.format(words.t("Questions (%d open)"), open),
+      counts: words.format(words.t("Asked: %1$d · open: %2$d"), total, open),
+      loading: words.t("Loading…"), sort: words.t("Sort"), byVotes: words.t("by votes"),
+      newest: words.t("newest first"), search: words.t("Search"), question: words.t("Question"),
+      votes: words.t("Votes"), asked: words.t("Asked")
+    )
+    let messages = words.scriptMessages(PresenterScript.messages)
     return """
       <!doctype html>
-      <html lang="en"><head><meta charset="utf-8">
-      <title>Questions (\(open) open)</title>
+      <html lang="\(HTML.escape(words.language))"><head><meta charset="utf-8">
+      <title>\(HTML.escape(text.title))</title>
       <link rel="stylesheet" href="/assets/presenter.css"></head>
-      <body data-base="\(HTML.escape(base))">
-      <h1>\(title.map { HTML.escape($0) + " — questions" } ?? "Questions")</h1>
-      <p>\(total) asked, \(open) open. <span id="status">Loading…</span></p>
+      <body data-base="\(HTML.escape(base))" data-messages="\(HTML.escape(messages))">
+      <h1>\(HTML.escape(heading))</h1>
+      <p>\(HTML.escape(text.counts)) <span id="status">\(HTML.escape(text.loading))</span></p>
       <p id="banner" hidden></p>
       <nav id="tabs"></nav>
-      <p><label>Sort <select id="sort"><option value="votes">by votes</option>\
-      <option value="time">newest first</option></select></label>
-      <label>Search <input id="search" type="search"></label></p>
+      <p><label>\(HTML.escape(text.sort)) <select id="sort"><option value="votes">\(HTML.escape(text.byVotes))</option>\
+      <option value="time">\(HTML.escape(text.newest))</option></select></label>
+      <label>\(HTML.escape(text.search)) <input id="search" type="search"></label></p>
       <table>
-      <thead><tr><th>Question</th><th>Votes</th><th>Asked</th><th></th></tr></thead>
+      <thead><tr><th>\(HTML.escape(text.question))</th><th>\(HTML.escape(text.votes))</th><th>\(HTML.escape(text.asked))</th><th></th></tr></thead>
       <tbody id="rows">
       \(rows.joined(separator: "\n"))
       </tbody>
@@ -57,20 +70,27 @@ package enum PresenterPage {
   }
 
   /// `base`: `/`, for the admin token, or `/s/CODE/`, for that session's presenter token.
-  package static func login(failed: Bool, base: String = "/") -> String {
-    """
-    <!doctype html>
-    <html lang="en"><head><meta charset="utf-8"><title>Presenter login</title></head>
-    <body>
-    <h1>Presenter login</h1>
-    \(failed ? "<p>Wrong token.</p>" : "")
-    <form method="post" action="\(base)login">
-    <label>\(base == "/" ? "Admin token" : "Presenter token") <input type="password" name="token" autofocus></label>
-    <button>Log in</button>
-    </form>
-    </body></html>
+  package static func login(failed: Bool, base: String = "/", words: PageWords = .english)
+    -> String
+  {
+    let text = (
+      title: words.t("Presenter login"), wrong: words.t("Wrong token."),
+      token: base == "/" ? words.t("Admin token") : words.t("Presenter token"),
+      button: words.t("Log in")
+    )
+    return """
+      <!doctype html>
+      <html lang="\(HTML.escape(words.language))"><head><meta charset="utf-8"><title>\(HTML.escape(text.title))</title></head>
+      <body>
+      <h1>\(HTML.escape(text.title))</h1>
+      \(failed ? "<p>\(HTML.escape(text.wrong))</p>" : "")
+      <form method="post" action="\(base)login">
+      <label>\(HTML.escape(text.token)) <input type="password" name="token" autofocus></label>
+      <button>\(HTML.escape(text.button))</button>
+      </form>
+      </body></html>
 
-    """
+      """
   }
 
   /// The page's style sheet, served as `/assets/presenter.css`.

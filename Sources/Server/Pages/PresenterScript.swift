@@ -28,6 +28,18 @@ package enum PresenterScript {
       ? unit(range.lowerBound) : unit(range.lowerBound) + "-" + unit(range.upperBound)
   }.joined()
 
+  /// The script's words, translated by the page it runs in (`data-messages`): every
+  /// `word('…')` and tab name of `source` (a test checks that none is missing).
+  package static let messages = [
+    scriptWord("Review"), scriptWord("Live"), scriptWord("Answered"), scriptWord("Dismissed"),
+    scriptWord("Now answering:"),
+    scriptWord("Answered privately:"), scriptWord("Answer:"), scriptWord("Approve"),
+    scriptWord("Unhighlight"),
+    scriptWord("Highlight"), scriptWord("Answer"), scriptWord("Answer with text…"),
+    scriptWord("Dismiss"), scriptWord("Restore"),
+    scriptWord("Only for the asker? (Cancel: the whole room sees it)"), scriptWord("Reconnecting…"),
+  ]
+
   package static let source = #"""
     (() => {
       const BASE = document.body.dataset.base || '/';
@@ -41,6 +53,12 @@ package enum PresenterScript {
       };
       let highlighted = null, seq = null, tab = 'live', sort = 'votes', filter = '';
       const $ = (id) => document.getElementById(id);
+      // The page's language: the server put this script's words in it (PresenterScript.messages).
+      const words = (() => {
+        try { return JSON.parse(document.body.dataset.messages || '{}'); } catch { return {}; }
+      })();
+      const word = (id) => words[id] || id;
+      const tabNames = { review: 'Review', live: 'Live', answered: 'Answered', dismissed: 'Dismissed' };
       const uuid = () => {
         const b = crypto.getRandomValues(new Uint8Array(16));
         b[6] = (b[6] & 15) | 64; b[8] = (b[8] & 63) | 128;
@@ -80,13 +98,13 @@ package enum PresenterScript {
         for (const q of questions.values()) counts[stateOf(q)] += 1;
         $('tabs').replaceChildren(...tabs.map((t) => {
           const b = document.createElement('button');
-          b.textContent = `${t[0].toUpperCase()}${t.slice(1)} (${counts[t]})`;
+          b.textContent = `${word(tabNames[t])} (${counts[t]})`;
           b.dataset.tab = t;
           if (t === tab) b.className = 'current';
           return b;
         }));
         const now = highlighted && questions.get(highlighted);
-        $('banner').textContent = now ? `Now answering: ${printable(now.content)}` : '';
+        $('banner').textContent = now ? `${word('Now answering:')} ${printable(now.content)}` : '';
         $('banner').hidden = !now;
         const shown = [...questions.values()]
           .filter((q) => stateOf(q) === tab)
@@ -107,7 +125,7 @@ package enum PresenterScript {
           const answer = document.createElement('div');
           answer.className = 'answer';
           answer.textContent =
-            (q.private ? 'Answered privately: ' : 'Answer: ') + printable(q.answer);
+            word(q.private ? 'Answered privately:' : 'Answer:') + ' ' + printable(q.answer);
           text.append(answer);
         }
         const votes = document.createElement('td');
@@ -123,17 +141,17 @@ package enum PresenterScript {
           b.dataset.action = action;
           actions.append(b);
         };
-        if (state === 'review') add('Approve', 'approve');
+        if (state === 'review') add(word('Approve'), 'approve');
         if (state === 'live') {
-          add(q.id === highlighted ? 'Unhighlight' : 'Highlight',
+          add(word(q.id === highlighted ? 'Unhighlight' : 'Highlight'),
             q.id === highlighted ? 'unhighlight' : 'highlight');
         }
         if (state !== 'dismissed') {
-          if (!q.answered) add('Answer', 'answer');
-          add('Answer with text…', 'answer-text');
-          add('Dismiss', 'dismiss');
+          if (!q.answered) add(word('Answer'), 'answer');
+          add(word('Answer with text…'), 'answer-text');
+          add(word('Dismiss'), 'dismiss');
         } else {
-          add('Restore', 'restore');
+          add(word('Restore'), 'restore');
         }
         tr.append(text, votes, asked, actions);
         return tr;
@@ -142,9 +160,9 @@ package enum PresenterScript {
       async function act(id, action) {
         let body;
         if (action === 'answer-text') {
-          const text = prompt('Answer:');
+          const text = prompt(word('Answer:'));
           if (text === null) return;
-          const isPrivate = confirm('Only for the asker? (Cancel: the whole room sees it)');
+          const isPrivate = confirm(word('Only for the asker? (Cancel: the whole room sees it)'));
           body = JSON.stringify({ text, private: isPrivate });
           action = 'answer';
         }
@@ -160,8 +178,8 @@ package enum PresenterScript {
         const socket = new WebSocket(`${scheme}${location.host}${BASE}socket?role=presenter`);
         socket.binaryType = 'arraybuffer';
         let pages = null;
-        socket.onopen = () => say('Live');
-        socket.onclose = () => { say('Reconnecting…'); setTimeout(connect, 1000); };
+        socket.onopen = () => say(word('Live'));
+        socket.onclose = () => { say(word('Reconnecting…')); setTimeout(connect, 1000); };
         socket.onmessage = (event) => {
           const text = typeof event.data === 'string'
             ? event.data : new TextDecoder().decode(event.data);

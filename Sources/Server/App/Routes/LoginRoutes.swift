@@ -32,7 +32,8 @@ struct LoginRoutes: Sendable {
   ) {
     router.get("/login") { request, context -> Response in
       let base = Self.base(of: try await scope(request, context))
-      return QnAServerApp.html(PresenterPage.login(failed: false, base: base))
+      return QnAServerApp.html(
+        PresenterPage.login(failed: false, base: base, words: QnAServerApp.words(for: request)))
     }
     router.post("/login") { request, context -> Response in
       try await logIn(request, context, scope: try await scope(request, context))
@@ -53,7 +54,8 @@ struct LoginRoutes: Sendable {
     let decision = auth.judge(.token(form?.token ?? ""), for: scope, from: address)
     guard decision == .admitted, form != nil else {
       if case .refused(let wait) = decision { await PresenterGate.wait(wait) }
-      var refused = QnAServerApp.html(PresenterPage.login(failed: true, base: base))
+      var refused = QnAServerApp.html(
+        PresenterPage.login(failed: true, base: base, words: QnAServerApp.words(for: request)))
       refused.status = .unauthorized
       return refused
     }

@@ -29,7 +29,7 @@ extension QnAServerApp {
         PresenterPage.render(
           questions, total: counts.total, answered: counts.answered,
           olderFrom: questions.count == limit ? questions.last?.id : nil, base: base(context),
-          title: title(context)))
+          title: title(context), words: words(for: request)))
     }
     router.post("/{id}/answer") { _, context -> Response in
       _ = try await answer(context, room: try roomOf(context))
@@ -174,10 +174,19 @@ extension QnAServerApp {
     var `private`: Bool?
   }
 
+  /// A page, in the language it was chosen for (caches keep one per `Accept-Language`).
   static func html(_ page: String) -> Response {
     Response(
-      status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+      status: .ok, headers: [.contentType: "text/html; charset=utf-8", .vary: "Accept-Language"],
       body: .init(byteBuffer: ByteBuffer(string: page)))
+  }
+
+  /// The catalogues the pages speak, loaded once (the terminal's, from the same place).
+  static let pageLanguages = PageLanguages.found()
+
+  /// The page's words in the browser's language.
+  static func words(for request: Request) -> PageWords {
+    pageLanguages.words(acceptLanguage: request.headers[.acceptLanguage])
   }
 }
 
