@@ -32,7 +32,9 @@ enum HelpOverlay {
   static func drawPlain(
     _ keys: [(String, String)], into grid: inout ScreenGrid, top: Int, height: Int
   ) -> (row: Int, column: Int) {
-    let lines = keys.filter { !$0.0.contains(where: glyphs.contains) }.map { $0 + ": " + $1 }
+    let lines = keys.filter { !$0.0.contains(where: glyphs.contains) }.map {
+      localized(key: $0) + ": " + $1
+    }
     let shown = max(0, height - 1)
     for offset in 0..<height {
       grid.write(String(repeating: " ", count: grid.columns), row: top + offset, column: 0)
@@ -43,6 +45,12 @@ enum HelpOverlay {
       grid.write(TextWidth.truncate(line, to: grid.columns - 2), row: top + 1 + index, column: 1)
     }
     return (top + 1, 1)
+  }
+
+  /// A key's name with its words in the reader's language ("(empty line)").
+  static func localized(key: String) -> String {
+    key.replacingOccurrences(of: "(empty line)", with: tr("(empty line)"))
+      .replacingOccurrences(of: "(empty)", with: tr("(empty)"))
   }
 
   /// Returns where its first key starts: the cursor's place while it shows.
@@ -81,7 +89,7 @@ enum HelpOverlay {
       let y = top + 1 + spacer + index
       let meaningWidth = width - keyWidth - 5
       grid.write(
-        TextWidth.truncate(key, to: keyWidth), row: y, column: left + 2,
+        TextWidth.truncate(localized(key: key), to: keyWidth), row: y, column: left + 2,
         style: CellStyle(bold: true))
       grid.write(
         TextWidth.truncate(meaning, to: meaningWidth), row: y, column: left + keyWidth + 3)

@@ -78,7 +78,9 @@ extension TerminalModel {
       switch key {
       case .control("c"): return [.quit]
       // Keys typed quickly arrive joined: "yes" is a yes too.
-      case .text(let text) where text.lowercased().hasPrefix("y"): return [.quit]
+      // Or the language's own yes ("j" in German, "s" in Spanish, "t" in Polish).
+      case .text(let text) where text.lowercased().hasPrefix("y") || rpmatch(text) == 1:
+        return [.quit]
       default: return []
       }
     }

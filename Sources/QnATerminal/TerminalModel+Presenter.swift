@@ -15,8 +15,8 @@ extension TerminalModel {
   /// The lists, in the order Tab visits them.
   public static let presenterTabs: [QuestionState] = [.review, .live, .answered, .dismissed]
 
-  static var answerPrompt: String { tr("Answer") + " › " }
-  static var privateAnswerPrompt: String { tr("Private answer") + " › " }
+  var answerPrompt: String { prompt(tr("Answer")) }
+  var privateAnswerPrompt: String { prompt(tr("Private answer")) }
   static var presenterHint: String {
     // TRANSLATORS: each single letter is the key that does what follows it: keep the letters.
     tr(

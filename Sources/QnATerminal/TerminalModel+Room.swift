@@ -65,6 +65,13 @@ extension TerminalModel {
   /// Keys with a meaning in the room view; `nil` when the key is the line editor's.
   mutating func handleRoomKey(_ key: Key) -> [TerminalAction]? {
     let list = roomList
+    // From the line being typed, ↑ ↓ first go back to the selected question, for a screen
+    // reader to hear the one it was on rather than its neighbour.
+    if options.screenReader, !options.presenter, !listHasFocus, selection != nil,
+      key == .up || key == .down
+    {
+      return []
+    }
     switch key {
     case .up: selection = list.moved(selection, by: -1)
     case .down: selection = list.moved(selection, by: 1)

@@ -36,8 +36,23 @@ extension TerminalModel {
           Self.excerpt(answering.question.content)))
     }
     if options.presenter { lines += newInReview(from: before) }
+    lines += connectionNews(from: before)
     guard !lines.isEmpty else { return }
     announcement = Announcement(text: lines.joined(separator: " · "), isError: isError)
+  }
+
+  /// The link lost or back: said once each (the header has the details).
+  private mutating func connectionNews(from before: QnAState) -> [String] {
+    let (was, isReady) = (before.connection.isReady, state.connection.isReady)
+    if isReady, !was {
+      defer { hasConnected = true }
+      return hasConnected ? [tr("Connected again.")] : []
+    }
+    guard was, !isReady else { return [] }
+    if case .waitingToRetry = state.connection, let seconds = retrySaid?.seconds {
+      return [Catalogue.format(tr("Connection lost: reconnecting in %d s."), seconds)]
+    }
+    return [tr("Connection lost.")]
   }
 
   private func newInReview(from before: QnAState) -> [String] {
@@ -104,4 +119,8 @@ extension TerminalModel {
 public struct Announcement: Sendable, Equatable {
   public var text: String
   public var isError: Bool
+}
+
+extension ConnectionStatus {
+  var isReady: Bool { if case .ready = self { true } else { false } }
 }

@@ -111,6 +111,8 @@ public struct TerminalModel: Sendable {
   public internal(set) var roomSize = 0
   /// Screen-reader mode: the seconds a reconnection waits, said once when it starts waiting.
   var retrySaid: (at: Duration, seconds: Int64)?
+  /// Screen-reader mode: a connection was ready once (a later one is "connected again").
+  var hasConnected = false
 
   public init(options: Options, state: QnAState = QnAState(), rows: Int = 24, columns: Int = 80) {
     self.options = options
@@ -121,6 +123,7 @@ public struct TerminalModel: Sendable {
     self.rows = rows
     self.columns = columns
     refreshRoom()
+    hasConnected = state.connection.isReady
     if case .waitingToRetry(let at, _, _) = state.connection {
       retrySaid = (at, DurationValue.wholeSeconds(max(.zero, at - state.now), roundingUp: true))
     }
@@ -190,18 +193,23 @@ public struct TerminalModel: Sendable {
   }
   /// The first row of the list area.
   var listTop: Int { showsBanner ? 2 : 1 }
-  /// Rows between the header (and banner) and the footer.
-  var listHeight: Int { max(0, rows - 2 - listTop) }
+  /// Rows between the header (and banner) and the footer (a screen reader's footer has a
+  /// second line: its announcement, whole, apart from the counts).
+  var listHeight: Int { max(0, rows - (options.screenReader ? 3 : 2) - listTop) }
   var questionList: QuestionList {
     QuestionList(
       questions: questions, width: columns, height: listHeight,
       now: options.screenReader ? nil : now, words: options.screenReader)
   }
 
-  static var prompt: String { tr("Ask a question") + " › " }
-  static var searchPrompt: String { tr("Search the room") + " › " }
+  /// A prompt's words and its mark (a colon for a screen reader, which reads "›" by name).
+  func prompt(_ words: String) -> String {
+    words + (options.screenReader ? ": " : " › ")
+  }
+  var inputPrompt: String { prompt(tr("Ask a question")) }
+  var searchPrompt: String { prompt(tr("Search the room")) }
   /// Columns for the input text: after the prompt, before the character counter.
-  var inputWidth: Int { max(1, columns - TextWidth.of(Self.prompt) - counterWidth - 1) }
+  var inputWidth: Int { max(1, columns - TextWidth.of(inputPrompt) - counterWidth - 1) }
   var counterWidth: Int { showsCounter ? String(options.maxLength).count * 2 + 2 : 0 }
   /// The counter appears once the input nears the limit.
   var showsCounter: Bool { editor.characters.count * 10 >= options.maxLength * 8 }

@@ -125,18 +125,19 @@ public enum TerminalView {
       )
     case .awaitingHandshake: return (tr("connected, waiting for the handshake…"), nil, .warning)
     case .ready(let id):
-      let shortID = "#" + id.uuidString.prefix(8).lowercased()
+      // A screen reader would spell the connection's id out, letter by letter.
+      let shortID = reader ? "" : " · #" + id.uuidString.prefix(8).lowercased()
       if reader, state.stalledFor != nil { return (tr("stalled: no pong"), nil, .warning) }
       if let stalled = state.stalledFor {
         return (
           Catalogue.format(
-            tr("stalled: no pong for %d s"), DurationValue.wholeSeconds(stalled)) + " · "
-            + shortID, nil, .warning
+            tr("stalled: no pong for %d s"), DurationValue.wholeSeconds(stalled)) + shortID, nil,
+          .warning
         )
       }
       let roundTrip =
         reader ? "" : state.roundTrip.map { " · \(DurationValue.milliseconds($0))" } ?? ""
-      return (tr("connected") + roundTrip + " · " + shortID, nil, .good)
+      return (tr("connected") + roundTrip + shortID, nil, .good)
     case .waitingToRetry(let at, let attempt, let reason):
       let left =
         reader
@@ -213,30 +214,32 @@ public enum TerminalView {
     }
     let scrollHint = Self.scrollHint(more, model)
     let end = grid.columns - TextWidth.of(scrollHint)
+    if model.options.screenReader {
+      // Two lines: the counts (and the room's news), then the announcement, whole.
+      grid.fill(row: y - 1, style: palette.bar)
+      grid.write(TextWidth.truncate(summary, to: end), row: y - 1, column: 0, style: palette.bar)
+      if !scrollHint.isEmpty {
+        grid.write(scrollHint, row: y - 1, column: end, style: palette.bar)
+      }
+      if let announcement = model.announcement {
+        grid.write(
+          TextWidth.truncate(announcement.text, to: grid.columns - 2), row: y, column: 1,
+          style: announcement.isError ? palette.barAlert : palette.bar)
+      }
+      return
+    }
     var column = 0
-    // A screen reader's footer: its announcement, until the next one; others: the newest
-    // notice, for its few seconds.
-    let shown =
-      model.options.screenReader
-      ? model.announcement.map { ($0.text, $0.isError) }
-      : model.notices.last.map { (Sanitizer.forScreen(Catalogue.localized($0)), $0.kind == .error) }
-    if let (text, isError) = shown {
-      // A notice needs room; on a narrow terminal it goes first and the counts wait. A
-      // screen reader's announcement always goes first: it is the news.
-      if !model.options.screenReader, end - TextWidth.of(summary) - 3 >= min(24, TextWidth.of(text))
-      {
+    if let notice = model.notices.last {
+      let text = Sanitizer.forScreen(Catalogue.localized(notice))
+      // A notice needs room; on a narrow terminal it goes first and the counts wait.
+      if end - TextWidth.of(summary) - 3 >= min(24, TextWidth.of(text)) {
         column = grid.write(summary, row: y, column: 0, style: palette.bar)
         column = grid.write(" │", row: y, column: column, style: palette.bar)
       }
-      let style = isError ? palette.barAlert : palette.bar
-      column = grid.write(
+      let style = notice.kind == .error ? palette.barAlert : palette.bar
+      grid.write(
         TextWidth.truncate(text, to: end - column - 2), row: y,
         column: column + 1, style: style)
-      if model.options.screenReader, end - column > 12 {
-        grid.write(
-          TextWidth.truncate(" ·" + summary, to: end - column - 1), row: y, column: column,
-          style: palette.bar)
-      }
     } else {
       grid.write(TextWidth.truncate(summary, to: end), row: y, column: 0, style: palette.bar)
     }
@@ -265,7 +268,7 @@ public enum TerminalView {
   {
     let y = model.rows - 1
     if let search = model.search {
-      let start = grid.write(TerminalModel.searchPrompt, row: y, column: 0, style: palette.prompt)
+      let start = grid.write(model.searchPrompt, row: y, column: 0, style: palette.prompt)
       let width = max(1, grid.columns - start - 1)
       let cursorColumn = TextWidth.of(String(search.characters[..<search.cursor]))
       let x = drawLine(
@@ -275,7 +278,7 @@ public enum TerminalView {
     }
     if model.options.presenter, let answering = model.answering {
       let prompt =
-        answering.isPrivate ? TerminalModel.privateAnswerPrompt : TerminalModel.answerPrompt
+        answering.isPrivate ? model.privateAnswerPrompt : model.answerPrompt
       let start = grid.write(prompt, row: y, column: 0, style: palette.prompt)
       let x = drawLine(
         model.editor, offset: model.inputOffset, from: start, to: grid.columns - 1, row: y,
@@ -287,7 +290,7 @@ public enum TerminalView {
         column: 0, style: palette.faint)
       return (y, 0)
     }
-    let start = grid.write(TerminalModel.prompt, row: y, column: 0, style: palette.prompt)
+    let start = grid.write(model.inputPrompt, row: y, column: 0, style: palette.prompt)
     let cursorX = drawLine(
       model.editor, offset: model.inputOffset, from: start, to: start + model.inputWidth, row: y,
       into: &grid)

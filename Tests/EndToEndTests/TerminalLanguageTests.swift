@@ -25,19 +25,19 @@ struct TerminalLanguageTests {
   static let languages = [
     Expected(
       lang: "de_DE.UTF-8", votes: ["1 Stimme", "2 Stimmen", "5 Stimmen", "22 Stimmen"],
-      room: "4 im Raum", prompt: "Frage stellen ›", help: "Enter: eingegebene Frage stellen"),
+      room: "4 im Raum", prompt: "Frage stellen:", help: "Enter: eingegebene Frage stellen"),
     Expected(
       lang: "es_ES.UTF-8", votes: ["1 voto", "2 votos", "5 votos", "22 votos"],
-      room: "4 en la sala", prompt: "Haz una pregunta ›",
+      room: "4 en la sala", prompt: "Haz una pregunta:",
       help: "Enter: enviar la pregunta escrita"),
     Expected(
       lang: "pl_PL.UTF-8", votes: ["1 głos", "2 głosy", "5 głosów", "22 głosy"],
-      room: "4 pytania w sali", prompt: "Zadaj pytanie ›", help: "Enter: zadaj wpisane pytanie"),
+      room: "4 pytania w sali", prompt: "Zadaj pytanie:", help: "Enter: zadaj wpisane pytanie"),
   ]
 
   static let english = Expected(
     lang: "C.UTF-8", votes: ["1 vote", "2 votes", "5 votes", "22 votes"], room: "4 in the room",
-    prompt: "Ask a question ›", help: "Enter: ask the question typed")
+    prompt: "Ask a question:", help: "Enter: ask the question typed")
 
   /// Starts a server whose four questions have 1, 2, 5 and 22 votes.
   static func server() async throws -> QnAServerProcess {
