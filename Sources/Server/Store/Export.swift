@@ -134,7 +134,7 @@ public enum Export {
   /// controls, invisible characters), as `\uXXXX`: a tool reads the same strings, a terminal
   /// shows no raw control. The encoder escaped every C0 control already; the line breaks
   /// left are its own formatting.
-  static func jsonEscapingControls(_ json: String) -> String {
+  package static func jsonEscapingControls(_ json: String) -> String {
     var out = ""
     out.reserveCapacity(json.utf8.count)
     for scalar in json.unicodeScalars {

@@ -1,6 +1,7 @@
 import CommandLineValues
 import Foundation
 import QnA
+import QnAStore
 
 /// The words of one page in one language: the browser's, where a catalogue has it, else
 /// English (the message ids). `make po` extracts the ids by the keyword `t` (and
@@ -29,18 +30,9 @@ package struct PageWords: Sendable {
     for id in ids where t(id) != id { table[id] = t(id) }
     let data =
       (try? JSONSerialization.data(withJSONObject: table, options: [.sortedKeys])) ?? Data()
-    // Every scalar past ASCII as \uXXXX: HTML.escape, which shows invisible and bidi
-    // characters as visible escapes, then leaves the JSON as it is.
-    var json = ""
-    for unit in String(decoding: data, as: UTF8.self).utf16 {
-      if unit < 0x80 {
-        json.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
-      } else {
-        let hex = String(unit, radix: 16)
-        json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      }
-    }
-    return json
+    // What HTML.escape would show as a visible escape (bidi marks, invisible characters)
+    // escaped for JSON first, as the export does: the attribute then parses.
+    return Export.jsonEscapingControls(String(decoding: data, as: UTF8.self))
   }
 }
 
