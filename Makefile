@@ -7,10 +7,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-# Every catalogue in po/ (de, es, pl, …), by its language code.
-LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
-
-.PHONY: po locales gettext postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance conformance-full
+.PHONY: release dist deb packaging-tools package-test po locales gettext postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance conformance-full
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -19,14 +16,11 @@ AUTOBAHN_VENV ?= $(abspath .build/autobahn-venv)
 # Where `make install` puts the programs (DESTDIR is prepended, for packagers).
 PREFIX ?= /usr/local
 DESTDIR ?=
-PROGRAMS := qna qna-server wsc
-BIN_DIR = $(DESTDIR)$(PREFIX)/bin
-MAN_DIR = $(DESTDIR)$(PREFIX)/share/man/man1
-BASH_DIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-ZSH_DIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-FISH_DIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-# The message catalogues, where qna looks beside its program (PREFIX/share/locale).
-LOCALE_DIR = $(DESTDIR)$(PREFIX)/share/locale
+# One release build for install, dist and deb: the Swift runtime and Foundation linked in,
+# so that the programs run where no Swift is installed (docs/install.md lists what stays),
+# and symbols bound at load time then read-only (full RELRO), as Debian builds its programs.
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -z -Xlinker now
+RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
 all: build
 
@@ -60,6 +54,8 @@ test: lint $(VENV)/.installed tmux chromium proxies postgresql locales
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
 	# Serial: CPU-bound property tests would otherwise starve the timers of the network tests.
 	$(SWIFT) test --no-parallel
+	# The release as a user gets it: make install, make dist and make deb, each tried.
+	$(MAKE) package-test
 
 ## The terminal UI's end-to-end tests drive qna inside tmux.
 tmux:
@@ -102,30 +98,41 @@ docs-check: build
 docs: build
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)" --write
 
-## A release build of the three programs, with shell completions and man pages, into PREFIX.
-install: gettext
-	$(SWIFT) build -c release $(foreach p,$(PROGRAMS),--product $(p)) --product generate-manual
-	install -d $(BIN_DIR) $(MAN_DIR) $(BASH_DIR) $(ZSH_DIR) $(FISH_DIR) .build/manual
-	set -e; bin="$$($(SWIFT) build -c release --show-bin-path)"; for p in $(PROGRAMS); do \
-	  "$$bin/generate-manual" "$$bin/$$p" --output-directory .build/manual; \
-	  install -m 0755 "$$bin/$$p" $(BIN_DIR)/$$p; \
-	  "$$bin/$$p" --generate-completion-script bash > $(BASH_DIR)/$$p; \
-	  "$$bin/$$p" --generate-completion-script zsh > $(ZSH_DIR)/_$$p; \
-	  "$$bin/$$p" --generate-completion-script fish > $(FISH_DIR)/$$p.fish; \
-	  install -m 0644 .build/manual/$$p.1 $(MAN_DIR)/$$p.1; \
-	done
-	# Without msgfmt, no catalogue: qna speaks English (the gettext target said so).
-	set -e; command -v msgfmt >/dev/null || exit 0; for l in $(LANGUAGES); do \
-	  install -d $(LOCALE_DIR)/$$l/LC_MESSAGES; \
-	  msgfmt --check -o $(LOCALE_DIR)/$$l/LC_MESSAGES/qna.mo po/$$l.po; \
-	done
+## The release build of the three programs and ArgumentParser's man page generator.
+release: gettext
+	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
 
-## Removes exactly what `make install` put there.
-uninstall:
-	for p in $(PROGRAMS); do \
-	  rm -f $(BIN_DIR)/$$p $(BASH_DIR)/$$p $(ZSH_DIR)/_$$p $(FISH_DIR)/$$p.fish $(MAN_DIR)/$$p.1; \
-	done
-	for l in $(LANGUAGES); do rm -f $(LOCALE_DIR)/$$l/LC_MESSAGES/qna.mo; done
+## The programs, with man pages for every subcommand, shell completions and catalogues, into
+## PREFIX (scripts/release.py says what goes where).
+install: release
+	python3 scripts/release.py install "$(RELEASE_BIN)" "$(DESTDIR)" "$(PREFIX)"
+
+## Removes exactly the files `make install` writes.
+uninstall: release
+	python3 scripts/release.py uninstall "$(RELEASE_BIN)" "$(DESTDIR)" "$(PREFIX)"
+
+## .build/dist/qna-VERSION-linux-ARCH.tar.gz: the programs, pages, completions, catalogues,
+## licences and SHA256SUMS, runnable on a machine without Swift.
+dist: release
+	python3 scripts/release.py dist "$(RELEASE_BIN)" .build/dist
+
+## .build/deb/qna_VERSION_ARCH.deb with qna-server's service, checked by lintian.
+deb: release packaging-tools
+	python3 scripts/release.py deb "$(RELEASE_BIN)" .build/deb
+
+## dpkg-shlibdeps, lintian, systemd-analyze, groff and man-db, for `make deb` and its test.
+packaging-tools:
+	@{ command -v dpkg-shlibdeps && command -v lintian && command -v systemd-analyze \
+	   && command -v adduser && command -v groff && command -v lexgrog; } >/dev/null \
+	  || { [ "$$(id -u)" = 0 ] && { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y -q --no-install-recommends dpkg-dev lintian systemd adduser groff-base man-db; }; } \
+	  || { echo "make deb needs dpkg-dev, lintian, systemd and adduser" >&2; exit 1; }
+
+## make install and uninstall into a scratch DESTDIR, make dist run without Swift, the .deb
+## installed, served from, removed and purged (root; Tests/Packaging/packaging_test.py).
+package-test: dist deb
+	python3 Tests/Packaging/packaging_test.py "$(RELEASE_BIN)"
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Fuzz Package.swift Benchmarks/Package.swift

@@ -7,13 +7,14 @@ import QnAStoreLocation
 /// `qna-server export`: every question of a database, in every state, on stdout.
 struct ExportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "qna-server export",
+    commandName: CommandTree.name("qna-server export"),
     abstract: "Write every question (review and dismissed included) to stdout.",
     discussion: """
       Columns: id, text, votes, state, asked_at, answered_at, answer, name. CSV starts with a \
       UTF-8 byte order mark, so that spreadsheets read it as UTF-8, and cells a spreadsheet \
       would run as formulas start with '. Works on the database of a running server.
-      """)
+      """,
+    version: ProjectVersion.current)
 
   @Option(
     help: "SQLite database file or postgres:// URL (default \(StoreLocation.defaultPath))."

@@ -19,13 +19,20 @@ struct QnAServerCommand: AsyncParsableCommand {
       one line per event. SIGINT/SIGTERM close every socket with 1001 and exit 0. \
       Durations: 1, 0.5, 500ms, 2s, 1m.
       """,
-    version: ProjectVersion.current)
+    version: ProjectVersion.current,
+    subcommands: CommandTree.isDescribing ? [ExportCommand.self, SessionCommand.self] : [])
 
   /// `qna-server export …` writes a database's questions, `qna-server session …` manages
   /// sessions; anything else serves.
   static func main() async {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    if arguments.first == "export" {
+    await dispatch(Array(CommandLine.arguments.dropFirst()))
+  }
+
+  /// `help [SUBCOMMAND…]`, which the shell completions offer, is that command's `--help`.
+  static func dispatch(_ arguments: [String]) async {
+    if arguments.first == "help" {
+      await dispatch(Array(arguments.dropFirst()) + ["--help"])
+    } else if arguments.first == "export" {
       await ExportCommand.main(Array(arguments.dropFirst()))
     } else if arguments.first == "session" {
       await SessionCommand.main(Array(arguments.dropFirst()))

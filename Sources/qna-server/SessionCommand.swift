@@ -8,13 +8,14 @@ import QnAStoreLocation
 /// running server (the server reads sessions from it on every lookup: no restart).
 struct SessionCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "qna-server session",
+    commandName: CommandTree.name("qna-server session"),
     abstract: "Create, list, close, reopen and delete sessions (one per talk, with a join code).",
     discussion: """
       Works on the database of a running server: a session created here is usable at once. \
       Attendees join with `qna join CODE`; the presenter opens `qna present CODE` with the \
       printed token, or the page /s/CODE/.
       """,
+    version: ProjectVersion.current,
     subcommands: [Create.self, List.self, Close.self, Reopen.self, Delete.self])
 
   struct Database: ParsableArguments {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineValues
 import Foundation
 import QnA
 import QnAClient
@@ -9,7 +10,7 @@ import RFC6455
 /// is the attendee client's own (`qna --help`).
 struct JoinCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "qna join",
+    commandName: CommandTree.name("qna join"),
     abstract: "Join a session by its code: the attendee's client in that talk's Q&A.",
     discussion: """
       The code is 6 characters, in any case (`qna-server session create` prints it). The \
@@ -17,7 +18,8 @@ struct JoinCommand: AsyncParsableCommand {
       session's socket is /s/CODE/socket there. A wrong or closed code is an error (exit 1) \
       before the screen is taken. Any other option is passed to qna (`qna --help`): \
       `qna join K7M2QX --headless --ask "Why?"`.
-      """)
+      """,
+    version: ProjectVersion.current)
 
   @Argument(help: "The session's join code.") var code: String
   @Option(

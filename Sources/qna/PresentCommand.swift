@@ -11,7 +11,7 @@ import WebSocketClient
 /// admin token in an `Authorization` header (never echoed, never logged).
 struct PresentCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "qna present",
+    commandName: CommandTree.name("qna present"),
     abstract: "The presenter's console: moderate, highlight and answer the room's questions.",
     discussion: """
       With a join code, the console of that session (`qna-server session create` prints its \
@@ -19,7 +19,8 @@ struct PresentCommand: AsyncParsableCommand {
       The token comes from --token, else $QNA_TOKEN, else (when the server wants one) a prompt \
       that does not echo; a refused token is an error before the screen is taken. Actions typed while the connection is down are kept and \
       sent once when it is back. F1 or ? lists every key.
-      """)
+      """,
+    version: ProjectVersion.current)
 
   @Argument(help: "A session's join code: its console, with its presenter token.")
   var code: String?

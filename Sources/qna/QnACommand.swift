@@ -23,14 +23,21 @@ struct QnACommand: AsyncParsableCommand {
       done, 1 a question failed or the connection ended for good, 5 timed out, 64 bad usage. \
       Durations: 1, 0.5, 500ms, 2s, 1m.
       """,
-    version: ProjectVersion.current)
+    version: ProjectVersion.current,
+    subcommands: CommandTree.isDescribing ? [JoinCommand.self, PresentCommand.self] : [])
 
   /// `qna present …` is the presenter's console, `qna join CODE …` the attendee's client in
   /// a session; anything else is the attendee's client,
   /// with every flag it had (dispatched here, so that the two never share an option).
   static func main() async {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    if arguments.first == "present" {
+    await dispatch(Array(CommandLine.arguments.dropFirst()))
+  }
+
+  /// `help [SUBCOMMAND]`, which the shell completions offer, is that command's `--help`.
+  static func dispatch(_ arguments: [String]) async {
+    if arguments.first == "help" {
+      await dispatch(Array(arguments.dropFirst()) + ["--help"])
+    } else if arguments.first == "present" {
       await PresentCommand.main(Array(arguments.dropFirst()))
     } else if arguments.first == "join" {
       await JoinCommand.main(Array(arguments.dropFirst()))
