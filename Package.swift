@@ -55,7 +55,10 @@ let package = Package(
     ),
     // The Q&A protocol's messages and the pure client state (`QnAState`).
     .target(
-      name: "QnA", dependencies: [.product(name: "DequeModule", package: "swift-collections")]),
+      name: "QnA",
+      dependencies: [
+        "CommandLineValues", .product(name: "DequeModule", package: "swift-collections"),
+      ]),
     // The engine under every front end: WebSocketClient + wire codec + QnAState.
     .target(name: "QnAClient", dependencies: ["QnA", "WebSocketClient", "CommandLineValues"]),
     // ncursesw's wide-character API, and C for what Swift cannot import (macros, wcwidth).

@@ -185,9 +185,10 @@ def third_party_licences():
     swift = pathlib.Path(run("sh", "-c", "command -v swift").strip()).resolve().parent.parent
     toolchain = swift / "share/swift/LICENSE.txt"
     parts.append(
-        "The Swift standard library, Dispatch and Foundation (Apache License 2.0 with the Runtime\n"
-        "Library Exception), and ICU inside Foundation (Unicode License v3, "
-        "https://github.com/swiftlang/swift-foundation-icu):\n\n" + toolchain.read_text())
+        "The Swift standard library, Dispatch and FoundationEssentials (all three programs) and\n"
+        "Foundation (qna-server): Apache License 2.0 with the Runtime Library Exception; ICU\n"
+        "inside qna-server's Foundation: Unicode License v3\n"
+        "(https://github.com/swiftlang/swift-foundation-icu):\n\n" + toolchain.read_text())
     checkouts = ROOT / ".build/checkouts"
     for package in sorted(p for p in checkouts.iterdir() if p.is_dir()):
         for name in ("LICENSE", "LICENSE.txt", "LICENSE.md", "NOTICE.txt", "NOTICE"):

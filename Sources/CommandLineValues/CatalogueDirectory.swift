@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where the message catalogues (`LANG/LC_MESSAGES/qna.mo`, GNU gettext's layout) are, for
 /// the terminal and the web pages alike, first found: `$QNA_LOCALEDIR`; `share/locale`

@@ -1,5 +1,13 @@
 import Dispatch
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Stdin's lines, read on a thread of their own (reads block). At most `capacity` lines wait
 /// for the consumer; the reader stops reading meanwhile, so `qna < hugefile` or
@@ -13,7 +21,7 @@ public struct StandardInputLines: AsyncSequence, Sendable {
     let room = DispatchSemaphore(value: capacity)
     self.room = room
     stream = AsyncStream { continuation in
-      Thread.detachNewThread {
+      DetachedThread.start {
         while let line = readLine(strippingNewline: true) {
           room.wait()
           continuation.yield(line)

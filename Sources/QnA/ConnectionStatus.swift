@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The connection as the attendee sees it.
 public enum ConnectionStatus: Sendable, Hashable {

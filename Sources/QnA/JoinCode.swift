@@ -14,7 +14,7 @@ public enum JoinCode {
   /// The session's socket on the server of `url` (any path it has is replaced):
   /// `ws://HOST:PORT/s/CODE/socket`. `nil` if `url` has no scheme and host.
   public static func socketURL(server url: String, code: String) -> String? {
-    guard let schemeEnd = url.range(of: "://") else { return nil }
+    guard let schemeEnd = url.firstRange(of: "://") else { return nil }
     let rest = url[schemeEnd.upperBound...]
     let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     guard !authority.isEmpty else { return nil }

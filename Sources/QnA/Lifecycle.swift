@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // The `lifecycle` and `presenter` extensions (docs/protocol-extensions.md): a question's
 // state in the presenter's hands, answers with text, and the presenter's actions over the

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Everything that can happen to a `QnAState`: connection changes, server messages, the
 /// user's actions and clock readings. Randomness (question tokens) and time arrive inside

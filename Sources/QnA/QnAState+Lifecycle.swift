@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The presenter's decisions about this attendee's own questions (extension `lifecycle`): in
 /// review until approved, dismissed in words, answered with text.

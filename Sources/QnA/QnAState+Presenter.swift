@@ -1,4 +1,10 @@
-import Foundation
+import CommandLineValues
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The presenter's actions (`qna present`, extension `presenter`): queued in the order given,
 /// sent one at a time after each join, each exactly once (the server keeps their tokens), and
@@ -51,7 +57,7 @@ extension QnAState {
     guard desk.queue.count < Self.maxQueuedActions else {
       return [notice(Message("Too many actions wait for the server."), kind: .error)]
     }
-    let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text?.trimmingWhiteSpace()
     let action = PresenterDesk.Action(
       kind: kind, question: question,
       text: kind == .answer ? trimmed.flatMap { $0.isEmpty ? nil : $0 } : nil,

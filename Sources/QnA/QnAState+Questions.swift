@@ -1,10 +1,16 @@
-import Foundation
+import CommandLineValues
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The user's side: asking, retrying, and what happens to typed questions as the
 /// connection comes and goes.
 extension QnAState {
   mutating func ask(_ text: String, token: UUID) -> [QnAEffect] {
-    let content = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let content = text.trimmingWhiteSpace()
     if let refusal = refusal(of: content, token: token, maxLength: configuration.maxQuestionLength)
     {
       return [notice(refusal, kind: .error)]
@@ -17,7 +23,7 @@ extension QnAState {
   /// may be lower than the one it was typed under); failed again with its reason; or failed
   /// with what this version finds wrong with it, rather than dropped, so nothing is lost.
   mutating func restore(_ text: String, token: UUID, failure: String?) -> [QnAEffect] {
-    let content = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let content = text.trimmingWhiteSpace()
     guard questions[token] == nil, !content.isEmpty else {
       return [.log("ignored: restored question \(token)")]
     }

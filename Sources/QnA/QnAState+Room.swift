@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The room (extension `room`): joining after each handshake, snapshots and deltas, votes.
 extension QnAState {

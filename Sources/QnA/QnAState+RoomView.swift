@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The room as the attendee sees it: their own questions, their votes counted at once, the
 /// order the views list it in.

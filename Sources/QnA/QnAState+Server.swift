@@ -1,5 +1,10 @@
 import DequeModule
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Server messages. Responses carry no client token on reference back ends, so a response is
 /// matched to its question by server id first (a repeat), then by token (servers with the

@@ -1,5 +1,10 @@
 import DequeModule
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The limits and timings a `QnAState` works with.
 public struct QnAConfiguration: Sendable, Hashable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where a question is in its life, as the attendee sees it.
 public enum QuestionStatus: Sendable, Hashable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The room as this client knows it (extension `room`): every published question with its
 /// votes, the question being answered now, and this attendee's own votes.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // The `room` extension (docs/protocol-extensions.md): every attendee sees the room's
 // questions with their votes, and votes. Nothing here ever names another attendee's token,

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Why bytes from the wire are not a message we know. Such messages are logged, counted and
 /// ignored; they never end a connection.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Dates on the wire: a number of seconds since 2001-01-01 (Foundation's default), or an
 /// ISO-8601 string from tolerant back ends, with or without fractional seconds.

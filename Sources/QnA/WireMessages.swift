@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One message of the Q&A wire protocol (docs/protocol.md), in either direction.
 public enum WireMessage: Sendable, Hashable {

@@ -1,4 +1,13 @@
-import Foundation
+import CommandLineValues
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Who this attendee is on one server: a random UUID made on the first run and kept, so that
 /// votes and "mine" survive reconnects and restarts, and the credential the server issued for
@@ -27,7 +36,7 @@ public struct AttendeeFile: Sendable {
   public func load(orMake make: () -> UUID) throws(PrivateFiles.Failure) -> Identity {
     if let data = try PrivateFiles.read(url) {
       let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
-        $0.trimmingCharacters(in: .whitespaces)
+        $0.trimmingSpaces()
       }
       if let first = lines.first, let attendee = UUID(uuidString: first) {
         return Identity(

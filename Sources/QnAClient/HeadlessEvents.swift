@@ -1,5 +1,13 @@
-import Foundation
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The headless mode's output: one JSON object per state change. The schema is documented in
 /// the README ("Headless mode"); scripts depend on it, so change it only by adding.

@@ -1,5 +1,14 @@
-import Foundation
+import CommandLineValues
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// A line of stdin in headless mode: a question, or a vote command.
 public enum StdinLine: Equatable, Sendable {
@@ -16,7 +25,7 @@ public enum StdinLine: Equatable, Sendable {
     }
     for (command, up) in [("/vote", true), ("/unvote", false)] {
       guard line == command || line.hasPrefix(command + " ") else { continue }
-      let argument = line.dropFirst(command.count).trimmingCharacters(in: .whitespaces)
+      let argument = line.dropFirst(command.count).trimmingSpaces()
       guard let id = UUID(uuidString: argument) else {
         self = .invalid("\(command) needs a question id (the `id` of a room line)")
         return

@@ -1,5 +1,13 @@
-import Foundation
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Votes typed and not yet answered, kept per server URL beside the pending questions (and
 /// under their lock), so that a vote cast offline survives quitting: sent after the next

@@ -1,5 +1,13 @@
-import Foundation
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Questions typed but not yet confirmed, kept on disk per server URL so that they survive
 /// quitting the client: sent on the next start, removed once confirmed. Refused ones stay,
@@ -48,7 +56,10 @@ public struct PendingQuestionsFile: Sendable {
   static func fileName(_ prefix: String, _ serverURL: String, _ fileExtension: String) -> String {
     let readable = String(
       serverURL.unicodeScalars.prefix(80).map {
-        $0.isASCII && CharacterSet.alphanumerics.contains($0) ? Character($0) : "_"
+        switch $0 {
+        case "0"..."9", "A"..."Z", "a"..."z": Character($0)
+        default: "_"
+        }
       })
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
     for byte in serverURL.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -62,7 +73,7 @@ public struct PendingQuestionsFile: Sendable {
     if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
       return URL(fileURLWithPath: state).appendingPathComponent("qna")
     }
-    let home = environment["HOME"] ?? NSHomeDirectory()
+    let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
     return URL(fileURLWithPath: home).appendingPathComponent(".local/state/qna")
   }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -28,9 +32,13 @@ public enum PrivateFiles {
   /// only when `tighten` says it is ours alone (the default state directory), never a
   /// directory the user named, which may be shared.
   public static func prepareDirectory(_ directory: URL, tighten: Bool) throws(Failure) {
-    var isDirectory: ObjCBool = false
+    #if canImport(FoundationEssentials)
+      var isDirectory = false
+    #else
+      var isDirectory: ObjCBool = false
+    #endif
     if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-      guard isDirectory.boolValue else { throw Failure(directory.path, reason: "not a directory") }
+      guard isDirectory == true else { throw Failure(directory.path, reason: "not a directory") }
       if tighten, chmod(directory.path, 0o700) != 0 { throw Failure(directory.path) }
       return
     }

@@ -1,5 +1,13 @@
-import Foundation
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// What the engine keeps on disk: questions not yet delivered (the pending file) and who
 /// this attendee is.

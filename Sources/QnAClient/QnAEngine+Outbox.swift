@@ -1,7 +1,15 @@
-import Foundation
 import QnA
 import RFC6455
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The one task that puts the reducer's messages on the wire, in the order it released them.
 extension QnAEngine {

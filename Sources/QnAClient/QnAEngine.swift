@@ -1,7 +1,15 @@
-import Foundation
 import QnA
 import RFC6455
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// How the engine talks to the server.
 public struct EngineConfiguration: Sendable {

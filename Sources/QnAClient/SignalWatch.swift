@@ -1,5 +1,13 @@
 import Dispatch
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Turns signals into a callback with the signal's number (and keeps their default action
 /// from killing the process).

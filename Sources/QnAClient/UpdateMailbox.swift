@@ -1,6 +1,14 @@
-import Foundation
 import QnA
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where the engine leaves its updates for a front end that may be slower than the network
 /// (a terminal nobody scrolls, `--headless` into a pipe nobody reads): what waits is bounded

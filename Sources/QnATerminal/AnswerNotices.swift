@@ -1,5 +1,13 @@
-import Foundation
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Which answers to tell the desktop about: each question once, however often the engine
 /// reports it answered (an answer edited, a reply restated after a reconnect, a server that

@@ -1,7 +1,15 @@
 import CGettext
 import CommandLineValues
-import Foundation
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The screen's words in the reader's language: GNU gettext's catalogues (`po/*.po`,
 /// compiled to `qna.mo`), chosen by `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG` as glibc

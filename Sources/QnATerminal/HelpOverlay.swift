@@ -49,8 +49,8 @@ enum HelpOverlay {
 
   /// A key's name with its words in the reader's language ("(empty line)").
   static func localized(key: String) -> String {
-    key.replacingOccurrences(of: "(empty line)", with: tr("(empty line)"))
-      .replacingOccurrences(of: "(empty)", with: tr("(empty)"))
+    key.replacing("(empty line)", with: tr("(empty line)"))
+      .replacing("(empty)", with: tr("(empty)"))
   }
 
   /// Returns where its first key starts: the cursor's place while it shows.

@@ -1,8 +1,16 @@
 import CommandLineValues
-import Foundation
 import QnA
 import QnAClient
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The terminal UI's log: lines go to a file, never to the screen. While the screen is up,
 /// stderr goes there too, so that nothing (a library's warning, a crash report) garbles it.
@@ -36,7 +44,7 @@ public final class LogFile: Sendable {
   public func write(_ line: String) {
     let stamp = Date().formatted(.iso8601)
     var bytes = Array("\(stamp) \(PrintableText.escaped(line))\n".utf8)
-    lock.withLock { _ in _ = Foundation.write(fd, &bytes, bytes.count) }
+    lock.withLock { _ in _ = Glibc.write(fd, &bytes, bytes.count) }
   }
 
   /// Sends stderr to the log until the returned restore is called.

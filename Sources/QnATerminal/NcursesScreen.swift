@@ -1,5 +1,13 @@
 import CNcurses
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The only code that talks to ncurses: takes the terminal, paints frames by repainting the
 /// cells that changed, reads keys, gives the terminal back. Used from one thread only.

@@ -1,5 +1,13 @@
-import Foundation
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where the room view's selection is: on a question, with its first line at a row of the
 /// list area. The row stays put while the room reorders: the other questions move around the

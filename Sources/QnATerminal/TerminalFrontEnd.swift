@@ -1,9 +1,18 @@
 import CNcurses
-import Foundation
+import CommandLineValues
 import QnA
 import QnAClient
 import Synchronization
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `qna` with a screen: the engine on the cooperative pool, the UI on a thread of its own,
 /// news between them through a `TerminalInbox`, keys back as `TerminalAction`s.
@@ -135,9 +144,7 @@ public enum TerminalFrontEnd {
 
   private static func onUIThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
-      let thread = Thread { continuation.resume(returning: body()) }
-      thread.name = "qna-ui"
-      thread.start()
+      DetachedThread.start { continuation.resume(returning: body()) }
     }
   }
 

@@ -1,6 +1,14 @@
-import Foundation
 import QnA
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where other threads leave news for the UI thread, with a pipe to wake it: the UI thread
 /// polls the pipe's read end together with stdin, so it sleeps until there is something to

@@ -1,7 +1,15 @@
 import CNcurses
-import Foundation
 import QnA
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The UI thread: owns ncurses, sleeps in `poll` on stdin and the inbox's pipe until a key,
 /// news or a timer (a countdown, a notice's end) needs the screen, then paints the cells that

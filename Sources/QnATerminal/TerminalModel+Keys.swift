@@ -1,5 +1,14 @@
-import Foundation
+import CommandLineValues
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 extension TerminalModel {
   /// Applies a key; returns what the UI loop must do.
@@ -197,7 +206,7 @@ extension TerminalModel {
   }
 
   private mutating func submit() -> [TerminalAction] {
-    let text = editor.text.trimmingCharacters(in: .whitespaces)
+    let text = editor.text.trimmingSpaces()
     guard !text.isEmpty else { return [] }
     if text.count > options.maxLength {
       addNotice(

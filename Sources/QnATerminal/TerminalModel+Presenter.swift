@@ -1,5 +1,14 @@
-import Foundation
+import CommandLineValues
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// An answer being typed in the presenter's console, for the question it answers.
 public struct AnswerDraft: Sendable, Equatable {
@@ -69,7 +78,7 @@ extension TerminalModel {
     guard let draft = answering else { return [] }
     switch key {
     case .enter:
-      let text = editor.text.trimmingCharacters(in: .whitespaces)
+      let text = editor.text.trimmingSpaces()
       answering = nil
       editor = LineEditor()
       inputOffset = 0

@@ -1,5 +1,14 @@
-import Foundation
+import CommandLineValues
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The two lists `qna` shows.
 public enum ListView: Sendable, Equatable {
@@ -46,14 +55,9 @@ extension TerminalModel {
     }
     roomVoted = all.count { $0.voted }
     roomSize = all.count
-    let needle = filter.trimmingCharacters(in: .whitespaces)
-    roomEntries =
-      needle.isEmpty
-      ? all
-      : all.filter {
-        $0.question.content.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive])
-          != nil
-      }
+    let needle = filter.trimmingSpaces()
+    let matches = SearchText.matcher(for: needle)
+    roomEntries = needle.isEmpty ? all : all.filter { matches($0.question.content) }
     if searchChanged, let selection, !roomEntries.contains(where: { $0.id == selection.id }) {
       self.selection = nil
     }
@@ -137,7 +141,7 @@ extension TerminalModel {
       line.insert(Self.typeable(Self.oneLine(text)))
     case .enter:
       search = nil
-      filter = line.text.trimmingCharacters(in: .whitespaces)
+      filter = line.text.trimmingSpaces()
       refreshRoom(searchChanged: true)
       return []
     case .escape:

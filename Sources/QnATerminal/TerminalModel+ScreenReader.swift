@@ -1,6 +1,14 @@
 import CommandLineValues
-import Foundation
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Screen-reader mode (`--screen-reader`): a screen reader speaks, and a braille display
 /// shows, whatever the terminal writes; so nothing is written that is not news. What happens

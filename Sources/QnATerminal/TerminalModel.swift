@@ -1,6 +1,14 @@
 import CommandLineValues
-import Foundation
 import QnA
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// What the UI loop must do after a key: the model itself never performs effects.
 public enum TerminalAction: Sendable, Equatable {

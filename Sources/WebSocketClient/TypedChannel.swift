@@ -1,6 +1,14 @@
-import Foundation
 import RFC6455
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `Codable` values over a `WebSocketClient`: incoming messages decoded, outgoing values
 /// encoded, and values sent while no connection is open queued, in order, for the next one.

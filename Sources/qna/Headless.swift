@@ -1,9 +1,17 @@
 import CommandLineValues
-import Foundation
 import QnA
 import QnAClient
 import RFC6455
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `qna --headless`: the engine with JSON lines on stdout instead of a screen.
 struct Headless {
@@ -186,12 +194,12 @@ struct Headless {
   }
 
   static func print(_ line: JSONLine) {
-    FileHandle.standardOutput.write(Data((line.description + "\n").utf8))
+    StandardStream.output.write(line.description + "\n")
   }
 
   /// One line on stderr; server text in it is escaped, so that it cannot act on a terminal.
   static func note(_ line: String) {
-    FileHandle.standardError.write(Data("qna: \(PrintableText.escaped(line))\n".utf8))
+    StandardStream.error.write("qna: \(PrintableText.escaped(line))\n")
   }
 
   static func fail(_ line: String, status: ExitStatus) -> Never {

@@ -1,10 +1,18 @@
 import ArgumentParser
 import CommandLineValues
-import Foundation
 import QnA
 import QnAClient
 import QnATerminal
 import RFC6455
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `qna join CODE`: the attendee's client in a session, by its join code. Every other option
 /// is the attendee client's own (`qna --help`).

@@ -1,11 +1,19 @@
 import ArgumentParser
 import CommandLineValues
-import Foundation
 import QnA
 import QnAClient
 import QnATerminal
 import RFC6455
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `qna present`: the presenter's console, on the same WebSocket as attendees, with the
 /// admin token in an `Authorization` header (never echoed, never logged).
@@ -116,7 +124,7 @@ struct PresentCommand: AsyncParsableCommand {
 enum SecretPrompt {
   static func read(_ prompt: String) -> String? {
     guard isatty(STDIN_FILENO) == 1 else { return nil }
-    FileHandle.standardError.write(Data(prompt.utf8))
+    StandardStream.error.write(prompt)
     var saved = termios()
     tcgetattr(STDIN_FILENO, &saved)
     var silent = saved
@@ -124,7 +132,7 @@ enum SecretPrompt {
     tcsetattr(STDIN_FILENO, TCSANOW, &silent)
     defer {
       tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-      FileHandle.standardError.write(Data("\n".utf8))
+      StandardStream.error.write("\n")
     }
     return readLine(strippingNewline: true)
   }

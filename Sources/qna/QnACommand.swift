@@ -1,12 +1,20 @@
 import ArgumentParser
 import CommandLineValues
-import Foundation
 import ProxyTunnel
 import QnA
 import QnAClient
 import QnATerminal
 import RFC6455
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 @main
 struct QnACommand: AsyncParsableCommand {

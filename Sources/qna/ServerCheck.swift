@@ -1,9 +1,17 @@
 import CommandLineValues
-import Foundation
 import QnA
 import QnATerminal
 import RFC6455
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Before the screen is taken: one connection, to learn whether the server lets this client
 /// in, and into which session. A wrong token, a wrong join code or a closed session is a

@@ -1,7 +1,15 @@
 import CommandLineValues
-import Foundation
 import RFC6455
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Lets stdin lines wait while there is no open connection.
 actor OpenGate {
@@ -41,7 +49,7 @@ struct MessageOutput {
       bytes = message.data
     }
     bytes.append(0x0A)
-    FileHandle.standardOutput.write(Data(bytes))
+    StandardStream.output.write(bytes: bytes)
   }
 }
 
@@ -78,7 +86,7 @@ enum ExitStatus: Int32 {
 enum Diagnostics {
   /// One line on stderr; a server's words in it (a close reason) arrive escaped.
   static func note(_ line: String) {
-    FileHandle.standardError.write(Data("wsc: \(PrintableText.escaped(line))\n".utf8))
+    StandardStream.error.write("wsc: \(PrintableText.escaped(line))\n")
   }
 
   static func fail(_ line: String, status: ExitStatus) -> Never {

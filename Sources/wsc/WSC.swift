@@ -1,9 +1,17 @@
 import ArgumentParser
 import CommandLineValues
-import Foundation
 import ProxyTunnel
 import RFC6455
 import WebSocketClient
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 @main
 struct WSC: AsyncParsableCommand {
@@ -135,8 +143,8 @@ struct WSC: AsyncParsableCommand {
       guard let colon = header.firstIndex(of: ":") else {
         throw ValidationError("--header needs 'Name: value', got '\(header)'")
       }
-      let name = String(header[..<colon]).trimmingCharacters(in: .whitespaces)
-      let value = String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+      let name = String(header[..<colon]).trimmingSpaces()
+      let value = String(header[header.index(after: colon)...]).trimmingSpaces()
       handshake.extraHeaders.append(name: name, value: value)
     }
     var configuration = Self.defaults
