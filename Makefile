@@ -16,10 +16,10 @@ AUTOBAHN_VENV ?= $(abspath .build/autobahn-venv)
 # Where `make install` puts the programs (DESTDIR is prepended, for packagers).
 PREFIX ?= /usr/local
 DESTDIR ?=
-# One release build for install, dist and deb: the Swift runtime and Foundation linked in,
-# so that the programs run where no Swift is installed (docs/install.md lists what stays),
-# and symbols bound at load time then read-only (full RELRO), as Debian builds its programs.
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -z -Xlinker now
+# One release build for install, dist and deb: the Swift runtime linked in, so that the
+# programs run where no Swift is installed (docs/install.md lists what stays); no $ORIGIN
+# library path; symbols bound at load time then read-only (full RELRO), as Debian builds.
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
 all: build
@@ -131,7 +131,7 @@ packaging-tools:
 
 ## make install and uninstall into a scratch DESTDIR, make dist run without Swift, the .deb
 ## installed, served from, removed and purged (root; Tests/Packaging/packaging_test.py).
-package-test: dist deb
+package-test: dist deb locales
 	python3 Tests/Packaging/packaging_test.py "$(RELEASE_BIN)"
 
 format:

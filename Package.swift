@@ -239,7 +239,8 @@ let package = Package(
     .testTarget(name: "EndToEndTests", dependencies: ["qna", "qna-server", "TestSupport"]),
     // The pure view as snapshots, the editor, key handling and scrolling.
     .testTarget(name: "QnATerminalTests", dependencies: ["QnATerminal", "TestSupport"]),
-    .testTarget(name: "CommandLineValuesTests", dependencies: ["CommandLineValues"]),
+    .testTarget(
+      name: "CommandLineValuesTests", dependencies: ["CommandLineValues", "TestSupport"]),
     // Runs the built `wsc` against real peers; depends on it so that it is built first.
     .testTarget(name: "wscTests", dependencies: ["wsc", "TestSupport"]),
     // What the test targets share: deterministic ids and randomness, frames as a server

@@ -72,14 +72,21 @@ def man_page(text, words):
     if len(words) > 1:
         text = text.replace(f'.Nm "{typed}"\n', f".Nm {page}\n", 1)
         text = text.replace(".Sh SYNOPSIS\n.Nm\n", f'.Sh SYNOPSIS\n.Nm "{typed}"\n', 1)
-    lines = []
+    lines, see_also = [], []
     for line in text.split("\n"):
-        if line.startswith(".Xr "):
-            name, _, rest = line[4:].partition(" ")
-            line = f".Xr {name.replace('.', '-')} {rest}"
-        elif line.startswith('.Nd "') and line.endswith('"'):  # the summary, not in quotes
+        if line.startswith(".Xr "):  # SEE ALSO's pages, less the `help` the programs lack
+            name = line[4:].split(" ")[0].replace(".", "-")
+            if not name.endswith("-help"):
+                see_also.append(name)
+            continue
+        if line.startswith('.Nd "') and line.endswith('"'):  # the summary, not in quotes
             line = ".Nd " + line[5:-1]
         lines.append(line)
+    if '.Sh "SEE ALSO"' in lines:
+        at = lines.index('.Sh "SEE ALSO"')
+        references = [f".Xr {name} 1 ," for name in see_also[:-1]]
+        references += [f".Xr {name} 1" for name in see_also[-1:]]
+        lines[at:at + 1] = ['.Sh "SEE ALSO"', *references] if see_also else []
     return "\n".join(lines)
 
 
@@ -234,6 +241,7 @@ def dist(bin_dir, out):
 
 
 def main():
+    os.umask(0o022)  # directories 0755 and files 0644 whatever the builder's umask
     command, arguments = sys.argv[1], sys.argv[2:]
     bin_dir = pathlib.Path(arguments[0])
     if command in ("install", "uninstall"):

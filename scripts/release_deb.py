@@ -6,6 +6,7 @@ packaging/debian/, the copyright and changelog, and the dependencies dpkg-shlibd
 """
 
 import gzip
+import os
 import pathlib
 import shutil
 import subprocess
@@ -71,6 +72,8 @@ def deb(bin_dir, out):
                   0o600)
     release.write(root, "usr/share/doc/qna/copyright", copyright_file().encode())
     release.write(root, "usr/share/doc/qna/changelog.gz", changelog(version))
+    release.write(root, "usr/share/doc/qna/README.Debian",
+                  (DEBIAN / "README.Debian").read_bytes())
     release.write(root, "usr/share/lintian/overrides/qna",
                   (DEBIAN / "lintian-overrides").read_bytes())
     for directory in root.rglob("*"):
@@ -87,7 +90,7 @@ def deb(bin_dir, out):
         .replace("@INSTALLED_SIZE@", str(size)))
     (control / "conffiles").write_text("/etc/default/qna-server\n")
     sums = subprocess.run(
-        "find usr -type f -print0 | sort -z | xargs -0 md5sum", shell=True, cwd=root,
+        "find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum", shell=True, cwd=root,
         check=True, capture_output=True, text=True).stdout
     (control / "md5sums").write_text(sums)
     for script in ("postinst", "prerm", "postrm"):
@@ -97,7 +100,9 @@ def deb(bin_dir, out):
         (control / name).chmod(0o644)
 
     package = out / f"qna_{version}_{architecture}.deb"
-    release.run("dpkg-deb", "--root-owner-group", "-Zxz", "--build", str(root), str(package))
+    # Entries dated by the last commit rather than by the build.
+    release.run("dpkg-deb", "--root-owner-group", "-Zxz", "--build", str(root), str(package),
+                env={**os.environ, "SOURCE_DATE_EPOCH": str(release.source_date())})
     print(package)
     if shutil.which("lintian"):
         report = subprocess.run(

@@ -2,7 +2,7 @@
 /// or a number with a unit (`500ms`, `2s`, `1m`, `1h`).
 public enum DurationValue {
   public static func parse(_ text: String) throws(ValueError) -> Duration {
-    let trimmed = text.trimmingSpaces()
+    let trimmed = text.trimmingASCIISpaces()
     let units: [(suffix: String, nanoseconds: Double)] = [
       ("ms", 1e6), ("s", 1e9), ("m", 60e9), ("h", 3600e9),
     ]
@@ -44,7 +44,7 @@ public enum DurationValue {
 /// Parses sizes in plain bytes (`16777216`).
 public enum SizeValue {
   public static func parse(_ text: String) throws(ValueError) -> Int {
-    let trimmed = text.trimmingSpaces()
+    let trimmed = text.trimmingASCIISpaces()
     guard let value = Int(trimmed), value > 0, trimmed.first != "+" else {
       throw .invalidSize(text)
     }
@@ -68,7 +68,7 @@ public enum ValueError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension String {
-  fileprivate func trimmingSpaces() -> String {
+  fileprivate func trimmingASCIISpaces() -> String {
     String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
   }
 }

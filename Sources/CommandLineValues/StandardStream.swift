@@ -20,18 +20,33 @@ public enum StandardStream: Int32, Sendable {
     Self.write(bytes: bytes, to: rawValue)
   }
 
-  /// Every byte, across short writes and signals; a closed or broken descriptor ends it.
-  static func write(bytes: [UInt8], to descriptor: Int32) {
+  /// Every byte, across short writes, signals and a non-blocking descriptor's waits. A reader
+  /// gone (EPIPE) ends the program as SIGPIPE would, even where SIGPIPE is ignored; another
+  /// error (a full disk) exits 74, as FileHandle's failed write ended it too: a script must
+  /// not take half a JSON line for the whole.
+  static func write(
+    bytes: [UInt8], to descriptor: Int32,
+    writing: (Int32, UnsafeRawPointer, Int) -> Int = { systemWrite($0, $1, $2) }
+  ) {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written > 0 {
+        let written = writing(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written >= 0 {
           offset += written
-        } else if written < 0 && errno == EINTR {
           continue
-        } else {
-          return
+        }
+        switch errno {
+        case EINTR: continue
+        case EAGAIN:
+          var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&ready, 1, -1)
+        case EPIPE:
+          signal(SIGPIPE, SIG_DFL)
+          raise(SIGPIPE)
+          exit(141)
+        default:
+          exit(74)
         }
       }
     }

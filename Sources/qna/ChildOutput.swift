@@ -23,7 +23,8 @@ enum ChildOutput {
       let left = deadline - ContinuousClock.now
       guard left > .zero else { break }
       var ready = pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)
-      if poll(&ready, 1, Int32((left / .milliseconds(1)).rounded(.up))) <= 0 { continue }
+      let milliseconds = min((left / .milliseconds(1)).rounded(.up), Double(Int32.max))
+      if poll(&ready, 1, Int32(milliseconds)) <= 0 { continue }
       let count = Glibc.read(pipeEnds[0], &chunk, chunk.count)
       if count <= 0 { break }
       output += chunk[..<count]
@@ -49,20 +50,25 @@ enum ChildOutput {
   }
 
   /// The child's exit status once it ends, or nil when it is still running at `deadline`
-  /// (then it is killed and reaped) or ended by a signal.
+  /// (then it is killed, and reaped if it dies within a second more), was ended by a signal,
+  /// or cannot be waited for.
   private static func exitStatus(of child: pid_t, until deadline: ContinuousClock.Instant)
     -> Int32?
   {
     var status: Int32 = 0
-    while waitpid(child, &status, WNOHANG) == 0 {
-      guard ContinuousClock.now < deadline else {
+    var killed = false
+    while true {
+      let reaped = waitpid(child, &status, WNOHANG)
+      if reaped == child { break }
+      if reaped < 0 && errno != EINTR { return nil }
+      if ContinuousClock.now >= deadline + (killed ? .seconds(1) : .zero) {
+        if killed { return nil }  // a zombie rather than a qna that never starts
         kill(child, SIGKILL)
-        waitpid(child, &status, 0)
-        return nil
+        killed = true
       }
       usleep(10_000)
     }
     // WIFEXITED and WEXITSTATUS, which Swift does not import.
-    return status & 0x7f == 0 ? (status >> 8) & 0xff : nil
+    return !killed && status & 0x7f == 0 ? (status >> 8) & 0xff : nil
   }
 }

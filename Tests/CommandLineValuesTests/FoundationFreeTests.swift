@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import CommandLineValues
@@ -15,7 +17,7 @@ struct FoundationFreeTests {
   ]
 
   @Test func trimsAsFoundationDoes() {
-    var random = SystemRandomNumberGenerator()
+    var random = SplitMix64(seed: 0x7213)
     for _ in 0..<2_000 {
       let text = (0..<Int.random(in: 0...6, using: &random)).map { _ in
         Self.pieces.randomElement(using: &random)!
@@ -25,20 +27,46 @@ struct FoundationFreeTests {
     }
   }
 
-  @Test func aDetachedThreadRunsItsBody() async {
-    let ran = await withCheckedContinuation { continuation in
-      DetachedThread.start { continuation.resume(returning: true) }
+  @Test func aDetachedThreadRunsItsBodyOffTheCaller() async {
+    let caller = pthread_self()
+    let ranElsewhere = await withCheckedContinuation { continuation in
+      DetachedThread.start { continuation.resume(returning: pthread_self() != caller) }
     }
-    #expect(ran)
+    #expect(ranElsewhere)
   }
 
-  /// More than a pipe holds, so that the writes are short and resumed.
-  @Test func standardStreamWritesEveryByte() async throws {
+  /// Writes that stop short and are interrupted are resumed until every byte is out.
+  @Test func shortAndInterruptedWritesAreResumed() {
+    let bytes = (0..<10_000).map { UInt8($0 % 251) }
+    var written: [UInt8] = []
+    var calls = 0
+    StandardStream.write(bytes: bytes, to: 99) { descriptor, pointer, count in
+      calls += 1
+      if calls % 3 == 0 {
+        errno = EINTR
+        return -1
+      }
+      let taken = min(count, 7)
+      written += UnsafeRawBufferPointer(start: pointer, count: taken)
+      return taken
+    }
+    #expect(written == bytes)
+  }
+
+  /// More than a pipe holds, read on a thread of its own while the write blocks.
+  @Test func standardStreamWritesEveryByteToAPipe() throws {
     let bytes = (0..<200_000).map { UInt8($0 % 251) }
     let pipe = Pipe()
-    let reader = Task.detached { pipe.fileHandleForReading.readDataToEndOfFile() }
+    let received = Mutex<Data?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DetachedThread.start {
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      received.withLock { $0 = data }
+      done.signal()
+    }
     StandardStream.write(bytes: bytes, to: pipe.fileHandleForWriting.fileDescriptor)
     try pipe.fileHandleForWriting.close()
-    #expect(Array(await reader.value) == bytes)
+    done.wait()
+    #expect(received.withLock { $0.map(Array.init) } == bytes)
   }
 }
