@@ -7,7 +7,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-.PHONY: release dist deb packaging-tools package-test po locales gettext postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance conformance-full
+.PHONY: page-tools release dist deb packaging-tools package-test po locales gettext postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance conformance-full
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -48,7 +48,7 @@ po: gettext
 	python3 scripts/po.py update
 
 ## Runs every test target, the format lint and the docs check (what CI runs).
-test: lint $(VENV)/.installed tmux chromium proxies postgresql locales
+test: lint $(VENV)/.installed tmux chromium proxies postgresql locales page-tools
 	python3 scripts/po.py check
 	$(SWIFT) build --build-tests
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
@@ -75,6 +75,13 @@ postgresql:
 	  || { [ "$$(id -u)" = 0 ] && { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 	       apt-get install -y -q postgresql; }; } \
 	  || { echo "make test needs PostgreSQL (apt-get install postgresql)" >&2; exit 1; }
+
+## QR codes are read back by zbarimg (zbar-tools); the pages' HTML is checked by tidy.
+page-tools:
+	@{ command -v zbarimg >/dev/null && command -v tidy >/dev/null; } \
+	  || { [ "$$(id -u)" = 0 ] && { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y -q zbar-tools tidy; }; } \
+	  || { echo "make test needs zbar-tools and tidy (apt-get install zbar-tools tidy)" >&2; exit 1; }
 
 ## The presenter page's test drives Debian's Chromium, headless, over the DevTools protocol.
 chromium:

@@ -163,6 +163,8 @@ let package = Package(
     ),
     // Durations, sizes and text as the project's command lines and screens spell them.
     .target(name: "CommandLineValues"),
+    // QR codes of join addresses, as text for terminals and as SVG for pages; no Foundation.
+    .target(name: "QRCode"),
     .executableTarget(
       name: "wsc",
       dependencies: [
@@ -239,6 +241,8 @@ let package = Package(
     .testTarget(name: "EndToEndTests", dependencies: ["qna", "qna-server", "TestSupport"]),
     // The pure view as snapshots, the editor, key handling and scrolling.
     .testTarget(name: "QnATerminalTests", dependencies: ["QnATerminal", "TestSupport"]),
+    // Codes decoded by Debian's zbarimg, the reader's side of the standard.
+    .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
     .testTarget(
       name: "CommandLineValuesTests", dependencies: ["CommandLineValues", "TestSupport"]),
     // Runs the built `wsc` against real peers; depends on it so that it is built first.
