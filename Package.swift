@@ -75,7 +75,7 @@ let package = Package(
     .executableTarget(
       name: "qna",
       dependencies: [
-        "QnAClient", "QnATerminal", "CommandLineValues", "ProxyTunnel", "WebSocketClient",
+        "QnAClient", "QnATerminal", "CommandLineValues", "ProxyTunnel", "WebSocketClient", "QRCode",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -138,7 +138,7 @@ let package = Package(
       name: "QnAServer",
       dependencies: [
         "QnA", "RFC6455", "CommandLineValues", "QnAStore", "QnAStoreLocation", "QnARoom",
-        "QnAGuards", "QnAPages",
+        "QnAGuards", "QnAPages", "QRCode",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -157,6 +157,7 @@ let package = Package(
       name: "qna-server",
       dependencies: [
         "QnAServer", "QnAStore", "QnAStoreLocation", "QnALogHandlers", "CommandLineValues",
+        "QRCode",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -39,7 +39,7 @@ def extract(root, output):
                 files.append(str(relative))
         subprocess.run(
             ["xgettext", "--language=C", "--from-code=UTF-8", "--keyword=", "--keyword=tr",
-             "--keyword=trn:1,2", "--keyword=Message", "--keyword=t", "--keyword=scriptWord",
+             "--keyword=trn:1,2", "--keyword=plural:1,2", "--keyword=Message", "--keyword=t", "--keyword=scriptWord",
              "--add-comments=TRANSLATORS:",
              "--add-location=file", "--sort-by-file", "--package-name=qna",
              "--no-wrap", "-o", str(output), *files],

@@ -47,7 +47,7 @@ extension QRCode {
     }
     return """
       <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" \
-      shape-rendering="crispEdges" role="img" aria-label="\(label)">\
+      role="img" aria-label="\(label)">\
       <rect width="\(side)" height="\(side)" fill="#fff"/><path d="\(path)" fill="#000"/></svg>
       """
   }

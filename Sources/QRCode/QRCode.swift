@@ -112,7 +112,9 @@ struct BitBuffer {
   var count: Int { bits.count }
 
   mutating func append(_ value: Int, count: Int) {
-    for shift in stride(from: count - 1, through: 0, by: -1) { bits.append(value >> shift & 1 == 1) }
+    for shift in stride(from: count - 1, through: 0, by: -1) {
+      bits.append(value >> shift & 1 == 1)
+    }
   }
 
   var bytes: [UInt8] {

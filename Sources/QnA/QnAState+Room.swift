@@ -19,7 +19,9 @@ extension QnAState {
         Join(
           id: connectionID, attendee: attendeeID, credential: attendeeCredential,
           name: attendeeName, since: catchesUp ? room.seq : nil,
-          epoch: catchesUp ? room.epoch : nil, counts: room.isCompact ? true : nil))
+          epoch: catchesUp ? room.epoch : nil, counts: room.isCompact ? true : nil,
+          screen: configuration.screen && serverExtensions.contains(ProtocolExtension.audience)
+            ? true : nil))
     ]
   }
 

@@ -23,11 +23,17 @@ extension QnAState {
     case .presenterActionResponse(let body): received(body)
     case .joined(let body): received(body)
     case .roomOwn(let body): received(body)
+    case .audience(let body): received(body)
     case .refusal(let body):
       [.log("the server could not read our \(body.refused): \(body.message)")]
     case .newQuestion, .resume, .join, .vote, .presenterAction:
       [.log("ignored: \(message.type) from the server")]
     }
+  }
+
+  private mutating func received(_ body: Audience) -> [QnAEffect] {
+    audience = max(0, body.count)
+    return []
   }
 
   private mutating func created(_ response: QuestionResponse) -> [QnAEffect] {

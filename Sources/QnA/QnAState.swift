@@ -23,6 +23,9 @@ public struct QnAConfiguration: Sendable, Hashable {
   /// The presenter's console (`qna present`): every question in every state is shown, and
   /// presenter actions may be queued. Default false.
   public var presenter: Bool
+  /// A screen for the room (`qna screen`): joins as one (extension `audience`), so that it
+  /// is not counted, and learns how many attendees there are. Default false.
+  public var screen = false
 
   public init(
     maxQuestionLength: Int = 1000, maxMessageBytes: Int = 16_384,
@@ -93,6 +96,8 @@ public struct QnAState: Sendable, Equatable {
   /// Extension `sessions`: the session the server says this connection is in (title, join
   /// code, open or closed).
   public internal(set) var session: SessionInfo?
+  /// Extension `audience`: how many attendees the room has, when this client is a screen.
+  public internal(set) var audience: Int?
   var attendeeName: String?
   /// That this server shows only the attendee's own questions has been said; that it does
   /// not take this console's actions, too.

@@ -27,11 +27,15 @@ public struct Join: Sendable, Hashable, Codable {
   /// Extension `counts`: this connection takes the compact room (question numbers, counts
   /// as numbers, shared snapshots with its own marks in `roomOwn`). Absent: today's format.
   public var counts: Bool?
+  /// Extension `audience`: this connection is a screen (a projector), which only watches:
+  /// it is not counted and is told the room's size.
+  public var screen: Bool?
 
   public init(
     id: UUID, attendee: UUID, credential: UUID? = nil, name: String? = nil, since: Int? = nil,
-    epoch: UUID? = nil, counts: Bool? = nil
+    epoch: UUID? = nil, counts: Bool? = nil, screen: Bool? = nil
   ) {
+    self.screen = screen
     self.id = id
     self.attendee = attendee
     self.credential = credential
@@ -293,3 +297,4 @@ extension RoomOwn: WireBody {}
 extension Refusal: WireBody {}
 extension Vote: WireBody {}
 extension VoteResponse: WireBody {}
+extension Audience: WireBody {}

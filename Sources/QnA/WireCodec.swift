@@ -71,6 +71,7 @@ public struct WireCodec: Sendable {
       case PresenterActionResponse.type:
         return .presenterActionResponse(
           try decoder.decode(PresenterActionResponse.self, from: data))
+      case Audience.type: return .audience(try decoder.decode(Audience.self, from: data))
       default:
         throw WireDecodingError.unknownType(type)
       }
@@ -101,6 +102,7 @@ public struct WireCodec: Sendable {
       case .voteResponse(let body): data = try encoder.encode(Typed(body))
       case .presenterAction(let body): data = try encoder.encode(Typed(body))
       case .presenterActionResponse(let body): data = try encoder.encode(Typed(body))
+      case .audience(let body): data = try encoder.encode(Typed(body))
       }
     } catch {
       // Every field is a string, number, bool or finite date: encoding cannot fail.

@@ -32,6 +32,7 @@ public enum WireMessage: Sendable, Hashable {
   /// Extension `presenter`: an action on a question, and its outcome.
   case presenterAction(PresenterAction)
   case presenterActionResponse(PresenterActionResponse)
+  case audience(Audience)
 
   /// The `type` field each message carries on the wire.
   public var type: String {
@@ -52,6 +53,7 @@ public enum WireMessage: Sendable, Hashable {
     case .voteResponse: VoteResponse.type
     case .presenterAction: PresenterAction.type
     case .presenterActionResponse: PresenterActionResponse.type
+    case .audience: Audience.type
     }
   }
 }
@@ -116,6 +118,18 @@ public enum ProtocolExtension {
   /// The compact room, asked for in `join` (`counts`): questions numbered, count-only
   /// changes as numbers, snapshots shared with the attendee's marks in `roomOwn`.
   public static let counts = "counts"
+  /// A screen (a projector) joins with `screen`: it is not counted, has no identity, and is
+  /// told how many attendees are in the room (`audience`).
+  public static let audience = "audience"
+}
+
+/// Extension `audience`, server → a screen's connection: how many attendees are connected to
+/// the room (on this instance), at most once a second while it changes.
+public struct Audience: Sendable, Hashable, Codable {
+  static let type = "audience"
+  public var count: Int
+
+  public init(count: Int) { self.count = count }
 }
 
 /// Extension, client → server, right after a handshake on a new connection: "these

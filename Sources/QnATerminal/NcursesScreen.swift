@@ -51,6 +51,7 @@ final class NcursesScreen {
         .magenta: COLOR_MAGENTA, .cyan: COLOR_CYAN,
       ]
       for (color, value) in colors { init_pair(Int16(color.rawValue), Int16(value), -1) }
+      init_pair(Int16(CellColor.inkOnPaper.rawValue), Int16(COLOR_BLACK), Int16(COLOR_WHITE))
     }
     if mouse { qna_enable_wheel() }
     define_key("\u{1B}[200~", Int32(QNA_KEY_PASTE_START))

@@ -16,6 +16,7 @@ enum PresenterHelp {
       ("/", tr("search; Esc shows them all")),
       ("Ctrl-R Ctrl-L", tr("reconnect now / redraw the screen")),
       ("F1, ?", tr("this help; any key closes it")),
+      ("j", tr("how attendees join: the address and its QR code")),
       ("q, Ctrl-C", tr("quit")),
       ("F3", tr("the cursor on the last notice")),
       ("…", tr("an action the server has not confirmed yet")),

@@ -6,6 +6,8 @@ public enum CellColor: UInt8, Sendable, CaseIterable {
   case blue
   case magenta
   case cyan
+  /// Black on white whatever the terminal's theme: a QR code's modules.
+  case inkOnPaper
 }
 
 /// How a cell is drawn. Monochrome frames use only the attributes.

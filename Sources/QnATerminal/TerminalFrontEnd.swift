@@ -29,6 +29,10 @@ public enum TerminalFrontEnd {
     public var notifier: DesktopNotifier?
     /// For screen readers and braille displays (`--screen-reader`, `QNA_SCREEN_READER`).
     public var screenReader: Bool
+    /// `qna screen`: the room drawn for a projector.
+    public var projector: ProjectorScreen?
+    /// The presenter's console: how attendees join (`j`).
+    public var join: ProjectorScreen?
 
     public init(
       colors: Bool, bell: Bool, mouse: Bool, view: ListView = .room, presenter: Bool = false,
@@ -96,6 +100,8 @@ public enum TerminalFrontEnd {
         keepsQueuedQuestions: await engine.keepsPendingQuestions, presenter: options.presenter,
         screenReader: options.screenReader),
       state: await engine.state)
+    model.options.projector = options.projector
+    model.options.join = options.join
     model.chosenView = options.view
     let (actions, actionSink) = AsyncStream<TerminalAction>.makeStream()
     let performer = Task {

@@ -13,6 +13,10 @@ import QnA
 extension TerminalModel {
   /// Applies a key; returns what the UI loop must do.
   public mutating func handle(_ key: Key) -> [TerminalAction] {
+    // A projector's screen takes no input: q, Escape or Ctrl-C ends it.
+    if options.projector != nil {
+      return [.text("q"), .text("Q"), .escape, .control("c")].contains(key) ? [.quit] : []
+    }
     // A screen reader's room waits for a key: it is brought up to date before the key acts.
     if catchUpBeforeKey() { return [] }
     // F3 puts the cursor on the footer's announcement; any key takes it back.
@@ -23,7 +27,7 @@ extension TerminalModel {
       return []
     }
     // A key that closes an overlay, or answers the quit question, leaves the focus be.
-    let keyIsForTheScreen = !showsHelp && !confirmingQuit && !pasting && search == nil
+    let keyIsForTheScreen = !showsHelp && !showsJoin && !confirmingQuit && !pasting && search == nil
     let searching = search != nil
     let actions = apply(key)
     if key == .pasteStart {
@@ -32,7 +36,7 @@ extension TerminalModel {
     } else if searching {
       // ↑ ↓ move the selection under an open search: once it closes, the focus is there.
       if [.up, .down, .pageUp, .pageDown].contains(key) { listHasFocus = true }
-    } else if keyIsForTheScreen, !showsHelp, !confirmingQuit {
+    } else if keyIsForTheScreen, !showsHelp, !showsJoin, !confirmingQuit {
       // A key that opened the help or the quit question leaves the focus for their end.
       moveFocus(after: key)
     }
@@ -77,9 +81,10 @@ extension TerminalModel {
       confirmingQuit = false
       return []
     }
-    if showsHelp {
-      // Any key closes the help; Ctrl-C still quits from there.
+    if showsHelp || showsJoin {
+      // Any key closes the help (or how to join); Ctrl-C still quits from there.
       showsHelp = false
+      showsJoin = false
       return key == .control("c") ? requestQuit() : []
     }
     if confirmingQuit {

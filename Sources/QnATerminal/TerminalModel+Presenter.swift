@@ -63,6 +63,7 @@ extension TerminalModel {
       refreshRoom()
     case .text("/"): search = LineEditor(filter)
     case .text("?"), .function(1): showsHelp = true
+    case .text("j"): showsJoin = options.join != nil
     case .text("q"), .control("c"), .control("d"): return requestQuit()
     case .control("l"): return [.redraw]
     case .control("r"): return [.reconnectNow]

@@ -46,6 +46,10 @@ public struct TerminalModel: Sendable {
     /// timer, words instead of glyphs, events announced in the footer, the room redrawn on a
     /// key rather than under the reader's cursor.
     public var screenReader: Bool
+    /// `qna screen`: the room for a projector, and where to join it, instead of a client.
+    public var projector: ProjectorScreen?
+    /// The presenter's console: where attendees join (`j` shows it, with its QR code).
+    public var join: ProjectorScreen?
 
     public init(
       url: String, colors: Bool = true, maxLength: Int = 1000, keepsQueuedQuestions: Bool = true,
@@ -74,6 +78,8 @@ public struct TerminalModel: Sendable {
   public internal(set) var history = InputHistory()
   public internal(set) var scroll = ScrollPosition.following
   public internal(set) var showsHelp = false
+  /// The presenter's `j`: how to join, large, until any key.
+  public internal(set) var showsJoin = false
   public internal(set) var confirmingQuit = false
   /// Inside a bracketed paste: line breaks become spaces instead of asking.
   public internal(set) var pasting = false

@@ -24,6 +24,10 @@ public enum TerminalView {
       return Frame(grid: grid, cursor: nil)
     }
     let palette = Palette(colors: model.options.colors)
+    if let projector = model.options.projector {
+      drawProjector(model, projector, palette, into: &grid)
+      return Frame(grid: grid, cursor: nil)
+    }
     drawHeader(model, palette, into: &grid)
     drawBanner(model, palette, into: &grid)
     let more: (above: Bool, below: Bool)
@@ -39,6 +43,10 @@ public enum TerminalView {
     }
     drawFooter(model, palette, more: more, into: &grid)
     var cursor = drawInput(model, palette, into: &grid)
+    if model.showsJoin, let join = model.options.join {
+      drawJoinOverlay(join, into: &grid)
+      return Frame(grid: grid, cursor: nil)
+    }
     if model.showsHelp {
       let keys = model.options.presenter ? PresenterHelp.keys : HelpOverlay.keys
       let first =

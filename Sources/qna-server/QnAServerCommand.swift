@@ -110,10 +110,16 @@ struct QnAServerCommand: AsyncParsableCommand {
   var allowedOrigin: [String] = []
   @Option(
     help: """
-      A reverse proxy's IP address: its X-Forwarded-For and X-Forwarded-Proto are believed, \
-      and it is exempt from --max-http-per-address (repeatable).
+      A reverse proxy's IP address: its X-Forwarded-For, X-Forwarded-Proto and \
+      X-Forwarded-Host are believed, and it is exempt from --max-http-per-address (repeatable).
       """)
   var trustedProxy: [String] = []
+  @Option(
+    help: """
+      Where people reach this server (https://qna.example.org): the join address the pages, \
+      the projector and its QR code show (default: the address each request reached).
+      """)
+  var publicURL: String?
   @Option(
     help: """
       Time a new connection has to send a whole request head \
@@ -255,6 +261,13 @@ struct QnAServerCommand: AsyncParsableCommand {
         throw ValidationError("--trusted-proxy '\(text)' is not an IP address (one per option)")
       }
       return address
+    }
+    configuration.publicURL = try publicURL.map { text in
+      guard let url = ServerConfiguration.validPublicURL(text) else {
+        throw ValidationError(
+          "--public-url '\(text)' is not http(s)://HOST[:PORT] (no path, query or fragment)")
+      }
+      return url
     }
     configuration.headerTimeout =
       try headerTimeout.map(DurationValue.parse) ?? configuration.headerTimeout

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CommandLineValues
 import Foundation
+import QRCode
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 
@@ -43,13 +45,31 @@ struct SessionCommand: AsyncParsableCommand {
 
   struct Create: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Create a session; print its code and presenter token, one per line.")
+      abstract:
+        "Create a session; print its code, presenter token and join address, one per line.",
+      discussion: """
+        On a terminal the join address's QR code follows, for a phone's camera (it never \
+        holds the token).
+        """)
     @Argument(help: "The talk's title, shown to attendees.") var title: String
+    @Option(
+      help: """
+        Where people reach the server, as its --public-url (default \(Self.defaultURL), \
+        where qna-server listens by default).
+        """)
+    var publicURL: String?
     @OptionGroup var database: Database
+
+    static let defaultURL = "http://127.0.0.1:8080"
 
     func run() async throws {
       guard let title = QuestionStore.validTitle(self.title) else {
         throw ValidationError(QuestionStore.titleRule)
+      }
+      guard let origin = ServerConfiguration.validPublicURL(publicURL ?? Self.defaultURL) else {
+        throw ValidationError(
+          "--public-url '\(publicURL ?? "")' is not http(s)://HOST[:PORT] (no path, query or fragment)"
+        )
       }
       var random = SystemRandomNumberGenerator()
       let session = try await SessionCommand.run {
@@ -58,6 +78,12 @@ struct SessionCommand: AsyncParsableCommand {
       }
       print("code: \(session.code)")
       print("token: \(session.token)")
+      let join = "\(origin)/s/\(session.code)/"
+      print("join: \(join)")
+      // Only for a person: a script reading the lines gets the three above.
+      if isatty(STDOUT_FILENO) == 1, let code = try? QRCode(text: join) {
+        print(code.terminalLines().joined(separator: "\n"))
+      }
       FileHandle.standardError.write(
         Data("attendees: qna join \(session.code)   presenter: qna present \(session.code)\n".utf8))
     }

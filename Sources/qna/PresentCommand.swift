@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineValues
+import QRCode
 import QnA
 import QnAClient
 import QnATerminal
@@ -36,6 +37,9 @@ struct PresentCommand: AsyncParsableCommand {
   var url: String?
   @Option(help: "The admin token, or the session's presenter token (prefer $QNA_TOKEN).")
   var token: String?
+  @Option(
+    help: "The address attendees open to join, when it is not --url's (j shows it as a QR code).")
+  var joinURL: String?
   @Flag(help: "Bold and reverse instead of colours (also when NO_COLOR is set).")
   var noColor = false
   @Flag(help: "Leave the mouse to the terminal (no wheel scrolling, plain text selection).")
@@ -106,11 +110,16 @@ struct PresentCommand: AsyncParsableCommand {
     }
     let configuration = EngineConfiguration(
       client: client, state: QnAConfiguration(expectsRoom: true, presenter: true))
+    var options = TerminalFrontEnd.Options(
+      colors: QnACommand.colors(noColor: noColor), bell: false, mouse: !noMouse,
+      presenter: true, screenReader: QnACommand.screenReader(screenReader))
+    let canonical = code.flatMap(JoinCode.canonical)
+    let address = joinURL ?? ScreenCommand.joinAddress(server: target, code: canonical)
+    options.join = ProjectorScreen(
+      joinAddress: address, code: canonical,
+      qr: (try? QRCode(text: address))?.halfBlockLines() ?? [])
     try await QnACommand.runTerminal(
-      url: target, configuration: configuration, logFile: logFile,
-      options: .init(
-        colors: QnACommand.colors(noColor: noColor), bell: false, mouse: !noMouse,
-        presenter: true, screenReader: QnACommand.screenReader(screenReader)))
+      url: target, configuration: configuration, logFile: logFile, options: options)
   }
 
   /// The attendees' socket URL, asking for a presenter's connection.

@@ -25,14 +25,16 @@ struct QnACommand: AsyncParsableCommand {
       Without --headless, a full-screen terminal UI: type a question and press Enter; F1 or ? \
       lists every key. Logs go to --log-file, never to the screen. \
       `qna join CODE` joins a session by its code (`qna join --help`); \
-      `qna present` is the presenter's console (`qna present --help`). \
+      `qna present` is the presenter's console (`qna present --help`); \
+      `qna screen` shows the room on a projector, with a QR code to join (`qna screen --help`). \
       With --headless, questions come from --ask and stdin lines, and every state change is \
       printed as one JSON object per line (docs/headless.md has the schema). Exit status: 0 \
       done, 1 a question failed or the connection ended for good, 5 timed out, 64 bad usage. \
       Durations: 1, 0.5, 500ms, 2s, 1m.
       """,
     version: ProjectVersion.current,
-    subcommands: CommandTree.isDescribing ? [JoinCommand.self, PresentCommand.self] : [])
+    subcommands: CommandTree.isDescribing
+      ? [JoinCommand.self, PresentCommand.self, ScreenCommand.self] : [])
 
   /// `qna present …` is the presenter's console, `qna join CODE …` the attendee's client in
   /// a session; anything else is the attendee's client,
@@ -47,6 +49,8 @@ struct QnACommand: AsyncParsableCommand {
       await dispatch(Array(arguments.dropFirst()) + ["--help"])
     } else if arguments.first == "present" {
       await PresentCommand.main(Array(arguments.dropFirst()))
+    } else if arguments.first == "screen" {
+      await ScreenCommand.main(Array(arguments.dropFirst()))
     } else if arguments.first == "join" {
       await JoinCommand.main(Array(arguments.dropFirst()))
     } else {

@@ -22,3 +22,34 @@ struct BrowserTests {
     #expect(run.status == 0, "\(run.errors)")
   }
 }
+
+/// The attendee page and the projector view in Chromium (Tests/Browser/attendee_page.py):
+/// at a phone's 360×800 and at 1280×720 and 1920×1080, with `qna` in tmux beside it, a
+/// restart of the server, scripts off, hostile text, and QR codes read by zbarimg. The
+/// screenshots stay in .build/artefacts/browser for people to look at.
+@Suite("the attendee page and the projector in a browser", .serialized)
+struct AttendeeBrowserTests {
+  @Test func askVoteAnswerRestartAndScriptsOff() throws {
+    let script = PeerProcess.packageRoot.appendingPathComponent("Tests/Browser/attendee_page.py")
+    let artefacts = PeerProcess.packageRoot.appendingPathComponent(".build/artefacts/browser")
+    let run = try ProgramRun(
+      PeerProcess.python,
+      [
+        script.path, "--qna-server", QnAServerProcess.path, "--qna", HeadlessProcess.qnaPath,
+        "--artefacts", artefacts.path,
+      ])
+    #expect(run.status == 0, "\(run.errors)")
+  }
+}
+
+extension AttendeeBrowserTests {
+  /// Tests/Browser/page_check.py: tidy's accessibility checks at level 3 and our own (labels,
+  /// landmarks, names, no inline script or style, WCAG AA contrast light and dark).
+  @Test func pagesPassTheAccessibilityCheck() throws {
+    let script = PeerProcess.packageRoot.appendingPathComponent("Tests/Browser/page_check.py")
+    let run = try ProgramRun(
+      PeerProcess.python,
+      [script.path, "--qna-server", QnAServerProcess.path, "--qna", HeadlessProcess.qnaPath])
+    #expect(run.status == 0, "\(run.errors)")
+  }
+}

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import QRCode
 
@@ -73,7 +73,8 @@ struct QRCodeTests {
     let code = try QRCode(text: "https://qna.example/s/K7M2QX/")
     let svg = code.svg(label: "Join")
     let side = code.size + 8
-    #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(side) \(side)\""))
+    #expect(
+      svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(side) \(side)\""))
     #expect(svg.contains("aria-label=\"Join\""))
     #expect(svg.components(separatedBy: "<path").count == 2)
   }
@@ -95,6 +96,9 @@ struct QRCodeTests {
     let prefix = "https://q.example/s/K7M2QX/"
     guard length > prefix.count else { return String(prefix.prefix(length)) }
     return prefix
-      + String((0..<(length - prefix.count)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] })
+      + String(
+        (0..<(length - prefix.count)).map { _ in
+          alphabet[Int(random.next() % UInt64(alphabet.count))]
+        })
   }
 }

@@ -10,8 +10,10 @@ public enum QRReader {
     let run = try ProgramRun("/usr/bin/zbarimg", ["--quiet", "--raw", "-Sbinary", file])
     // Exit 4: no symbol found. `-Sbinary` writes each symbol's bytes, then a line break.
     guard run.status == 0 else { return [] }
-    var symbols = Array(run.output.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-      .map(Array.init)
+    var symbols = Array(run.output.utf8).split(
+      separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
+    )
+    .map(Array.init)
     while symbols.last == [] { symbols.removeLast() }
     return symbols
   }

@@ -142,6 +142,10 @@ if arguments.count > 1, arguments[1] == "scale" {
 }
 
 // `ServerBenchmarks joins` runs the joins' rows alone.
+if arguments.count > 1, arguments[1] == "pages" {
+  try await PageBench.report(executable: arguments[0])
+  exit(0)
+}
 if arguments.count > 1, arguments[1] == "joins" {
   try await JoinBench.report(executable: arguments[0])
   exit(0)
@@ -249,6 +253,7 @@ if roomResults.count == 2 {
 }
 
 try await JoinBench.report(executable: arguments[0])
+try await PageBench.report(executable: arguments[0])
 
 if !roomOnly {
   try await ExportBench.run()

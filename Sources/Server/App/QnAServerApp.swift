@@ -137,6 +137,15 @@ public struct QnAServerApp: Sendable {
     try await group.run()
   }
 
+  private func attendeePages() -> AttendeePages {
+    AttendeePages(
+      rooms: rooms, addresses: addresses,
+      join: JoinAddress(
+        publicURL: configuration.publicURL, addresses: addresses,
+        listening: "http://\(configuration.host):\(configuration.port)"),
+      guesses: auth.codeGuesses, maxQuestionLength: configuration.maxQuestionLength)
+  }
+
   private func httpRouter() -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
@@ -145,9 +154,13 @@ public struct QnAServerApp: Sendable {
       LoginRoutes(auth: auth, addresses: addresses).add(to: router) { _, _ in .admin }
       presenter.add(middleware: PresenterGate(auth: auth, addresses: addresses, rooms: nil))
     }
-    Self.addPresenterRoutes(to: presenter, base: { _ in "/" }, room: { [rooms] _ in rooms.main })
+    let pages = attendeePages()
+    Self.addPresenterRoutes(
+      to: presenter, base: { _ in "/" }, room: { [rooms] _ in rooms.main },
+      join: { request, context in pages.joinAddress(request, context, code: nil) })
     addSessionAdminRoutes(to: presenter)
-    addSessionRoutes(to: router)
+    pages.add(to: router)
+    addSessionRoutes(to: router, pages: pages)
     addProbeRoutes(to: router)
     addAssetRoutes(to: router)
     addMetricsRoute(to: presenter)

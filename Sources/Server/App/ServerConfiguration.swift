@@ -48,6 +48,16 @@ public struct ServerConfiguration: Sendable {
   /// Reverse proxies in front of this server (IP addresses): their `X-Forwarded-For` and
   /// `X-Forwarded-Proto` are believed, and they are exempt from the per-address cap.
   public var trustedProxies: [String] = []
+  /// Where people reach the server (`https://qna.example.org`), for join addresses and their
+  /// QR codes; `nil`: the address a request reached (a trusted proxy's `X-Forwarded-Proto`
+  /// and `X-Forwarded-Host`, else its `Host`).
+  public var publicURL: String?
+
+  /// A `--public-url` as the server keeps it (no slash at the end), `nil` when it is not
+  /// `http(s)://HOST[:PORT]`.
+  public static func validPublicURL(_ text: String) -> String? {
+    JoinAddress.validPublicURL(text)
+  }
   /// Time a new connection has to send its first whole request head (slowloris).
   public var headerTimeout: Duration = .seconds(10)
   /// An HTTP connection with nothing going on is closed after this long.
@@ -146,6 +156,8 @@ extension ServerConfiguration {
     settings.newAttendeesPerAddress = newAttendeeRateLimit
     settings.newAttendeeWindow = newAttendeeWindow
     settings.compactRoom = !legacyBroadcast
+    settings.formQuestionsPerAddress = rateLimit
+    settings.formQuestionWindow = rateWindow
     return settings
   }
 }

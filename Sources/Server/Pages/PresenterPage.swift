@@ -11,7 +11,8 @@ package enum PresenterPage {
   /// `words`: the browser's language (the script gets its own words in `data-messages`).
   package static func render(
     _ questions: [StoredQuestion], total: Int, answered: Int, olderFrom: UUID? = nil,
-    base: String = "/", title: String? = nil, words: PageWords = .english
+    base: String = "/", title: String? = nil, join: (address: String, qr: String?)? = nil,
+    words: PageWords = .english
   ) -> String {
     let answer = HTML.escape(words.t("Answer"))
     let rows = questions.map { question in
@@ -43,6 +44,15 @@ package enum PresenterPage {
       votes: words.t("Votes"), asked: words.t("Asked")
     )
     let messages = words.scriptMessages(PresenterScript.messages)
+    // Where attendees join, and its QR code, folded away until the presenter wants it.
+    let joinAt = HTML.escape(words.t("Attendees join at:"))
+    let qrCode = HTML.escape(words.t("QR code"))
+    let joinLine =
+      join.map { join in
+        let address = HTML.escape(join.address)
+        return "<p class=\"join\">\(joinAt) <a href=\"\(address)\">\(address)</a></p>"
+          + (join.qr.map { "<details><summary>\(qrCode)</summary>\($0)</details>" } ?? "")
+      } ?? ""
     return """
       <!doctype html>
       <html lang="\(HTML.escape(words.language))"><head><meta charset="utf-8">
@@ -50,6 +60,7 @@ package enum PresenterPage {
       <link rel="stylesheet" href="/assets/presenter.css"></head>
       <body data-base="\(HTML.escape(base))" data-messages="\(HTML.escape(messages))">
       <h1>\(HTML.escape(heading))</h1>
+      \(joinLine)
       <p>\(HTML.escape(text.counts)) <span id="status">\(HTML.escape(text.loading))</span></p>
       <p id="banner" hidden></p>
       <nav id="tabs"></nav>
@@ -104,5 +115,6 @@ package enum PresenterPage {
     #tabs button.current { font-weight: bold; }
     #banner { background: #fff6cc; padding: .5em; font-weight: bold; }
     .answer { color: #264; margin-top: .3em; }
+    details svg { width: 16em; max-width: 100%; shape-rendering: crispEdges; }
     """
 }

@@ -59,13 +59,7 @@ package enum PresenterScript {
       })();
       const word = (id) => words[id] || id;
       const tabNames = { review: 'Review', live: 'Live', answered: 'Answered', dismissed: 'Dismissed' };
-      const uuid = () => {
-        const b = crypto.getRandomValues(new Uint8Array(16));
-        b[6] = (b[6] & 15) | 64; b[8] = (b[8] & 63) | 128;
-        const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-        return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)]
-          .join('-').toUpperCase();
-      };
+      \#(ScriptParts.uuid)
       // One presenter per browser, across reloads (not a new attendee on each load): the id,
       // and the credential the server issued for it (extension identity).
       const kept = (key, make) => {

@@ -31,6 +31,8 @@ package final class RoomFanOut: Sendable {
     case snapshotSent(SocketConnection, seq: Int)
     /// Sockets whose deltas wait for them to read: see whether they do now.
     case retryBehind
+    /// Tell the screens the room's size (extension `audience`).
+    case audience
   }
 
   package let window: Duration
@@ -92,6 +94,7 @@ package final class RoomFanOut: Sendable {
     package var lastFlush = ContinuousClock.now - .seconds(1)
     /// When the oldest change not broadcast yet came in: the fan-out latency starts there.
     package var changedSince: ContinuousClock.Instant?
+    var audience = RoomAudience()
     package let codec = WireCodec()
 
     package struct Member {
@@ -123,10 +126,18 @@ package final class RoomFanOut: Sendable {
             // after it: its joins meanwhile cost the room nothing.
             guard !joining.contains(connection.id) else { continue }
             connection.isCompact = join.counts == true
+            audience.arrived(connection)
+            scheduleAudience()
             try await welcome(connection, join, attendee: attendee)
           case .leave(let id):
             members[id] = nil
             joining.remove(id)
+            audience.left(id)
+            scheduleAudience()
+          case .audience:
+            if let (message, screens) = audience.flush(codec: codec, deflaters: deflaters) {
+              Broadcast.send([message], to: screens)
+            }
           case .snapshotSent(let connection, let seq): try await caughtUp(connection, from: seq)
           case .changed(let urgent):
             if changedSince == nil { changedSince = ContinuousClock.now }
@@ -363,6 +374,18 @@ package final class RoomFanOut: Sendable {
       Task {
         try? await Task.sleep(for: pause)
         commands.yield(.retryBehind)
+      }
+    }
+
+    /// The room's size goes to its screens within `RoomAudience.interval`, once for every
+    /// change meanwhile.
+    private func scheduleAudience() {
+      guard audience.isDue, !audience.scheduled else { return }
+      audience.scheduled = true
+      let commands = self.commands
+      Task {
+        try? await Task.sleep(for: RoomAudience.interval)
+        commands.yield(.audience)
       }
     }
 

@@ -36,6 +36,13 @@ package struct RoomJoins: Sendable {
     // Slowed, never refused: a flood of joins holds up its own socket's messages only.
     let wait = connection.spendJoin(now: room.environment.uptime())
     if wait > .zero { try? await Task.sleep(for: wait) }
+    // A screen (extension `audience`) only watches: no identity, not counted. The socket's
+    // first join decides, for its life.
+    connection.settleRole(screen: join.screen == true && !connection.isPresenter)
+    if connection.isScreen {
+      room.fanOut.join(connection, join, attendee: nil)
+      return
+    }
     let name = Self.name(join.name)
     guard let identity = connection.identity else {
       let identity = await identify(join, name: name, from: connection)

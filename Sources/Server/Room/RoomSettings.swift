@@ -20,6 +20,11 @@ package struct RoomSettings: Sendable {
   /// The compressors every socket's frames share (`nil`: none negotiates compression here,
   /// or the library compresses per socket).
   package var deflaters: SharedDeflaters?
+  /// Questions the attendee page's form may post from one address at once, refilled at this
+  /// many per `formQuestionWindow` (`--rate-limit` per `--rate-window`, as a socket's);
+  /// addresses the budgets do not tell apart (loopback, a proxy) share one bucket.
+  package var formQuestionsPerAddress = 20
+  package var formQuestionWindow: Duration = .seconds(10)
   /// Whether the handshake announces the compact room (extension `counts`).
   package var compactRoom = true
 

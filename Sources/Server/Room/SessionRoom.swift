@@ -19,13 +19,15 @@ package final class SessionRoom: Sendable {
   package let hooks: RoomHooks
   /// New attendees' credentials per address, shared by every session of the instance.
   package let identities: AddressBudgets
+  /// The form's questions per address, shared by every session of the instance.
+  package let formQuestions: AddressBudgets
   package let logger: Logger
   private let codec = WireCodec()
 
   package init(
     store: QuestionStore, sockets: SocketHub, settings: RoomSettings,
     environment: ServerEnvironment, metrics: ServerMetrics, hooks: RoomHooks = .none,
-    identities: AddressBudgets? = nil, logger: Logger
+    identities: AddressBudgets? = nil, formQuestions: AddressBudgets? = nil, logger: Logger
   ) {
     self.store = store
     self.sockets = sockets
@@ -36,6 +38,10 @@ package final class SessionRoom: Sendable {
     self.identities =
       identities
       ?? AddressBudgets(burst: settings.newAttendeesPerAddress, window: settings.newAttendeeWindow)
+    self.formQuestions =
+      formQuestions
+      ?? AddressBudgets(
+        burst: settings.formQuestionsPerAddress, window: settings.formQuestionWindow)
     self.logger = logger
     fanOut = RoomFanOut(
       store: store, window: settings.window, deflaters: settings.deflaters,
@@ -47,7 +53,8 @@ package final class SessionRoom: Sendable {
   package func forSession(_ id: Int64) -> SessionRoom {
     SessionRoom(
       store: store.session(id), sockets: sockets, settings: settings, environment: environment,
-      metrics: metrics, hooks: hooks, identities: identities, logger: logger)
+      metrics: metrics, hooks: hooks, identities: identities, formQuestions: formQuestions,
+      logger: logger)
   }
 
   /// Queues a message for one socket (written after the hooks' delay, if any, in order); it

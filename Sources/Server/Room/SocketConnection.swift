@@ -50,6 +50,8 @@ package final class SocketConnection: Sendable {
   private let joinBudget: Mutex<TokenBucket>
   private let joined = Mutex<Identity?>(nil)
   private let compact = Atomic<Bool>(false)
+  /// What the socket's first join made it: 0 not joined yet, 1 an attendee, 2 a screen.
+  private let role = Atomic<UInt8>(0)
 
   /// Where the socket's messages go.
   package enum Output: Sendable {
@@ -90,6 +92,13 @@ package final class SocketConnection: Sendable {
   package var identity: Identity? {
     get { joined.withLock { $0 } }
     set { joined.withLock { $0 = newValue } }
+  }
+  /// Whether the socket joined as a screen (extension `audience`): it watches, uncounted.
+  package var isScreen: Bool { role.load(ordering: .relaxed) == 2 }
+
+  /// Its first join settles what the socket is for its life: a screen or an attendee.
+  package func settleRole(screen: Bool) {
+    _ = role.compareExchange(expected: 0, desired: screen ? 2 : 1, ordering: .relaxed)
   }
   /// Whether the socket asked for the compact room (extension `counts`) in its join.
   package var isCompact: Bool {

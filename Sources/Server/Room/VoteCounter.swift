@@ -17,6 +17,8 @@ package struct VoteCounter: Sendable {
     guard vote.id == connection.id else {
       return refuse("The id in vote is not this connection's id.")
     }
+    // A screen watches (extension `audience`): its votes are refused for good.
+    guard !connection.isScreen else { return refuse("A screen does not vote.") }
     guard let attendee = connection.attendee else {
       // A joined socket may be waiting for its identity (`joined` said when to ask again).
       return refuse("Join the room before voting.", retryAfter: RoomReplies.storageRetry)

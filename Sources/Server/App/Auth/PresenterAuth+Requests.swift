@@ -87,6 +87,8 @@ struct PresenterGate: RouterMiddleware {
   let addresses: ClientAddress
   /// `nil`: the default room; else the session the route's `{code}` names.
   let rooms: SessionRooms?
+  /// What a request for the room's own address gets without any presenter credential.
+  var attendeePage: (@Sendable (Request, Context) async throws -> Response)?
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -106,6 +108,11 @@ struct PresenterGate: RouterMiddleware {
     case .admitted:
       return try await next(request, context)
     case .refused(let wait):
+      if let attendeePage, request.method == .get, auth.offer(of: request, for: scope) == .none,
+        request.uri.path.uppercased() == LoginRoutes.base(of: scope).uppercased()
+      {
+        return try await attendeePage(request, context)
+      }
       await Self.wait(wait)
       if case .token = auth.offer(of: request, for: scope) {
         return PresenterAuth.unauthorized

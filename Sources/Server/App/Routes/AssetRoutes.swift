@@ -12,6 +12,15 @@ extension QnAServerApp {
     router.get("/assets/presenter.css") { _, _ in
       Self.asset(PresenterPage.stylesheet, type: "text/css; charset=utf-8")
     }
+    router.get("/assets/room.js") { _, _ in
+      Self.asset(AttendeeScript.source, type: "text/javascript; charset=utf-8")
+    }
+    router.get("/assets/screen.js") { _, _ in
+      Self.asset(ProjectorScript.source, type: "text/javascript; charset=utf-8")
+    }
+    router.get("/assets/room.css") { _, _ in
+      Self.asset(RoomStyle.source, type: "text/css; charset=utf-8")
+    }
   }
 
   static func asset(_ text: String, type: String) -> Response {

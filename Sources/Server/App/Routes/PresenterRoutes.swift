@@ -18,18 +18,21 @@ extension QnAServerApp {
     to router: some RouterMethods<ServerRequestContext>,
     base: @escaping @Sendable (ServerRequestContext) -> String,
     room roomOf: @escaping @Sendable (ServerRequestContext) throws -> SessionRoom,
-    title: @escaping @Sendable (ServerRequestContext) -> String? = { _ in nil }
+    title: @escaping @Sendable (ServerRequestContext) -> String? = { _ in nil },
+    join: @escaping @Sendable (Request, ServerRequestContext) -> String
   ) {
     router.get("/") { request, context -> Response in
       let room = try roomOf(context)
       let (limit, before) = try page(of: request)
       let questions = try await room.store.page(limit: limit, before: before)
       let counts = try await room.store.counts()
+      let address = join(request, context)
+      let qr = QRImages.svg(address, label: HTML.escape(ProjectorPage.qrLabel(words(for: request))))
       return html(
         PresenterPage.render(
           questions, total: counts.total, answered: counts.answered,
           olderFrom: questions.count == limit ? questions.last?.id : nil, base: base(context),
-          title: title(context), words: words(for: request)))
+          title: title(context), join: (address, qr), words: words(for: request)))
     }
     router.post("/{id}/answer") { _, context -> Response in
       _ = try await answer(context, room: try roomOf(context))

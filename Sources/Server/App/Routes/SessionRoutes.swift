@@ -18,9 +18,10 @@ extension QnAServerApp {
     return found
   }
 
-  /// A session's own routes, under `/s/CODE/`: its socket's refusals, its login form, and
-  /// the presenter's page and API as the default session has them.
-  func addSessionRoutes(to router: Router<ServerRequestContext>) {
+  /// A session's own routes, under `/s/CODE/`: its socket's refusals, its login form, the
+  /// attendees' page (for those the presenter's gate does not admit), and the presenter's
+  /// page and API as the default session has them.
+  func addSessionRoutes(to router: Router<ServerRequestContext>, pages: AttendeePages) {
     let rooms = self.rooms
     let auth = self.auth
     let addresses = self.addresses
@@ -47,7 +48,16 @@ extension QnAServerApp {
         try await Self.session(context, rooms: rooms, guesses: auth.codeGuesses, from: address).0)
     }
     let guarded = router.group("/s/{code}").add(
-      middleware: PresenterGate(auth: auth, addresses: addresses, rooms: rooms))
+      middleware: PresenterGate(
+        auth: auth, addresses: addresses, rooms: rooms,
+        // The room's address is the attendees' page for anyone who offers no presenter
+        // credential; a presenter's login cookie or token gets the presenter's page there.
+        attendeePage: { request, context in
+          guard let (session, room) = context.session else {
+            throw HTTPError(.notFound, message: "no such session")
+          }
+          return try await pages.page(request, context, room: room, session: session)
+        }))
     Self.addPresenterRoutes(
       to: guarded, base: { context in "/s/\(context.session?.record.code ?? "")/" },
       room: { context in
@@ -55,6 +65,9 @@ extension QnAServerApp {
           throw HTTPError(.notFound, message: "no such session")
         }
         return room
-      }, title: { context in context.session?.record.title })
+      }, title: { context in context.session?.record.title },
+      join: { request, context in
+        pages.joinAddress(request, context, code: context.session?.record.code)
+      })
   }
 }

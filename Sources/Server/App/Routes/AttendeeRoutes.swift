@@ -1,0 +1,203 @@
+import Foundation
+import Hummingbird
+import QRCode
+import QnAPages
+import QnARoom
+import QnAStore
+import Synchronization
+
+/// The attendee page, its form and the projector view: `/room/…` for the default room,
+/// `/s/CODE/…` for a session (its page at `/s/CODE/` itself, for anyone the presenter's gate
+/// does not admit). Open to all: they show only what every attendee of the room sees.
+struct AttendeePages: Sendable {
+  let rooms: SessionRooms
+  let addresses: ClientAddress
+  let join: JoinAddress
+  let guesses: LoginThrottle
+  let maxQuestionLength: Int
+  private let recent = RecentRooms()
+
+  func add(to router: Router<ServerRequestContext>) {
+    let main = rooms.main
+    router.get("/room/") { request, context in
+      try await page(request, context, room: main, session: nil)
+    }
+    router.get("/room/screen") { request, context in
+      try await screen(request, context, room: main, session: nil)
+    }
+    router.post("/room/ask") { request, context in
+      try await ask(request, context, room: main, session: nil)
+    }
+    router.get("/s/{code}/screen") { request, context in
+      let (session, room) = try await found(request, context)
+      return try await screen(request, context, room: room, session: session)
+    }
+    router.post("/s/{code}/ask") { request, context in
+      let (session, room) = try await found(request, context)
+      return try await ask(request, context, room: room, session: session)
+    }
+  }
+
+  private func found(_ request: Request, _ context: ServerRequestContext) async throws
+    -> (SessionRecord, SessionRoom)
+  {
+    try await QnAServerApp.session(
+      context, rooms: rooms, guesses: guesses,
+      from: addresses.of(request, peer: context.remoteAddress))
+  }
+
+  /// What the pages show of a room now: its public questions, most votes first, and the
+  /// highlight, read at most once a second per room (a keynote's thousand loads cost one read).
+  private func view(_ room: SessionRoom, session: SessionRecord?) async throws -> AttendeePage.Room
+  {
+    let code = session?.code
+    var view = AttendeePage.Room(
+      base: JoinAddress.path(code: code), socket: code.map { "/s/\($0)/socket" } ?? "/socket",
+      title: session?.title, code: code)
+    view.open = session?.open ?? true
+    view.maxLength = maxQuestionLength
+    let now = room.environment.uptime()
+    if let kept = recent.get(code ?? "", now: now) {
+      (view.questions, view.highlighted) = kept
+    } else {
+      let questions = try await room.store.page(limit: AttendeePage.listed * 2, byVotes: true)
+        .filter { $0.publicState == .live || $0.publicState == .answered }
+        .prefix(AttendeePage.listed)
+        .map { question in
+          var shown = question
+          if shown.answerPrivate { shown.answer = nil }
+          return shown
+        }
+      let highlighted = try await room.store.highlighted()
+      recent.set(code ?? "", (Array(questions), highlighted), now: now)
+      (view.questions, view.highlighted) = (Array(questions), highlighted)
+    }
+    return view
+  }
+
+  /// The attendee page; `?asked=live|review` after the form's question was stored.
+  func page(
+    _ request: Request, _ context: ServerRequestContext, room: SessionRoom, session: SessionRecord?
+  ) async throws -> Response {
+    let notice: AttendeePage.Notice? =
+      switch request.uri.queryParameters["asked"] {
+      case "live": .asked(review: false)
+      case "review": .asked(review: true)
+      default: nil
+      }
+    return QnAServerApp.html(
+      AttendeePage.render(
+        try await view(room, session: session), token: room.environment.makeID(), notice: notice,
+        words: QnAServerApp.words(for: request)))
+  }
+
+  /// The attendee page's address as people reach it.
+  func joinAddress(_ request: Request, _ context: ServerRequestContext, code: String?) -> String {
+    join.origin(of: request, peer: context.remoteAddress) + JoinAddress.path(code: code)
+  }
+
+  func screen(
+    _ request: Request, _ context: ServerRequestContext, room: SessionRoom, session: SessionRecord?
+  ) async throws -> Response {
+    let address = joinAddress(request, context, code: session?.code)
+    let words = QnAServerApp.words(for: request)
+    let qr = QRImages.svg(address, label: HTML.escape(ProjectorPage.qrLabel(words)))
+    return QnAServerApp.html(
+      ProjectorPage.render(
+        try await view(room, session: session), joinAddress: address, qr: qr, words: words))
+  }
+
+  /// The form's question, where scripts are off: stored once per form token, then back to
+  /// the page (303), or the page again with the reason and the text kept.
+  func ask(
+    _ request: Request, _ context: ServerRequestContext, room: SessionRoom, session: SessionRecord?
+  ) async throws -> Response {
+    let body = try await request.body.collect(upTo: maxQuestionLength * 12 + 4096)
+    guard let form = try? URLEncodedFormDecoder().decode(AskForm.self, from: String(buffer: body))
+    else {
+      throw HTTPError(
+        .badRequest, message: "The form needs content, and token and name may be given.")
+    }
+    let token = form.token.flatMap(UUID.init(uuidString:)) ?? room.environment.makeID()
+    let base = JoinAddress.path(code: session?.code)
+    let outcome = await FormQuestions(room: room).ask(
+      content: form.content, name: form.name, token: token,
+      address: addresses.budgetKey(request, peer: context.remoteAddress),
+      open: session?.open ?? true)
+    let refusal: FormRefusalWords
+    var status = HTTPResponse.Status.badRequest
+    var headers: HTTPFields = [:]
+    switch outcome {
+    case .success(let question):
+      return Response.redirect(
+        to: base + "?asked=" + (question.state == .review ? "review" : "live"), type: .normal)
+    case .failure(.empty): refusal = .empty
+    case .failure(.tooLong(let limit)): refusal = .tooLong(limit: limit)
+    case .failure(.overloadedCharacter): refusal = .overloadedCharacter
+    case .failure(.closed):
+      refusal = .closed
+      status = .conflict
+    case .failure(.tryAgain(let wait)):
+      let seconds = max(1, Int((wait / .seconds(1)).rounded(.up)))
+      refusal = .tryAgain(seconds: seconds)
+      status = .tooManyRequests
+      headers[.retryAfter] = String(seconds)
+    case .failure(.refused(let reason)): refusal = .other(reason)
+    }
+    var view = try await view(room, session: session)
+    view.open = session?.open ?? true
+    var response = QnAServerApp.html(
+      AttendeePage.render(
+        view, token: token, notice: .refused(refusal), draft: (form.content, form.name ?? ""),
+        words: QnAServerApp.words(for: request)))
+    response.status = status
+    for field in headers { response.headers.append(field) }
+    return response
+  }
+}
+
+struct AskForm: Decodable {
+  var content: String
+  var name: String?
+  var token: String?
+}
+
+/// Each room's public questions as last read, for a second.
+final class RecentRooms: Sendable {
+  typealias Entry = (questions: [StoredQuestion], highlighted: UUID?)
+  private let entries = Mutex<[String: (at: Duration, entry: Entry)]>([:])
+  static let lifetime: Duration = .seconds(1)
+
+  func get(_ key: String, now: Duration) -> Entry? {
+    entries.withLock { entries in
+      guard let kept = entries[key], now - kept.at < Self.lifetime else { return nil }
+      return kept.entry
+    }
+  }
+
+  func set(_ key: String, _ entry: Entry, now: Duration) {
+    entries.withLock { entries in
+      // Bounded: old entries go all at once (sessions are few; a flood of codes is throttled).
+      if entries.count >= 1000 { entries = entries.filter { now - $0.value.at < Self.lifetime } }
+      entries[key] = (now, entry)
+    }
+  }
+}
+
+/// QR codes of join addresses as SVG, each made once.
+enum QRImages {
+  private static let made = Mutex<[String: String]>([:])
+
+  /// `nil` for an address too long for a QR code.
+  static func svg(_ address: String, label: String) -> String? {
+    let key = label + "\n" + address
+    if let svg = made.withLock({ $0[key] }) { return svg }
+    guard let code = try? QRCode(text: address) else { return nil }
+    let svg = code.svg(label: label)
+    made.withLock { made in
+      if made.count >= 256 { made.removeAll() }
+      made[key] = svg
+    }
+    return svg
+  }
+}

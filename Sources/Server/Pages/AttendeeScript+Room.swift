@@ -1,0 +1,195 @@
+/// What the attendee page's script receives: the handshake, identity, the room's snapshots
+/// and deltas, responses to questions and votes, and the answers to resumes.
+extension AttendeeScript {
+  static let room = #"""
+      const saveOutbox = () => save('outbox', outbox.map(({ token, content, failed }) => ({ token, content, failed })));
+      const saveVotes = () => save('votes', Object.fromEntries(Object.entries(votes)
+        .map(([id, { up, token, shown }]) => [id, { up, token, shown }])));
+
+      function connect() {
+        clearTimeout(timer);
+        if (socket) return;
+        const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
+        socket = new WebSocket(`${scheme}${location.host}${SOCKET}`);
+        const current = socket;
+        // The server's frames may be binary (one shared frame for every kind of client).
+        socket.binaryType = 'arraybuffer';
+        joined = false; inFlight = null;
+        socket.onopen = () => { retry = 500; };
+        socket.onclose = () => {
+          if (current !== socket) return;
+          joined = false; inFlight = null; socket = null;
+          body.dataset.live = 'false';
+          say(navigator.onLine === false ? word('Offline: your questions wait here.') : word('Reconnecting…'));
+          // Backoff with jitter: a room dropped together does not come back as one wave.
+          timer = setTimeout(connect, retry * (0.5 + Math.random()));
+          retry = Math.min(retry * 2, 10000);
+        };
+        socket.onmessage = (event) => receive(JSON.parse(decoded(event.data)));
+      }
+
+      function handshake(m) {
+        connection = m.id;
+        extensions = m.extensions || [];
+        if (m.session) closed(m.session.open === false);
+        for (const intent of Object.values(votes)) intent.sent = false;
+        if (has('room')) {
+          join(seq !== null && epoch ? { since: seq, epoch } : {});
+          // Answers given while away come back (in pages of 256, the newest first).
+          const open = kept.filter((q) => !(questions.get(q.id) || {}).answered).map((q) => q.id).reverse();
+          for (let i = 0; has('resume') && i < open.length; i += 256) {
+            send({ type: 'resume', id: connection, questions: open.slice(i, i + 256), tokens: [] });
+          }
+        }
+        joined = true;
+        body.dataset.live = 'true';
+        say(word('Live'));
+        pump();
+        sendVotes();
+      }
+
+      function receive(m) {
+        switch (m.type) {
+          case 'handshake': handshake(m); break;
+          case 'joined':
+            if (m.attendee && m.credential) {
+              attendee = m.attendee; credential = m.credential;
+              save('attendee', attendee); save('credential', credential);
+              sendVotes();
+            } else if (m.retryAfter) {
+              // No identity yet: join again when the server said; votes wait for it.
+              const current = socket;
+              setTimeout(() => { if (socket === current) join({}); }, later(m.retryAfter));
+            }
+            break;
+          case 'room': {
+            if (!pages || pages.seq !== m.seq) pages = { seq: m.seq, parts: m.parts || 1, got: new Map() };
+            pages.got.set(m.part || 1, m.questions);
+            if (pages.got.size < pages.parts) return;
+            const before = new Map(questions);
+            questions.clear(); numbers.clear(); voted = new Set();
+            seq = m.seq; epoch = m.epoch || null; highlighted = m.highlighted || null; gapAt = null;
+            for (const page of pages.got.values()) {
+              for (const q of page) {
+                if ((before.get(q.id) || {}).mine) q.mine = true;
+                learn(q, false);
+                if (q.voted) voted.add(q.id);
+              }
+            }
+            pages = null;
+            render();
+            break;
+          }
+          case 'roomOwn':
+            if (m.seq !== seq) return;
+            for (const q of m.questions) { q.mine = true; learn(q, false); }
+            for (const n of m.voted || []) { const id = numbers.get(n); if (id) voted.add(id); }
+            render();
+            break;
+          case 'roomDelta': delta(m); break;
+          case 'resumed': {
+            // Questions the server no longer has (a restored database): asked again, first, under
+            // the tokens they were typed with, so that the server stores each once.
+            const missing = new Set(m.missing || []);
+            const lost = kept.filter((q) => missing.has(q.id));
+            if (!lost.length) return;
+            kept = kept.filter((q) => !missing.has(q.id));
+            for (const q of lost) mine.delete(q.id);
+            outbox = [...lost.map(({ token, content }) => ({ token, content })), ...outbox];
+            save('kept', kept); saveOutbox();
+            render(); pump();
+            break;
+          }
+          case 'questionResponse': response(m); break;
+          case 'questionAnswer': {
+            const q = questions.get(m.questionId);
+            if (!q) return;
+            const copy = { ...q, answered: true };
+            if (m.text) { copy.answer = m.text; copy.private = !!m.private; }
+            learn(copy, true);
+            render();
+            break;
+          }
+          case 'voteResponse': {
+            const intent = votes[m.question];
+            if (!intent || intent.token !== m.token) return;
+            if (!m.success && m.retryAfter) {
+              intent.sent = false;
+              intent.waitUntil = Date.now() + later(m.retryAfter);
+              sendVotes();
+            } else {
+              delete votes[m.question];
+              if (m.success) {
+                if (m.voted) voted.add(m.question); else voted.delete(m.question);
+                const q = questions.get(m.question);
+                if (q && Number.isInteger(m.seq) && m.seq >= seq) q.votes = m.votes;
+              } else {
+                announce(printable(m.message || ''));
+              }
+            }
+            saveVotes();
+            render();
+            break;
+          }
+        }
+      }
+
+      function delta(m) {
+        if (seq === null || m.to <= seq) return;
+        if (m.from > seq + 1) {
+          // A gap: join again from what this page has; nothing past it applies until the
+          // catch-up comes (asked again after 5 s).
+          if (gapAt === null || Date.now() - gapAt > 5000) { gapAt = Date.now(); join({ since: seq, epoch }); }
+          return;
+        }
+        gapAt = null;
+        for (const q of m.questions || []) learn(q, true);
+        const counts = m.counts || [];
+        for (let i = 0; i + 1 < counts.length; i += 2) {
+          const q = questions.get(numbers.get(counts[i]));
+          if (q) q.votes = counts[i + 1];
+        }
+        for (const id of m.removed || []) {
+          const q = questions.get(id);
+          if (q && mine.has(id)) q.state = 'dismissed'; else questions.delete(id);
+        }
+        if (m.highlight) {
+          const now = m.highlight.id || null;
+          if (now && now !== highlighted && questions.get(now)) {
+            announce(`${word('Now answering:')} ${printable(questions.get(now).content)}`);
+          }
+          highlighted = now;
+        }
+        if ((m.part || 1) === (m.parts || 1)) seq = m.to;
+        render();
+      }
+
+      function response(m) {
+        // Without tokens (a server without extensions) the one question in flight is the one
+        // answered: there is never more than one.
+        const token = has('token') ? m.token : (m.token || inFlight);
+        if (token && token === inFlight) inFlight = null;
+        const index = outbox.findIndex((q) => q.token === token);
+        if (m.success && m.id) {
+          const typed = index >= 0 ? outbox[index] : null;
+          if (typed) { outbox.splice(index, 1); remember(m.id, typed.token, typed.content); }
+          const base = questions.get(m.id) || { id: m.id, content: m.content, votes: 0, createdAt: m.createdAt };
+          const copy = { ...base, mine: true, answered: !!m.answered };
+          if (m.state) copy.state = m.state;
+          if (m.answer) { copy.answer = m.answer; copy.private = !!m.private; }
+          if (mine.has(m.id) || typed) { mine.add(m.id); learn(copy, !!questions.get(m.id)); }
+        } else if (index >= 0) {
+          if (m.retryAfter) outbox[index].waitUntil = Date.now() + later(m.retryAfter);
+          else outbox[index].failed = printable(m.message || '');
+        }
+        saveOutbox();
+        render();
+        pump();
+      }
+
+      function closed(isClosed) {
+        for (const element of $('ask').elements) element.disabled = isClosed;
+        if (isClosed) $('notice').textContent = word('This session is closed: it takes no new questions.');
+      }
+    """#
+}

@@ -1,0 +1,128 @@
+/// The attendee page's script, `/assets/room.js`: the room over the room's socket as `qna`
+/// speaks it (tokens, resume, the compact room, votes, identity). What is typed offline —
+/// questions and votes — waits in the browser's storage and goes once, in order, when the
+/// socket is back. Content goes in as text, never as markup.
+package enum AttendeeScript {
+  /// The script's words, translated by the page (`data-messages`).
+  package static let messages = [
+    scriptWord("Live"), scriptWord("Reconnecting…"),
+    scriptWord("Offline: your questions wait here."),
+    scriptWord("Vote"), scriptWord("Votes"), scriptWord("Take back your vote"),
+    scriptWord("Answer:"), scriptWord("Answered privately:"), scriptWord("Waiting to send"),
+    scriptWord("Sent"), scriptWord("In review"), scriptWord("Live in the room"),
+    scriptWord("Answered"), scriptWord("Dismissed"), scriptWord("Not sent:"),
+    scriptWord("Try again"),
+    scriptWord("Discard"), scriptWord("Your question was answered:"), scriptWord("Now answering:"),
+    scriptWord("This session is closed: it takes no new questions."), scriptWord("yours"),
+    scriptWord("Loading…"), scriptWord("No questions yet."),
+  ]
+
+  /// The script: its state and what it sends (`core`), what it receives
+  /// (`AttendeeScript.room`), and what it shows (`AttendeeScript.view`).
+  package static let source = core + room + view
+
+  static let core = #"""
+    (() => {
+      'use strict';
+      const body = document.body;
+      const SOCKET = body.dataset.socket || '/socket';
+      const words = (() => { try { return JSON.parse(body.dataset.messages || '{}'); } catch { return {}; } })();
+      const word = (id) => words[id] || id;
+      const $ = (id) => document.getElementById(id);
+      const decoded = (data) => (typeof data === 'string' ? data : new TextDecoder().decode(data));
+      const since2001 = 978307200;
+      \#(ScriptParts.printable)
+      \#(ScriptParts.uuid)
+      // Kept per room, across reloads and restarts of the browser.
+      const key = (name) => `qna:${SOCKET}:${name}`;
+      const load = (name, fallback) => {
+        try { const v = localStorage.getItem(key(name)); return v ? JSON.parse(v) : fallback; } catch { return fallback; }
+      };
+      const save = (name, value) => { try { localStorage.setItem(key(name), JSON.stringify(value)); } catch {} };
+      let attendee = load('attendee', null) || uuid();
+      let credential = load('credential', null);
+      save('attendee', attendee);
+      // Questions typed and not yet confirmed, in typed order: {token, content, failed?}.
+      let outbox = load('outbox', []);
+      // Votes not yet answered, by question: {up, token, shown}; `sent` on this connection.
+      let votes = load('votes', {});
+      // My confirmed questions, newest last: {id, token, content}, for resume and "yours".
+      let kept = load('kept', []);
+      const mine = new Set(kept.map((q) => q.id));
+      const questions = new Map(), numbers = new Map();
+      let voted = new Set();
+      let seq = null, epoch = null, highlighted = null, pages = null, gapAt = null;
+      let socket = null, connection = null, joined = false, retry = 500, inFlight = null, timer = null;
+      let extensions = [];
+      let sort = 'votes', filter = '';
+      const keepLimit = 500;
+
+      const say = (text) => { $('status').textContent = text; };
+      const announce = (text) => { $('announcements').textContent = text; };
+      const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
+      const has = (name) => extensions.includes(name);
+      // `news`: a change as it happens (not a snapshot), which the live region may read out.
+      const learn = (q, news) => {
+        const old = questions.get(q.id);
+        if (old && old.mine) q.mine = true;
+        if (old && old.answer && q.answer === undefined && q.answered) {
+          q.answer = old.answer;
+          q.private = old.private;
+        }
+        questions.set(q.id, q);
+        if (Number.isInteger(q.n)) numbers.set(q.n, q.id);
+        if (news && mine.has(q.id) && q.answered && old && !old.answered) {
+          announce(`${word('Your question was answered:')} ${printable(q.content)}`
+            + (q.answer ? ` ${word(q.private ? 'Answered privately:' : 'Answer:')} ${printable(q.answer)}` : ''));
+        }
+      };
+      const remember = (id, token, content) => {
+        if (mine.has(id)) return;
+        mine.add(id);
+        kept.push({ id, token, content });
+        // Bounded: the oldest leave first (their answers came long ago).
+        if (kept.length > keepLimit) kept = kept.slice(-keepLimit);
+        save('kept', kept);
+      };
+
+      function send(message) {
+        if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+      }
+      const later = (seconds) => Math.min(600, Math.max(0.05, Number(seconds) || 1)) * 1000;
+
+      // One question on the wire at a time, the oldest first: nothing typed later overtakes it,
+      // not even one told to wait.
+      function pump() {
+        if (!joined || inFlight) return;
+        const next = outbox.find((q) => !q.failed);
+        if (!next) return;
+        if (next.waitUntil > Date.now()) {
+          clearTimeout(next.timer);
+          next.timer = setTimeout(pump, next.waitUntil - Date.now());
+          return;
+        }
+        inFlight = next.token;
+        send({ type: 'newQuestion', id: connection, content: next.content, token: next.token });
+      }
+      // Each vote once per connection; one told to wait goes again after its delay.
+      function sendVotes() {
+        if (!joined || !has('room')) return;
+        let wait = null;
+        for (const [question, intent] of Object.entries(votes)) {
+          if (intent.sent) continue;
+          if (intent.waitUntil > Date.now()) { wait = Math.min(wait ?? Infinity, intent.waitUntil - Date.now()); continue; }
+          intent.sent = true;
+          send({ type: 'vote', id: connection, question, up: intent.up, token: intent.token });
+        }
+        if (wait !== null) { clearTimeout(sendVotes.timer); sendVotes.timer = setTimeout(sendVotes, wait); }
+      }
+      function join(extra) {
+        const message = { type: 'join', id: connection, attendee, ...extra };
+        if (credential) message.credential = credential;
+        const name = $('name').value.trim();
+        if (name) message.name = name;
+        if (has('counts')) message.counts = true;
+        send(message);
+      }
+    """#
+}

@@ -1,0 +1,80 @@
+import Foundation
+import QnA
+import QnAStore
+
+/// A question posted by the attendee page's form, where scripts are off: no socket, so no
+/// identity to prove. Each new question is asked by a new anonymous attendee (named if the
+/// form says so), minted from its address's budget for new attendees, the budget a crowd
+/// behind one address shares; the form's token makes a resubmitted form ask once.
+package struct FormQuestions: Sendable {
+  package let room: SessionRoom
+
+  package init(room: SessionRoom) { self.room = room }
+
+  /// Why a posted question was not stored, for the page to say in its language.
+  package enum Refusal: Error, Equatable {
+    case empty
+    case tooLong(limit: Int)
+    case overloadedCharacter
+    /// The session takes no new questions.
+    case closed
+    /// The address's budget is spent, or the store is busy: the same form may be sent again.
+    case tryAgain(after: Duration)
+    /// The server's mock refused it (tests).
+    case refused(String)
+  }
+
+  /// The key of the form's bucket for addresses the budgets do not tell apart.
+  static let unattributed = "-"
+
+  /// Stores the question once per `token`; `address`: the budgets' key (`nil`: one the
+  /// budget for new attendees does not count, which shares one bucket of form questions);
+  /// `open`: whether the session takes questions (a closed one spends no budget).
+  package func ask(content: String, name: String?, token: UUID, address: String?, open: Bool)
+    async -> Result<StoredQuestion, Refusal>
+  {
+    let settings = room.settings
+    let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
+    switch QuestionText.problem(with: trimmed, maxLength: settings.maxQuestionLength) {
+    case .empty?: return .failure(.empty)
+    case .tooLong?: return .failure(.tooLong(limit: settings.maxQuestionLength))
+    case .overloadedCharacter?: return .failure(.overloadedCharacter)
+    case nil: break
+    }
+    do {
+      if let stored = try await room.store.question(token: token) { return .success(stored) }
+      guard open else { return .failure(.closed) }
+      let now = room.environment.uptime()
+      if let wait = room.formQuestions.take(address ?? Self.unattributed, now: now) {
+        return .failure(.tryAgain(after: wait))
+      }
+      if let address, let wait = room.identities.take(address, now: now) {
+        return .failure(.tryAgain(after: wait))
+      }
+      if let refusal = room.hooks.refusal(content) { return .failure(.refused(refusal)) }
+      let attendee = room.environment.makeID()
+      let claim = try await room.store.claim(
+        attendee: attendee, credential: nil, mint: room.environment.makeID(),
+        name: RoomJoins.name(name), at: room.environment.now())
+      guard claim == .minted else { return .failure(.tryAgain(after: RoomReplies.storageRetry)) }
+      room.metrics.attendeesIssued.increment()
+      let record = StoredQuestion(
+        id: room.environment.makeID(), content: content, askedFrom: room.environment.makeID(),
+        createdAt: room.environment.now(), token: token, attendee: attendee,
+        state: settings.moderation ? .review : .live)
+      let result = try await room.store.insert(record)
+      if result.inserted {
+        room.metrics.questions.increment()
+        room.fanOut.changed()
+        room.logger.info("question \(result.question.id) from the page's form")
+        room.hooks.questionStored(result.question.id, room)
+      }
+      return .success(result.question)
+    } catch .sessionClosed {
+      return .failure(.closed)
+    } catch {
+      room.logger.error("could not store a question from the form: \(error)")
+      return .failure(.tryAgain(after: RoomReplies.storageRetry))
+    }
+  }
+}

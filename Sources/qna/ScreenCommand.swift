@@ -1,0 +1,88 @@
+import ArgumentParser
+import CommandLineValues
+import QRCode
+import QnA
+import QnAClient
+import QnATerminal
+import RFC6455
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `qna screen [CODE]`: the room for a projector, in the terminal — the question being
+/// answered, the next most-voted ones, how many are in the room, and the join code with the
+/// attendee page's address and its QR code. It only watches: no token, no identity.
+struct ScreenCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: CommandTree.name("qna screen"),
+    abstract:
+      "The room for a projector: the question being answered, what is next, and a QR code to join.",
+    discussion: """
+      With a join code, that session's room; without one, the server's default room. The QR \
+      code holds the attendee page's address on the server --url names (ws:// becomes http://, \
+      wss:// https://); give --join-url when people reach the server at another address. \
+      q, Esc or Ctrl-C ends it.
+      """,
+    version: ProjectVersion.current)
+
+  @Argument(help: "A session's join code.") var code: String?
+  @Option(help: "The server (default: $QNA_URL, else ws://127.0.0.1:8080).") var url: String?
+  @Option(help: "The address people open to join, when it is not --url's (the QR code holds it).")
+  var joinURL: String?
+  @Flag(help: "Bold and reverse instead of colours (also when NO_COLOR is set).")
+  var noColor = false
+  @Option(help: "The screen's log (default $XDG_STATE_HOME/qna/qna.log).")
+  var logFile: String?
+  @OptionGroup var proxyOptions: ProxyOptions
+
+  func run() async throws {
+    Catalogue.start()
+    let base = url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080"
+    var canonical: String?
+    if let code {
+      guard let valid = JoinCode.canonical(code) else {
+        throw ValidationError(
+          Catalogue.format(
+            tr("'%s' is not a join code: 6 letters and digits (no 0, 1, I or O)"), code))
+      }
+      canonical = valid
+    }
+    let socket = canonical.map { JoinCommand.sessionURL(code: $0, server: base) } ?? base
+    let target: WebSocketURL
+    do {
+      target = try WebSocketURL(socket)
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    let address = joinURL ?? Self.joinAddress(server: target, code: canonical)
+    var client = EngineConfiguration.defaultClient
+    client.proxy = try proxyOptions.settings()
+    if let canonical {
+      ServerCheck.requireSession(
+        await ServerCheck.probe(target, client: client), code: canonical, url: target,
+        closedIsFine: true)
+    }
+    var state = QnAConfiguration(expectsRoom: true)
+    state.screen = true
+    // A screen keeps nothing: no questions, no identity.
+    let configuration = EngineConfiguration(client: client, state: state)
+    var options = TerminalFrontEnd.Options(
+      colors: QnACommand.colors(noColor: noColor), bell: false, mouse: false)
+    options.projector = ProjectorScreen(
+      joinAddress: address, code: canonical,
+      qr: (try? QRCode(text: address))?.halfBlockLines() ?? [])
+    try await QnACommand.runTerminal(
+      url: target, configuration: configuration, logFile: logFile, options: options)
+  }
+
+  /// The attendee page on the server a socket URL names: `/s/CODE/`, or `/room/`.
+  static func joinAddress(server: WebSocketURL, code: String?) -> String {
+    let scheme = server.isSecure ? "https" : "http"
+    let host = server.isIPv6Literal ? "[\(server.host)]" : server.host
+    let port = server.port == server.defaultPort ? "" : ":\(server.port)"
+    return "\(scheme)://\(host)\(port)" + (code.map { "/s/\($0)/" } ?? "/room/")
+  }
+}

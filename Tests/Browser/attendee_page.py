@@ -1,0 +1,198 @@
+"""The attendee page and the projector view in Debian's Chromium, headless, over the DevTools
+protocol, against a real qna-server and a `qna` attendee in tmux.
+
+On a 360×800 phone: the page asks, `qna` sees the question and votes, the page shows the vote;
+the presenter highlights and answers through the API and both see it; the server restarts while
+a question is typed on the page, which sends it once when it is back. With scripts off the form
+still asks. The projector view at 1280×720 and 1920×1080 shows the highlight and a QR code that
+zbarimg reads as the join address (the Host's, then a 200-character --public-url). Hostile text
+in every field stays text. Screenshots go to --artefacts. Exit 0 when all of that held.
+
+Usage: attendee_page.py --qna-server PATH --qna PATH --artefacts DIR
+"""
+
+import argparse
+import json
+import os
+import shutil
+import tempfile
+import time
+
+from browser_support import Server, Tmux, free_port, screenshot, viewport, zbar
+from presenter_page import Page, fail, start_chromium
+
+HOSTILE = ("<img src=x onerror=alert(1)><script>alert(2)</script>\u202eevil\u202c"
+           "\u2067isolate\u200b&amp;\"'")
+LONG_HOST = "qna-" + "a" * 58 + "." + "b" * 62 + "." + "c" * 50 + ".example"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--qna-server", required=True)
+    parser.add_argument("--qna", required=True)
+    parser.add_argument("--artefacts", required=True)
+    args = parser.parse_args()
+    os.makedirs(args.artefacts, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix="qna-attendee-page-")
+    port = free_port()
+    server = Server(args.qna_server, port, os.path.join(scratch, "qna.db"),
+                    "--admin-token", "browser-admin-0123")
+    server.start()
+    code, token = server.session("Keynote " + HOSTILE)
+    chromium, browser_url = start_chromium(os.path.join(scratch, "profile"))
+    tmux = Tmux(columns=100, rows=30, environment={
+        "XDG_STATE_HOME": os.path.join(scratch, "state"), "LC_ALL": "C.UTF-8"})
+    try:
+        page = Page(browser_url)
+        page.call("Page.enable")
+        # Every CSP violation and every alert, counted before the page's own scripts run.
+        page.call("Page.addScriptToEvaluateOnNewDocument", source=(
+            "window.cspViolations = []; window.alerts = [];"
+            "window.alert = (m) => window.alerts.push(String(m));"
+            "document.addEventListener('securitypolicyviolation', (e) =>"
+            " window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"))
+        viewport(page, 360, 800, mobile=True)
+        room = f"{server.url}/s/{code}/"
+        page.call("Page.navigate", url=room)
+        page.wait_for("the live page", "document.body?.dataset.live === 'true'")
+
+        # The page asks.
+        asked = "Will the page and the terminal agree?"
+        ask(page, asked)
+        item = f"[...document.querySelectorAll('#questions li')].find((li) => li.querySelector('.text')?.textContent === {json.dumps(asked)})"
+        page.wait_for("the question in the room", f"!!{item}")
+        page.wait_for("the question as mine", "document.querySelector('#mine-list').innerText.includes('Live in the room')")
+
+        # A qna attendee in tmux sees it and votes.
+        tmux.run("send-keys", "-t", "main", f"'{args.qna}' join {code} --url ws://127.0.0.1:{port}", "Enter")
+        tmux.wait_for("the room", lambda s: asked in s and "● connected" in s)
+        tmux.keys("Down")
+        tmux.type("+")
+        tmux.wait_for("the vote", lambda s: any(asked in line and "▲ 1" in line for line in s.splitlines()))
+        page.wait_for("the vote on the page", f"{item}.querySelector('.votes, .vote').textContent.includes('1')")
+
+        # The presenter highlights and answers through the API; both see it.
+        questions = server.api("GET", f"/s/{code}/api/questions", token)
+        qid = next(q["id"] for q in questions if q["content"] == asked)
+        server.api("POST", f"/s/{code}/api/questions/{qid}/highlight", token)
+        page.wait_for("the highlight", f"!document.getElementById('now').hidden && document.getElementById('now-text').textContent === {json.dumps(asked)}")
+        tmux.wait_for("the highlight", lambda s: "Now answering" in s)
+        answer = "Yes: the same room. " + HOSTILE
+        server.api("POST", f"/s/{code}/api/questions/{qid}/answer", token, {"text": answer, "private": False})
+        page.wait_for("the answer", f"({item}.querySelector('.answer') || {{}}).textContent?.includes('Yes: the same room.')")
+        page.wait_for("the answer announced", "document.getElementById('announcements').textContent.includes('Yes: the same room.')")
+        tmux.wait_for("the answer", lambda s: "Yes: the same room." in s)
+        screenshot(page, os.path.join(args.artefacts, "attendee-phone.png"))
+
+        # Hostile text is inert: no element, no alert, bidi controls shown as escapes.
+        ask(page, HOSTILE)
+        page.wait_for("the hostile question", "document.body.innerText.includes('\\\\u{202E}evil')")
+        inert(page)
+
+        # The projector: the hostile question highlighted, and the join address from the Host
+        # the browser used, as a QR code.
+        hostile = next(q["id"] for q in server.api("GET", f"/s/{code}/api/questions", token)
+                       if q["content"] == HOSTILE)
+        server.api("POST", f"/s/{code}/api/questions/{hostile}/highlight", token)
+        projector(page, server.url + f"/s/{code}/screen", f"{server.url}/s/{code}/", args.artefacts, "short")
+
+        # The server restarts while a question is typed on the page: sent once, when it is back.
+        viewport(page, 360, 800, mobile=True)
+        page.call("Page.navigate", url=room)
+        page.wait_for("the live page", "document.body?.dataset.live === 'true'")
+        server.stop()
+        page.wait_for("the page offline", "document.body.dataset.live === 'false'")
+        offline = "Typed while the server was down"
+        ask(page, offline)
+        page.wait_for("the question waiting", "document.querySelector('#mine-list').innerText.includes('Waiting to send')")
+        long_url = f"http://{LONG_HOST}:{port}"
+        server.start("--public-url", long_url)
+        page.wait_for("the question sent after the restart", f"[...document.querySelectorAll('#questions .text')].some((p) => p.textContent === {json.dumps(offline)})", seconds=30)
+        time.sleep(1)
+        page.call("Page.reload")
+        page.wait_for("the live page", "document.body?.dataset.live === 'true'")
+        time.sleep(1)
+        stored = [q for q in server.api("GET", f"/s/{code}/api/questions", token) if q["content"] == offline]
+        if len(stored) != 1:
+            fail(f"the question typed offline was stored {len(stored)} times")
+        inert(page)
+
+        # The projector again, behind a --public-url of 200 characters.
+        join_address = f"{long_url}/s/{code}/"
+        if len(join_address) < 200:
+            fail(f"the long address is only {len(join_address)} characters")
+        projector(page, server.url + f"/s/{code}/screen", join_address, args.artefacts, "long")
+
+        # Scripts off: the form posts, and the question is stored.
+        viewport(page, 360, 800, mobile=True)
+        page.call("Emulation.setScriptExecutionDisabled", value=True)
+        page.call("Page.navigate", url=room)
+        time.sleep(1)
+        posted = "Asked with scripts off"
+        document = page.call("DOM.getDocument")["root"]["nodeId"]
+        textarea = page.call("DOM.querySelector", nodeId=document, selector="#question")["nodeId"]
+        page.call("DOM.focus", nodeId=textarea)
+        page.call("Input.insertText", text=posted)
+        button = page.call("DOM.querySelector", nodeId=document, selector="#ask button")["nodeId"]
+        box = page.call("DOM.getBoxModel", nodeId=button)["model"]["content"]
+        x, y = (box[0] + box[2]) / 2, (box[1] + box[5]) / 2
+        for kind in ("mousePressed", "mouseReleased"):
+            page.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            history = page.call("Page.getNavigationHistory")
+            if "asked=" in history["entries"][history["currentIndex"]]["url"]:
+                break
+            time.sleep(0.1)
+        else:
+            fail("the form post did not come back to the page")
+        screenshot(page, os.path.join(args.artefacts, "attendee-phone-no-script.png"))
+        stored = [q for q in server.api("GET", f"/s/{code}/api/questions", token) if q["content"] == posted]
+        if len(stored) != 1:
+            fail(f"the form's question was stored {len(stored)} times")
+        page.call("Emulation.setScriptExecutionDisabled", value=False)
+        print("attendee page: asked, voted from tmux, highlighted and answered, resent once after"
+              " a restart, asked with scripts off; projector QR codes read back; hostile text inert")
+    finally:
+        tmux.kill()
+        chromium.kill()
+        chromium.wait()
+        server.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def ask(page, text):
+    page.evaluate(f"document.getElementById('question').value = {json.dumps(text)};"
+                  " document.querySelector('#ask button').click(); true")
+
+
+def inert(page):
+    """No markup from the network became elements, no script ran, the policy held."""
+    injected = page.evaluate("document.querySelectorAll('main img, main script, h1 b, h1 img').length")
+    if injected:
+        fail(f"{injected} elements came from attendees' text")
+    for name in ("alerts", "cspViolations"):
+        found = page.evaluate(f"window.{name}")
+        if found:
+            fail(f"{name}: {found}")
+
+
+def projector(page, url, address, artefacts, name):
+    for width, height in ((1280, 720), (1920, 1080)):
+        viewport(page, width, height, mobile=False)
+        page.call("Page.navigate", url=url)
+        page.wait_for("the projector live", "document.body?.dataset.live === 'true'")
+        page.wait_for("the highlight, large", "document.getElementById('now-text').textContent.includes('\\\\u{202E}evil')")
+        size = page.evaluate("parseFloat(getComputedStyle(document.getElementById('now-text')).fontSize)")
+        # Legible from the back of a hall: at least 1/20 of the screen's height.
+        if size < height / 20:
+            fail(f"the highlighted question is {size}px at {width}×{height}")
+        inert(page)
+        path = screenshot(page, os.path.join(artefacts, f"projector-{name}-{width}x{height}.png"))
+        read = zbar(path)
+        if read != [address]:
+            fail(f"the projector's QR code at {width}×{height} reads {read}, not {address}")
+
+
+if __name__ == "__main__":
+    main()

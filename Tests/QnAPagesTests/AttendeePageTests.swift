@@ -1,0 +1,96 @@
+import Foundation
+import QnAStore
+import Testing
+
+@testable import QnAPages
+
+@Suite("The attendee page and the projector view")
+struct AttendeePageTests {
+  static let hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>\u{202E}evil"
+
+  static func room(_ questions: [StoredQuestion], highlighted: UUID? = nil) -> AttendeePage.Room {
+    var room = AttendeePage.Room(
+      base: "/s/K7M2QX/", socket: "/s/K7M2QX/socket", title: "<i>Talk</i>\u{202E}",
+      code: "K7M2QX")
+    room.questions = questions
+    room.highlighted = highlighted
+    return room
+  }
+
+  static func question(_ content: String, answer: String? = nil) -> StoredQuestion {
+    var question = StoredQuestion(
+      id: UUID(), content: content, askedFrom: UUID(),
+      createdAt: Date(timeIntervalSinceReferenceDate: 0))
+    question.answer = answer
+    question.answered = answer != nil
+    return question
+  }
+
+  /// Questions, answers, titles and a refused draft: text on both pages, never markup; bidi
+  /// controls shown as escapes.
+  @Test func hostileTextIsInertOnBothPages() {
+    let asked = Self.question(
+      Self.hostile, answer: Self.hostile + String(repeating: "x", count: 10_000))
+    let room = Self.room([asked], highlighted: asked.id)
+    let pages = [
+      AttendeePage.render(room, token: UUID()),
+      AttendeePage.render(
+        room, token: UUID(), notice: .refused(.empty), draft: (Self.hostile, Self.hostile)),
+      ProjectorPage.render(room, joinAddress: "http://x.example/s/K7M2QX/", qr: nil),
+    ]
+    for page in pages {
+      #expect(!page.contains("<script>alert") && !page.contains("<img src=x"))
+      #expect(!page.contains("<i>Talk"))
+      #expect(!page.contains("\u{202E}"))
+      #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+      #expect(page.contains("\\u{202E}evil"))
+      // The only scripts are the server's own files.
+      #expect(page.components(separatedBy: "<script").count == 2)
+    }
+  }
+
+  @Test func theFormCarriesItsTokenAndAClosedSessionDisablesIt() {
+    let token = UUID()
+    var room = Self.room([])
+    let open = AttendeePage.render(room, token: token)
+    #expect(open.contains("value=\"\(token.uuidString)\""))
+    #expect(open.contains("action=\"/s/K7M2QX/ask\""))
+    #expect(open.contains("No questions yet."))
+    room.open = false
+    let closed = AttendeePage.render(room, token: token)
+    #expect(closed.contains("This session is closed"))
+    #expect(closed.contains("<button type=\"submit\" disabled>"))
+  }
+
+  /// Every word the two scripts show goes through `word(…)` and is in their `messages`.
+  @Test func everyWordOfTheScriptsIsOfferedForTranslation() {
+    for (source, messages) in [
+      (AttendeeScript.source, AttendeeScript.messages),
+      (ProjectorScript.source, ProjectorScript.messages),
+    ] {
+      var used = Set<String>()
+      let regex = try! NSRegularExpression(
+        pattern: #"word\('((?:[^'\\]|\\.)*)'\)|'([A-Z][a-z]+(?: [a-z]+)*)'"#)
+      for match in regex.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
+        for group in 1..<match.numberOfRanges {
+          if let range = Range(match.range(at: group), in: source) {
+            used.insert(String(source[range]))
+          }
+        }
+      }
+      let words = used.filter { messages.contains($0) || source.contains("word('\($0)')") }
+      #expect(words.subtracting(messages).isEmpty, "\(words.subtracting(messages))")
+      #expect(words.count >= 5)
+    }
+  }
+
+  /// The first load, HTML, script and style sheet, stays small on a phone's link.
+  @Test func theFirstLoadIsUnderFiftyKilobytes() {
+    let room = Self.room(
+      (0..<20).map { Self.question("Question \($0) " + String(repeating: "x", count: 100)) })
+    let bytes =
+      AttendeePage.render(room, token: UUID()).utf8.count + AttendeeScript.source.utf8.count
+      + RoomStyle.source.utf8.count
+    #expect(bytes < 50_000, "\(bytes) bytes")
+  }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import QnA
+import QnAStore
+import TestSupport
+import Testing
+
+@testable import QnAServer
+
+/// The attendee page, its form and the projector view, over HTTP, on the server's default
+/// settings unless a test says why not.
+@Suite("qna-server: the attendee page, the form and the projector", .serialized)
+struct AttendeePageTests {
+  static let form = ["Content-Type": "application/x-www-form-urlencoded"]
+
+  static func header(_ response: HTTPResponse, _ name: String) -> String? {
+    response.headers.first { $0.key.lowercased() == name.lowercased() }?.value
+  }
+
+  @Test func theRoomsAddressIsTheAttendeesPageUnlessAPresenterAsks() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let talk = try await MadeSession.create(server, "Keynote")
+    for path in ["/s/\(talk.code)/", "/s/\(talk.code.lowercased())/"] {
+      let page = try await server.http("GET", path, headers: ["Accept": "text/html"])
+      #expect(page.status == 200 && page.body.contains("/assets/room.js"), "\(path): \(page)")
+      #expect(page.body.contains("data-socket=\"/s/\(talk.code)/socket\""))
+      #expect(!page.body.contains(talk.token))
+    }
+    let presenter = try await server.http("GET", "/s/\(talk.code)/", headers: talk.bearer)
+    #expect(presenter.status == 200 && presenter.body.contains("/assets/presenter.js"))
+    // The presenter's page says where attendees join, with the QR code, never the token.
+    #expect(presenter.body.contains("Attendees join at:"))
+    #expect(presenter.body.contains("http://127.0.0.1:\(server.port)/s/\(talk.code)/"))
+    #expect(presenter.body.contains("<svg"))
+    let wrong = try await server.http(
+      "GET", "/s/\(talk.code)/", headers: ["Authorization": "Bearer not-the-token-at-all"])
+    #expect(wrong.status == 401)
+    let room = try await server.http("GET", "/room/")
+    #expect(room.status == 200 && room.body.contains("data-socket=\"/socket\""))
+    #expect(try await server.http("GET", "/s/ABCDEF/").status == 404)
+    for asset in ["/assets/room.js", "/assets/screen.js", "/assets/room.css"] {
+      #expect(try await server.http("GET", asset).status == 200, "\(asset)")
+    }
+  }
+
+  @Test func theFormAsksOncePerTokenAndSaysWhyNot() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let talk = try await MadeSession.create(server, "Form")
+    let token = UUID().uuidString
+    for _ in 0..<2 {
+      let posted = try await server.http(
+        "POST", "/s/\(talk.code)/ask",
+        body: "content=Asked+without+scripts&name=Zo%C3%AB&token=\(token)",
+        headers: Self.form)
+      #expect(posted.status == 303, "\(posted)")
+      #expect(Self.header(posted, "Location")?.hasSuffix("/s/\(talk.code)/?asked=live") == true)
+    }
+    let list = try await server.http("GET", "/s/\(talk.code)/api/questions", headers: talk.bearer)
+    #expect(
+      list.body.components(separatedBy: "Asked without scripts").count == 2, "once: \(list.body)")
+    let empty = try await server.http(
+      "POST", "/s/\(talk.code)/ask", body: "content=++&token=\(UUID().uuidString)",
+      headers: Self.form)
+    #expect(empty.status == 400 && empty.body.contains("The question is empty."))
+    let long = String(repeating: "x", count: 1001)
+    let tooLong = try await server.http(
+      "POST", "/s/\(talk.code)/ask", body: "content=\(long)", headers: Self.form)
+    #expect(tooLong.status == 400 && tooLong.body.contains("at most 1000 characters"))
+    // The refused text is kept in the form, escaped.
+    let hostile = try await server.http(
+      "POST", "/s/\(talk.code)/ask", body: "content=%3Cscript%3E" + long, headers: Self.form)
+    #expect(hostile.body.contains("&lt;script&gt;") && !hostile.body.contains("<script>x"))
+    _ = try await server.http("POST", "/api/sessions/\(talk.code)/close")
+    let closed = try await server.http(
+      "POST", "/s/\(talk.code)/ask", body: "content=Too+late", headers: Self.form)
+    #expect(closed.status == 409 && closed.body.contains("closed"))
+  }
+
+  /// A budget of 2 new attendees (not the default 200) so that the third post meets it; from
+  /// an address behind a trusted proxy, because loopback is not counted.
+  @Test func formPostsShareTheAddresssBudgetForNewAttendees() async throws {
+    let server = try await ServerUnderTest {
+      $0.newAttendeeRateLimit = 2
+      $0.trustedProxies = ["127.0.0.1"]
+    }
+    defer { Task { await server.stop() } }
+    let headers = Self.form.merging(["X-Forwarded-For": "203.0.113.9"]) { $1 }
+    var statuses: [Int] = []
+    for index in 0..<3 {
+      let posted = try await server.http(
+        "POST", "/room/ask", body: "content=Question+\(index)", headers: headers)
+      statuses.append(posted.status)
+      if posted.status == 429 {
+        #expect(Int(Self.header(posted, "Retry-After") ?? "") ?? 0 >= 1)
+        #expect(posted.body.contains("send it again in"))
+      }
+    }
+    #expect(statuses == [303, 303, 429])
+    // Another address has its own budget.
+    let other = try await server.http(
+      "POST", "/room/ask", body: "content=Elsewhere",
+      headers: Self.form.merging(["X-Forwarded-For": "198.51.100.4"]) { $1 })
+    #expect(other.status == 303)
+  }
+
+  /// On the defaults: the form's questions per address are `--rate-limit` (20) per
+  /// `--rate-window`, and addresses the budgets cannot tell apart (here loopback) share one
+  /// bucket, so that nothing posts without a limit.
+  @Test func formPostsHaveARateLimitEvenFromLoopback() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let limit = ServerConfiguration().rateLimit
+    for index in 0..<limit {
+      let posted = try await server.http(
+        "POST", "/room/ask", body: "content=Q\(index)", headers: Self.form)
+      #expect(posted.status == 303, "post \(index)")
+    }
+    let refused = try await server.http(
+      "POST", "/room/ask", body: "content=One+more", headers: Self.form)
+    #expect(refused.status == 429 && refused.body.contains("One more"))
+  }
+
+  @Test func theProjectorShowsWhereToJoin() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let talk = try await MadeSession.create(server, "On the big screen")
+    let screen = try await server.http("GET", "/s/\(talk.code)/screen")
+    let own = "http://127.0.0.1:\(server.port)/s/\(talk.code)/"
+    #expect(screen.status == 200 && screen.body.contains(own), "\(screen.body)")
+    #expect(screen.body.contains("<svg") && screen.body.contains("/assets/screen.js"))
+    #expect(!screen.body.contains(talk.token))
+    // Forwarded headers from a proxy that is not trusted are not believed.
+    let forged = try await server.http(
+      "GET", "/s/\(talk.code)/screen",
+      headers: ["X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https"])
+    #expect(forged.body.contains(own) && !forged.body.contains("evil.example"))
+    let room = try await server.http("GET", "/room/screen")
+    #expect(room.body.contains("http://127.0.0.1:\(server.port)/room/"))
+  }
+
+  @Test func behindATrustedProxyOrAPublicURLTheAddressIsTheOnePeopleReach() async throws {
+    let proxied = try await ServerUnderTest { $0.trustedProxies = ["127.0.0.1"] }
+    defer { Task { await proxied.stop() } }
+    let talk = try await MadeSession.create(proxied, "Behind nginx")
+    let screen = try await proxied.http(
+      "GET", "/s/\(talk.code)/screen",
+      headers: ["X-Forwarded-Host": "qna.example.org", "X-Forwarded-Proto": "https"])
+    #expect(screen.body.contains("https://qna.example.org/s/\(talk.code)/"))
+    let markup = try await proxied.http(
+      "GET", "/s/\(talk.code)/screen", headers: ["X-Forwarded-Host": "<b>x</b>"])
+    #expect(!markup.body.contains("<b>x</b>") && markup.body.contains("http://127.0.0.1:"))
+    let published = try await ServerUnderTest { $0.publicURL = "https://talks.example.org" }
+    defer { Task { await published.stop() } }
+    #expect(
+      try await published.http("GET", "/room/screen").body.contains(
+        "https://talks.example.org/room/"))
+    #expect(
+      ServerConfiguration.validPublicURL("https://talks.example.org/")
+        == "https://talks.example.org")
+    for bad in [
+      "ftp://x.example", "https://x.example/path", "https://", "https://x.example?q", "x.example",
+    ] {
+      #expect(ServerConfiguration.validPublicURL(bad) == nil, "\(bad)")
+    }
+  }
+
+  /// Extension `audience`: a screen joins uncounted, with no identity, and is told how many
+  /// attendees are in the room as they come and go.
+  @Test func screensAreToldTheRoomsSizeAndAreNotCounted() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let screen = try Attendee(server.socketURL)
+    let connection = try await screen.handshake()
+    #expect(
+      screen.messages.contains {
+        if case .handshake(let h)? = try? $0.get() {
+          h.extensions?.contains(ProtocolExtension.audience) == true
+        } else {
+          false
+        }
+      })
+    try await screen.send(
+      raw:
+        #"{"type":"join","id":"\#(connection.uuidString)","attendee":"\#(UUID().uuidString)","screen":true,"counts":true}"#
+    )
+    let alice = try await RoomMember.join(server, as: UUID())
+    let bob = try await RoomMember.join(server, as: UUID())
+    _ = try await alice.snapshot()
+    _ = try await bob.snapshot()
+    _ = try await screen.waitForMessage("two in the room") {
+      if case .audience(let a) = $0 { a.count == 2 } else { false }
+    }
+    await bob.socket.close()
+    _ = try await screen.waitForMessage("one in the room") {
+      if case .audience(let a) = $0 { a.count == 1 } else { false }
+    }
+    #expect(
+      !screen.messages.contains {
+        if case .joined? = try? $0.get() { true } else { false }
+      }, "a screen has no identity")
+  }
+}
