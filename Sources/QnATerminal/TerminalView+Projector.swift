@@ -11,7 +11,8 @@ extension TerminalView {
   ) {
     let state = model.state
     let qrWidth = screen.qr.first.map { TextWidth.of($0) } ?? 0
-    let beside = qrWidth > 0 && grid.columns >= qrWidth + 40 && grid.rows >= screen.qr.count + 3
+    // Beside the room when the room keeps 40 columns.
+    let beside = qrWidth > 0 && grid.columns >= qrWidth + 43 && grid.rows >= screen.qr.count + 3
     let width = beside ? grid.columns - qrWidth - 3 : grid.columns
     let title = state.session.map { Sanitizer.forScreen($0.title) } ?? tr("Questions")
     _ = grid.write(

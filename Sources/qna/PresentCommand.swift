@@ -38,7 +38,10 @@ struct PresentCommand: AsyncParsableCommand {
   @Option(help: "The admin token, or the session's presenter token (prefer $QNA_TOKEN).")
   var token: String?
   @Option(
-    help: "The address attendees open to join, when it is not --url's (j shows it as a QR code).")
+    help: """
+      The attendee page's address as people open it, when it is not on --url's server \
+      (https://qna.example.org/s/CODE/): j shows it, and its QR code, as given.
+      """)
   var joinURL: String?
   @Flag(help: "Bold and reverse instead of colours (also when NO_COLOR is set).")
   var noColor = false

@@ -30,7 +30,11 @@ struct ScreenCommand: AsyncParsableCommand {
 
   @Argument(help: "A session's join code.") var code: String?
   @Option(help: "The server (default: $QNA_URL, else ws://127.0.0.1:8080).") var url: String?
-  @Option(help: "The address people open to join, when it is not --url's (the QR code holds it).")
+  @Option(
+    help: """
+      The attendee page's address as people open it, when it is not on --url's server \
+      (https://qna.example.org/s/CODE/): the QR code holds it as given.
+      """)
   var joinURL: String?
   @Flag(help: "Bold and reverse instead of colours (also when NO_COLOR is set).")
   var noColor = false
@@ -50,7 +54,9 @@ struct ScreenCommand: AsyncParsableCommand {
       }
       canonical = valid
     }
-    let socket = canonical.map { JoinCommand.sessionURL(code: $0, server: base) } ?? base
+    let socket =
+      canonical.map { JoinCommand.sessionURL(code: $0, server: base) }
+      ?? Self.defaultRoomSocket(base)
     let target: WebSocketURL
     do {
       target = try WebSocketURL(socket)
@@ -76,6 +82,17 @@ struct ScreenCommand: AsyncParsableCommand {
       qr: (try? QRCode(text: address))?.halfBlockLines() ?? [])
     try await QnACommand.runTerminal(
       url: target, configuration: configuration, logFile: logFile, options: options)
+  }
+
+  /// A server's address alone (`ws://host:port`, no path) names its default room's socket;
+  /// a URL with a path is taken as it is.
+  static func defaultRoomSocket(_ url: String) -> String {
+    guard let schemeEnd = url.firstRange(of: "://") else { return url }
+    let rest = url[schemeEnd.upperBound...]
+    let authority = rest.prefix { $0 != "/" }
+    let path = rest.dropFirst(authority.count)
+    guard path.isEmpty || path == "/" else { return url }
+    return url[..<schemeEnd.upperBound] + authority + "/socket"
   }
 
   /// The attendee page on the server a socket URL names: `/s/CODE/`, or `/room/`.

@@ -83,6 +83,37 @@ def main():
         page.wait_for("the answer announced", "document.getElementById('announcements').textContent.includes('Yes: the same room.')")
         tmux.wait_for("the answer", lambda s: "Yes: the same room." in s)
         screenshot(page, os.path.join(args.artefacts, "attendee-phone.png"))
+        page.call("Emulation.setEmulatedMedia",
+                  features=[{"name": "prefers-color-scheme", "value": "dark"}])
+        if page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgb(18, 18, 18)":
+            fail("the page is not dark when the system is")
+        screenshot(page, os.path.join(args.artefacts, "attendee-phone-dark.png"))
+        page.call("Emulation.setEmulatedMedia", features=[])
+
+        # The keyboard alone: Tab reaches the terminal attendee's question's vote button, and
+        # Space votes; the server counts it.
+        theirs = "Asked from the terminal"
+        tmux.type(theirs)
+        tmux.keys("Enter")
+        button = (f"[...document.querySelectorAll('#questions li')].find((li) => li.querySelector('.text')?.textContent === {json.dumps(theirs)})?.querySelector('button.vote')")
+        page.wait_for("the terminal's question with a vote button", f"!!{button}")
+        page.evaluate("document.activeElement.blur(); document.body.focus(); true")
+        for _ in range(60):
+            press(page, "Tab", "Tab", 9)
+            if page.evaluate(f"document.activeElement === {button}"):
+                break
+        else:
+            fail("Tab never reached the vote button")
+        press(page, " ", "Space", 32)
+        page.wait_for("the vote by keyboard", f"{button}?.getAttribute('aria-pressed') === 'true'")
+        deadline = time.time() + 10
+        while not any(q["content"] == theirs and q["votes"] == 1
+                      for q in server.api("GET", f"/s/{code}/api/questions", token)):
+            if time.time() > deadline:
+                fail("the keyboard's vote was not counted")
+            time.sleep(0.1)
+        if not page.evaluate(f"document.activeElement === {button}"):
+            fail("the focus left the vote button when the room was drawn again")
 
         # Hostile text is inert: no element, no alert, bidi controls shown as escapes.
         ask(page, HOSTILE)
@@ -159,6 +190,13 @@ def main():
         chromium.wait()
         server.stop()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def press(page, key, code, keycode):
+    for kind in ("keyDown", "keyUp"):
+        page.call("Input.dispatchKeyEvent", type=kind, key=key, code=code,
+                  windowsVirtualKeyCode=keycode, nativeVirtualKeyCode=keycode,
+                  text=key if kind == "keyDown" and len(key) == 1 else "")
 
 
 def ask(page, text):

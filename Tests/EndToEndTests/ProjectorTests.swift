@@ -86,6 +86,30 @@ struct ProjectorTests {
     try await screen.waitFor("the shell back") { $0.contains("EXIT=0") }
   }
 
+  /// Without a code, the server's default room, and the QR code of its page, `/room/`.
+  @Test func qnaScreenWithoutACodeShowsTheDefaultRoom() async throws {
+    let directory = HeadlessProcess.freshDirectory()
+    let server = try await QnAServerProcess(["--port", "0", "--db", ":memory:"])
+    defer { server.stop() }
+    let screen = try TmuxSession(
+      columns: 120, rows: 40, environment: ["XDG_STATE_HOME": directory.path, "LC_ALL": "C.UTF-8"])
+    defer { screen.kill() }
+    try screen.run(
+      "'\(HeadlessProcess.qnaPath)' screen --url ws://127.0.0.1:\(server.port); echo \"EXIT=$?\"")
+    let shown = try await screen.waitFor("the default room, connected") {
+      $0.contains("connected") && $0.contains("No question is being answered.")
+    }
+    let address = "http://127.0.0.1:\(server.port)/room/"
+    #expect(shown.contains(address))
+    let lines = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let scratch = try TemporaryDirectory()
+    #expect(
+      try QRReader.decode(cells: QRReader.cells(halfBlocks: lines), in: scratch)
+        == [Array(address.utf8)])
+    try screen.press("C-c")
+    try await screen.waitFor("the shell back") { $0.contains("EXIT=") }
+  }
+
   /// The presenter's console: `j` shows the join code, the address and a QR code that reads
   /// as it; any key goes back to the room.
   @Test func theConsoleShowsHowToJoinOnJ() async throws {

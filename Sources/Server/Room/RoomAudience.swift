@@ -10,39 +10,46 @@ struct RoomAudience {
   static let interval: Duration = .seconds(1)
   private var counted: Set<UUID> = []
   private var screens: [UUID: SocketConnection] = [:]
+  /// Screens that joined since the last flush: they are told the count even if it is the
+  /// one the others know.
+  private var untold: Set<UUID> = []
   private var lastSent: Int?
   /// A flush is on its way.
   var scheduled = false
 
-  var count: Int { counted.count }
-
-  /// A socket is in the room (its snapshot is on its way or sent).
-  mutating func arrived(_ connection: SocketConnection) {
+  /// A socket is in the room (its snapshot is on its way or sent). `true` for a screen,
+  /// which is told the count at once rather than within the interval.
+  mutating func arrived(_ connection: SocketConnection) -> Bool {
     if connection.isScreen {
       screens[connection.id] = connection
-      // A new screen is told at the next flush, changed or not.
-      lastSent = nil
-    } else if !connection.isPresenter {
-      counted.insert(connection.id)
+      untold.insert(connection.id)
+      return true
     }
+    if !connection.isPresenter { counted.insert(connection.id) }
+    return false
   }
 
   mutating func left(_ id: UUID) {
     counted.remove(id)
     screens[id] = nil
+    untold.remove(id)
   }
 
-  /// Whether a flush would tell the screens anything.
-  var isDue: Bool { !screens.isEmpty && lastSent != counted.count }
+  /// Whether a flush would tell any screen anything.
+  var isDue: Bool { !screens.isEmpty && (lastSent != counted.count || !untold.isEmpty) }
 
-  /// The message for every screen, and the screens; `nil` when they know the count already.
+  /// The message, and the screens to get it: every screen when the count changed, else the
+  /// new ones; `nil` when every screen knows the count already.
   mutating func flush(codec: WireCodec, deflaters: SharedDeflaters?) -> (
     OutgoingMessage, [SocketConnection]
   )? {
     scheduled = false
     guard isDue else { return nil }
+    let recipients =
+      lastSent == counted.count ? untold.compactMap { screens[$0] } : Array(screens.values)
     lastSent = counted.count
+    untold = []
     let bytes = codec.encode(.audience(Audience(count: counted.count)))
-    return (OutgoingMessage(bytes, deflaters: deflaters), Array(screens.values))
+    return (OutgoingMessage(bytes, deflaters: deflaters), recipients)
   }
 }

@@ -126,8 +126,11 @@ package final class RoomFanOut: Sendable {
             // after it: its joins meanwhile cost the room nothing.
             guard !joining.contains(connection.id) else { continue }
             connection.isCompact = join.counts == true
-            audience.arrived(connection)
-            scheduleAudience()
+            if audience.arrived(connection) {
+              commands.yield(.audience)
+            } else {
+              scheduleAudience()
+            }
             try await welcome(connection, join, attendee: attendee)
           case .leave(let id):
             members[id] = nil
