@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandLineValues
-import QRCode
 import QnA
 import QnAClient
 import QnATerminal
@@ -118,9 +117,7 @@ struct PresentCommand: AsyncParsableCommand {
       presenter: true, screenReader: QnACommand.screenReader(screenReader))
     let canonical = code.flatMap(JoinCode.canonical)
     let address = joinURL ?? ScreenCommand.joinAddress(server: target, code: canonical)
-    options.join = ProjectorScreen(
-      joinAddress: address, code: canonical,
-      qr: (try? QRCode(text: address))?.halfBlockLines() ?? [])
+    options.join = ProjectorScreen(joining: address, code: canonical)
     try await QnACommand.runTerminal(
       url: target, configuration: configuration, logFile: logFile, options: options)
   }

@@ -77,9 +77,7 @@ struct ScreenCommand: AsyncParsableCommand {
     let configuration = EngineConfiguration(client: client, state: state)
     var options = TerminalFrontEnd.Options(
       colors: QnACommand.colors(noColor: noColor), bell: false, mouse: false)
-    options.projector = ProjectorScreen(
-      joinAddress: address, code: canonical,
-      qr: (try? QRCode(text: address))?.halfBlockLines() ?? [])
+    options.projector = ProjectorScreen(joining: address, code: canonical)
     try await QnACommand.runTerminal(
       url: target, configuration: configuration, logFile: logFile, options: options)
   }
@@ -101,5 +99,13 @@ struct ScreenCommand: AsyncParsableCommand {
     let host = server.isIPv6Literal ? "[\(server.host)]" : server.host
     let port = server.port == server.defaultPort ? "" : ":\(server.port)"
     return "\(scheme)://\(host)\(port)" + (code.map { "/s/\($0)/" } ?? "/room/")
+  }
+}
+
+extension ProjectorScreen {
+  /// Where to join, with the address's QR code in half blocks (none for one too long).
+  init(joining address: String, code: String?) {
+    self.init(
+      joinAddress: address, code: code, qr: (try? QRCode(text: address))?.halfBlockLines() ?? [])
   }
 }

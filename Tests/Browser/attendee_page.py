@@ -44,13 +44,7 @@ def main():
         "XDG_STATE_HOME": os.path.join(scratch, "state"), "LC_ALL": "C.UTF-8"})
     try:
         page = Page(browser_url)
-        page.call("Page.enable")
-        # Every CSP violation and every alert, counted before the page's own scripts run.
-        page.call("Page.addScriptToEvaluateOnNewDocument", source=(
-            "window.cspViolations = []; window.alerts = [];"
-            "window.alert = (m) => window.alerts.push(String(m));"
-            "document.addEventListener('securitypolicyviolation', (e) =>"
-            " window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"))
+        page.watch()
         viewport(page, 360, 800, mobile=True)
         room = f"{server.url}/s/{code}/"
         page.call("Page.navigate", url=room)

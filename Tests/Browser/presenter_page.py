@@ -72,6 +72,17 @@ class Page:
                     fail(f"{method}: {message['error']}")
                 return message.get("result", {})
 
+    def watch(self):
+        """Page events on; every Content-Security-Policy violation and every alert of every
+        page counted (`window.cspViolations`, `window.alerts`) before any script of the page
+        runs (a script the debugger adds is not bound by the policy)."""
+        self.call("Page.enable")
+        self.call("Page.addScriptToEvaluateOnNewDocument", source=(
+            "window.cspViolations = []; window.alerts = [];"
+            "window.alert = (m) => window.alerts.push(String(m));"
+            "document.addEventListener('securitypolicyviolation', (e) =>"
+            " window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"))
+
     def evaluate(self, expression):
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True,
                            awaitPromise=True)
@@ -102,13 +113,7 @@ def main():
     attendee = None
     try:
         page = Page(browser_url)
-        page.call("Page.enable")
-        # Every Content-Security-Policy violation on every page, counted before any script of
-        # the page runs (a script the debugger adds is not bound by the policy).
-        page.call("Page.addScriptToEvaluateOnNewDocument", source=(
-            "window.cspViolations = [];"
-            "document.addEventListener('securitypolicyviolation', (e) =>"
-            " window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"))
+        page.watch()
         page.call("Page.navigate", url=args.server + "/")
         # A browser asking for the page is sent to the login form.
         page.wait_for("login form", "!!document.querySelector('input[name=token]')")

@@ -95,12 +95,7 @@ package enum AttendeePage {
         words.t("Without scripts this page does not update itself: reload it to see what is new."))
     )
     return """
-      <!doctype html>
-      <html lang="\(e(words.language))"><head><meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <meta name="color-scheme" content="light dark">
-      <title>\(e(title))</title>
-      <link rel="stylesheet" href="/assets/room.css"></head>
+      \(RoomStyle.head(title: title, language: words.language))
       <body class="attendee" data-base="\(e(room.base))" data-socket="\(e(room.socket))" \
       data-max-length="\(room.maxLength)" data-messages="\(e(messages))">
       <header>

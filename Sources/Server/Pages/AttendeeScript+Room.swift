@@ -144,11 +144,7 @@ extension AttendeeScript {
         }
         gapAt = null;
         for (const q of m.questions || []) learn(q, true);
-        const counts = m.counts || [];
-        for (let i = 0; i + 1 < counts.length; i += 2) {
-          const q = questions.get(numbers.get(counts[i]));
-          if (q) q.votes = counts[i + 1];
-        }
+        applyCounts(m.counts, questions, numbers);
         for (const id of m.removed || []) {
           const q = questions.get(id);
           if (q && mine.has(id)) q.state = 'dismissed'; else questions.delete(id);

@@ -33,6 +33,7 @@ package enum AttendeeScript {
       const since2001 = 978307200;
       \#(ScriptParts.printable)
       \#(ScriptParts.uuid)
+      \#(ScriptParts.applyCounts)
       // Kept per room, across reloads and restarts of the browser.
       const key = (name) => `qna:${SOCKET}:${name}`;
       const load = (name, fallback) => {

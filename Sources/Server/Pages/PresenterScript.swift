@@ -60,6 +60,7 @@ package enum PresenterScript {
       const word = (id) => words[id] || id;
       const tabNames = { review: 'Review', live: 'Live', answered: 'Answered', dismissed: 'Dismissed' };
       \#(ScriptParts.uuid)
+      \#(ScriptParts.applyCounts)
       // One presenter per browser, across reloads (not a new attendee on each load): the id,
       // and the credential the server issued for it (extension identity).
       const kept = (key, make) => {
@@ -211,11 +212,7 @@ package enum PresenterScript {
             // A gap: a fresh snapshot from a new connection.
             if (m.from > seq + 1) { seq = null; socket.close(); return; }
             for (const q of m.questions) learn(q);
-            const counts = m.counts || [];
-            for (let i = 0; i + 1 < counts.length; i += 2) {
-              const q = questions.get(numbers.get(counts[i]));
-              if (q) q.votes = counts[i + 1];
-            }
+            applyCounts(m.counts, questions, numbers);
             for (const id of m.removed || []) questions.delete(id);
             if (m.highlight) highlighted = m.highlight.id || null;
             // A large delta comes in pages of one from/to: the last one completes it.

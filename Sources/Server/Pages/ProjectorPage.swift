@@ -37,12 +37,7 @@ package enum ProjectorPage {
         "<li><span class=\"votes\">▲ \($0.votes)</span><span class=\"text\">\(e($0.content))</span></li>"
       }.joined(separator: "\n")
     return """
-      <!doctype html>
-      <html lang="\(e(words.language))"><head><meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <meta name="color-scheme" content="light dark">
-      <title>\(e(title))</title>
-      <link rel="stylesheet" href="/assets/room.css"></head>
+      \(RoomStyle.head(title: title, language: words.language))
       <body class="screen" data-socket="\(e(room.socket))" data-up-next="\(upNext)" \
       data-messages="\(e(messages))">
       <main>

@@ -19,6 +19,7 @@ package enum ProjectorScript {
       const decoded = (data) => (typeof data === 'string' ? data : new TextDecoder().decode(data));
       \#(ScriptParts.printable)
       \#(ScriptParts.uuid)
+      \#(ScriptParts.applyCounts)
       const questions = new Map(), numbers = new Map();
       let seq = null, epoch = null, highlighted = null, pages = null, socket = null, retry = 500;
       let connection = null, gapAt = null;
@@ -103,11 +104,7 @@ package enum ProjectorScript {
             }
             gapAt = null;
             for (const q of m.questions || []) learn(q);
-            const counts = m.counts || [];
-            for (let i = 0; i + 1 < counts.length; i += 2) {
-              const q = questions.get(numbers.get(counts[i]));
-              if (q) q.votes = counts[i + 1];
-            }
+            applyCounts(m.counts, questions, numbers);
             for (const id of m.removed || []) questions.delete(id);
             if (m.highlight) highlighted = m.highlight.id || null;
             if ((m.part || 1) === (m.parts || 1)) seq = m.to;

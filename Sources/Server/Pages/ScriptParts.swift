@@ -22,4 +22,15 @@ enum ScriptParts {
         .join('-').toUpperCase();
     };
     """#
+
+  /// `applyCounts(counts, questions, numbers)`: a compact delta's `counts` (extension
+  /// `counts`), pairs of a question's number and its whole count, onto the questions known.
+  static let applyCounts = #"""
+    const applyCounts = (counts, questions, numbers) => {
+      for (let i = 0; counts && i + 1 < counts.length; i += 2) {
+        const q = questions.get(numbers.get(counts[i]));
+        if (q) q.votes = counts[i + 1];
+      }
+    };
+    """#
 }

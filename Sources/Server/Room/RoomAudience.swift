@@ -15,7 +15,7 @@ struct RoomAudience {
   private var untold: Set<UUID> = []
   private var lastSent: Int?
   /// A flush is on its way.
-  var scheduled = false
+  private var scheduled = false
 
   /// A socket is in the room (its snapshot is on its way or sent). `true` for a screen,
   /// which is told the count at once rather than within the interval.
@@ -35,12 +35,30 @@ struct RoomAudience {
     untold.remove(id)
   }
 
+  /// Asks for a flush (`ask`) within `interval` when one would tell any screen anything, once
+  /// for every change meanwhile.
+  mutating func schedule(_ ask: @escaping @Sendable () -> Void) {
+    guard isDue, !scheduled else { return }
+    scheduled = true
+    Task {
+      try? await Task.sleep(for: Self.interval)
+      ask()
+    }
+  }
+
+  /// Tells the screens that need it, one message for all of them.
+  mutating func tell(codec: WireCodec, deflaters: SharedDeflaters?) {
+    if let (message, screens) = flush(codec: codec, deflaters: deflaters) {
+      Broadcast.send([message], to: screens)
+    }
+  }
+
   /// Whether a flush would tell any screen anything.
-  var isDue: Bool { !screens.isEmpty && (lastSent != counted.count || !untold.isEmpty) }
+  private var isDue: Bool { !screens.isEmpty && (lastSent != counted.count || !untold.isEmpty) }
 
   /// The message, and the screens to get it: every screen when the count changed, else the
   /// new ones; `nil` when every screen knows the count already.
-  mutating func flush(codec: WireCodec, deflaters: SharedDeflaters?) -> (
+  private mutating func flush(codec: WireCodec, deflaters: SharedDeflaters?) -> (
     OutgoingMessage, [SocketConnection]
   )? {
     scheduled = false

@@ -129,18 +129,15 @@ package final class RoomFanOut: Sendable {
             if audience.arrived(connection) {
               commands.yield(.audience)
             } else {
-              scheduleAudience()
+              audience.schedule { [commands] in commands.yield(.audience) }
             }
             try await welcome(connection, join, attendee: attendee)
           case .leave(let id):
             members[id] = nil
             joining.remove(id)
             audience.left(id)
-            scheduleAudience()
-          case .audience:
-            if let (message, screens) = audience.flush(codec: codec, deflaters: deflaters) {
-              Broadcast.send([message], to: screens)
-            }
+            audience.schedule { [commands] in commands.yield(.audience) }
+          case .audience: audience.tell(codec: codec, deflaters: deflaters)
           case .snapshotSent(let connection, let seq): try await caughtUp(connection, from: seq)
           case .changed(let urgent):
             if changedSince == nil { changedSince = ContinuousClock.now }
@@ -377,18 +374,6 @@ package final class RoomFanOut: Sendable {
       Task {
         try? await Task.sleep(for: pause)
         commands.yield(.retryBehind)
-      }
-    }
-
-    /// The room's size goes to its screens within `RoomAudience.interval`, once for every
-    /// change meanwhile.
-    private func scheduleAudience() {
-      guard audience.isDue, !audience.scheduled else { return }
-      audience.scheduled = true
-      let commands = self.commands
-      Task {
-        try? await Task.sleep(for: RoomAudience.interval)
-        commands.yield(.audience)
       }
     }
 

@@ -144,11 +144,10 @@ struct AttendeePages: Sendable {
       headers[.retryAfter] = String(seconds)
     case .failure(.refused(let reason)): refusal = .other(reason)
     }
-    var view = try await view(room, session: session)
-    view.open = session?.open ?? true
     var response = QnAServerApp.html(
       AttendeePage.render(
-        view, token: token, notice: .refused(refusal), draft: (form.content, form.name ?? ""),
+        try await view(room, session: session), token: token, notice: .refused(refusal),
+        draft: (form.content, form.name ?? ""),
         words: QnAServerApp.words(for: request)))
     response.status = status
     for field in headers { response.headers.append(field) }
