@@ -94,7 +94,9 @@ let package = Package(
         "QnAStore", "QnA",
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "DequeModule", package: "swift-collections"),
       ],
       path: "Sources/Server/StorePostgres"),
     // `--db` to a store: an SQLite path or a PostgreSQL URL, with the driver for it.

@@ -110,4 +110,6 @@ public enum QnAChange: Sendable, Hashable {
   case action(PresenterDesk.Action, outcome: PresenterDesk.Outcome)
   case disconnected(reason: String, retry: QnAEvent.Retry?)
   case notice(Notice)
+  /// Extension `sessionState`: the session was closed, reopened or deleted.
+  case session(SessionInfo, deleted: Bool)
 }

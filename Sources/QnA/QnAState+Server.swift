@@ -24,11 +24,32 @@ extension QnAState {
     case .joined(let body): received(body)
     case .roomOwn(let body): received(body)
     case .audience(let body): received(body)
+    case .sessionNews(let body): received(body)
     case .refusal(let body):
       [.log("the server could not read our \(body.refused): \(body.message)")]
     case .newQuestion, .resume, .join, .vote, .presenterAction:
       [.log("ignored: \(message.type) from the server")]
     }
+  }
+
+  /// Extension `sessionState`: the presenter closed, reopened or deleted this session.
+  private mutating func received(_ body: SessionNews) -> [QnAEffect] {
+    guard let current = session, current.code == body.session.code.uppercased() else {
+      return [.log("ignored: news of another session")]
+    }
+    let news = Self.bounded(body.session)
+    let deleted = body.deleted == true
+    guard news != current || deleted else { return [] }
+    session = news
+    let words =
+      deleted
+      ? Message("The presenter deleted this session.")
+      : news.open
+        ? Message("The presenter reopened this session: it takes questions again.")
+        : Message("The presenter closed this session: it takes no new questions.")
+    return [
+      .report(.session(news, deleted: deleted)), notice(words, kind: deleted ? .error : .info),
+    ]
   }
 
   private mutating func received(_ body: Audience) -> [QnAEffect] {

@@ -298,3 +298,4 @@ extension Refusal: WireBody {}
 extension Vote: WireBody {}
 extension VoteResponse: WireBody {}
 extension Audience: WireBody {}
+extension SessionNews: WireBody {}

@@ -72,6 +72,8 @@ public struct WireCodec: Sendable {
         return .presenterActionResponse(
           try decoder.decode(PresenterActionResponse.self, from: data))
       case Audience.type: return .audience(try decoder.decode(Audience.self, from: data))
+      case SessionNews.type:
+        return .sessionNews(try decoder.decode(SessionNews.self, from: data))
       default:
         throw WireDecodingError.unknownType(type)
       }
@@ -103,6 +105,7 @@ public struct WireCodec: Sendable {
       case .presenterAction(let body): data = try encoder.encode(Typed(body))
       case .presenterActionResponse(let body): data = try encoder.encode(Typed(body))
       case .audience(let body): data = try encoder.encode(Typed(body))
+      case .sessionNews(let body): data = try encoder.encode(Typed(body))
       }
     } catch {
       // Every field is a string, number, bool or finite date: encoding cannot fail.

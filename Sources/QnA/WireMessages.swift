@@ -33,6 +33,7 @@ public enum WireMessage: Sendable, Hashable {
   case presenterAction(PresenterAction)
   case presenterActionResponse(PresenterActionResponse)
   case audience(Audience)
+  case sessionNews(SessionNews)
 
   /// The `type` field each message carries on the wire.
   public var type: String {
@@ -54,6 +55,7 @@ public enum WireMessage: Sendable, Hashable {
     case .presenterAction: PresenterAction.type
     case .presenterActionResponse: PresenterActionResponse.type
     case .audience: Audience.type
+    case .sessionNews: SessionNews.type
     }
   }
 }
@@ -121,6 +123,23 @@ public enum ProtocolExtension {
   /// A screen (a projector) joins with `screen`: it is not counted, has no identity, and is
   /// told how many attendees are in the room (`audience`).
   public static let audience = "audience"
+  /// A session's socket is told when the session is closed, reopened or deleted (`session`).
+  public static let sessionState = "sessionState"
+}
+
+/// Extension `sessionState`, server → every socket of a session, on whichever instance: the
+/// session as it is now, when a presenter closed, reopened or deleted it. A deleted session's
+/// sockets are then closed with 1001, and reconnecting gets 404.
+public struct SessionNews: Sendable, Hashable, Codable {
+  static let type = "session"
+  public var session: SessionInfo
+  /// The session is gone: present (and true) only then.
+  public var deleted: Bool?
+
+  public init(session: SessionInfo, deleted: Bool? = nil) {
+    self.session = session
+    self.deleted = deleted
+  }
 }
 
 /// Extension `audience`, server → a screen's connection: how many attendees are connected to

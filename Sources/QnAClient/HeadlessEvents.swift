@@ -46,6 +46,12 @@ public enum HeadlessEvents {
         "retryIn": retry.map { .number($0.after / .seconds(1)) } ?? .null,
         "attempt": retry.map { .int($0.attempt) } ?? .null,
       ])
+    case .session(let session, let deleted):
+      JSONLine([
+        ("event", .string("session")), ("session", .string(session.code)),
+        ("title", .string(session.title)), ("open", .bool(session.open)),
+        ("deleted", .bool(deleted)),
+      ])
     case .notice(let notice):
       JSONLine([
         "event": .string("notice"), "text": .string(notice.text),

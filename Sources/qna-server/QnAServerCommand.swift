@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import QnALogHandlers
 import QnAServer
+import QnAStore
 import QnAStoreLocation
 
 @main
@@ -46,11 +47,33 @@ struct QnAServerCommand: AsyncParsableCommand {
   var port: Int?
   @Option(
     help: """
-      SQLite database file, :memory:, or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE\
-      [?sslmode=disable|prefer|require|verify-full] for several instances on one database \
-      (default \(Self.defaults.database)).
+      SQLite database file, :memory:, or postgres://USER[:PASSWORD]@HOST[:PORT][,HOST[:PORT]…]\
+      /DATABASE[?sslmode=disable|prefer|require|verify-full][&target_session_attrs=read-write] \
+      for several instances on one database, hosts tried in order (default \
+      \(Self.defaults.database)).
       """)
   var db: String?
+  @Option(
+    help: """
+      PostgreSQL: the most connections this instance opens, the listening one included \
+      (\(StoreOptions.poolSizes.lowerBound)–\(StoreOptions.poolSizes.upperBound), default \
+      \(Self.defaults.databaseOptions.poolSize)).
+      """)
+  var dbPool: Int?
+  @Option(
+    help: """
+      PostgreSQL: the longest one database call may take before it fails and its client \
+      retries; its connection is then closed (default \
+      \(DurationValue.format(Self.defaults.databaseOptions.callLimit))).
+      """)
+  var dbCallLimit: String?
+  @Option(
+    help: """
+      After SIGTERM, stay up this long unready (/readyz 503, new sockets refused with 503) \
+      before closing every socket with 1001, for a balancer that polls /readyz (default \
+      \(DurationValue.format(Self.defaults.shutdownDelay))).
+      """)
+  var shutdownDelay: String?
   @Option(
     help: """
       Require this token for the presenter page, answers, API and controls (default: \
@@ -234,6 +257,22 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.host = host ?? configuration.host
     configuration.port = port ?? configuration.port
     configuration.database = db ?? configuration.database
+    configuration.databaseOptions.poolSize = dbPool ?? configuration.databaseOptions.poolSize
+    guard StoreOptions.poolSizes.contains(configuration.databaseOptions.poolSize) else {
+      throw ValidationError(
+        "--db-pool must be \(StoreOptions.poolSizes.lowerBound)–\(StoreOptions.poolSizes.upperBound)"
+      )
+    }
+    configuration.shutdownDelay =
+      try shutdownDelay.map(DurationValue.parse) ?? configuration.shutdownDelay
+    guard configuration.shutdownDelay <= .seconds(600) else {
+      throw ValidationError("--shutdown-delay must be at most 10m")
+    }
+    configuration.databaseOptions.callLimit =
+      try dbCallLimit.map(DurationValue.parse) ?? configuration.databaseOptions.callLimit
+    guard StoreOptions.callLimits.contains(configuration.databaseOptions.callLimit) else {
+      throw ValidationError("--db-call-limit must be 1s–5m")
+    }
     do {
       try StoreLocation.validate(configuration.database)
     } catch {

@@ -58,9 +58,37 @@ struct SessionCommand: AsyncParsableCommand {
         where qna-server listens by default).
         """)
     var publicURL: String?
+    @Option(
+      help: """
+        An idempotency key: running the command again with it (after a timeout, say) prints \
+        the session it created instead of making another (default: a new one each run, kept \
+        across this run's own retries).
+        """)
+    var idempotencyKey: String?
     @OptionGroup var database: Database
 
     static let defaultURL = "http://127.0.0.1:8080"
+
+    /// Creates the session, trying again under the same key when the database failed: a try
+    /// that committed but did not answer is found, not made twice.
+    static func create(
+      title: String, key: String, in store: QuestionStore,
+      using random: inout some RandomNumberGenerator
+    ) async throws(StoreError) -> SessionRecord {
+      var attempt = 1
+      while true {
+        do {
+          return try await store.createSession(
+            title: title, at: Date(), requestToken: key, using: &random
+          ).session
+        } catch .unavailable(let reason) where attempt < retries {
+          FileHandle.standardError.write(Data("qna-server: \(reason); trying again\n".utf8))
+          attempt += 1
+          try? await Task.sleep(for: .seconds(1))
+        }
+      }
+    }
+    static let retries = 3
 
     func run() async throws {
       guard let title = QuestionStore.validTitle(self.title) else {
@@ -71,10 +99,21 @@ struct SessionCommand: AsyncParsableCommand {
           "--public-url '\(publicURL ?? "")' is not http(s)://HOST[:PORT] (no path, query or fragment)"
         )
       }
+      guard let key = QuestionStore.validRequestToken(idempotencyKey ?? UUID().uuidString)
+      else {
+        throw ValidationError(
+          "--idempotency-key must be 1–\(QuestionStore.maxRequestTokenLength) printable ASCII characters"
+        )
+      }
       var random = SystemRandomNumberGenerator()
+      let store = await database.open(creating: true)
       let session = try await SessionCommand.run {
-        try await database.open(creating: true).createSession(
-          title: title, at: Date(), using: &random)
+        try await Self.create(title: title, key: key, in: store, using: &random)
+      }
+      guard session.title == title else {
+        SessionCommand.fail(
+          "this --idempotency-key created a session with another title (\(session.code))",
+          status: 1)
       }
       print("code: \(session.code)")
       print("token: \(session.token)")

@@ -50,7 +50,16 @@ struct ChaosTests {
     dropper.cancel()
     let drops = await dropper.value
 
-    let stored = try await server.questions()
+    let stored: [[String: Any]]
+    do {
+      stored = try await server.questions()
+    } catch {
+      // The server is gone: what it said last is the only clue.
+      print(
+        "chaos: the server is gone (\(server.child.poll().map { "\($0)" } ?? "running")):\n"
+          + server.log.split(separator: "\n").suffix(40).joined(separator: "\n"))
+      throw error
+    }
     let contents = stored.compactMap { $0["content"] as? String }
     let expected = Set(
       (0..<3).flatMap { c in (0..<perClient).map { "client \(c) question \($0)" } })

@@ -59,7 +59,8 @@ struct DeliveryTests {
             extensions: [
               ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
               ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
-              ProtocolExtension.identity, ProtocolExtension.audience, ProtocolExtension.counts,
+              ProtocolExtension.identity, ProtocolExtension.audience,
+              ProtocolExtension.sessionState, ProtocolExtension.counts,
             ], maxMessageSize: 16 * 1024)))
     await attendee.close()
     await server.stop()

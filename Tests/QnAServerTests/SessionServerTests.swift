@@ -199,6 +199,14 @@ struct SessionServerTests {
     #expect(first.success)
     let closed = try await server.http("POST", "/api/sessions/\(talk.code.lowercased())/close")
     #expect(closed.status == 200 && closed.body.contains(#""open":false"#), "\(closed)")
+    // Extension sessionState: the attendee hears it at once, without asking anything.
+    let news = try await alice.socket.waitForMessage("closed news") {
+      if case .sessionNews(let news) = $0 { news.session.open == false } else { false }
+    }
+    #expect(
+      news
+        == .sessionNews(
+          SessionNews(session: SessionInfo(code: talk.code, title: "Closing soon", open: false))))
     let refused = try await Self.ask(alice, "After the end")
     #expect(!refused.success && refused.retryAfter == nil, "final, not retried")
     #expect(refused.message == QuestionStore.closedMessage)
@@ -213,7 +221,19 @@ struct SessionServerTests {
     #expect(room.flatMap(\.questions).map(\.content) == ["Before the end"])
     #expect(late.wire.contains(#""open":false"#))
     _ = try await server.http("POST", "/api/sessions/\(talk.code)/open")
+    _ = try await alice.socket.waitForMessage("reopened news") {
+      if case .sessionNews(let news) = $0 {
+        news.session.open && news.deleted == nil
+      } else {
+        false
+      }
+    }
     #expect(try await Self.ask(alice, "Reopened").success)
+    // Opening an open session tells nothing.
+    _ = try await server.http("POST", "/api/sessions/\(talk.code)/open")
+    try await Task.sleep(for: .milliseconds(300))
+    let told = alice.wire.components(separatedBy: #""type":"session""#).count - 1
+    #expect(told == 2, "\(alice.wire)")
   }
 
   @Test func deletingASessionLeavesNoRowOfItAndClosesItsSockets() async throws {
@@ -249,6 +269,8 @@ struct SessionServerTests {
       }
     }
     // Its sockets were closed: their clients learn on reconnecting that it is gone.
+    #expect(members["Gone"]!.wire.contains(#""deleted":true"#), "told before the close")
+    #expect(!members["Kept"]!.wire.contains(#""type":"session""#))
     let disconnect = try await members["Gone"]!.socket.disconnect()
     #expect("\(disconnect)".contains("1001"), "\(disconnect)")
 
@@ -283,7 +305,8 @@ struct SessionServerTests {
     var codes: Set<String> = []
     for index in 0..<10_000 {
       let session = try await store.createSession(
-        title: "Talk \(index)", at: Date(), using: &random)
+        title: "Talk \(index)", at: Date(), using: &random
+      ).session
       #expect(JoinCode.canonical(session.code) == session.code)
       codes.insert(session.code)
     }
@@ -326,7 +349,7 @@ struct SessionServerTests {
     #expect(try await store.roomEpoch().uuidString == epoch, "clients keep catching up")
     #expect(try await store.export().first?.name == "Alice")
     var random = SplitMix64(seed: 1)
-    let fresh = try await store.createSession(title: "New", at: Date(), using: &random)
+    let fresh = try await store.createSession(title: "New", at: Date(), using: &random).session
     let scoped = store.session(try #require(fresh.id))
     #expect(try await scoped.count() == 0)
     #expect(try await scoped.highlighted() == nil)

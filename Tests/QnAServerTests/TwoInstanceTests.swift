@@ -126,7 +126,9 @@ struct TwoInstanceTests {
     #expect(refused.status == 401)
   }
 
-  @Test func aSessionDeletedThroughOneInstanceClosesItsSocketsOnTheOther() async throws {
+  @Test func aSessionClosedReopenedAndDeletedThroughOneInstanceTellsItsSocketsOnTheOther()
+    async throws
+  {
     let (one, two) = try await Self.pair()
     defer {
       Task {
@@ -136,9 +138,21 @@ struct TwoInstanceTests {
     }
     let talk = try await MadeSession.create(one, "Short-lived", admin: Self.admin)
     let member = try await SessionServerTests.entered(two, Self.alice, path: talk.socket)
+    // Closed and reopened through one: the attendee on the other hears both at once.
+    for (action, open) in [("close", false), ("open", true)] {
+      let done = try await one.http(
+        "POST", "/api/sessions/\(talk.code)/\(action)", headers: Self.bearer)
+      #expect(done.status == 200)
+      _ = try await member.socket.waitForMessage("\(action) news") {
+        if case .sessionNews(let news) = $0 { news.session.open == open } else { false }
+      }
+    }
     let deleted = try await one.http(
       "DELETE", "/api/sessions/\(talk.code)", headers: Self.bearer)
     #expect(deleted.status == 204)
+    _ = try await member.socket.waitForMessage("deleted news") {
+      if case .sessionNews(let news) = $0 { news.deleted == true } else { false }
+    }
     // Instance two hears of it from PostgreSQL and closes the session's sockets.
     let disconnect = try await member.socket.disconnect()
     #expect("\(disconnect)".contains("1001"), "\(disconnect)")

@@ -18,6 +18,27 @@ struct PostgresURLTests {
     #expect(try PostgresURL("postgres://q@h/d?sslmode=allow").tls == .prefer)
   }
 
+  /// Several hosts, tried in order, and which one a connection may settle on: libpq's
+  /// spelling, so that the same URL works with psql.
+  @Test func severalHostsAndTheTargetOfAConnection() throws {
+    let pair = try PostgresURL(
+      "postgres://qna@db1:5433,db2,[::1]:5434/qna?sslmode=verify-full&target_session_attrs=read-write"
+    )
+    #expect(pair.endpoints.map(\.host) == ["db1", "db2", "::1"])
+    #expect(pair.endpoints.map(\.port) == [5433, 5432, 5434])
+    #expect(pair.host == "db1" && pair.port == 5433 && pair.target == .readWrite)
+    #expect(
+      "\(pair)"
+        == "postgres://qna@db1:5433,db2:5432,[::1]:5434/qna?sslmode=verify-full&target_session_attrs=read-write"
+    )
+    #expect(try PostgresURL("postgres://q@h/d?target_session_attrs=primary").target == .readWrite)
+    #expect(try PostgresURL("postgres://q@h/d?target_session_attrs=any").target == .any)
+    #expect(try PostgresURL("postgres://q@h/d").target == .any, "libpq's default")
+    // One remote host is enough for TLS to be required and its weakness said.
+    let mixed = try PostgresURL("postgres://qna@127.0.0.1,db.internal/qna")
+    #expect(mixed.tls == .require && mixed.tlsWarning?.contains("db.internal") == true)
+  }
+
   /// libpq defaults to `prefer`, which anyone on the path can downgrade: here that default
   /// holds for this machine only, any other host gets `require`, and the operator hears of
   /// any mode that does not check the server's certificate.
@@ -44,6 +65,9 @@ struct PostgresURLTests {
     "postgres://qna:pw@host/qna?sslmode=bogus",
     "postgres://qna:pw@ho st/qna",
     "mysql://qna@host/qna",
+    "postgres://qna:pw@h1,,h2/qna",  // an empty host
+    "postgres://qna:pw@h1,h2:0/qna",
+    "postgres://qna:pw@h/qna?target_session_attrs=standby",
   ])
   func anythingElseIsRefusedInWordsWithoutThePassword(_ text: String) {
     let error = #expect(throws: StoreError.self) { try PostgresURL(text) }

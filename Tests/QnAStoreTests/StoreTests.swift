@@ -32,6 +32,7 @@ struct StoreTests {
     #expect(try await store.count() == 1)
     // Another session does not see it, nor may it use its token.
     let other = try await store.createSession(title: "Other", at: Date(), using: &Self.random)
+      .session
     let elsewhere = store.session(try #require(other.id))
     await #expect(throws: StoreError.self) { _ = try await elsewhere.insert(resent) }
     #expect(try await elsewhere.question(token: token) == nil)
@@ -311,9 +312,9 @@ struct StoreTests {
     let store = stores[0]
     var first = SplitMix64(seed: 7)
     var replay = SplitMix64(seed: 7)
-    let taken = try await store.createSession(title: "First", at: Date(), using: &first)
+    let taken = try await store.createSession(title: "First", at: Date(), using: &first).session
     // The same draws again: the first code is taken, so the store draws another.
-    let talk = try await store.createSession(title: "Second", at: Date(), using: &replay)
+    let talk = try await store.createSession(title: "Second", at: Date(), using: &replay).session
     #expect(talk.code != taken.code)
     #expect(try await store.session(code: talk.code.lowercased())?.title == "Second")
     let room = store.session(try #require(talk.id))

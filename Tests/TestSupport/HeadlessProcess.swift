@@ -10,6 +10,8 @@ public final class HeadlessProcess: Sendable {
     // JSONSerialization's values: strings, numbers, null; immutable once parsed.
     public let fields: [String: Any]
     public let raw: String
+    /// When this process read it.
+    public var at = ContinuousClock.now
 
     public var name: String { fields["event"] as? String ?? "" }
     public subscript(key: String) -> String? { fields[key] as? String }

@@ -29,20 +29,59 @@ public final class PostgresProcess: Sendable {
   private static let sharedServer = Mutex<PostgresProcess?>(nil)
 
   public init() throws {
+    (binaries, directory, port) = try Self.prepareDirectory()
+    try runAsPostgres(
+      "initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"])
+    try start()
+  }
+
+  /// A hot standby of `primary`, streaming from it (`pg_basebackup -R`), on a port of its
+  /// own. initdb's `trust` lines let loopback replication in.
+  public init(standbyOf primary: PostgresProcess) throws {
+    (binaries, directory, port) = try Self.prepareDirectory()
+    try runAsPostgres(
+      "pg_basebackup",
+      [
+        "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "postgres", "-D", data, "-R",
+        "-X", "stream", "--checkpoint=fast", "--no-sync",
+      ])
+    try start()
+  }
+
+  private static func prepareDirectory() throws -> (String, URL, Int) {
     guard
       let version = try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")
         .sorted().last,
       FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\(version)/bin/initdb")
     else { throw PostgresProcessError.missing }
-    binaries = "/usr/lib/postgresql/\(version)/bin"
-    directory = URL(fileURLWithPath: "/tmp/qna-pg-\(UUID().uuidString)")
+    let directory = URL(fileURLWithPath: "/tmp/qna-pg-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     guard let owner = getpwnam("postgres")?.pointee else { throw PostgresProcessError.noUser }
     chown(directory.path, owner.pw_uid, owner.pw_gid)
-    port = try ProxyProcess.unusedPort()
+    return ("/usr/lib/postgresql/\(version)/bin", directory, try ProxyProcess.unusedPort())
+  }
+
+  /// Makes every commit wait until a standby has it on disk (`synchronous_standby_names`,
+  /// `synchronous_commit = on`, the default): nothing acknowledged is lost in a failover.
+  public func requireSynchronousStandby() throws {
     try runAsPostgres(
-      "initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"])
-    try start()
+      "psql",
+      [
+        "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-c",
+        "ALTER SYSTEM SET synchronous_standby_names = '*'", "-c", "SELECT pg_reload_conf()",
+      ])
+  }
+
+  /// A standby becomes the primary (`pg_ctl promote`, waiting until it takes writes).
+  public func promote() throws {
+    try runAsPostgres("pg_ctl", ["-D", data, "-w", "promote"])
+  }
+
+  /// The postmaster killed with SIGKILL, as a machine that dies: no shutdown, no goodbye.
+  public func kill9() {
+    let pid = self.pid
+    guard pid > 0, kill(pid, SIGKILL) == 0 else { return }
+    for _ in 0..<500 where kill(pid, 0) == 0 { usleep(20_000) }
   }
 
   deinit {

@@ -142,6 +142,7 @@ extension [QnAEffect] {
       case .action: "action"
       case .disconnected: "disconnected"
       case .notice: "notice"
+      case .session: "session"
       }
     }
   }

@@ -62,8 +62,11 @@ public struct QnAServerApp: Sendable {
     let metrics = ServerMetrics()
     let store: QuestionStore
     do {
+      var options = configuration.databaseOptions
+      options.noticeLag = metrics.pool.noticeLag.record
       store = try StoreLocation.open(
-        configuration.database, timing: metrics.database.record, logger: logger)
+        configuration.database, options: options, timing: metrics.database.record,
+        logger: logger)
     } catch {
       throw .store(error)
     }
@@ -131,7 +134,9 @@ public struct QnAServerApp: Sendable {
       configuration: .init(
         services: [
           .init(service: buildApplication(onListening: onListening)),
-          .init(service: SocketsService(sockets: rooms.main.sockets)),
+          .init(
+            service: SocketsService(
+              sockets: rooms.main.sockets, delay: configuration.shutdownDelay, logger: logger)),
         ],
         gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
     try await group.run()

@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import QnAGuards
+import QnARoom
 
 extension QnAServerApp {
   /// Hummingbird's HTTP/1 with the WebSocket upgrade, inside the project's guards: the
@@ -24,7 +25,7 @@ extension QnAServerApp {
     let policy = RequestPolicy(
       loopbackOnly: configuration.adminToken == nil && !configuration.allowPublic,
       allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
-    let judgeUpgrade = auth.upgradeJudge(rooms: rooms)
+    let judgeUpgrade = Self.drainable(auth.upgradeJudge(rooms: rooms), sockets: rooms.main.sockets)
     let timeouts = ConnectionGuard.Timeouts(
       header: TimeAmount(configuration.headerTimeout),
       writeStall: TimeAmount(configuration.writeStallTimeout))
@@ -54,6 +55,20 @@ extension QnAServerApp {
               metadata: ["host": "\(head.headers["Host"])", "origin": "\(head.headers["Origin"])"])
           }
         })
+    }
+  }
+
+  /// While the instance shuts down, a new socket gets 503 before its upgrade: a proxy
+  /// (nginx's `proxy_next_upstream … http_503`) sends it on to another instance, so that its
+  /// client reconnects once, not once here and again when this instance closes it.
+  static func drainable(_ judge: @escaping UpgradeJudge, sockets: SocketHub) -> UpgradeJudge {
+    { head, peer in
+      guard !sockets.isDraining else {
+        return .decided(
+          .refuse(
+            .serviceUnavailable, "This instance is shutting down: connect again.", wait: .zero))
+      }
+      return judge(head, peer)
     }
   }
 

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import QnAGuards
 import QnARoom
+import QnAStore
 import QnAStoreLocation
 
 /// Everything `qna-server` can be told, with the reference back end's defaults.
@@ -11,6 +12,12 @@ public struct ServerConfiguration: Sendable {
   public var port = 8080
   /// `--db`: an SQLite file, `:memory:`, or a `postgres://` URL (`StoreLocation`).
   public var database = StoreLocation.defaultPath
+  /// How long, after SIGTERM, the instance stays up unready (`/readyz` 503, new sockets
+  /// refused with 503) before it closes its sockets with 1001: time for a balancer that
+  /// polls `/readyz` to stop sending people here (`--shutdown-delay`).
+  public var shutdownDelay: Duration = .zero
+  /// PostgreSQL's pool size and each call's time limit (`--db-pool`, `--db-call-limit`).
+  public var databaseOptions = StoreOptions()
   /// When set, the presenter page, the answer routes, the API and the controls require it.
   public var adminToken: String?
   /// Bind to a non-loopback address without an admin token.

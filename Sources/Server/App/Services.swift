@@ -1,3 +1,4 @@
+import Logging
 import QnARoom
 import QnAStore
 import ServiceLifecycle
@@ -23,12 +24,22 @@ struct StoreService: Service {
   }
 }
 
-/// Every socket closed with 1001 on graceful shutdown, before the server stops.
+/// Graceful shutdown, before the server stops: the instance turns unready and away from new
+/// sockets at once, keeps serving the open ones for `delay` (for a balancer that polls
+/// `/readyz` to notice), then closes every socket with 1001 so its client reconnects, through
+/// the proxy, to another instance.
 struct SocketsService: Service {
   let sockets: SocketHub
+  let delay: Duration
+  let logger: Logger
 
   func run() async throws {
     try? await gracefulShutdown()
+    sockets.beginDraining()
+    if delay > .zero {
+      logger.info("shutting down: unready, closing the sockets in \(delay)")
+      try? await Task.sleep(for: delay)
+    }
     await sockets.closeAll()
   }
 }

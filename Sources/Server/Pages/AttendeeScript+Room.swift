@@ -17,7 +17,7 @@ extension AttendeeScript {
         joined = false; inFlight = null;
         socket.onopen = () => { retry = 500; };
         socket.onclose = () => {
-          if (current !== socket) return;
+          if (current !== socket || gone) return;
           joined = false; inFlight = null; socket = null;
           body.dataset.live = 'false';
           say(navigator.onLine === false ? word('Offline: your questions wait here.') : word('Reconnecting…'));
@@ -87,6 +87,19 @@ extension AttendeeScript {
             render();
             break;
           case 'roomDelta': delta(m); break;
+          case 'session':
+            // Extension sessionState: closed, reopened or deleted by the presenter.
+            if (m.deleted === true) {
+              gone = true;
+              closed(true);
+              body.dataset.live = 'false';
+              say(word('The presenter deleted this session.'));
+              $('notice').textContent = word('The presenter deleted this session.');
+            } else {
+              closed(m.session && m.session.open === false);
+              if (m.session && m.session.open) $('notice').textContent = word('The presenter reopened this session: it takes questions again.');
+            }
+            break;
           case 'resumed': {
             // Questions the server no longer has (a restored database): asked again, first, under
             // the tokens they were typed with, so that the server stores each once.

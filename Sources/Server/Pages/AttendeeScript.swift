@@ -15,6 +15,8 @@ package enum AttendeeScript {
     scriptWord("Discard"), scriptWord("Your question was answered:"), scriptWord("Now answering:"),
     scriptWord("This session is closed: it takes no new questions."), scriptWord("yours"),
     scriptWord("Loading…"), scriptWord("No questions yet."),
+    scriptWord("The presenter deleted this session."),
+    scriptWord("The presenter reopened this session: it takes questions again."),
   ]
 
   /// The script: its state and what it sends (`core`), what it receives
@@ -53,7 +55,7 @@ package enum AttendeeScript {
       const questions = new Map(), numbers = new Map();
       let voted = new Set();
       let seq = null, epoch = null, highlighted = null, pages = null, gapAt = null;
-      let socket = null, connection = null, joined = false, retry = 500, inFlight = null, timer = null;
+      let socket = null, connection = null, joined = false, retry = 500, inFlight = null, timer = null, gone = false;
       let extensions = [];
       let sort = 'votes', filter = '';
       const keepLimit = 500;

@@ -65,7 +65,7 @@ extension SessionRoom {
     let extensions = [
       ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
       ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
-      ProtocolExtension.identity, ProtocolExtension.audience,
+      ProtocolExtension.identity, ProtocolExtension.audience, ProtocolExtension.sessionState,
     ]
     let compact = settings.compactRoom ? [ProtocolExtension.counts] : []
     return Handshake(

@@ -1,4 +1,6 @@
 import Prometheus
+import QnAStore
+import Synchronization
 
 /// What `GET /metrics` reports, in Prometheus's text format. Counts are this instance's: with
 /// several instances, a query sums them. One registry per server, not the process-wide
@@ -17,6 +19,8 @@ public final class ServerMetrics: Sendable {
   package let fanOut: DurationHistogram
   /// One store operation, its wait for the database included.
   package let database: DurationHistogram
+  /// PostgreSQL's pool and notices (`StoreHealth`), read at each scrape.
+  package let pool: PoolMetrics
 
   public init() {
     func name(_ name: String, _ help: String) -> MetricNameDescriptor {
@@ -48,11 +52,13 @@ public final class ServerMetrics: Sendable {
       buckets: [0.1, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 1000].map {
         Duration.microseconds(Int64($0 * 1000))
       })
+    pool = PoolMetrics(registry: registry, name: name)
   }
 
   /// The text a scrape gets.
-  package func exposition(openSockets count: Int) -> String {
+  package func exposition(openSockets count: Int, store: StoreHealth?) -> String {
     openSockets.set(Double(count))
+    if let store { pool.read(store.reading) }
     return registry.emitToString()
   }
 }

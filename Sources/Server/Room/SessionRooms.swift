@@ -11,7 +11,8 @@ import Synchronization
 /// restart; a room whose session is gone is retired, its sockets closed.
 package final class SessionRooms: Sendable {
   package let main: SessionRoom
-  private let rooms = Mutex<[Int64: (code: String, room: SessionRoom)]>([:])
+  /// Each session's room here, with the session as its sockets last heard of it.
+  private let rooms = Mutex<[Int64: (session: SessionRecord, room: SessionRoom)]>([:])
   private let logger: Logger
 
   package init(main: SessionRoom, logger: Logger) {
@@ -27,12 +28,17 @@ package final class SessionRooms: Sendable {
       if let canonical = JoinCode.canonical(code) { retire(code: canonical) }
       return nil
     }
-    let room = rooms.withLock { rooms in
-      if let known = rooms[id] { return known.room }
+    let (room, news) = rooms.withLock { rooms -> (SessionRoom, SessionRecord?) in
+      if let known = rooms[id] {
+        rooms[id]?.session = record
+        let changed = known.session.open != record.open || known.session.title != record.title
+        return (known.room, changed ? record : nil)
+      }
       let room = main.forSession(id)
-      rooms[id] = (record.code, room)
-      return room
+      rooms[id] = (record, room)
+      return (room, nil)
     }
+    if let news { tell(news, deleted: false) }
     return (record, room)
   }
 
@@ -48,7 +54,8 @@ package final class SessionRooms: Sendable {
     case .changed(let notice, let own):
       let known = rooms.withLock { $0[notice.session] }
       if notice.kind == .session {
-        if let known { Task { _ = try? await resolve(known.code) } }
+        // Closed, reopened or deleted: read again, and its sockets are told.
+        if let known { Task { _ = try? await resolve(known.session.code) } }
         return
       }
       let room = notice.session == SessionRecord.defaultID ? main : known?.room
@@ -64,14 +71,17 @@ package final class SessionRooms: Sendable {
   /// The room of a deleted session goes, and its sockets are closed: their clients hear, on
   /// reconnecting, that the session does not exist.
   package func retire(code: String) {
-    let gone = rooms.withLock { rooms -> (Int64, SessionRoom)? in
-      guard let (id, entry) = rooms.first(where: { $0.value.code == code }) else { return nil }
+    let gone = rooms.withLock { rooms -> (SessionRecord, SessionRoom)? in
+      guard let (id, entry) = rooms.first(where: { $0.value.session.code == code }) else {
+        return nil
+      }
       rooms[id] = nil
-      return (id, entry.room)
+      return (entry.session, entry.room)
     }
-    guard let (id, room) = gone else { return }
+    guard let (session, room) = gone else { return }
     room.fanOut.stop()
-    let sockets = main.sockets.all.filter { $0.session == id }
+    tell(session, deleted: true)
+    let sockets = main.sockets.all.filter { $0.session == session.id }
     logger.info("session \(code) is gone: closing its \(sockets.count) sockets")
     for socket in sockets {
       socket.close(code: .goingAway, reason: "the session was deleted")

@@ -11,6 +11,9 @@ package final class SocketHub: Sendable {
   private struct State {
     package var sockets: [UUID: SocketConnection] = [:]
     package var shuttingDown = false
+    /// Shutdown has been asked for: `/readyz` answers 503 and new sockets are refused with
+    /// 503 (a proxy tries the next instance), while the open ones go on until `closeAll`.
+    package var draining = false
   }
 
   /// One lock for both: a socket is either added before shutdown begins (and closed by it)
@@ -23,6 +26,11 @@ package final class SocketHub: Sendable {
   }
 
   package var count: Int { state.withLock { $0.sockets.count } }
+
+  /// Turns the instance away from new sockets, and unready, ahead of `closeAll`.
+  package func beginDraining() { state.withLock { $0.draining = true } }
+
+  package var isDraining: Bool { state.withLock { $0.draining || $0.shuttingDown } }
   package var all: [SocketConnection] { state.withLock { Array($0.sockets.values) } }
 
   package enum Admission {
@@ -61,6 +69,7 @@ package final class SocketHub: Sendable {
   package func closeAll() async {
     let open = state.withLock { state in
       state.shuttingDown = true
+      state.draining = true
       return Array(state.sockets.values)
     }
     logger.info("shutting down: closing \(open.count) sockets with 1001")

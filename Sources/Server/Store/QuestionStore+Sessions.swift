@@ -14,11 +14,14 @@ public struct SessionRecord: Sendable, Hashable, Codable {
   public var token: String
   public var open: Bool
   public var createdAt: Double
+  /// The creator's idempotency key: a creation sent again under it finds this session.
+  public var requestToken: String?
 
   package init(
     id: Int64? = nil, code: String, title: String, token: String, open: Bool,
-    createdAt: Double
+    createdAt: Double, requestToken: String? = nil
   ) {
+    self.requestToken = requestToken
     self.id = id
     self.code = code
     self.title = title
@@ -65,23 +68,47 @@ extension QuestionStore {
 
   /// Creates a session with a code no other session has: a code already taken is drawn
   /// again (the database's unique constraint decides, so two servers, or a server and
-  /// `qna-server session create`, can never hand out the same one).
+  /// `qna-server session create`, can never hand out the same one). With a `requestToken`
+  /// (an idempotency key), a creation that timed out after it committed and is sent again
+  /// finds the session it made: `created` is then false.
   public func createSession(
-    title: String, at time: Date, using random: inout some RandomNumberGenerator
-  ) async throws(StoreError) -> SessionRecord {
+    title: String, at time: Date, requestToken: String? = nil,
+    using random: inout some RandomNumberGenerator
+  ) async throws(StoreError) -> (session: SessionRecord, created: Bool) {
+    if let requestToken, let made = try await session(requestToken: requestToken) {
+      return (made, false)
+    }
     for _ in 0..<Self.codeAttempts {
       let record = SessionRecord(
         code: Self.randomLetters(JoinCode.length, using: &random), title: title,
         token: Self.randomLetters(Self.tokenLength, using: &random), open: true,
-        createdAt: time.timeIntervalSinceReferenceDate)
+        createdAt: time.timeIntervalSinceReferenceDate, requestToken: requestToken)
       // A room's epoch, as the first migration makes the default session's.
       let created = try await timed {
         try await driver.insertSession(record, epoch: UUID())
       }
-      if let created { return created }
+      if let created { return (created, true) }
+      // Not inserted: its code was taken, or the same key's creation won a race.
+      if let requestToken, let made = try await session(requestToken: requestToken) {
+        return (made, false)
+      }
     }
     throw .unavailable("no free join code after \(Self.codeAttempts) draws")
   }
+
+  /// The session created under this idempotency key, if any.
+  public func session(requestToken: String) async throws(StoreError) -> SessionRecord? {
+    try await timed { try await driver.session(requestToken: requestToken) }
+  }
+
+  /// An idempotency key as sessions keep it: 1–200 printable ASCII characters.
+  public static func validRequestToken(_ text: String) -> String? {
+    guard (1...maxRequestTokenLength).contains(text.utf8.count),
+      text.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+    else { return nil }
+    return text
+  }
+  public static let maxRequestTokenLength = 200
 
   /// Draws before giving up: with a billion codes, even a million sessions collide rarely.
   package static let codeAttempts = 32

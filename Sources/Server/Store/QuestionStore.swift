@@ -65,6 +65,7 @@ public final class QuestionStore: Sendable {
 
   /// Whether other instances may share this database (and tell this one what they change).
   public var isShared: Bool { driver.roomFeed != nil }
+  package var health: StoreHealth? { driver.health }
 
   /// Migrates the schema (SQLite's was on opening).
   public func prepare() async throws(StoreError) { try await driver.prepare() }

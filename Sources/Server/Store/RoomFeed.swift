@@ -10,30 +10,44 @@ package struct RoomNotice: Sendable, Hashable {
   package var session: Int64
   package var kind: RoomChange
   package var question: UUID?
+  /// When the sender wrote the notice, in milliseconds since 1970 by its clock: the lag
+  /// `/metrics` reports (`nil` from an instance that predates it).
+  package var sentAt: Int64?
 
-  /// `qna1 ORIGIN SESSION KIND QUESTION|-`: about 90 bytes, far under the 8,000 NOTIFY takes.
+  /// `qna2 ORIGIN SESSION KIND QUESTION|- SENT`: about 100 bytes, far under the 8,000
+  /// NOTIFY takes. `qna1` (the same without SENT) is still read, from older instances.
   package var payload: String {
-    "qna1 \(origin.uuidString) \(session) \(kind.rawValue) \(question?.uuidString ?? "-")"
+    "qna2 \(origin.uuidString) \(session) \(kind.rawValue) \(question?.uuidString ?? "-") "
+      + "\(sentAt ?? 0)"
   }
 
-  package init(origin: UUID, session: Int64, kind: RoomChange, question: UUID?) {
+  package init(
+    origin: UUID, session: Int64, kind: RoomChange, question: UUID?, sentAt: Int64? = nil
+  ) {
     self.origin = origin
     self.session = session
     self.kind = kind
     self.question = question
+    self.sentAt = sentAt
   }
 
   /// `nil` for a payload this version does not read (a newer instance's, or anyone's
   /// `NOTIFY` on the channel): the receiver then re-reads every room, to be safe.
   package init?(payload: String) {
     let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
-    guard fields.count == 5, fields[0] == "qna1",
+    let version = fields.first
+    guard (version == "qna1" && fields.count == 5) || (version == "qna2" && fields.count == 6),
       let origin = UUID(uuidString: String(fields[1])), let session = Int64(fields[2]),
       let kind = RoomChange(rawValue: String(fields[3]))
     else { return nil }
     let question = fields[4] == "-" ? nil : UUID(uuidString: String(fields[4]))
     if fields[4] != "-", question == nil { return nil }
-    self.init(origin: origin, session: session, kind: kind, question: question)
+    var sentAt: Int64?
+    if fields.count == 6 {
+      guard let sent = Int64(fields[5]), sent >= 0 else { return nil }
+      sentAt = sent
+    }
+    self.init(origin: origin, session: session, kind: kind, question: question, sentAt: sentAt)
   }
 }
 

@@ -61,6 +61,7 @@ package protocol StoreDriver: Sendable {
   func insertSession(_ record: SessionRecord, epoch: UUID) async throws(StoreError)
     -> SessionRecord?
   func session(code: String) async throws(StoreError) -> SessionRecord?
+  func session(requestToken: String) async throws(StoreError) -> SessionRecord?
   func sessions() async throws(StoreError) -> [SessionSummary]
   func setSession(code: String, open: Bool) async throws(StoreError) -> SessionRecord?
   func deleteSession(code: String) async throws(StoreError) -> SessionRecord?
@@ -68,4 +69,6 @@ package protocol StoreDriver: Sendable {
   /// What other instances on the same database changed, as they commit it: `nil` for a
   /// database only this process writes to.
   var roomFeed: RoomFeed? { get }
+  /// The shared database's connections and notices: `nil` for SQLite.
+  var health: StoreHealth? { get }
 }

@@ -10,11 +10,12 @@ public enum StoreLocation {
   /// The store at `location`. SQLite's schema is migrated on opening; PostgreSQL's by
   /// `prepare()`, once its connections are up.
   public static func open(
-    _ location: String, timing: @escaping StoreTiming = { _ in },
-    logger: Logger = Logger(label: "qna-store")
+    _ location: String, options: StoreOptions = StoreOptions(),
+    timing: @escaping StoreTiming = { _ in }, logger: Logger = Logger(label: "qna-store")
   ) throws(StoreError) -> QuestionStore {
     if isPostgres(location) {
-      let driver = try PostgresDriver(url: PostgresURL(location), logger: logger)
+      let driver = try PostgresDriver(
+        url: PostgresURL(location), options: options, logger: logger)
       return QuestionStore(driver: driver, timing: timing)
     }
     return QuestionStore(driver: try SQLiteDriver(path: location), timing: timing)

@@ -1,12 +1,14 @@
 import Synchronization
 
 /// Runs work with a time limit that holds even when the work ignores cancellation: the caller
-/// gets `Passed` at the limit and the work, cancelled, ends on its own.
+/// gets `Passed` at the limit and the work, cancelled, ends on its own (`onExpiry` can make
+/// it end sooner: close what it waits on).
 package enum Deadline {
   package struct Passed: Error {}
 
   package static func run<T: Sendable>(
-    within limit: Duration, _ work: @escaping @Sendable () async throws -> T
+    within limit: Duration, onExpiry: @escaping @Sendable () -> Void = {},
+    _ work: @escaping @Sendable () async throws -> T
   ) async throws -> T {
     let race = Race()
     return try await withCheckedThrowingContinuation { continuation in
@@ -24,6 +26,7 @@ package enum Deadline {
           guard !Task.isCancelled, race.finish() else { return }
           continuation.resume(throwing: Passed())
           task.cancel()
+          onExpiry()
         })
     }
   }

@@ -5,16 +5,17 @@ import QnAStore
 
 /// Sessions in PostgreSQL: a join code's uniqueness is the database's constraint.
 extension PostgresDriver {
-  package static let sessionColumns = "id, code, title, token, open, createdAt"
+  package static let sessionColumns = "id, code, title, token, open, createdAt, requestToken"
 
   package static func sessions(_ rows: PostgresRowSequence) async throws -> [SessionRecord] {
     var sessions: [SessionRecord] = []
-    for try await (id, code, title, token, open, createdAt) in rows.decode(
-      (Int64, String, String, String, Bool, Double).self)
+    for try await (id, code, title, token, open, createdAt, requestToken) in rows.decode(
+      (Int64, String, String, String, Bool, Double, String?).self)
     {
       sessions.append(
         SessionRecord(
-          id: id, code: code, title: title, token: token, open: open, createdAt: createdAt))
+          id: id, code: code, title: title, token: token, open: open, createdAt: createdAt,
+          requestToken: requestToken))
     }
     return sessions
   }
@@ -26,10 +27,10 @@ extension PostgresDriver {
       let inserted = try await Self.int(
         connection.query(
           """
-          INSERT INTO session (code, title, token, open, createdAt)
+          INSERT INTO session (code, title, token, open, createdAt, requestToken)
           VALUES (\(record.code), \(record.title), \(record.token), \(record.open),
-            \(record.createdAt))
-          ON CONFLICT (code) DO NOTHING RETURNING id
+            \(record.createdAt), \(record.requestToken))
+          ON CONFLICT DO NOTHING RETURNING id
           """, logger: logger))
       guard let inserted else { return nil }
       try await connection.query(
@@ -48,6 +49,18 @@ extension PostgresDriver {
         connection.query(
           "SELECT \(unescaped: Self.sessionColumns) FROM session WHERE code = \(code)",
           logger: logger)
+      ).first
+    }
+  }
+
+  package func session(requestToken: String) async throws(StoreError) -> SessionRecord? {
+    try await read { [logger] connection in
+      try await Self.sessions(
+        connection.query(
+          """
+          SELECT \(unescaped: Self.sessionColumns) FROM session
+          WHERE requestToken = \(requestToken)
+          """, logger: logger)
       ).first
     }
   }

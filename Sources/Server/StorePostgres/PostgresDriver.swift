@@ -12,50 +12,68 @@ import QnAStore
 /// sees number 11 before 10 has committed). Each logged change is announced on the
 /// `qna_room` channel when it commits (`RoomNotice`).
 package final class PostgresDriver: StoreDriver {
-  package let client: PostgresClient
+  package let pool: ConnectionPool
   package let logger: Logger
   /// This process, as its notices name it.
   package let instance: UUID
-  private let runner: Task<Void, Never>
   package let roomFeed: RoomFeed?
+  package let health: StoreHealth?
+  /// The longest a store call may take (`--db-call-limit`).
+  package let callLimit: Duration
 
   package static let channel = "qna_room"
 
-  package init(url: PostgresURL, logger: Logger, instance: UUID = UUID()) throws(StoreError) {
-    var configuration = PostgresClient.Configuration(
-      host: url.host, port: url.port, username: url.user,
-      // As libpq does: a password kept out of the command line (and `ps`) in the environment.
-      password: url.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"],
-      database: url.database, tls: Self.tls(url.tls))
-    configuration.options.connectTimeout = Self.connectTimeout
+  package init(
+    url: PostgresURL, options: StoreOptions = StoreOptions(), logger: Logger,
+    instance: UUID = UUID()
+  ) throws(StoreError) {
+    // As libpq does: a password kept out of the command line (and `ps`) in the environment.
+    let password = url.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
+    let tls = try Self.tls(url.tls)
+    let hosts = url.endpoints.map { endpoint in
+      var configuration = PostgresConnection.Configuration(
+        host: endpoint.host, port: endpoint.port, username: url.user, password: password,
+        database: url.database, tls: tls)
+      configuration.options.connectTimeout = TimeAmount(Self.connectTimeout)
+      return configuration
+    }
     if let warning = url.tlsWarning { logger.warning("\(warning)") }
-    let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-    self.client = client
+    let pool = ConnectionPool(size: options.poolSize) { [target = url.target, logger] in
+      try await HostList(hosts: hosts, target: target, logger: logger).connect()
+    }
+    let health = StoreHealth(
+      poolSize: options.poolSize, usage: { pool.usage }, noticeLag: options.noticeLag)
+    self.pool = pool
     self.logger = logger
     self.instance = instance
-    runner = Task { await client.run() }
-    roomFeed = RoomFeed { [client, logger, instance] continuation in
+    self.health = health
+    callLimit = options.callLimit
+    roomFeed = RoomFeed { [pool, logger, instance] continuation in
       Task {
-        await Self.listen(client: client, instance: instance, logger: logger, into: continuation)
+        await Self.listen(
+          pool: pool, instance: instance, health: health, logger: logger, into: continuation)
       }
     }
   }
-
-  /// How often the listening connection proves it is alive.
-  package static let heartbeatInterval: Duration = .seconds(15)
 
   /// How long a connection may take: `/readyz` and a store call fail after it.
   package static let connectTimeout: Duration = .seconds(3)
 
   /// libpq's meaning: `prefer` and `require` encrypt without checking the certificate.
-  package static func tls(_ mode: PostgresURL.TLSMode) -> PostgresClient.Configuration.TLS {
+  package static func tls(_ mode: PostgresURL.TLSMode) throws(StoreError)
+    -> PostgresConnection.Configuration.TLS
+  {
     var unchecked = TLSConfiguration.makeClientConfiguration()
     unchecked.certificateVerification = .none
-    switch mode {
-    case .disable: return .disable
-    case .prefer: return .prefer(unchecked)
-    case .require: return .require(unchecked)
-    case .verify: return .require(.makeClientConfiguration())
+    do {
+      switch mode {
+      case .disable: return .disable
+      case .prefer: return .prefer(try NIOSSLContext(configuration: unchecked))
+      case .require: return .require(try NIOSSLContext(configuration: unchecked))
+      case .verify: return .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+      }
+    } catch {
+      throw .unavailable("TLS could not be set up: \(error)")
     }
   }
 
@@ -67,7 +85,7 @@ package final class PostgresDriver: StoreDriver {
 
   package func close() async {
     roomFeed?.finish()
-    runner.cancel()
+    pool.close()
   }
 
   package func ping() async throws(StoreError) {
@@ -76,107 +94,81 @@ package final class PostgresDriver: StoreDriver {
     }
   }
 
-  /// Listens on the channel for as long as the store is open, connecting again after a
-  /// failure; every (re)connection is a `resync`, as notices may have gone by meanwhile.
-  package static func listen(
-    client: PostgresClient, instance: UUID, logger: Logger,
-    into continuation: AsyncStream<RoomFeedEvent>.Continuation
-  ) async {
-    var delay = Duration.milliseconds(100)
-    while !Task.isCancelled {
-      do {
-        try await client.withConnection { connection in
-          try await connection.listen(on: channel) { notifications in
-            continuation.yield(.resync)
-            delay = .milliseconds(100)
-            // A half-open connection (a host gone, a NAT that forgot it) never errors by
-            // itself: a query now and then finds out, and closing it ends the loop below.
-            let heartbeat = Task {
-              while !Task.isCancelled {
-                try? await Task.sleep(for: heartbeatInterval)
-                guard !Task.isCancelled else { return }
-                do {
-                  _ = try await Deadline.run(within: .seconds(5)) {
-                    try await connection.query("SELECT 1", logger: logger)
-                  }
-                } catch {
-                  logger.warning("the listening connection did not answer: reconnecting")
-                  try? await connection.close()
-                  return
-                }
-              }
-            }
-            defer { heartbeat.cancel() }
-            for try await notification in notifications {
-              guard let notice = RoomNotice(payload: notification.payload) else {
-                logger.warning("unreadable notice on \(channel): resyncing")
-                continuation.yield(.resync)
-                continue
-              }
-              continuation.yield(.changed(notice, own: notice.origin == instance))
-            }
-          }
-        }
-      } catch {
-        if Task.isCancelled { return }
-        logger.warning("listening for other instances' changes: \(describe(error))")
-      }
-      try? await Task.sleep(for: delay)
-      delay = min(delay * 2, .seconds(5))
-    }
-  }
-
   /// Runs `body` in a transaction; with a session, after taking that session's lock. A
   /// read-only one sees one snapshot throughout (`REPEATABLE READ`).
+  ///
+  /// The call gives up at `callLimit`: its connection is closed and its slot in the pool
+  /// freed at once. postgres-nio's query waits for its answer with no time limit and does
+  /// not end when its task is cancelled; on a link that stops carrying bytes (a stall, a peer
+  /// gone without a FIN), or one that broke as the query was sent, the call would keep its
+  /// connection for ever, and a few such calls starve the pool (`ConnectionPool`).
   package func transaction<T: Sendable>(
     locking session: Int64?, readOnly: Bool = false,
     _ body: @escaping @Sendable (PostgresConnection) async throws -> T
   ) async throws(StoreError) -> T {
     let logger = self.logger
-    let client = self.client
+    let limit = callLimit
     let describe: (any Error) -> String = { error in
       error is Deadline.Passed
-        ? "PostgreSQL did not answer within \(Self.callLimit)" : Self.describe(error)
+        ? "PostgreSQL did not answer within \(limit)" : Self.describe(error)
     }
+    let lease = PooledCall(pool: pool, health: health)
+    let serverLimit = Self.serverLimit(limit)
     return try await StoreError.mapping(describe) {
-      try await Deadline.run(within: Self.callLimit) {
-        try await Self.transaction(client, locking: session, readOnly: readOnly, logger, body)
+      try await Deadline.run(
+        within: limit,
+        onExpiry: {
+          logger.warning("a database call passed its limit of \(limit): closing its connection")
+          lease.abandon()
+        }
+      ) {
+        try await lease.run { connection in
+          try await Self.transaction(
+            connection, locking: session, readOnly: readOnly, serverLimit: serverLimit, logger,
+            body)
+        }
       }
     }
   }
 
-  /// The longest a store call may take before it fails (and its client tries again, under
-  /// its token). Across a PostgreSQL restart, the chaos test saw a call never return, and
-  /// its request wait for nginx's 150 s timeout. The abandoned call keeps its pooled
-  /// connection until it ends on its own.
-  package static let callLimit: Duration = .seconds(10)
-  /// `statement_timeout` inside each transaction, in milliseconds: a lock wait or a query
-  /// past it fails on the server, before the caller's limit.
-  package static let serverLimit = "8000"
+  /// `statement_timeout` inside each transaction, in milliseconds: four fifths of the call's
+  /// limit, so that a lock wait or a query past it fails on the server (and lets go of the
+  /// lock) before the caller gives up.
+  package static func serverLimit(_ callLimit: Duration) -> Int64 {
+    let (seconds, attoseconds) = callLimit.components
+    return max(100, (seconds * 1000 + attoseconds / 1_000_000_000_000_000) * 4 / 5)
+  }
+
+  /// The namespace of the sessions' advisory locks (`qns`), apart from another application's
+  /// on the same database and from the migration's (`PostgresSchema.migrationLock`). The
+  /// second key is the session's id; ids past 2³¹ share locks with smaller ones, which only
+  /// makes two sessions' writes take turns.
+  package static let sessionLockSpace: Int32 = 0x716E_73
 
   private static func transaction<T: Sendable>(
-    _ client: PostgresClient, locking session: Int64?, readOnly: Bool, _ logger: Logger,
+    _ connection: PostgresConnection, locking session: Int64?, readOnly: Bool,
+    serverLimit: Int64, _ logger: Logger,
     _ body: @escaping @Sendable (PostgresConnection) async throws -> T
   ) async throws -> T {
-    try await client.withConnection { connection in
-      try await connection.query(
-        readOnly
-          ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-          : "BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
-      // PostgreSQL gives up on its own before the caller does, and lets go of the lock.
-      try await connection.query(
-        "SET LOCAL statement_timeout = \(unescaped: serverLimit)", logger: logger)
-      do {
-        if let session {
-          try await connection.query("SELECT pg_advisory_xact_lock(\(session))", logger: logger)
-        }
-        let value = try await body(connection)
-        try await connection.query("COMMIT", logger: logger)
-        return value
-      } catch {
-        _ = try? await connection.query("ROLLBACK", logger: logger)
-        throw error
+    try await connection.query(
+      readOnly
+        ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        : "BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
+    // PostgreSQL gives up on its own before the caller does, and lets go of the lock.
+    try await connection.query(
+      "SET LOCAL statement_timeout = \(unescaped: String(serverLimit))", logger: logger)
+    do {
+      if let session {
+        let key = Int32(truncatingIfNeeded: session)
+        try await connection.query(
+          "SELECT pg_advisory_xact_lock(\(sessionLockSpace), \(key))", logger: logger)
       }
+      let value = try await body(connection)
+      try await connection.query("COMMIT", logger: logger)
+      return value
+    } catch {
+      _ = try? await connection.query("ROLLBACK", logger: logger)
+      throw error
     }
   }
 
@@ -293,7 +285,9 @@ package final class PostgresDriver: StoreDriver {
   package func announce(
     _ connection: PostgresConnection, _ session: Int64, _ question: UUID?, _ kind: RoomChange
   ) async throws {
-    let notice = RoomNotice(origin: instance, session: session, kind: kind, question: question)
+    let notice = RoomNotice(
+      origin: instance, session: session, kind: kind, question: question,
+      sentAt: Int64(Date().timeIntervalSince1970 * 1000))
     try await connection.query(
       "SELECT pg_notify(\(Self.channel), \(notice.payload))", logger: logger)
   }

@@ -86,6 +86,13 @@ package enum PostgresSchema {
         "CREATE INDEX question_on_attendee ON question (session, attendee)",
       ]
     ),
+    (
+      "v6: operations",
+      [
+        "ALTER TABLE session ADD COLUMN requestToken text",
+        "CREATE UNIQUE INDEX session_requestToken ON session (requestToken)",
+      ]
+    ),
   ]
 
   /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from

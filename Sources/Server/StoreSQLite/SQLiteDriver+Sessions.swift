@@ -62,7 +62,10 @@ extension SQLiteDriver {
     -> SessionRecord?
   {
     try await run { db -> SessionRecord? in
-      guard try SessionRecord.filter(Column("code") == record.code).fetchCount(db) == 0
+      guard try SessionRecord.filter(Column("code") == record.code).fetchCount(db) == 0,
+        try record.requestToken.map({
+          try SessionRecord.filter(Column("requestToken") == $0).fetchCount(db)
+        }) ?? 0 == 0
       else { return nil }
       let saved = try record.inserted(db)
       try db.execute(
@@ -74,6 +77,12 @@ extension SQLiteDriver {
 
   package func session(code: String) async throws(StoreError) -> SessionRecord? {
     try await read { db in try SessionRecord.filter(Column("code") == code).fetchOne(db) }
+  }
+
+  package func session(requestToken: String) async throws(StoreError) -> SessionRecord? {
+    try await read { db in
+      try SessionRecord.filter(Column("requestToken") == requestToken).fetchOne(db)
+    }
   }
 
   package func sessions() async throws(StoreError) -> [SessionSummary] {

@@ -40,6 +40,7 @@ package final class SQLiteDriver: StoreDriver {
   package static let busyTimeout: TimeInterval = 2
 
   package var roomFeed: RoomFeed? { nil }
+  package var health: StoreHealth? { nil }
 
   package func prepare() async throws(StoreError) {}
 
@@ -138,6 +139,15 @@ package final class SQLiteDriver: StoreDriver {
       try db.create(
         index: "question_on_attendee", on: QuestionRecord.databaseTableName,
         columns: ["session", "attendee"])
+    }
+    // Operations: a session's idempotency key, unique where it is given.
+    migrator.registerMigration("v6: operations") { db in
+      try db.alter(table: SessionRecord.databaseTableName) { table in
+        table.add(column: "requestToken", .text)
+      }
+      try db.create(
+        index: "session_requestToken", on: SessionRecord.databaseTableName,
+        columns: ["requestToken"], unique: true)
     }
     return migrator
   }

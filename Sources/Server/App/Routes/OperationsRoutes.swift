@@ -15,9 +15,22 @@ extension QnAServerApp {
 
   func addProbeRoutes(to router: Router<ServerRequestContext>) {
     router.get("/healthz") { _, _ in Health(status: "alive") }
-    router.get("/readyz") { [store = rooms.main.store, logger] _, _ -> EditedResponse<Health> in
+    router.get("/readyz") {
+      [store = rooms.main.store, sockets = rooms.main.sockets, logger] _, _
+        -> EditedResponse<Health> in
+      if sockets.isDraining {
+        return EditedResponse(
+          status: .serviceUnavailable, response: Health(status: "unready", reason: "shutting down"))
+      }
       do {
         try await store.ping()
+        // Without its listening connection an instance misses the others' changes until it
+        // is back: a balancer should send people elsewhere meanwhile.
+        if store.health?.reading.listening == false {
+          return EditedResponse(
+            status: .serviceUnavailable,
+            response: Health(status: "unready", reason: "database listener down"))
+        }
         return EditedResponse(status: .ok, response: Health(status: "ready"))
       } catch {
         // The whole error (host, database and user names) goes to the operator's log only.
@@ -44,8 +57,9 @@ extension QnAServerApp {
   }
 
   func addMetricsRoute(to presenter: RouterGroup<ServerRequestContext>) {
-    presenter.get("/metrics") { [metrics, sockets = rooms.main.sockets] _, _ -> Response in
-      let text = metrics.exposition(openSockets: sockets.count)
+    presenter.get("/metrics") {
+      [metrics, sockets = rooms.main.sockets, store = rooms.main.store] _, _ -> Response in
+      let text = metrics.exposition(openSockets: sockets.count, store: store.health)
       return Response(
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
         body: .init(byteBuffer: ByteBuffer(string: text)))

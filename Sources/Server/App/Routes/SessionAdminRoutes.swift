@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import QnARoom
 import QnAStore
@@ -21,10 +22,30 @@ extension QnAServerApp {
       guard let title = QuestionStore.validTitle(body.title) else {
         throw HTTPError(.badRequest, message: QuestionStore.titleRule)
       }
+      // An `Idempotency-Key` (the IETF draft's header) makes a retried creation safe: the
+      // same key finds the session its first try made, whatever became of that reply.
+      var requestToken: String?
+      if let key = request.headers[Self.idempotencyKeyHeader] {
+        guard let valid = QuestionStore.validRequestToken(key) else {
+          throw HTTPError(
+            .badRequest,
+            message:
+              "Idempotency-Key must be 1–\(QuestionStore.maxRequestTokenLength) printable ASCII characters"
+          )
+        }
+        requestToken = valid
+      }
       var random = SystemRandomNumberGenerator()
-      let session = try await store.createSession(title: title, at: now(), using: &random)
+      let (session, created) = try await store.createSession(
+        title: title, at: now(), requestToken: requestToken, using: &random)
+      guard created || session.title == title else {
+        throw HTTPError(
+          .conflict, message: "This Idempotency-Key created a session with another title.")
+      }
+      let questions = created ? 0 : try await store.session(session.id ?? 0).count()
       return EditedResponse(
-        status: .created, response: SessionJSON(session, questions: 0, withToken: true))
+        status: created ? .created : .ok,
+        response: SessionJSON(session, questions: questions, withToken: true))
     }
     router.get("/api/sessions") { _, _ -> [SessionJSON] in
       try await store.sessions().map { SessionJSON($0.session, questions: $0.questions) }
@@ -35,6 +56,8 @@ extension QnAServerApp {
         guard let session = try await store.setSession(code: code, open: open) else {
           throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)).")
         }
+        // Its sockets here hear it now; other instances' from the database's notice.
+        _ = try? await rooms.resolve(session.code)
         return SessionJSON(session, questions: try await store.session(session.id ?? 0).count())
       }
     }
@@ -47,6 +70,10 @@ extension QnAServerApp {
       return Response(status: .noContent)
     }
   }
+}
+
+extension QnAServerApp {
+  static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
 }
 
 struct NewSessionBody: Decodable {

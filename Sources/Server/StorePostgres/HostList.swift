@@ -1,0 +1,54 @@
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The servers a multi-host `--db` names, tried in order for each new connection, as libpq
+/// does; with `target_session_attrs=read-write`, a server that takes no writes (a standby, or
+/// one with `default_transaction_read_only`) is passed over. After a failover the old primary
+/// refuses or is gone and the promoted standby now takes writes: new connections find it.
+struct HostList: Sendable {
+  let hosts: [PostgresConnection.Configuration]
+  let target: PostgresURL.Target
+  let logger: Logger
+
+  /// Connection numbers for postgres-nio's logs, across the process.
+  private static let numbers = Atomic<Int>(0)
+
+  struct ReadOnly: Error, CustomStringConvertible {
+    let host: String
+    var description: String { "\(host) takes no writes (a standby?)" }
+  }
+
+  func connect() async throws -> PostgresConnection {
+    var last: (any Error)?
+    for configuration in hosts {
+      do {
+        let connection = try await PostgresConnection.connect(
+          configuration: configuration,
+          id: Self.numbers.add(1, ordering: .relaxed).newValue, logger: logger)
+        guard target == .readWrite else { return connection }
+        if try await takesWrites(connection) { return connection }
+        ConnectionPool.close(connection)
+        last = ReadOnly(host: configuration.host ?? "?")
+      } catch {
+        last = error
+      }
+    }
+    throw last ?? ReadOnly(host: "?")
+  }
+
+  /// libpq's read-write check: `SHOW transaction_read_only` answers `off`.
+  private func takesWrites(_ connection: PostgresConnection) async throws -> Bool {
+    do {
+      for try await value in try await connection.query(
+        "SHOW transaction_read_only", logger: logger
+      ).decode(String.self) {
+        return value == "off"
+      }
+      return false
+    } catch {
+      ConnectionPool.close(connection)
+      throw error
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import QnA
+import QnAStore
+import TestSupport
+import Testing
+
+/// Creating a session under an idempotency key, on both databases: a retry after a timeout,
+/// or the same request through two instances at once, makes one session.
+@Suite("Store: sessions created once under a key")
+struct SessionCreationTests {
+  @Test(arguments: StoreKind.allCases)
+  func oneKeyMakesOneSessionThroughEveryStoreEvenAtOnce(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores(count: 2)
+    defer { stores.close() }
+    var random = SystemRandomNumberGenerator()
+    let first = try await stores[0].createSession(
+      title: "Keynote", at: Date(), requestToken: "create-keynote-1", using: &random)
+    #expect(first.created)
+    let again = try await stores[1].createSession(
+      title: "Keynote", at: Date(), requestToken: "create-keynote-1", using: &random)
+    #expect(!again.created && again.session == first.session, "the first one, token and all")
+    // Ten creations under one new key, through both stores at the same moment.
+    let made = try await withThrowingTaskGroup(of: (SessionRecord, Bool).self) { group in
+      for index in 0..<10 {
+        group.addTask {
+          var random = SystemRandomNumberGenerator()
+          return try await stores[index % 2].createSession(
+            title: "Workshop", at: Date(), requestToken: "create-workshop", using: &random)
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(Set(made.map(\.0.code)).count == 1, "\(made.map(\.0.code))")
+    #expect(made.filter(\.1).count == 1, "created once")
+    // Without a key, each creation is a session of its own.
+    let plain = try await stores[0].createSession(title: "Keynote", at: Date(), using: &random)
+    #expect(plain.created && plain.session.code != first.session.code)
+    let titles = try await stores[0].sessions().map(\.session.title)
+    #expect(titles.filter { $0 == "Workshop" }.count == 1)
+    #expect(titles.filter { $0 == "Keynote" }.count == 2)
+  }
+
+  @Test func aKeyIsOneToTwoHundredPrintableCharacters() {
+    #expect(QuestionStore.validRequestToken("a") == "a")
+    #expect(QuestionStore.validRequestToken(String(repeating: "k", count: 200)) != nil)
+    for bad in ["", String(repeating: "k", count: 201), "with space", "tab\t", "é", "\u{202E}x"] {
+      #expect(QuestionStore.validRequestToken(bad) == nil, "\(bad)")
+    }
+  }
+}
