@@ -24,6 +24,7 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -152,6 +153,7 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "CompressNIO", package: "compress-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       path: "Sources/Server/App"
     ),

@@ -65,12 +65,12 @@ final class InstanceCluster: Sendable {
   }
 
   /// A request through nginx.
-  func http(_ method: String, _ path: String, headers: [String: String] = [:]) async throws
-    -> HTTPResponse
-  {
+  func http(
+    _ method: String, _ path: String, body: String = "", headers: [String: String] = [:]
+  ) async throws -> HTTPResponse {
     let port = nginx.port
     return try await onOwnThread {
-      try httpRequest(method, port: port, path: path, headers: headers)
+      try httpRequest(method, port: port, path: path, body: body, headers: headers)
     }
   }
 

@@ -2,6 +2,7 @@ import CommandLineValues
 import Foundation
 import QnA
 import QnAStore
+import QnAStoreLocation
 import QnAStoreSQLite
 import Synchronization
 import TestSupport
@@ -67,24 +68,33 @@ struct OutputHygieneTests {
     }
   }
 
-  @Test func onePresenterLoggingInAgainAndAgainLogsNobodyElseOut() {
-    let clock = Mutex(Duration.zero)
+  @Test func onePresenterLoggingInAgainAndAgainLogsNobodyElseOut() async throws {
+    let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
     let count = Mutex(0)
+    let store = try StoreLocation.open(":memory:")
     let logins = PresenterLogins(
-      lifetime: .seconds(3600), uptime: { clock.withLock { $0 } },
+      lifetime: .seconds(3600), store: store, now: { clock.withLock { $0 } },
       makeID: {
         count.withLock { $0 += 1 }
         return uuid(count.withLock { $0 }, group: 0x1061)
       })
-    let admin = logins.create()
-    let other = logins.create(scope: 2)
-    for _ in 0..<1100 {
-      clock.withLock { $0 += .milliseconds(1) }
-      _ = logins.create(scope: 1)
+    let admin = try await logins.create()
+    let other = try await logins.create(scope: 2)
+    for _ in 0..<150 {
+      clock.withLock { $0 += 0.001 }
+      _ = try await logins.create(scope: 1)
     }
-    #expect(logins.isValid(admin), "the admin's login stays")
-    #expect(logins.isValid(other, for: 2), "another session's login stays")
-    let latest = logins.create(scope: 1)
-    #expect(logins.isValid(latest, for: 1))
+    #expect(await logins.isValid(admin), "the admin's login stays")
+    #expect(await logins.isValid(other, for: 2), "another session's login stays")
+    let latest = try await logins.create(scope: 1)
+    #expect(await logins.isValid(latest, for: 1))
+    #expect(await !logins.isValid(latest, for: 2), "a session's login opens that session only")
+    #expect(await logins.isValid(admin, for: 2), "the admin's opens all")
+    // Expiry and logout, by the database's record: what every instance reads.
+    await logins.end(other)
+    #expect(await !logins.isValid(other, for: 2))
+    clock.withLock { $0 += 3601 }
+    #expect(await !logins.isValid(admin), "expired")
+    #expect(await !logins.isValid("not-a-login"))
   }
 }

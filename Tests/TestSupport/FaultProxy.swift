@@ -42,8 +42,12 @@ public final class FaultProxy: Sendable {
   private struct State {
     var fault = Fault.none
     var stopped = false
-    /// Open connections: each side's descriptor, by connection number.
+    /// Open connections: each side's descriptor, by connection number. Their descriptors
+    /// are touched under this lock only: a pump removes its link here before it closes
+    /// them, so no other thread ever shuts down a number the kernel has given to another.
     var links: [Int: (client: Int32, server: Int32)] = [:]
+    /// Connections to end with an RST when their pump closes them.
+    var resetting: Set<Int> = []
     var next = 0
     /// Connections that swallowed bytes while half-open, to close when it ends.
     var poisoned: Set<Int> = []
@@ -83,16 +87,14 @@ public final class FaultProxy: Sendable {
 
   /// The fault from now on, on open connections and new ones.
   public func set(_ fault: Fault) {
-    let closing: [(Int32, Int32)] = state.withLock { state in
+    state.withLock { state in
       state.fault = fault
-      guard fault != .halfOpen else { return [] }
-      let poisoned = state.poisoned.compactMap { state.links[$0] }
+      guard fault != .halfOpen else { return }
+      for (client, server) in state.poisoned.compactMap({ state.links[$0] }) {
+        shutdown(client, Int32(SHUT_RDWR))
+        shutdown(server, Int32(SHUT_RDWR))
+      }
       state.poisoned = []
-      return poisoned
-    }
-    for (client, server) in closing {
-      shutdown(client, Int32(SHUT_RDWR))
-      shutdown(server, Int32(SHUT_RDWR))
     }
   }
 
@@ -103,13 +105,16 @@ public final class FaultProxy: Sendable {
     state.withLock { ($0.links.count, $0.accepted) }
   }
 
-  /// Resets every open connection (an RST to both sides, as a crashed middlebox would send);
-  /// new connections are accepted as before.
+  /// Resets every open connection (an RST to both sides, no FIN first, as a crashed
+  /// middlebox would send); new connections are accepted as before.
   public func resetAll() {
-    let links = state.withLock { Array($0.links.values) }
-    for (client, server) in links {
-      Self.abort(client)
-      Self.abort(server)
+    state.withLock { state in
+      for (number, (client, server)) in state.links {
+        state.resetting.insert(number)
+        // Wakes the pump (its reads end), which closes both sides with an RST.
+        shutdown(client, Int32(SHUT_RD))
+        shutdown(server, Int32(SHUT_RD))
+      }
     }
   }
 
@@ -127,13 +132,14 @@ public final class FaultProxy: Sendable {
   private func acceptLoop() {
     while true {
       let client = accept(listener, nil, nil)
-      if client < 0 {
-        if errno == EINTR { continue }
+      if state.withLock({ $0.stopped }) {
+        if client >= 0 { close(client) }
         break
       }
-      if state.withLock({ $0.stopped }) {
-        close(client)
-        break
+      if client < 0 {
+        // Out of descriptors, or a connection that went before it was taken: go on.
+        if errno != EINTR { usleep(10_000) }
+        continue
       }
       let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
       var address = Self.loopback(port: target)
@@ -143,7 +149,9 @@ public final class FaultProxy: Sendable {
         }
       }
       guard connected == 0 else {
-        Self.abort(client)
+        // Nobody behind: the client is refused as it would be, with an RST.
+        Self.lingerNot(client)
+        close(client)
         close(server)
         continue
       }
@@ -162,16 +170,22 @@ public final class FaultProxy: Sendable {
   /// Moves bytes between the two sides until either closes.
   private func pump(_ number: Int, _ client: Int32, _ server: Int32) {
     defer {
-      state.withLock { state in
+      let reset = state.withLock { state in
         state.links[number] = nil
         state.poisoned.remove(number)
+        return state.resetting.remove(number) != nil
+      }
+      if reset {
+        Self.lingerNot(client)
+        Self.lingerNot(server)
       }
       close(client)
       close(server)
     }
     var buffer = [UInt8](repeating: 0, count: 16_384)
     while true {
-      let fault = state.withLock { $0.fault }
+      let (fault, reset) = state.withLock { ($0.fault, $0.resetting.contains(number)) }
+      if reset { return }
       let upstream = fault != .stall && fault != .stallUpstream
       let downstream = fault != .stall && fault != .stallDownstream
       var fds = [
@@ -220,11 +234,10 @@ public final class FaultProxy: Sendable {
     return true
   }
 
-  /// Closes with an RST rather than a FIN (a zero linger time).
-  private static func abort(_ fd: Int32) {
+  /// A zero linger time: the `close` that follows sends an RST rather than a FIN.
+  private static func lingerNot(_ fd: Int32) {
     var linger = linger(l_onoff: 1, l_linger: 0)
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
-    shutdown(fd, Int32(SHUT_RDWR))
   }
 
   private static func loopback(port: Int) -> sockaddr_in {

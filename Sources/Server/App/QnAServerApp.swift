@@ -86,13 +86,19 @@ public struct QnAServerApp: Sendable {
     self.metrics = metrics
     self.configuration = configuration
     self.logger = logger
+    // Logins and wrong guesses in the database: the same on every instance behind a proxy.
+    let shared = store.isShared
     auth = PresenterAuth(
       adminToken: configuration.adminToken,
       logins: PresenterLogins(
-        lifetime: configuration.loginLifetime, uptime: environment.uptime,
+        lifetime: configuration.loginLifetime, store: store, now: environment.now,
         makeID: environment.makeID),
-      throttle: LoginThrottle(uptime: environment.uptime),
-      codeGuesses: LoginThrottle(uptime: environment.uptime))
+      throttle: LoginThrottle(
+        uptime: environment.uptime,
+        shared: shared ? .init(store: store, kind: "token", now: environment.now) : nil),
+      codeGuesses: LoginThrottle(
+        uptime: environment.uptime,
+        shared: shared ? .init(store: store, kind: "code", now: environment.now) : nil))
     addresses = ClientAddress(trustedProxies: Set(configuration.trustedProxies)) {
       [logger] in logger.warning("\($0)")
     }

@@ -11,9 +11,17 @@ import Synchronization
 /// restart; a room whose session is gone is retired, its sockets closed.
 package final class SessionRooms: Sendable {
   package let main: SessionRoom
-  /// Each session's room here, with the session as its sockets last heard of it.
-  private let rooms = Mutex<[Int64: (session: SessionRecord, room: SessionRoom)]>([:])
+  /// Each session's room here, with the session as its sockets were last told of it.
+  private let rooms = Mutex<[Int64: Entry]>([:])
   private let logger: Logger
+
+  private struct Entry {
+    var told: SessionRecord
+    let room: SessionRoom
+    /// A re-read of the session is under way; `again`: another was asked for meanwhile.
+    var refreshing = false
+    var again = false
+  }
 
   package init(main: SessionRoom, logger: Logger) {
     self.main = main
@@ -28,18 +36,55 @@ package final class SessionRooms: Sendable {
       if let canonical = JoinCode.canonical(code) { retire(code: canonical) }
       return nil
     }
-    let (room, news) = rooms.withLock { rooms -> (SessionRoom, SessionRecord?) in
-      if let known = rooms[id] {
-        rooms[id]?.session = record
-        let changed = known.session.open != record.open || known.session.title != record.title
-        return (known.room, changed ? record : nil)
-      }
+    let room = rooms.withLock { rooms -> SessionRoom in
+      if let known = rooms[id] { return known.room }
       let room = main.forSession(id)
-      rooms[id] = (record, room)
-      return (room, nil)
+      rooms[id] = Entry(told: record, room: room)
+      return room
     }
-    if let news { tell(news, deleted: false) }
     return (record, room)
+  }
+
+  /// Reads session `id` again and tells its sockets here if it was closed, reopened or
+  /// deleted since they were last told. Re-reads of one session run one after another (one
+  /// asked for meanwhile runs after), so a later state is never overtaken by an earlier one.
+  package func refresh(_ id: Int64) {
+    let code = rooms.withLock { rooms -> String? in
+      guard let entry = rooms[id] else { return nil }
+      if entry.refreshing {
+        rooms[id]?.again = true
+        return nil
+      }
+      rooms[id]?.refreshing = true
+      return entry.told.code
+    }
+    guard let code else { return }
+    Task {
+      while true {
+        let record: SessionRecord?
+        do {
+          record = try await main.store.session(code: code)
+        } catch {
+          // The next notice or resync asks again.
+          rooms.withLock { $0[id]?.refreshing = false }
+          return
+        }
+        guard let record else {
+          retire(code: code)
+          return
+        }
+        let (news, again) = rooms.withLock { rooms -> (SessionRecord?, Bool) in
+          guard let entry = rooms[id] else { return (nil, false) }
+          let changed = entry.told.open != record.open || entry.told.title != record.title
+          rooms[id]?.told = record
+          rooms[id]?.again = false
+          if !entry.again { rooms[id]?.refreshing = false }
+          return (changed ? record : nil, entry.again)
+        }
+        if let news { tell(news, deleted: false) }
+        if !again { return }
+      }
+    }
   }
 
   /// A change committed on the database (by another instance, or by this one): the room it
@@ -49,13 +94,15 @@ package final class SessionRooms: Sendable {
   package func apply(_ event: RoomFeedEvent) {
     switch event {
     case .resync:
-      let all = [main] + rooms.withLock { $0.values.map(\.room) }
-      for room in all { room.fanOut.changed(urgent: true) }
+      let known = rooms.withLock { $0 }
+      for room in [main] + known.values.map(\.room) { room.fanOut.changed(urgent: true) }
+      // A session closed or deleted while notices were missed.
+      for id in known.keys { refresh(id) }
     case .changed(let notice, let own):
       let known = rooms.withLock { $0[notice.session] }
       if notice.kind == .session {
         // Closed, reopened or deleted: read again, and its sockets are told.
-        if let known { Task { _ = try? await resolve(known.session.code) } }
+        refresh(notice.session)
         return
       }
       let room = notice.session == SessionRecord.defaultID ? main : known?.room
@@ -72,11 +119,11 @@ package final class SessionRooms: Sendable {
   /// reconnecting, that the session does not exist.
   package func retire(code: String) {
     let gone = rooms.withLock { rooms -> (SessionRecord, SessionRoom)? in
-      guard let (id, entry) = rooms.first(where: { $0.value.session.code == code }) else {
+      guard let (id, entry) = rooms.first(where: { $0.value.told.code == code }) else {
         return nil
       }
       rooms[id] = nil
-      return (entry.session, entry.room)
+      return (entry.told, entry.room)
     }
     guard let (session, room) = gone else { return }
     room.fanOut.stop()

@@ -66,6 +66,22 @@ package protocol StoreDriver: Sendable {
   func setSession(code: String, open: Bool) async throws(StoreError) -> SessionRecord?
   func deleteSession(code: String) async throws(StoreError) -> SessionRecord?
 
+  /// Presenters' logins (`scope` -1 for the admin's) and wrong guesses, shared by the
+  /// instances on the database (`QuestionStore+Logins`). Times are seconds since 1970.
+  func addLogin(
+    digest: String, scope: Int64, expiresAt: Double, now: Double, perScope: Int, total: Int
+  ) async throws(StoreError)
+  func loginScope(digest: String, now: Double) async throws(StoreError) -> Int64?
+  func endLogin(digest: String) async throws(StoreError)
+  /// Counts a wrong guess under `key` (a key last seen before `forgetBefore` starts from
+  /// nothing) and returns its turn: the later of now and the key's next turn, which moves
+  /// on by `spacing(failures)` seconds.
+  func wrongGuess(
+    key: String, now: Double, forgetBefore: Double,
+    spacing: @escaping @Sendable (Int) -> Double
+  ) async throws(StoreError) -> Double
+  func forgetGuesses(key: String) async throws(StoreError)
+
   /// What other instances on the same database changed, as they commit it: `nil` for a
   /// database only this process writes to.
   var roomFeed: RoomFeed? { get }

@@ -90,16 +90,18 @@ package final class ConnectionPool: Sendable {
   /// Returns a connection lent by `lease`: kept for the next call when it can be (`reusable`,
   /// and still open), else closed and its slot freed.
   package func giveBack(_ connection: PostgresConnection, reusable: Bool) {
-    let keep = reusable && !connection.isClosed
     enum Next {
       case handedOn(Waiter)
       case kept
       case openFor(Waiter)
       case freed
     }
+    var keep = reusable && !connection.isClosed
     let next = state.withLock { state -> Next in
       state.lent -= 1
-      if keep, !state.closed {
+      // A closed pool keeps nothing: what comes back after `close` is closed too.
+      keep = keep && !state.closed
+      if keep {
         if let waiter = state.waiters.popFirst() {
           state.lent += 1
           return .handedOn(waiter)

@@ -31,21 +31,29 @@ struct HostList: Sendable {
         ConnectionPool.close(connection)
         last = ReadOnly(host: configuration.host ?? "?")
       } catch {
+        // A call given up on stops here, rather than trying the next host.
+        if Task.isCancelled { throw error }
         last = error
       }
     }
     throw last ?? ReadOnly(host: "?")
   }
 
-  /// libpq's read-write check: `SHOW transaction_read_only` answers `off`.
+  /// libpq's read-write check: `SHOW transaction_read_only` answers `off`. It has the
+  /// connect timeout too: postgres-nio's query would wait for ever on a link that stalled
+  /// after the login, and the pool's slot with it.
   private func takesWrites(_ connection: PostgresConnection) async throws -> Bool {
     do {
-      for try await value in try await connection.query(
-        "SHOW transaction_read_only", logger: logger
-      ).decode(String.self) {
-        return value == "off"
+      return try await Deadline.run(
+        within: PostgresDriver.connectTimeout, onExpiry: { ConnectionPool.close(connection) }
+      ) { [logger] in
+        for try await value in try await connection.query(
+          "SHOW transaction_read_only", logger: logger
+        ).decode(String.self) {
+          return value == "off"
+        }
+        return false
       }
-      return false
     } catch {
       ConnectionPool.close(connection)
       throw error

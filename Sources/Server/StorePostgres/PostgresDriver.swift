@@ -150,14 +150,14 @@ package final class PostgresDriver: StoreDriver {
     serverLimit: Int64, _ logger: Logger,
     _ body: @escaping @Sendable (PostgresConnection) async throws -> T
   ) async throws -> T {
-    try await connection.query(
-      readOnly
-        ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-        : "BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
-    // PostgreSQL gives up on its own before the caller does, and lets go of the lock.
-    try await connection.query(
-      "SET LOCAL statement_timeout = \(unescaped: String(serverLimit))", logger: logger)
     do {
+      try await connection.query(
+        readOnly
+          ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+          : "BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
+      // PostgreSQL gives up on its own before the caller does, and lets go of the lock.
+      try await connection.query(
+        "SET LOCAL statement_timeout = \(unescaped: String(serverLimit))", logger: logger)
       if let session {
         let key = Int32(truncatingIfNeeded: session)
         try await connection.query(

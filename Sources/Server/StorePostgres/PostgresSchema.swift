@@ -91,6 +91,17 @@ package enum PostgresSchema {
       [
         "ALTER TABLE session ADD COLUMN requestToken text",
         "CREATE UNIQUE INDEX session_requestToken ON session (requestToken)",
+        """
+        CREATE TABLE presenterLogin (
+          digest text PRIMARY KEY, scope bigint NOT NULL, expiresAt double precision NOT NULL)
+        """,
+        "CREATE INDEX presenterLogin_scope ON presenterLogin (scope, expiresAt)",
+        """
+        CREATE TABLE wrongGuess (
+          key text PRIMARY KEY, failures bigint NOT NULL, nextTurn double precision NOT NULL,
+          lastAt double precision NOT NULL)
+        """,
+        "CREATE INDEX wrongGuess_lastAt ON wrongGuess (lastAt)",
       ]
     ),
   ]

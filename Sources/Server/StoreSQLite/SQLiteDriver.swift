@@ -140,7 +140,8 @@ package final class SQLiteDriver: StoreDriver {
         index: "question_on_attendee", on: QuestionRecord.databaseTableName,
         columns: ["session", "attendee"])
     }
-    // Operations: a session's idempotency key, unique where it is given.
+    // Operations: a session's idempotency key, unique where it is given; presenters' logins
+    // and wrong guesses, shared by whoever opens the file.
     migrator.registerMigration("v6: operations") { db in
       try db.alter(table: SessionRecord.databaseTableName) { table in
         table.add(column: "requestToken", .text)
@@ -148,6 +149,7 @@ package final class SQLiteDriver: StoreDriver {
       try db.create(
         index: "session_requestToken", on: SessionRecord.databaseTableName,
         columns: ["requestToken"], unique: true)
+      try addLoginTables(db)
     }
     return migrator
   }

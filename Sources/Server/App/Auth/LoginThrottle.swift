@@ -1,4 +1,5 @@
 import Foundation
+import QnAStore
 import Synchronization
 
 /// Slows guessing of a secret (a token, a join code) from one address without ever locking
@@ -18,11 +19,27 @@ final class LoginThrottle: Sendable {
   static let longestDelay = Duration.seconds(5)
   static let maxAddresses = 10_000
 
+  /// The instances' shared record of wrong guesses (`QuestionStore.wrongGuess`), and what
+  /// this throttle's keys are called there.
+  struct Shared: Sendable {
+    let store: QuestionStore
+    let kind: String
+    let now: @Sendable () -> Date
+  }
+
+  /// How long a key's record is kept after its last wrong guess.
+  static let memory = Duration.seconds(900)
+
   private let uptime: @Sendable () -> Duration
+  private let shared: Shared?
   private let records = Mutex<[String: Record]>([:])
 
-  init(uptime: @escaping @Sendable () -> Duration) {
+  /// With `shared`, an address's wrong guesses take turns across every instance on the
+  /// database: here first (so that the database sees at most one guess per address per turn
+  /// of this instance), then in the shared queue.
+  init(uptime: @escaping @Sendable () -> Duration, shared: Shared? = nil) {
     self.uptime = uptime
+    self.shared = shared
   }
 
   /// Whether the attempt gets in: `correct` says whether its token was right (compared in
@@ -32,18 +49,35 @@ final class LoginThrottle: Sendable {
       forget(address)
       return true
     }
-    let wait = takeTurn(address)
+    let wait = await failed(address)
     if wait > .zero { try? await Task.sleep(for: wait) }
     return false
   }
 
-  /// A wrong token from `address`, judged where nothing may wait (a channel handler): how
-  /// long to hold its refusal back.
-  func failed(_ address: String) -> Duration { takeTurn(address) }
+  /// A wrong secret from `address`: waits for this instance's turn, then says how much
+  /// longer its refusal must wait for the shared one.
+  func failed(_ address: String) async -> Duration {
+    let local = takeTurn(address)
+    guard let shared else { return local }
+    if local > .zero { try? await Task.sleep(for: local) }
+    // A database that does not answer leaves the local turn, already waited, as the answer.
+    guard
+      let turn = try? await shared.store.wrongGuess(
+        key: "\(shared.kind) \(Self.key(address))", now: shared.now(), forgetAfter: Self.memory,
+        spacing: Self.delay(after:))
+    else { return .zero }
+    let wait = turn.timeIntervalSince(shared.now())
+    return wait > 0 ? .milliseconds(Int64(wait * 1000)) : .zero
+  }
 
-  /// The admin token from `address` was right: its wrong guesses are forgotten.
+  /// The admin token from `address` was right: its wrong guesses are forgotten, here and
+  /// on the database.
   func forget(_ address: String) {
-    records.withLock { _ = $0.removeValue(forKey: Self.key(address)) }
+    let key = Self.key(address)
+    let known = records.withLock { $0.removeValue(forKey: key) != nil }
+    if known, let shared {
+      Task { try? await shared.store.forgetGuesses(key: "\(shared.kind) \(key)") }
+    }
   }
 
   /// What an address is counted as: itself, or its /64 for IPv6.

@@ -44,11 +44,13 @@ extension PresenterAuth {
         return .pending { await judgeSessionUpgrade(code: code, head: head, peer: peer, rooms) }
       }
       guard Self.asksForPresenter(head) else { return .decided(.pass) }
-      switch judge(offer(of: head, for: .admin), for: .admin, from: peer, forgets: false) {
-      case .admitted: return .decided(.pass)
-      case .refused(let wait):
-        return .decided(
-          .refuse(.unauthorized, "A presenter's socket needs the admin token.", wait: wait))
+      // A login is a database read, and a wrong token waits its turn: both off the loop.
+      return .pending {
+        switch await judge(offer(of: head, for: .admin), for: .admin, from: peer, forgets: false) {
+        case .admitted: return .pass
+        case .refused(let wait):
+          return .refuse(.unauthorized, "A presenter's socket needs the admin token.", wait: wait)
+        }
       }
     }
   }
@@ -64,11 +66,12 @@ extension PresenterAuth {
     }
     guard let session = found?.session else {
       return .refuse(
-        .notFound, "There is no session \(code) on this server.", wait: codeGuesses.failed(peer))
+        .notFound, "There is no session \(code) on this server.",
+        wait: await codeGuesses.failed(peer))
     }
     guard Self.asksForPresenter(head) else { return .pass }
     let scope = Scope.session(session)
-    switch judge(offer(of: head, for: scope), for: scope, from: peer, forgets: false) {
+    switch await judge(offer(of: head, for: scope), for: scope, from: peer, forgets: false) {
     case .admitted: return .pass
     case .refused(let wait):
       return .refuse(
@@ -104,7 +107,7 @@ struct PresenterGate: RouterMiddleware {
     } else {
       scope = .admin
     }
-    switch auth.judge(auth.offer(of: request, for: scope), for: scope, from: address) {
+    switch await auth.judge(auth.offer(of: request, for: scope), for: scope, from: address) {
     case .admitted:
       return try await next(request, context)
     case .refused(let wait):

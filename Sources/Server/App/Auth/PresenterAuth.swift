@@ -92,26 +92,28 @@ struct PresenterAuth: Sendable {
   /// (`forgets`): the request gate sees only the peer, a proxy's address behind one.
   /// Without an admin token, the default room's presenters need none.
   func judge(_ offer: Offer, for scope: Scope, from address: String, forgets: Bool = true)
-    -> Decision
+    async -> Decision
   {
     if isOpen(scope) { return .admitted }
     switch offer {
     case .token(let offered):
       let verdict = tokenVerdict(offered, for: scope)
       if verdict.admin, forgets { throttle.forget(address) }
-      return verdict.admitted ? .admitted : .refused(wait: throttle.failed(address))
+      return verdict.admitted ? .admitted : .refused(wait: await throttle.failed(address))
     case .logins, .none:
-      return admits(offer, to: scope) ? .admitted : .refused(wait: .zero)
+      return await admits(offer, to: scope) ? .admitted : .refused(wait: .zero)
     }
   }
 
   /// The same, without side effects: whether the offer admits (a route re-checking what the
   /// request gate already judged).
-  func admits(_ offer: Offer, to scope: Scope) -> Bool {
+  func admits(_ offer: Offer, to scope: Scope) async -> Bool {
     if isOpen(scope) { return true }
     switch offer {
     case .token(let offered): return tokenVerdict(offered, for: scope).admitted
-    case .logins(let ids): return ids.contains { logins.isValid($0, for: scope.loginScope) }
+    case .logins(let ids):
+      for id in ids where await logins.isValid(id, for: scope.loginScope) { return true }
+      return false
     case .none: return false
     }
   }

@@ -39,7 +39,7 @@ struct LoginRoutes: Sendable {
       try await logIn(request, context, scope: try await scope(request, context))
     }
     router.post("/logout") { request, context -> Response in
-      logOut(request, context, scope: try await scope(request, context))
+      await logOut(request, context, scope: try await scope(request, context))
     }
   }
 
@@ -51,7 +51,7 @@ struct LoginRoutes: Sendable {
     let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: body))
     let address = addresses.of(request, peer: context.remoteAddress)
     // Judged as a bearer token would be: a wrong one waits its turn.
-    let decision = auth.judge(.token(form?.token ?? ""), for: scope, from: address)
+    let decision = await auth.judge(.token(form?.token ?? ""), for: scope, from: address)
     guard decision == .admitted, form != nil else {
       if case .refused(let wait) = decision { await PresenterGate.wait(wait) }
       var refused = QnAServerApp.html(
@@ -59,10 +59,16 @@ struct LoginRoutes: Sendable {
       refused.status = .unauthorized
       return refused
     }
+    let login: String
+    do {
+      login = try await auth.logins.create(scope: scope.loginScope)
+    } catch {
+      throw HTTPError(.serviceUnavailable, message: "Logins cannot be stored now: try again.")
+    }
     var response = Response.redirect(to: base, type: .normal)
     response.setCookie(
       Cookie(
-        name: Self.cookieName(of: scope), value: auth.logins.create(scope: scope.loginScope),
+        name: Self.cookieName(of: scope), value: login,
         maxAge: Int(auth.logins.lifetime / .seconds(1)), path: base,
         secure: addresses.isSecure(request, peer: context.remoteAddress), httpOnly: true,
         sameSite: .strict))
@@ -71,13 +77,13 @@ struct LoginRoutes: Sendable {
 
   private func logOut(
     _ request: Request, _ context: ServerRequestContext, scope: PresenterAuth.Scope
-  ) -> Response {
+  ) async -> Response {
     let name = Self.cookieName(of: scope)
     if case .logins(let ids) = PresenterAuth.offer(
       authorization: request.headers[values: .authorization],
       cookies: request.headers[values: .cookie], names: [name])
     {
-      for id in ids { auth.logins.end(id) }
+      for id in ids { await auth.logins.end(id) }
     }
     let base = Self.base(of: scope)
     var response = Response.redirect(to: base + "login", type: .normal)

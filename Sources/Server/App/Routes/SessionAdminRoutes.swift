@@ -57,7 +57,7 @@ extension QnAServerApp {
           throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)).")
         }
         // Its sockets here hear it now; other instances' from the database's notice.
-        _ = try? await rooms.resolve(session.code)
+        if let id = session.id { rooms.refresh(id) }
         return SessionJSON(session, questions: try await store.session(session.id ?? 0).count())
       }
     }

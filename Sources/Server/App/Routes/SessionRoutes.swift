@@ -12,7 +12,7 @@ extension QnAServerApp {
   ) async throws -> (SessionRecord, SessionRoom) {
     let code = context.parameters.get("code") ?? ""
     guard let found = try await rooms.resolve(code) else {
-      await PresenterGate.wait(guesses.failed(address))
+      await PresenterGate.wait(await guesses.failed(address))
       throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)) on this server.")
     }
     return found
@@ -33,7 +33,7 @@ extension QnAServerApp {
         context, rooms: rooms, guesses: auth.codeGuesses, from: address)
       let scope = PresenterAuth.Scope.session(session)
       if PresenterAuth.asksForPresenter(request) {
-        if case .refused(let wait) = auth.judge(
+        if case .refused(let wait) = await auth.judge(
           auth.offer(of: request, for: scope), for: scope, from: address)
         {
           await PresenterGate.wait(wait)

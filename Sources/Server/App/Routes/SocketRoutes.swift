@@ -22,7 +22,7 @@ extension QnAServerApp {
       "/socket",
       shouldUpgrade: { request, context in
         let presenter = PresenterAuth.asksForPresenter(request)
-        if presenter, !auth.admits(auth.offer(of: request, for: .admin), to: .admin) {
+        if presenter, await !auth.admits(auth.offer(of: request, for: .admin), to: .admin) {
           return .dontUpgrade
         }
         context.upgrade.set(
@@ -44,7 +44,7 @@ extension QnAServerApp {
         else { return .dontUpgrade }
         let presenter = PresenterAuth.asksForPresenter(request)
         let scope = PresenterAuth.Scope.session(session)
-        if presenter, !auth.admits(auth.offer(of: request, for: scope), to: scope) {
+        if presenter, await !auth.admits(auth.offer(of: request, for: scope), to: scope) {
           return .dontUpgrade
         }
         context.upgrade.set(
@@ -72,7 +72,8 @@ extension QnAServerApp {
       "/control/echo",
       // Behind the admin token, when there is one, as every control is.
       shouldUpgrade: { request, _ in
-        auth.admits(auth.offer(of: request, for: .admin), to: .admin) ? .upgrade([:]) : .dontUpgrade
+        await auth.admits(auth.offer(of: request, for: .admin), to: .admin)
+          ? .upgrade([:]) : .dontUpgrade
       },
       onUpgrade: { inbound, outbound, _ in
         try await messages.forEach(inbound, outbound, id: "echo") { message in

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Presenters' logins and wrong guesses, kept in the database so that every instance on it
+/// sees the same: a login made through one instance opens the others, a logout or an
+/// expiry holds on all, and wrong guesses from one address take turns across all of them.
+/// Logins are stored under a digest of their id (`PresenterLogins`), never the id itself.
+extension QuestionStore {
+  /// What a login admits to: every session (the admin's), or one.
+  public enum LoginScope: Sendable, Hashable {
+    case admin
+    case session(Int64)
+
+    /// As the table keeps it: -1 for the admin's, else the session's id.
+    package var stored: Int64 {
+      switch self {
+      case .admin: -1
+      case .session(let id): id
+      }
+    }
+
+    package init(stored: Int64) { self = stored < 0 ? .admin : .session(stored) }
+  }
+
+  /// The most live logins one scope keeps, and all of them: past either, the oldest of the
+  /// scope that is full (or that holds the most) goes, so that nobody logging in again and
+  /// again logs out another session's presenters.
+  public struct LoginLimits: Sendable {
+    public var perScope = 100
+    public var total = 10_000
+    public init() {}
+  }
+
+  public func addLogin(
+    digest: String, scope: LoginScope, expiresAt: Date, now: Date, limits: LoginLimits
+  ) async throws(StoreError) {
+    try await timed {
+      try await driver.addLogin(
+        digest: digest, scope: scope.stored, expiresAt: expiresAt.timeIntervalSince1970,
+        now: now.timeIntervalSince1970, perScope: limits.perScope, total: limits.total)
+    }
+  }
+
+  /// The scope of the live login with this digest; `nil` when there is none (or it expired).
+  public func login(digest: String, now: Date) async throws(StoreError) -> LoginScope? {
+    try await timed {
+      try await driver.loginScope(digest: digest, now: now.timeIntervalSince1970)
+    }.map(LoginScope.init(stored:))
+  }
+
+  public func endLogin(digest: String) async throws(StoreError) {
+    try await timed { try await driver.endLogin(digest: digest) }
+  }
+
+  /// Counts one wrong guess under `key` and gives its turn: the time its answer is due, by
+  /// the database's record of this key across every instance. `spacing` says how long the
+  /// turns after `failures` wrong guesses are apart. A key quiet for `forgetAfter` starts
+  /// again from nothing.
+  public func wrongGuess(
+    key: String, now: Date, forgetAfter: Duration,
+    spacing: @escaping @Sendable (_ failures: Int) -> Duration
+  ) async throws(StoreError) -> Date {
+    let now = now.timeIntervalSince1970
+    let turn = try await timed {
+      try await driver.wrongGuess(
+        key: key, now: now, forgetBefore: now - forgetAfter / .seconds(1)
+      ) { failures in spacing(failures) / .seconds(1) }
+    }
+    return Date(timeIntervalSince1970: turn)
+  }
+
+  /// The right secret came from `key`: its wrong guesses are forgotten.
+  public func forgetGuesses(key: String) async throws(StoreError) {
+    try await timed { try await driver.forgetGuesses(key: key) }
+  }
+}
