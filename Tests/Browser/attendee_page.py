@@ -176,8 +176,22 @@ def main():
         if len(stored) != 1:
             fail(f"the form's question was stored {len(stored)} times")
         page.call("Emulation.setScriptExecutionDisabled", value=False)
+
+        # The organiser closes the session: the open page hears it at once (extension
+        # sessionState), says so and disables its form; reopened, the form comes back.
+        page.call("Page.navigate", url=room)
+        page.wait_for("the live page", "document.body?.dataset.live === 'true'")
+        server.api("POST", f"/api/sessions/{code}/close", "browser-admin-0123")
+        page.wait_for("the page told of the closing",
+                      "document.querySelector('#question').disabled"
+                      " && document.querySelector('#notice').textContent.includes('closed')")
+        server.api("POST", f"/api/sessions/{code}/open", "browser-admin-0123")
+        page.wait_for("the page told of the reopening",
+                      "!document.querySelector('#question').disabled"
+                      " && document.querySelector('#notice').textContent.includes('reopened')")
         print("attendee page: asked, voted from tmux, highlighted and answered, resent once after"
-              " a restart, asked with scripts off; projector QR codes read back; hostile text inert")
+              " a restart, asked with scripts off, told of the session closed and reopened;"
+              " projector QR codes read back; hostile text inert")
     finally:
         tmux.kill()
         chromium.kill()

@@ -86,6 +86,21 @@ struct TerminalSessionTests {
     try await alice.waitFor("the answer's text") { $0.contains("↳ Answer: Yes, on arm64") }
     try await bob.waitFor("the banner gone") { !$0.contains("Now answering") }
 
+    // Closed by the organiser (the API): the attendees hear it at once, in the header, the
+    // footer and a notice (extension sessionState); reopened, it takes questions again.
+    let closed = try await server.http("POST", "/api/sessions/\(code)/close")
+    #expect(closed.status == 200)
+    try await alice.waitFor("the session closed in the header, footer and a notice") {
+      $0.contains("Swift on Linux · \(code) · closed")
+        && $0.contains("session closed: no new questions")
+        && $0.contains("The presenter closed this session")
+    }
+    try await bob.waitFor("Bob's header") { $0.contains("\(code) · closed") }
+    _ = try await server.http("POST", "/api/sessions/\(code)/open")
+    try await alice.waitFor("reopened") {
+      !$0.contains("· closed") && !$0.contains("session closed: no new questions")
+    }
+
     // The default room: nothing of the session, on screen or in its API.
     let screen = try carol.screen()
     #expect(!screen.contains("Raspberry") && !screen.contains("Now answering"), "\(screen)")

@@ -65,8 +65,10 @@ enum ScaleBench {
     row("three instances, one PostgreSQL", scaled)
     let scaledBefore = try await threeInstances(
       on: try postgres.database("legacy"), attendees: attendees, extra: ["legacy-broadcast"])
-    postgres.stop()
     row("baseline: three instances, `--legacy-broadcast`", scaledBefore)
+    let lost = try await InstanceLossBench.run(
+      on: try postgres.database("loss"), attendees: attendees)
+    postgres.stop()
     emit(
       "\nThree instances ÷ one: join all \(String(format: "%.2f", scaled.connect / single.connect))×, "
         + "fan-out p99 \(String(format: "%.2f", scaled.p99 / single.p99))×, "
@@ -76,6 +78,15 @@ enum ScaleBench {
         + "\(String(format: "%.2f", single.p99 / before.p99)), three "
         + "\(String(format: "%.2f", scaled.p99 / scaledBefore.p99)); RSS per 1,000 one instance "
         + "\(String(format: "%.2f", single.rssPerThousand / before.rssPerThousand))")
+    emit("\n### One of the three instances killed half-way (SIGKILL)\n")
+    emit(
+      "| attendees re-homed to the two others | all re-homed joined after the kill, s | every attendee current after the kill, s | three instances joining all, s (above) |"
+    )
+    emit("|---:|---:|---:|---:|")
+    emit(
+      "| \(lost.rehomed) | \(String(format: "%.1f", lost.rejoined / .seconds(1))) "
+        + "| \(String(format: "%.1f", lost.current / .seconds(1))) "
+        + "| \(String(format: "%.1f", scaled.connect / .seconds(1))) |")
   }
 
   static func threeInstances(on url: String, attendees: Int, extra: [String] = [])

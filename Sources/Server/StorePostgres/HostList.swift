@@ -44,9 +44,7 @@ struct HostList: Sendable {
   /// after the login, and the pool's slot with it.
   private func takesWrites(_ connection: PostgresConnection) async throws -> Bool {
     do {
-      return try await Deadline.run(
-        within: PostgresDriver.connectTimeout, onExpiry: { ConnectionPool.close(connection) }
-      ) { [logger] in
+      let check: @Sendable () async throws -> Bool = { [logger] in
         for try await value in try await connection.query(
           "SHOW transaction_read_only", logger: logger
         ).decode(String.self) {
@@ -54,6 +52,9 @@ struct HostList: Sendable {
         }
         return false
       }
+      return try await Deadline.run(
+        within: PostgresDriver.connectTimeout, onExpiry: { ConnectionPool.close(connection) },
+        check)
     } catch {
       ConnectionPool.close(connection)
       throw error
