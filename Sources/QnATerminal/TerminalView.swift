@@ -215,12 +215,13 @@ public enum TerminalView {
         tr("%1$d asked · %2$d answered · %3$d pending"), counts.asked, counts.answered,
         counts.pending)
     if counts.failed > 0 { summary += " · " + Catalogue.format(tr("%d failed"), counts.failed) }
-    // Mine says why nothing more can be asked (extension sessionState tells it at once).
-    if let session = model.state.session, !session.open {
-      summary += " · " + tr("session closed: no new questions")
-    }
     if model.listView == .room { summary = roomSummary(model) }
     if model.options.presenter { summary = presenterSummary(model) }
+    // Mine and the room say why nothing more can be asked (extension sessionState tells it
+    // at once); the console's header says it for the presenter.
+    if !model.options.presenter, let session = model.state.session, !session.open {
+      summary += " · " + tr("session closed: no new questions")
+    }
     if model.options.screenReader, model.roomIsStale, model.listView == .room {
       summary += " · " + tr("the room changed: any key shows it")
     }

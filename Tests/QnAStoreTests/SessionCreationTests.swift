@@ -4,10 +4,45 @@ import QnAStore
 import TestSupport
 import Testing
 
-/// Creating a session under an idempotency key, on both databases: a retry after a timeout,
-/// or the same request through two instances at once, makes one session.
-@Suite("Store: sessions created once under a key")
+/// Sessions on both databases: their own room, code and life cycle; and creation under an
+/// idempotency key, where a retry after a timeout, or the same request through two instances
+/// at once, makes one session.
+@Suite("Store: sessions")
 struct SessionCreationTests {
+  @Test(arguments: StoreKind.allCases)
+  func sessionsHaveTheirOwnRoomCodeAndLifeCycle(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    var first = SplitMix64(seed: 7)
+    var replay = SplitMix64(seed: 7)
+    let taken = try await store.createSession(title: "First", at: Date(), using: &first).session
+    // The same draws again: the first code is taken, so the store draws another.
+    let talk = try await store.createSession(title: "Second", at: Date(), using: &replay).session
+    #expect(talk.code != taken.code)
+    #expect(try await store.session(code: talk.code.lowercased())?.title == "Second")
+    let room = store.session(try #require(talk.id))
+    let defaultEpoch = try await store.roomEpoch()
+    #expect(try await room.roomEpoch() != defaultEpoch)
+    _ = try await room.insert(
+      StoredQuestion(id: uuid(1), content: "Q", askedFrom: uuid(1), createdAt: Date()))
+    #expect(try await store.count() == 0)
+    #expect(try await room.count() == 1)
+    #expect(try await store.sessions().map(\.questions) == [0, 1])
+
+    #expect(try await store.setSession(code: talk.code, open: false)?.open == false)
+    await #expect(throws: StoreError.self) {
+      _ = try await room.insert(
+        StoredQuestion(id: uuid(2), content: "Late", askedFrom: uuid(1), createdAt: Date()))
+    }
+    #expect(try await store.deleteSession(code: talk.code)?.code == talk.code)
+    #expect(try await store.session(code: talk.code) == nil)
+    #expect(try await room.count() == 0)
+    await #expect(throws: StoreError.self) {
+      try await room.join(attendee: uuid(1), name: "Late", at: Date())
+    }
+  }
+
   @Test(arguments: StoreKind.allCases)
   func oneKeyMakesOneSessionThroughEveryStoreEvenAtOnce(_ kind: StoreKind) async throws {
     let stores = try await kind.stores(count: 2)

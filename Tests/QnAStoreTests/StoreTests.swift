@@ -305,40 +305,6 @@ struct StoreTests {
     #expect(snapshot.seq == later && snapshot.questions.count == 3)
   }
 
-  @Test(arguments: StoreKind.allCases)
-  func sessionsHaveTheirOwnRoomCodeAndLifeCycle(_ kind: StoreKind) async throws {
-    let stores = try await kind.stores()
-    defer { stores.close() }
-    let store = stores[0]
-    var first = SplitMix64(seed: 7)
-    var replay = SplitMix64(seed: 7)
-    let taken = try await store.createSession(title: "First", at: Date(), using: &first).session
-    // The same draws again: the first code is taken, so the store draws another.
-    let talk = try await store.createSession(title: "Second", at: Date(), using: &replay).session
-    #expect(talk.code != taken.code)
-    #expect(try await store.session(code: talk.code.lowercased())?.title == "Second")
-    let room = store.session(try #require(talk.id))
-    let defaultEpoch = try await store.roomEpoch()
-    #expect(try await room.roomEpoch() != defaultEpoch)
-    _ = try await room.insert(
-      StoredQuestion(id: uuid(1), content: "Q", askedFrom: uuid(1), createdAt: Date()))
-    #expect(try await store.count() == 0)
-    #expect(try await room.count() == 1)
-    #expect(try await store.sessions().map(\.questions) == [0, 1])
-
-    #expect(try await store.setSession(code: talk.code, open: false)?.open == false)
-    await #expect(throws: StoreError.self) {
-      _ = try await room.insert(
-        StoredQuestion(id: uuid(2), content: "Late", askedFrom: uuid(1), createdAt: Date()))
-    }
-    #expect(try await store.deleteSession(code: talk.code)?.code == talk.code)
-    #expect(try await store.session(code: talk.code) == nil)
-    #expect(try await room.count() == 0)
-    await #expect(throws: StoreError.self) {
-      try await room.join(attendee: uuid(1), name: "Late", at: Date())
-    }
-  }
-
   /// Two stores on one database (two instances, or a server and `qna-server session`): a
   /// token, a vote and an action sent through both at once count once.
   @Test(arguments: StoreKind.allCases)
@@ -416,45 +382,4 @@ struct StoreTests {
   }
 
   nonisolated(unsafe) static var random = SplitMix64(seed: 42)
-}
-
-/// Which database a store test runs on.
-enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-  case sqlite, postgres
-
-  var testDescription: String { rawValue }
-
-  /// `count` stores on one fresh database: SQLite in a file of its own, or a PostgreSQL
-  /// database of its own on the test process's server, each store with its own connections.
-  func stores(count: Int = 1) async throws -> Stores {
-    switch self {
-    case .sqlite:
-      let directory = try TemporaryDirectory()
-      let path = directory.path("store.sqlite")
-      return Stores(
-        all: try (0..<count).map { _ in try StoreLocation.open(path) }, keep: directory)
-    case .postgres:
-      let url = try PostgresProcess.shared().database()
-      var stores: [QuestionStore] = []
-      for _ in 0..<count {
-        let store = try StoreLocation.open(url)
-        try await store.prepare()
-        stores.append(store)
-      }
-      return Stores(all: stores, keep: nil)
-    }
-  }
-}
-
-/// Stores on one database, and what must live as long as they do.
-struct Stores: Sendable {
-  let all: [QuestionStore]
-  let keep: TemporaryDirectory?
-
-  subscript(index: Int) -> QuestionStore { all[index] }
-
-  func close() {
-    let all = self.all
-    Task { for store in all { await store.close() } }
-  }
 }
