@@ -63,15 +63,15 @@ struct QnAServerCommand: AsyncParsableCommand {
   @Option(
     help: """
       PostgreSQL: the longest one database call may take before it fails and its client \
-      retries; its connection is then closed (default \
+      retries; its connection is then closed (1s–5m, default \
       \(DurationValue.format(Self.defaults.databaseOptions.callLimit))).
       """)
   var dbCallLimit: String?
   @Option(
     help: """
-      After SIGTERM, stay up this long unready (/readyz 503, new sockets refused with 503) \
-      before closing every socket with 1001, for a balancer that polls /readyz (default \
-      \(DurationValue.format(Self.defaults.shutdownDelay))).
+      After SIGTERM or SIGINT, stay up this long unready (/readyz 503, new sockets refused \
+      with 503) before closing every socket with 1001, for a balancer that polls /readyz \
+      (at most 10m, default \(DurationValue.format(Self.defaults.shutdownDelay))).
       """)
   var shutdownDelay: String?
   @Option(

@@ -366,6 +366,13 @@ struct SessionServerTests {
     try await attendee.ask("After closing", as: connection, token: UUID())
     let refused = try await attendee.response(occurrence: 1)
     #expect(!refused.success && refused.message == QuestionStore.closedMessage)
+    // SQLite has no notices: the next lookup of the code (a new socket) finds the session
+    // closed behind the server's back, and the open socket is told then.
+    let late = try Attendee("ws://127.0.0.1:\(server.port)/s/\(code)/socket")
+    _ = try await late.handshake()
+    _ = try await attendee.waitForMessage("the closed session's news") {
+      if case .sessionNews(let news) = $0 { news.session.open == false } else { false }
+    }
     let delete = try ProgramRun(
       QnAServerProcess.path, ["session", "delete", code.lowercased(), "--db", path])
     #expect(delete.status == 0)

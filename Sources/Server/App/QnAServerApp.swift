@@ -70,6 +70,7 @@ public struct QnAServerApp: Sendable {
     } catch {
       throw .store(error)
     }
+    if store.health == nil { metrics.pool.unregister(from: metrics.registry) }
     let deflaters =
       configuration.deflate && !configuration.legacyBroadcast
       ? SharedDeflaters(

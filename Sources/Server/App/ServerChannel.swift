@@ -25,7 +25,9 @@ extension QnAServerApp {
     let policy = RequestPolicy(
       loopbackOnly: configuration.adminToken == nil && !configuration.allowPublic,
       allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
-    let judgeUpgrade = Self.drainable(auth.upgradeJudge(rooms: rooms), sockets: rooms.main.sockets)
+    let judgeUpgrade = Self.drainable(
+      Self.forwarded(auth.upgradeJudge(rooms: rooms), addresses: addresses),
+      sockets: rooms.main.sockets)
     let timeouts = ConnectionGuard.Timeouts(
       header: TimeAmount(configuration.headerTimeout),
       writeStall: TimeAmount(configuration.writeStallTimeout))
@@ -55,6 +57,14 @@ extension QnAServerApp {
               metadata: ["host": "\(head.headers["Host"])", "origin": "\(head.headers["Origin"])"])
           }
         })
+    }
+  }
+
+  /// The judge sees the client's address, not a trusted proxy's: behind nginx, one
+  /// attendee's unknown join codes must not make every attendee wait their turn.
+  static func forwarded(_ judge: @escaping UpgradeJudge, addresses: ClientAddress) -> UpgradeJudge {
+    { head, peer in
+      judge(head, addresses.of(peer: peer, forwardedFor: head.headers["X-Forwarded-For"]))
     }
   }
 

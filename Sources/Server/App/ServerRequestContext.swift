@@ -46,8 +46,14 @@ struct ClientAddress: Sendable {
         --trusted-proxy \(direct)
         """)
     }
-    guard trustedProxies.contains(direct),
-      let forwarded = request.headers[values: HTTPField.Name("X-Forwarded-For")!].last,
+    return of(
+      peer: direct, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!])
+  }
+
+  /// The same from a peer's address and the `X-Forwarded-For` lines of a request head (the
+  /// request gate's view, before any route).
+  func of(peer direct: String, forwardedFor lines: [String]) -> String {
+    guard trustedProxies.contains(direct), let forwarded = lines.last,
       let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
       !last.isEmpty
     else { return direct }

@@ -56,6 +56,17 @@ package final class PoolMetrics: Sendable {
       buckets: [1, 5, 10, 25, 50, 100, 250, 500, 1000, 5000].map(Duration.milliseconds))
   }
 
+  /// Leaves the exposition: on SQLite there is no pool, nor a listener to be down.
+  package func unregister(from registry: PrometheusCollectorRegistry) {
+    for gauge in [inUse, waiting, size, listening, abandonedRunning] {
+      registry.unregisterGauge(gauge)
+    }
+    for counter in [deadlineHits, notices, listenerReconnects] {
+      registry.unregisterCounter(counter)
+    }
+    registry.unregisterDurationHistogram(noticeLag)
+  }
+
   func read(_ reading: StoreHealth.Reading) {
     inUse.set(Int64(reading.inUse))
     waiting.set(Int64(reading.waiting))

@@ -36,12 +36,17 @@ package final class SessionRooms: Sendable {
       if let canonical = JoinCode.canonical(code) { retire(code: canonical) }
       return nil
     }
-    let room = rooms.withLock { rooms -> SessionRoom in
-      if let known = rooms[id] { return known.room }
+    let (room, stale) = rooms.withLock { rooms -> (SessionRoom, Bool) in
+      if let known = rooms[id] {
+        return (known.room, known.told.open != record.open || known.told.title != record.title)
+      }
       let room = main.forSession(id)
       rooms[id] = Entry(told: record, room: room)
-      return room
+      return (room, false)
     }
+    // Changed behind this instance's back (`qna-server session close` beside a server on
+    // SQLite, which has no notices): its sockets are told now, in order.
+    if stale { refresh(id) }
     return (record, room)
   }
 

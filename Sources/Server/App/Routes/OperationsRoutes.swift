@@ -47,7 +47,9 @@ extension QnAServerApp {
   static func probeReason(_ error: any Error) -> String {
     let detail = "\(error)".lowercased()
     if detail.contains("locked") || detail.contains("busy") { return "database locked" }
-    if detail.contains("timed out") || detail.contains("timeout") || detail.contains("deadline") {
+    if detail.contains("timed out") || detail.contains("timeout") || detail.contains("deadline")
+      || detail.contains("did not answer")
+    {
       return "database not answering"
     }
     if detail.contains("connect") || detail.contains("refused") || detail.contains("unreachable") {
