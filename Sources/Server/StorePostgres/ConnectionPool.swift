@@ -18,6 +18,9 @@ package final class ConnectionPool: Sendable {
   private let connect: Connect
   private let uptime: @Sendable () -> ContinuousClock.Instant
   private let state = Mutex(State())
+  /// Who holds each lent connection and wants to hear if it closes (`watch`): one callback
+  /// per connection, set at its opening, rather than one per call on its close future.
+  private let holders = Mutex<[ObjectIdentifier: @Sendable () -> Void]>([:])
 
   private struct State {
     var idle: [(connection: PostgresConnection, since: ContinuousClock.Instant)] = []
@@ -147,10 +150,25 @@ package final class ConnectionPool: Sendable {
     connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
   }
 
+  /// Tells `handler` if `connection`, lent to its caller, closes before `unwatch`.
+  package func watch(_ connection: PostgresConnection, _ handler: @escaping @Sendable () -> Void) {
+    holders.withLock { $0[ObjectIdentifier(connection)] = handler }
+  }
+
+  package func unwatch(_ connection: PostgresConnection) {
+    _ = holders.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+  }
+
   /// A new connection in a slot already counted; on failure the slot is freed.
   private func opened() async throws -> PostgresConnection {
     do {
-      return try await connect()
+      let connection = try await connect()
+      let id = ObjectIdentifier(connection)
+      connection.closeFuture.whenComplete { [weak self] _ in
+        let holder = self?.holders.withLock { $0.removeValue(forKey: id) }
+        holder?()
+      }
+      return connection
     } catch {
       let waiter = state.withLock { state -> Waiter? in
         state.open -= 1

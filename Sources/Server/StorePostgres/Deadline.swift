@@ -2,12 +2,14 @@ import Synchronization
 
 /// Runs work with a time limit that holds even when the work ignores cancellation: the caller
 /// gets `Passed` at the limit and the work, cancelled, ends on its own (`onExpiry` can make
-/// it end sooner: close what it waits on).
+/// it end sooner: close what it waits on). `endEarly` gets a way to fail the call before the
+/// limit (its connection lost, say), with the same effect on the work.
 package enum Deadline {
   package struct Passed: Error {}
 
   package static func run<T: Sendable>(
     within limit: Duration, onExpiry: @escaping @Sendable () -> Void = {},
+    endEarly: (@escaping @Sendable (any Error) -> Void) -> Void = { _ in },
     _ work: @escaping @Sendable () async throws -> T
   ) async throws -> T {
     let race = Race()
@@ -28,6 +30,11 @@ package enum Deadline {
           task.cancel()
           onExpiry()
         })
+      endEarly { error in
+        guard race.finish() else { return }
+        continuation.resume(throwing: error)
+        task.cancel()
+      }
     }
   }
 

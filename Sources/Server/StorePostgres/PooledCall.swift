@@ -15,6 +15,14 @@ package final class PooledCall: Sendable {
     var abandoned = false
     var givenBack = false
     var running = true
+    /// Counted in `abandonedRunning` (once, whichever way the call was abandoned).
+    var counted = false
+    var lost: (@Sendable (any Error) -> Void)?
+  }
+
+  /// The connection closed under a running call.
+  package struct ConnectionLost: Error, CustomStringConvertible {
+    package var description: String { "the connection to PostgreSQL was lost" }
   }
 
   package init(pool: ConnectionPool, health: StoreHealth?) {
@@ -33,6 +41,7 @@ package final class PooledCall: Sendable {
       giveBack(reusable: false)
       throw CancellationError()
     }
+    pool.watch(connection) { [weak self] in self?.connectionClosed() }
     do {
       let value = try await body(connection)
       giveBack(reusable: true)
@@ -43,23 +52,41 @@ package final class PooledCall: Sendable {
     }
   }
 
-  /// The call gave up: its connection is closed and its slot freed now.
+  /// What to call, with the error, when the connection closes under the call.
+  package func whenLost(_ handler: @escaping @Sendable (any Error) -> Void) {
+    state.withLock { $0.lost = handler }
+  }
+
+  /// The call gave up at its limit: its connection is closed and its slot freed now.
   package func abandon() {
-    let running = state.withLock { hold in
+    health?.update { $0.deadlineHits += 1 }
+    release()
+  }
+
+  private func connectionClosed() {
+    let lost = state.withLock { hold -> (@Sendable (any Error) -> Void)? in
+      hold.running && !hold.givenBack ? hold.lost : nil
+    }
+    guard let lost else { return }
+    lost(ConnectionLost())
+    release()
+  }
+
+  /// Abandons the call: its slot comes back now, however long its task runs on.
+  private func release() {
+    let count = state.withLock { hold in
       hold.abandoned = true
-      return hold.running
+      defer { if hold.running { hold.counted = true } }
+      return hold.running && !hold.counted
     }
-    health?.update { reading in
-      reading.deadlineHits += 1
-      if running { reading.abandonedRunning += 1 }
-    }
+    if count { health?.update { $0.abandonedRunning += 1 } }
     giveBack(reusable: false)
   }
 
   private func finished() {
     let counted = state.withLock { hold in
       defer { hold.running = false }
-      return hold.abandoned && hold.running
+      return hold.counted && hold.running
     }
     if counted { health?.update { $0.abandonedRunning -= 1 } }
   }
@@ -70,7 +97,10 @@ package final class PooledCall: Sendable {
       hold.givenBack = true
       return connection
     }
-    if let connection { pool.giveBack(connection, reusable: reusable) }
+    if let connection {
+      pool.unwatch(connection)
+      pool.giveBack(connection, reusable: reusable)
+    }
   }
 
   /// Whether a connection is fit for the next call after `error`: yes when PostgreSQL itself

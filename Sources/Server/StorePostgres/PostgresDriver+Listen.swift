@@ -65,7 +65,10 @@ extension PostgresDriver {
       }
       health.update { $0.listening = false }
       try? await Task.sleep(for: delay)
-      delay = min(delay * 2, .seconds(5))
+      // At most a second apart: while the listener is down the rooms miss the others'
+      // changes, and after a failover the new primary should be found at once (one
+      // connection attempt a second per instance costs the database nothing).
+      delay = min(delay * 2, .seconds(1))
     }
   }
 

@@ -120,7 +120,10 @@ package final class PostgresDriver: StoreDriver {
         onExpiry: {
           logger.warning("a database call passed its limit of \(limit): closing its connection")
           lease.abandon()
-        }
+        },
+        // A connection that breaks under a call ends it now, not at its limit: its query
+        // might wait for ever.
+        endEarly: lease.whenLost
       ) {
         try await lease.run { connection in
           try await Self.transaction(
