@@ -57,43 +57,14 @@ struct DatabaseFaultTests {
   @Test func everyFaultOnTheDatabaseLinkLosesNothingAndGivesEveryConnectionBack() async throws {
     let cluster = try await Cluster.start()
     defer { cluster.stop() }
-    let perClient = 60
-    let voted = 20
     let clients = try cluster.instances.map { instance in
       try HeadlessProcess([
         "--url", instance.url, "--room", "--wait-answered", "--timeout", "400s",
       ])
     }
-    let content: @Sendable (Int, Int) -> String = { "client \($0) question \($1)" }
     // Questions at a steady pace for the whole run, across every fault.
-    let asking = clients.enumerated().map { number, client in
-      Task {
-        for index in 0..<perClient {
-          client.write(content(number, index))
-          try? await Task.sleep(for: .milliseconds(1500))
-        }
-      }
-    }
-    // Each client votes for the first 20 questions of the next one, once they are in its room.
-    let voting = Task {
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        for (number, client) in clients.enumerated() {
-          let other = (number + 1) % clients.count
-          group.addTask {
-            for index in 0..<voted {
-              let created = try await clients[other].waitFor(
-                "created", seconds: 300, where: { $0["content"] == content(other, index) })
-              let id = try #require(created["id"])
-              _ = try await client.waitFor("room", seconds: 300, where: { $0["id"] == id })
-              client.write("/vote \(id)")
-            }
-          }
-        }
-        try await group.waitForAll()
-      }
-      for task in asking { await task.value }
-      for client in clients { try client.closeInput() }
-    }
+    let load = ClusterLoad(clients: clients, perClient: 60, voted: 20)
+    let voting = load.start(every: .milliseconds(1500), waiting: 300)
     // The presenter answers through each instance in turn; every call is timed.
     let slowest = Mutex<(Duration, String)>((.zero, ""))
     let presenter = Task {
@@ -106,15 +77,8 @@ struct DatabaseFaultTests {
         let listing = try? await instance.http(
           "GET", "/api/questions?limit=1000", headers: Self.bearer)
         Self.note(ContinuousClock.now - listed, "list through \(turn % 3)", in: slowest)
-        guard let listing, listing.status == 200,
-          let questions = try? JSONSerialization.jsonObject(with: Data(listing.body.utf8))
-            as? [[String: Any]]
-        else { continue }
-        for question in questions where question["answered"] as? Bool == false {
-          guard let id = question["id"] as? String, let text = question["content"] as? String,
-            let index = Int(text.split(separator: " ").last ?? "")
-          else { continue }
-          if index < voted, (question["votes"] as? Int) != 1 { continue }
+        guard let listing else { continue }
+        for id in load.answerable(listing) {
           let asked = ContinuousClock.now
           let status =
             (try? await instance.http(
@@ -158,11 +122,6 @@ struct DatabaseFaultTests {
       "GET", "/api/questions?limit=1000", headers: Self.bearer)
     let stored =
       try JSONSerialization.jsonObject(with: Data(listing.body.utf8)) as? [[String: Any]] ?? []
-    let contents = stored.compactMap { $0["content"] as? String }
-    let expected = Set((0..<3).flatMap { c in (0..<perClient).map { content(c, $0) } })
-    let votes = Dictionary(
-      stored.compactMap { q in (q["content"] as? String).map { ($0, q["votes"] as? Int ?? -1) } },
-      uniquingKeysWith: { first, _ in first })
     // Each pool back to its floor: the listening connection alone, nobody waiting.
     // (A call cut by the last reset may take until its limit to give its connection back.)
     let settled = ContinuousClock.now
@@ -195,14 +154,7 @@ struct DatabaseFaultTests {
         "instance \(index): \(lines.count) warnings\n" + lines.suffix(8).joined(separator: "\n"))
     }
     #expect(statuses == [0, 0, 0], "\(clients.map(\.stderr))")
-    #expect(Set(contents) == expected && contents.count == expected.count, "each exactly once")
-    for client in 0..<3 {
-      for index in 0..<perClient {
-        #expect(
-          votes[content(client, index)] == (index < voted ? 1 : 0), "\(content(client, index))")
-      }
-    }
-    #expect(stored.allSatisfy { $0["answered"] as? Bool == true })
+    load.expectStored(stored)
     // A request makes a few store calls, each given up at the limit: none hangs past them.
     #expect(worst < Self.callLimit * 3, "\(worstCall)")
     for (index, pool) in pools.enumerated() {

@@ -20,8 +20,6 @@ struct RollingRestartTests {
       "--admin-token", Self.token, "--trusted-proxy", "127.0.0.1",
     ])
     defer { cluster.stop() }
-    let perClient = 60
-    let voted = 20
     // The clients' defaults too: a 1001 is an outage to them, so each waits up to 5 s
     // (jittered) before it reconnects.
     let clients = try (0..<3).map { _ in
@@ -29,48 +27,16 @@ struct RollingRestartTests {
         "--url", cluster.socket, "--room", "--wait-answered", "--timeout", "300s",
       ])
     }
-    let content: @Sendable (Int, Int) -> String = { "client \($0) question \($1)" }
-    let asking = clients.enumerated().map { number, client in
-      Task {
-        for index in 0..<perClient {
-          client.write(content(number, index))
-          try? await Task.sleep(for: .milliseconds(500))
-        }
-      }
-    }
-    let voting = Task {
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        for (number, client) in clients.enumerated() {
-          let other = (number + 1) % clients.count
-          group.addTask {
-            for index in 0..<voted {
-              let created = try await clients[other].waitFor(
-                "created", seconds: 120, where: { $0["content"] == content(other, index) })
-              let id = try #require(created["id"])
-              _ = try await client.waitFor("room", seconds: 120, where: { $0["id"] == id })
-              client.write("/vote \(id)")
-            }
-          }
-        }
-        try await group.waitForAll()
-      }
-      for task in asking { await task.value }
-      for client in clients { try client.closeInput() }
-    }
+    let load = ClusterLoad(clients: clients, perClient: 60, voted: 20)
+    let voting = load.start(every: .milliseconds(500), waiting: 120)
     let presenter = Task {
       while !Task.isCancelled {
         try? await Task.sleep(for: .milliseconds(400))
         guard
           let listing = try? await cluster.http(
-            "GET", "/api/questions?limit=1000", headers: Self.bearer),
-          let questions = try? JSONSerialization.jsonObject(with: Data(listing.body.utf8))
-            as? [[String: Any]]
+            "GET", "/api/questions?limit=1000", headers: Self.bearer)
         else { continue }
-        for question in questions where question["answered"] as? Bool == false {
-          guard let id = question["id"] as? String, let text = question["content"] as? String,
-            let index = Int(text.split(separator: " ").last ?? "")
-          else { continue }
-          if index < voted, (question["votes"] as? Int) != 1 { continue }
+        for id in load.answerable(listing) {
           _ = try? await cluster.http(
             "POST", "/api/questions/\(id)/answer", headers: Self.bearer)
         }
@@ -92,11 +58,6 @@ struct RollingRestartTests {
     let listing = try await cluster.http("GET", "/api/questions?limit=1000", headers: Self.bearer)
     let stored =
       try JSONSerialization.jsonObject(with: Data(listing.body.utf8)) as? [[String: Any]] ?? []
-    let contents = stored.compactMap { $0["content"] as? String }
-    let expected = Set((0..<3).flatMap { c in (0..<perClient).map { content(c, $0) } })
-    let votes = Dictionary(
-      stored.compactMap { q in (q["content"] as? String).map { ($0, q["votes"] as? Int ?? -1) } },
-      uniquingKeysWith: { first, _ in first })
     // Each disconnection that the client meant to recover from (one it retries), the
     // handshake that ended it, and the connection attempts between the two.
     var gaps: [Duration] = []
@@ -121,14 +82,7 @@ struct RollingRestartTests {
       "rolling restart: instances down for \(downtimes); \(gaps.count) disconnections, "
         + "worst gap \(gaps.max() ?? .zero), attempts \(attempts); reasons \(Set(reasons))")
     #expect(statuses == [0, 0, 0], "\(clients.map(\.stderr))")
-    #expect(Set(contents) == expected && contents.count == expected.count, "each exactly once")
-    for client in 0..<3 {
-      for index in 0..<perClient {
-        #expect(
-          votes[content(client, index)] == (index < voted ? 1 : 0), "\(content(client, index))")
-      }
-    }
-    #expect(stored.allSatisfy { $0["answered"] as? Bool == true })
+    load.expectStored(stored)
     #expect(!gaps.isEmpty, "some client was on a restarted instance")
     // One reconnect each time: the first attempt after a disconnection gets in.
     #expect(attempts.allSatisfy { $0 == 1 }, "\(attempts)")

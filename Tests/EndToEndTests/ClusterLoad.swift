@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The load the operations suites put on several instances: `qna --headless` clients asking
+/// `perClient` questions each at a steady pace, each voting for the first `voted` questions of
+/// the next client once they are in its room; and what the database must hold afterwards.
+struct ClusterLoad: Sendable {
+  let clients: [HeadlessProcess]
+  let perClient: Int
+  let voted: Int
+
+  static func content(_ client: Int, _ index: Int) -> String {
+    "client \(client) question \(index)"
+  }
+
+  /// Asks and votes; the task ends when every question and vote is written and each client's
+  /// input is closed. `seconds`: how long a vote waits for its question.
+  func start(every pace: Duration, waiting seconds: Double) -> Task<Void, any Error> {
+    let (clients, perClient, voted) = (clients, perClient, voted)
+    let asking = clients.enumerated().map { number, client in
+      Task {
+        for index in 0..<perClient {
+          client.write(Self.content(number, index))
+          try? await Task.sleep(for: pace)
+        }
+      }
+    }
+    return Task {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for (number, client) in clients.enumerated() {
+          let other = (number + 1) % clients.count
+          group.addTask {
+            for index in 0..<voted {
+              let created = try await clients[other].waitFor(
+                "created", seconds: seconds,
+                where: { $0["content"] == Self.content(other, index) })
+              let id = try #require(created["id"])
+              _ = try await client.waitFor("room", seconds: seconds, where: { $0["id"] == id })
+              client.write("/vote \(id)")
+            }
+          }
+        }
+        try await group.waitForAll()
+      }
+      for task in asking { await task.value }
+      for client in clients { try client.closeInput() }
+    }
+  }
+
+  /// The questions the presenter may answer now, of an API listing: unanswered, and the
+  /// voted ones once their vote is in (an answered question takes no votes).
+  func answerable(_ listing: HTTPResponse) -> [String] {
+    guard listing.status == 200,
+      let questions = try? JSONSerialization.jsonObject(with: Data(listing.body.utf8))
+        as? [[String: Any]]
+    else { return [] }
+    return questions.compactMap { question in
+      guard question["answered"] as? Bool == false, let id = question["id"] as? String,
+        let text = question["content"] as? String,
+        let index = Int(text.split(separator: " ").last ?? "")
+      else { return nil }
+      return index < voted && (question["votes"] as? Int) != 1 ? nil : id
+    }
+  }
+
+  /// Every question stored once, every vote counted once, every question answered.
+  func expectStored(_ stored: [[String: Any]]) {
+    let contents = stored.compactMap { $0["content"] as? String }
+    let expected = Set(
+      clients.indices.flatMap { c in (0..<perClient).map { Self.content(c, $0) } })
+    let votes = Dictionary(
+      stored.compactMap { q in (q["content"] as? String).map { ($0, q["votes"] as? Int ?? -1) } },
+      uniquingKeysWith: { first, _ in first })
+    #expect(Set(contents) == expected && contents.count == expected.count, "each exactly once")
+    for client in clients.indices {
+      for index in 0..<perClient {
+        let content = Self.content(client, index)
+        #expect(votes[content] == (index < voted ? 1 : 0), "\(content)")
+      }
+    }
+    #expect(stored.allSatisfy { $0["answered"] as? Bool == true })
+  }
+}
