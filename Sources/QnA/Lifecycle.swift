@@ -18,9 +18,18 @@ public enum QuestionState: String, Sendable, Hashable, Codable, CaseIterable {
   public var isPublic: Bool { self == .live || self == .answered }
 }
 
-/// What a presenter can do to a question.
+/// What a presenter can do to a question, or (`announce`, extension `announcements`) to
+/// the whole room.
 public enum PresenterActionKind: String, Sendable, Hashable, Codable, CaseIterable {
   case approve, dismiss, restore, highlight, unhighlight, answer
+  /// Extension `announcements`: the room's banner is `text` from now on (cleared without it).
+  case announce
+
+  /// Whether it acts on the room rather than on one question (it names none).
+  public var isRoomAction: Bool { self == .announce }
+
+  /// The actions on one question.
+  public static let questionActions = allCases.filter { !$0.isRoomAction }
 }
 
 /// Client → server, on a presenter's connection only: one action on one question. `token`
@@ -30,10 +39,11 @@ public struct PresenterAction: Sendable, Hashable, Codable {
   /// This connection's id, as in `newQuestion`.
   public var id: UUID
   public var token: UUID
-  public var question: UUID
+  /// The question acted on; absent for an action on the room (`announce`).
+  public var question: UUID?
   /// One of `PresenterActionKind`'s raw values; anything else is refused.
   public var action: String
-  /// `answer` only: the answer's text, and whether only the asker may read it.
+  /// `answer`: the answer's text; `announce`: the announcement's (absent: cleared).
   public var text: String?
   public var isPrivate: Bool?
 
@@ -43,7 +53,7 @@ public struct PresenterAction: Sendable, Hashable, Codable {
   }
 
   public init(
-    id: UUID, token: UUID, question: UUID, action: PresenterActionKind, text: String? = nil,
+    id: UUID, token: UUID, question: UUID?, action: PresenterActionKind, text: String? = nil,
     isPrivate: Bool? = nil
   ) {
     self.id = id
@@ -62,7 +72,8 @@ public struct PresenterAction: Sendable, Hashable, Codable {
 public struct PresenterActionResponse: Sendable, Hashable, Codable {
   static let type = "presenterActionResponse"
   public var token: UUID
-  public var question: UUID
+  /// The action's question; absent for an action on the room.
+  public var question: UUID?
   public var success: Bool
   /// Why it was refused.
   public var message: String?
@@ -70,7 +81,7 @@ public struct PresenterActionResponse: Sendable, Hashable, Codable {
   public var retryAfter: Double?
 
   public init(
-    token: UUID, question: UUID, success: Bool, message: String? = nil,
+    token: UUID, question: UUID?, success: Bool, message: String? = nil,
     retryAfter: Double? = nil
   ) {
     self.token = token
@@ -83,3 +94,20 @@ public struct PresenterActionResponse: Sendable, Hashable, Codable {
 
 extension PresenterAction: WireBody {}
 extension PresenterActionResponse: WireBody {}
+
+/// Extension `announcements`: the presenter's message to the whole room, shown as a banner
+/// until replaced or cleared. In a snapshot, present when there is one; in a delta, present
+/// when it changed, `{}` when it was cleared.
+public struct Announcement: Sendable, Hashable, Codable {
+  public var text: String?
+  /// When it was made (seconds since 2001, as `createdAt`).
+  public var at: Date?
+
+  public init(text: String? = nil, at: Date? = nil) {
+    self.text = text
+    self.at = at
+  }
+
+  /// The longest announcement, in characters: a banner, not a speech.
+  public static let maxLength = 280
+}

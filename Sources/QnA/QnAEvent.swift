@@ -40,9 +40,10 @@ public enum QnAEvent: Sendable, Hashable {
   case vote(question: UUID, up: Bool, token: UUID)
   /// A vote an earlier run kept on disk, not yet answered: queued again as it was.
   case restoreVote(KeptVote)
-  /// The presenter acts on a question (`qna present`); `token` is a fresh UUID for it.
+  /// The presenter acts on a question (`qna present`), or on the room (`question` nil);
+  /// `token` is a fresh UUID for it.
   case act(
-    PresenterActionKind, question: UUID, text: String? = nil, isPrivate: Bool = false,
+    PresenterActionKind, question: UUID?, text: String? = nil, isPrivate: Bool = false,
     token: UUID)
   /// The presenter takes back their last dismiss, restore, highlight or unhighlight.
   case undo(token: UUID)
@@ -112,4 +113,6 @@ public enum QnAChange: Sendable, Hashable {
   case notice(Notice)
   /// Extension `sessionState`: the session was closed, reopened or deleted.
   case session(SessionInfo, deleted: Bool)
+  /// Extension `announcements`: the room's banner is this text now (`nil`: cleared).
+  case announcement(String?)
 }

@@ -12,7 +12,8 @@ import CommandLineValues
 public struct PresenterDesk: Sendable, Equatable {
   public struct Action: Sendable, Hashable {
     public var kind: PresenterActionKind
-    public var question: UUID
+    /// The question acted on; `nil` for an action on the room (`announce`).
+    public var question: UUID?
     public var text: String?
     public var isPrivate: Bool
     public var token: UUID
@@ -30,8 +31,9 @@ public struct PresenterDesk: Sendable, Equatable {
 
   /// Actions not yet answered by the server, in the order given.
   public internal(set) var queue: [Action] = []
-  /// The last action, and the question highlighted before it (for undoing a highlight).
-  var lastUndoable: (action: Action, previousHighlight: UUID?)?
+  /// The last action, and the question highlighted and the announcement shown before it (for
+  /// undoing a highlight or an announcement).
+  var lastUndoable: (action: Action, previousHighlight: UUID?, previousAnnouncement: String?)?
 
   /// Actions the server has not confirmed, on or off the wire.
   public var pendingCount: Int { queue.count }
@@ -41,6 +43,7 @@ public struct PresenterDesk: Sendable, Equatable {
   public static func == (a: Self, b: Self) -> Bool {
     a.queue == b.queue && a.lastUndoable?.action == b.lastUndoable?.action
       && a.lastUndoable?.previousHighlight == b.lastUndoable?.previousHighlight
+      && a.lastUndoable?.previousAnnouncement == b.lastUndoable?.previousAnnouncement
   }
 }
 
@@ -49,7 +52,7 @@ extension QnAState {
   static let maxQueuedActions = 10_000
 
   mutating func act(
-    _ kind: PresenterActionKind, on question: UUID, text: String?, isPrivate: Bool, token: UUID
+    _ kind: PresenterActionKind, on question: UUID?, text: String?, isPrivate: Bool, token: UUID
   ) -> [QnAEffect] {
     guard configuration.presenter else {
       return [notice(Message("Only the presenter's console acts on questions."), kind: .error)]
@@ -57,14 +60,18 @@ extension QnAState {
     guard desk.queue.count < Self.maxQueuedActions else {
       return [notice(Message("Too many actions wait for the server."), kind: .error)]
     }
+    if kind == .announce, !serverExtensions.contains(ProtocolExtension.announcements) {
+      return [notice(Message("This server has no announcements."), kind: .error)]
+    }
     let trimmed = text?.trimmingWhiteSpace()
     let action = PresenterDesk.Action(
-      kind: kind, question: question,
-      text: kind == .answer ? trimmed.flatMap { $0.isEmpty ? nil : $0 } : nil,
+      kind: kind, question: kind.isRoomAction ? nil : question,
+      text: kind == .answer || kind == .announce
+        ? trimmed.flatMap { $0.isEmpty ? nil : $0 } : nil,
       isPrivate: kind == .answer && isPrivate, token: token)
     // Undo is about the last action, whatever it was: after an approve, "u" must not reach
     // back to a dismiss before it.
-    desk.lastUndoable = (action, room.highlighted)
+    desk.lastUndoable = (action, room.highlighted, room.announcement?.text)
     desk.queue.append(action)
     return [.report(.action(action, outcome: .queued))] + sendActions()
   }
@@ -72,23 +79,27 @@ extension QnAState {
   /// The last action, taken back as a new one when it is a dismiss, restore, highlight or
   /// unhighlight (an approve or an answer has reached the room: it stays).
   mutating func undo(token: UUID) -> [QnAEffect] {
-    guard let (last, previous) = desk.lastUndoable else {
+    guard let (last, previous, previousAnnouncement) = desk.lastUndoable else {
       return [notice(Message("Nothing to undo."), kind: .info)]
     }
     desk.lastUndoable = nil
-    let inverse: (PresenterActionKind, UUID)
+    let inverse: (PresenterActionKind, UUID?)
+    var text: String?
     switch last.kind {
     case .dismiss: inverse = (.restore, last.question)
     case .restore: inverse = (.dismiss, last.question)
     case .highlight: inverse = previous.map { (.highlight, $0) } ?? (.unhighlight, last.question)
     case .unhighlight: inverse = (.highlight, last.question)
+    case .announce:
+      inverse = (.announce, nil)
+      text = previousAnnouncement
     case .approve, .answer:
       return [
         notice(
           Message("The last action (%s) cannot be undone.", last.kind.rawValue), kind: .info)
       ]
     }
-    var effects = act(inverse.0, on: inverse.1, text: nil, isPrivate: false, token: token)
+    var effects = act(inverse.0, on: inverse.1, text: text, isPrivate: false, token: token)
     desk.lastUndoable = nil  // an undo is not undone by the next undo
     effects.append(notice(Message("Undone: %s.", last.kind.rawValue), kind: .info))
     return effects

@@ -62,7 +62,7 @@ extension QnAState {
     if room.assembling?.seq != snapshot.seq || room.assembling?.parts != snapshot.parts {
       room.assembling = Room.Assembly(
         seq: snapshot.seq, parts: snapshot.parts, highlighted: snapshot.highlighted,
-        epoch: snapshot.epoch)
+        epoch: snapshot.epoch, announcement: snapshot.announcement)
     }
     guard var assembly = room.assembling, assembly.pages[snapshot.part] == nil else { return [] }
     // Within the room's bounds as pages arrive: a hostile server's endless room is cut here.
@@ -97,6 +97,7 @@ extension QnAState {
       })
     room.voteSettledAt = room.voteSettledAt.filter { $0.value > assembly.seq }
     room.highlighted = assembly.highlighted
+    let banner = announce(assembly.announcement)
     // Another room (a server on another database): what was seen of the old one is moot.
     if let epoch = room.epoch, epoch != assembly.epoch { room.newestSeen = assembly.seq }
     room.seq = assembly.seq
@@ -112,7 +113,7 @@ extension QnAState {
       guard let token = tokenByServerID[question.id] else { continue }
       own += updateLifecycle(token, state: question.lifecycle, answer: question.answer)
     }
-    return lines + own + behind + sendVotes() + sendActions()
+    return lines + banner + own + behind + sendVotes() + sendActions()
   }
 
   /// Every question of the room as a line, oldest first.
@@ -179,6 +180,7 @@ extension QnAState {
         effects += roomLine(id).map { [$0] } ?? []
       }
     }
+    if let announcement = delta.announcement { effects += announce(announcement) }
     // A page before the last: its questions are applied, the sequence waits for the rest.
     guard delta.completes else { return effects }
     room.seq = delta.to

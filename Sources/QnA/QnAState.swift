@@ -82,7 +82,7 @@ public struct QnAState: Sendable, Equatable {
   /// Handshakes seen so far: the second one is a reconnect.
   var handshakes = 0
   /// The extensions the current server announced in its last handshake.
-  var serverExtensions: Set<String> = []
+  public internal(set) var serverExtensions: Set<String> = []
   /// Set by a refusal that may be retried: from then on one question is on the wire at a
   /// time, in typed order, until none is left to send, so that a backlog meets a rate limit
   /// with one refusal per question at most instead of one per question per retry.

@@ -25,6 +25,8 @@ public struct Room: Sendable, Equatable {
   public internal(set) var questions: [UUID: RoomQuestion] = [:]
   /// The question being answered now.
   public internal(set) var highlighted: UUID?
+  /// Extension `announcements`: the presenter's banner for the room, if any.
+  public internal(set) var announcement: Announcement?
   /// Clock time each question last gained votes, for a brief highlight as it moves up.
   public internal(set) var risenAt: [UUID: Duration] = [:]
   /// This attendee's votes as the server last said.
@@ -52,6 +54,7 @@ public struct Room: Sendable, Equatable {
     var pages: [Int: [RoomQuestion]] = [:]
     var highlighted: UUID?
     var epoch: UUID
+    var announcement: Announcement?
     /// Questions and text bytes kept so far: the bounds hold while pages arrive, not after.
     var count = 0
     var textBytes = 0

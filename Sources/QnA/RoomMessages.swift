@@ -141,11 +141,14 @@ public struct RoomSnapshot: Sendable, Hashable, Codable {
   public var highlighted: UUID?
   /// Which room's sequence numbers these are, for a later `join`'s `since`.
   public var epoch: UUID
+  /// Extension `announcements`: the room's banner, on every page alike; absent when none.
+  public var announcement: Announcement?
 
   public init(
     seq: Int, part: Int, parts: Int, questions: [RoomQuestion], highlighted: UUID? = nil,
-    epoch: UUID
+    epoch: UUID, announcement: Announcement? = nil
   ) {
+    self.announcement = announcement
     self.seq = seq
     self.part = part
     self.parts = parts
@@ -175,11 +178,16 @@ public struct RoomDelta: Sendable, Hashable, Codable {
   /// Extension `counts`: the questions whose only change was their votes, as pairs of
   /// numbers, the question's `n` then its count (`[17,15,23,4]`); they are not in `questions`.
   public var counts: [Int]?
+  /// Extension `announcements`: present when the banner changed (`{}`: cleared), on the last
+  /// page.
+  public var announcement: Announcement?
 
   public init(
     from: Int, to: Int, questions: [RoomQuestion] = [], removed: [UUID]? = nil,
-    highlight: HighlightChange? = nil, part: Int? = nil, parts: Int? = nil, counts: [Int]? = nil
+    highlight: HighlightChange? = nil, part: Int? = nil, parts: Int? = nil, counts: [Int]? = nil,
+    announcement: Announcement? = nil
   ) {
+    self.announcement = announcement
     self.counts = counts
     self.from = from
     self.to = to

@@ -125,6 +125,9 @@ public enum ProtocolExtension {
   public static let audience = "audience"
   /// A session's socket is told when the session is closed, reopened or deleted (`session`).
   public static let sessionState = "sessionState"
+  /// The presenter's banner for the whole room: `announce` actions, `announcement` in the
+  /// room's snapshots and deltas.
+  public static let announcements = "announcements"
 }
 
 /// Extension `sessionState`, server → every socket of a session, on whichever instance: the

@@ -52,6 +52,8 @@ public enum HeadlessEvents {
         ("title", .string(session.title)), ("open", .bool(session.open)),
         ("deleted", .bool(deleted)),
       ])
+    case .announcement(let text):
+      JSONLine(["event": .string("announcement"), "text": text.map { .string($0) } ?? .null])
     case .notice(let notice):
       JSONLine([
         "event": .string("notice"), "text": .string(notice.text),
@@ -82,7 +84,8 @@ public enum HeadlessEvents {
   {
     var members: [(key: String, value: JSONLine.Value)] = [
       ("event", .string("action")), ("action", .string(action.kind.rawValue)),
-      ("id", .string(action.question.uuidString)), ("token", .string(action.token.uuidString)),
+      ("id", action.question.map { .string($0.uuidString) } ?? .null),
+      ("token", .string(action.token.uuidString)),
     ]
     switch outcome {
     case .queued: members.append(("outcome", .string("queued")))

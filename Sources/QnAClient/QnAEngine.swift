@@ -182,9 +182,11 @@ public actor QnAEngine {
   /// Gives up a question the server refused for good.
   public func discard(_ token: UUID) { apply(.discard(token)) }
 
-  /// A presenter's action on a question (`qna present`): queued, sent once.
+  /// A presenter's action on a question, or on the room (`question` nil: `announce`, with
+  /// `text` nil to clear) (`qna present`): queued, sent once.
   public func act(
-    _ action: PresenterActionKind, on question: UUID, text: String? = nil, isPrivate: Bool = false
+    _ action: PresenterActionKind, on question: UUID?, text: String? = nil,
+    isPrivate: Bool = false
   ) {
     apply(.act(action, question: question, text: text, isPrivate: isPrivate, token: makeToken()))
   }

@@ -56,6 +56,12 @@ struct Palette {
   var title: CellStyle { colors ? CellStyle(color: .cyan, bold: true) : CellStyle(bold: true) }
   var faint: CellStyle { CellStyle(dim: true) }
   var prompt: CellStyle { colors ? CellStyle(color: .cyan, bold: true) : CellStyle(bold: true) }
+  /// The presenter's announcement, across the top of the room.
+  var announcement: CellStyle {
+    colors
+      ? CellStyle(color: .yellow, bold: true, reverse: true)
+      : CellStyle(bold: true, underline: true)
+  }
   /// The footer's bar, and an error or a question inside it.
   var bar: CellStyle { CellStyle(reverse: true) }
   var barAlert: CellStyle {

@@ -11,6 +11,7 @@ enum PresenterHelp {
       ("t", tr("answer it with text, for the room")),
       ("p", tr("answer it with text, for the asker only")),
       ("Enter, Esc (answering)", tr("send the answer / drop it")),
+      ("b", tr("announce to the room (a banner); an empty line clears it")),
       ("u", tr("undo the last action")),
       ("s, F2, Ctrl-O", tr("sort: by votes / newest first")),
       ("/", tr("search; Esc shows them all")),

@@ -26,15 +26,17 @@ extension TerminalModel {
 
   var answerPrompt: String { prompt(tr("Answer")) }
   var privateAnswerPrompt: String { prompt(tr("Private answer")) }
+  var announcementPrompt: String { prompt(tr("Announcement")) }
   static var presenterHint: String {
     // TRANSLATORS: each single letter is the key that does what follows it: keep the letters.
     tr(
-      "a approve · d dismiss · r restore · h now answering · m answered · t/p answer · u undo · Tab list · ? keys"
+      "a approve · d dismiss · r restore · h now answering · m answered · t/p answer · b announce · u undo · Tab list · ? keys"
     )
   }
 
   mutating func handlePresenterKey(_ key: Key) -> [TerminalAction] {
     if answering != nil { return handleAnswerKey(key) }
+    if announcing { return handleAnnouncementKey(key) }
     // Keys typed quickly arrive joined: each is a key of its own.
     if case .text(let text) = key, text.count > 1 {
       return text.flatMap { handlePresenterKey(.text(String($0))) }
@@ -56,6 +58,14 @@ extension TerminalModel {
       guard let entry = selectedEntry else { return act(.answer) }
       answering = AnswerDraft(question: entry.id, isPrivate: key == .text("p"))
       editor = LineEditor(entry.answer ?? "")
+      keepCursorVisible()
+    case .text("b"):
+      guard state.serverExtensions.contains(ProtocolExtension.announcements) else {
+        addNotice(tr("This server has no announcements."), kind: .info)
+        return []
+      }
+      announcing = true
+      editor = LineEditor(state.room.announcement?.text ?? "")
       keepCursorVisible()
     case .text("u"): return [.undo]
     case .text("s"), .function(2), .control("o"):
@@ -91,6 +101,29 @@ extension TerminalModel {
       editor = LineEditor()
       inputOffset = 0
       addNotice(tr("Answer dropped."), kind: .info)
+    case .control("c"): return requestQuit()
+    case .text(let text): editor.insert(Self.typeable(text))
+    default: Self.edit(key, in: &editor)
+    }
+    keepCursorVisible()
+    return []
+  }
+
+  /// Keys while an announcement is typed: Enter shows it to the room (an empty line clears
+  /// the one shown), Esc drops it.
+  private mutating func handleAnnouncementKey(_ key: Key) -> [TerminalAction] {
+    switch key {
+    case .enter:
+      let text = editor.text.trimmingSpaces()
+      announcing = false
+      editor = LineEditor()
+      inputOffset = 0
+      return [.act(.announce, nil, text: text.isEmpty ? nil : text, isPrivate: false)]
+    case .escape:
+      announcing = false
+      editor = LineEditor()
+      inputOffset = 0
+      addNotice(tr("Announcement dropped."), kind: .info)
     case .control("c"): return requestQuit()
     case .text(let text): editor.insert(Self.typeable(text))
     default: Self.edit(key, in: &editor)

@@ -31,7 +31,7 @@ extension TerminalModel {
     RoomList(
       entries: roomEntries, width: columns, height: listHeight, words: options.screenReader,
       unconfirmed: options.screenReader && options.presenter
-        ? Set(state.desk.queue.map(\.question)) : [])
+        ? Set(state.desk.queue.compactMap(\.question)) : [])
   }
 
   /// Text keys with a meaning of their own on an empty input line.

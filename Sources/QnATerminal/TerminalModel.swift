@@ -20,7 +20,7 @@ public enum TerminalAction: Sendable, Equatable {
   /// Vote for a question of the room (`up`), or take the vote back.
   case vote(UUID, up: Bool)
   /// The presenter's console: an action on a question, or undo the last one.
-  case act(PresenterActionKind, UUID, text: String?, isPrivate: Bool)
+  case act(PresenterActionKind, UUID?, text: String?, isPrivate: Bool)
   case undo
   case reconnectNow
   /// Forget what is on screen and paint everything again (Ctrl-L).
@@ -115,6 +115,8 @@ public struct TerminalModel: Sendable {
   public internal(set) var presenterTab = QuestionState.live
   public internal(set) var tabCounts: [QuestionState: Int] = [:]
   public internal(set) var answering: AnswerDraft?
+  /// The presenter's console: an announcement is being typed (the input line is its editor).
+  public internal(set) var announcing = false
   /// Screen-reader mode: the room changed since it was last drawn (it is redrawn on a key).
   public internal(set) var roomIsStale = false
   /// Screen-reader mode: the cursor is on the footer's announcement (F3), until the next key.
@@ -205,8 +207,15 @@ public struct TerminalModel: Sendable {
   var showsBanner: Bool {
     (options.screenReader || state.nowAnswering != nil) && rows > Self.minimumRows
   }
+  /// Whether the presenter's announcement is shown under the header (the "now answering"
+  /// banner under it).
+  var showsAnnouncement: Bool {
+    state.room.announcement?.text != nil && rows > Self.minimumRows + 1
+  }
+  /// The row of the "now answering" banner.
+  var bannerRow: Int { showsAnnouncement ? 2 : 1 }
   /// The first row of the list area.
-  var listTop: Int { showsBanner ? 2 : 1 }
+  var listTop: Int { 1 + (showsAnnouncement ? 1 : 0) + (showsBanner ? 1 : 0) }
   /// Rows between the header (and banner) and the footer (a screen reader's footer has a
   /// second line: its announcement, whole, apart from the counts).
   var listHeight: Int { max(0, rows - (options.screenReader ? 3 : 2) - listTop) }

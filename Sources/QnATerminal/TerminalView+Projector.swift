@@ -18,6 +18,15 @@ extension TerminalView {
     _ = grid.write(
       TextWidth.truncate(" " + title, to: width), row: 0, column: 0, style: palette.title)
     var row = 2
+    if let text = state.room.announcement?.text {
+      // The presenter's announcement first, whole when it fits in three lines.
+      for line in TextWrap.lines(Sanitizer.forScreen(text), width: width - 2).prefix(3) {
+        grid.fill(row: row, to: width, style: palette.announcement)
+        _ = grid.write(" " + line, row: row, column: 0, style: palette.announcement)
+        row += 1
+      }
+      row += 1
+    }
     let bold = CellStyle(bold: true)
     if let now = state.nowAnswering {
       _ = grid.write(" " + tr("Now answering:"), row: row, column: 0, style: palette.style(.quiet))

@@ -8,12 +8,29 @@ extension TerminalView {
     let label =
       " " + (answering.mine ? tr("Now answering your question:") : tr("Now answering:")) + " "
     let text = Sanitizer.forScreen(answering.question.content)
-    grid.fill(row: 1, style: palette.highlight)
+    drawBar(label, text, row: model.bannerRow, style: palette.highlight, into: &grid)
+  }
+
+  /// The presenter's announcement (extension `announcements`), right under the header.
+  static func drawAnnouncement(
+    _ model: TerminalModel, _ palette: Palette, into grid: inout ScreenGrid
+  ) {
+    guard model.showsAnnouncement, let text = model.state.room.announcement?.text else { return }
+    drawBar(
+      " " + tr("Announcement:") + " ", Sanitizer.forScreen(text), row: 1,
+      style: palette.announcement, into: &grid)
+  }
+
+  /// A label and a text across one whole row, cut to its width.
+  private static func drawBar(
+    _ label: String, _ text: String, row: Int, style: CellStyle, into grid: inout ScreenGrid
+  ) {
+    grid.fill(row: row, style: style)
     let column = grid.write(
-      TextWidth.truncate(label, to: grid.columns), row: 1, column: 0, style: palette.highlight)
+      TextWidth.truncate(label, to: grid.columns), row: row, column: 0, style: style)
     grid.write(
-      TextWidth.truncate(text, to: max(0, grid.columns - column - 1)), row: 1, column: column,
-      style: palette.highlight)
+      TextWidth.truncate(text, to: max(0, grid.columns - column - 1)), row: row, column: column,
+      style: style)
   }
 
   /// Returns whether questions lie above and below the ones shown, and the first row of the

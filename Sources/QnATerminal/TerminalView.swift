@@ -29,6 +29,7 @@ public enum TerminalView {
       return Frame(grid: grid, cursor: nil)
     }
     drawHeader(model, palette, into: &grid)
+    drawAnnouncement(model, palette, into: &grid)
     drawBanner(model, palette, into: &grid)
     let more: (above: Bool, below: Bool)
     // The focused question's first line shown: where the cursor goes when the list has the
@@ -289,9 +290,11 @@ public enum TerminalView {
         into: &grid)
       return (y, min(x, grid.columns - 1))
     }
-    if model.options.presenter, let answering = model.answering {
+    if model.options.presenter, model.answering != nil || model.announcing {
       let prompt =
-        answering.isPrivate ? model.privateAnswerPrompt : model.answerPrompt
+        model.announcing
+        ? model.announcementPrompt
+        : model.answering?.isPrivate == true ? model.privateAnswerPrompt : model.answerPrompt
       let start = grid.write(prompt, row: y, column: 0, style: palette.prompt)
       let x = drawLine(
         model.editor, offset: model.inputOffset, from: start, to: grid.columns - 1, row: y,

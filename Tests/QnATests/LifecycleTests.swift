@@ -219,7 +219,7 @@ struct LifecycleTests {
     var driver = Driver(configuration: QnAConfiguration(presenter: true))
     let (a, b) = (uuid(1, group: 0x5E), uuid(2, group: 0x5E))
     driver.enterRoom(questions: [Self.q(1, state: .live), Self.q(2, state: .live)], highlighted: a)
-    func lastAction(_ effects: [QnAEffect]) -> (PresenterActionKind, UUID)? {
+    func lastAction(_ effects: [QnAEffect]) -> (PresenterActionKind, UUID?)? {
       for case .report(.action(let action, .queued)) in effects.reversed() {
         return (action.kind, action.question)
       }

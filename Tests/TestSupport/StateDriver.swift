@@ -143,6 +143,7 @@ extension [QnAEffect] {
       case .disconnected: "disconnected"
       case .notice: "notice"
       case .session: "session"
+      case .announcement: "announcement"
       }
     }
   }

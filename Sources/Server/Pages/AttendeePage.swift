@@ -20,6 +20,8 @@ package enum AttendeePage {
     /// The room's questions as everyone sees them, most votes first.
     package var questions: [StoredQuestion] = []
     package var highlighted: UUID?
+    /// The presenter's announcement, if any (extension `announcements`).
+    package var announcement: String?
     /// The longest question, in characters.
     package var maxLength = 1000
 
@@ -76,6 +78,7 @@ package enum AttendeePage {
     let closed = room.open ? "" : " disabled"
     let t = (
       joinCode: e(words.t("Join code:")),
+      announcement: e(words.t("Announcement:")),
       nowAnswering: e(words.t("Now answering:")),
       askHeading: e(words.t("Ask a question")),
       closed: e(words.t("This session is closed: it takes no new questions.")),
@@ -104,6 +107,9 @@ package enum AttendeePage {
       <p id="status" role="status"></p>
       </header>
       <main>
+      <section id="banner" class="banner"\(room.announcement == nil ? " hidden" : "")>
+      <p><strong>\(t.announcement)</strong> <span id="banner-text">\(e(room.announcement ?? ""))</span></p>
+      </section>
       <section id="now" aria-labelledby="now-heading"\(highlighted == nil ? " hidden" : "")>
       <h2 id="now-heading">\(t.nowAnswering)</h2>
       <p id="now-text">\(e(highlighted?.content ?? ""))</p>

@@ -69,6 +69,7 @@ extension AttendeeScript {
             const before = new Map(questions);
             questions.clear(); numbers.clear(); voted = new Set();
             seq = m.seq; epoch = m.epoch || null; highlighted = m.highlighted || null; gapAt = null;
+            banner(m.announcement);
             for (const page of pages.got.values()) {
               for (const q of page) {
                 if ((before.get(q.id) || {}).mine) q.mine = true;
@@ -169,6 +170,7 @@ extension AttendeeScript {
           }
           highlighted = now;
         }
+        if (m.announcement) banner(m.announcement);
         if ((m.part || 1) === (m.parts || 1)) seq = m.to;
         render();
       }

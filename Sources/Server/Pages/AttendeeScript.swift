@@ -17,6 +17,7 @@ package enum AttendeeScript {
     scriptWord("Loading…"), scriptWord("No questions yet."),
     scriptWord("The presenter deleted this session."),
     scriptWord("The presenter reopened this session: it takes questions again."),
+    scriptWord("Announcement:"),
   ]
 
   /// The script: its state and what it sends (`core`), what it receives
@@ -62,6 +63,14 @@ package enum AttendeeScript {
 
       const say = (text) => { $('status').textContent = text; };
       const announce = (text) => { $('announcements').textContent = text; };
+      // Extension announcements: the presenter's banner; read out when it changes.
+      const banner = (a) => {
+        const text = a && typeof a.text === 'string' ? printable(a.text).slice(0, 280) : '';
+        if (text === $('banner-text').textContent) return;
+        $('banner-text').textContent = text;
+        $('banner').hidden = !text;
+        if (text) announce(`${word('Announcement:')} ${text}`);
+      };
       const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
       const has = (name) => extensions.includes(name);
       // `news`: a change as it happens (not a snapshot), which the live region may read out.

@@ -41,7 +41,9 @@ package enum PresenterPage {
       counts: words.format(words.t("Asked: %1$d · open: %2$d"), total, open),
       loading: words.t("Loading…"), sort: words.t("Sort"), byVotes: words.t("by votes"),
       newest: words.t("newest first"), search: words.t("Search"), question: words.t("Question"),
-      votes: words.t("Votes"), asked: words.t("Asked")
+      votes: words.t("Votes"), asked: words.t("Asked"),
+      announcement: words.t("Announcement for the room"), announce: words.t("Announce"),
+      clear: words.t("Clear")
     )
     let messages = words.scriptMessages(PresenterScript.messages)
     // Where attendees join, and its QR code, folded away until the presenter wants it.
@@ -63,6 +65,10 @@ package enum PresenterPage {
       \(joinLine)
       <p>\(HTML.escape(text.counts)) <span id="status">\(HTML.escape(text.loading))</span></p>
       <p id="banner" hidden></p>
+      <form id="announce"><label>\(HTML.escape(text.announcement)) \
+      <input id="announcement" maxlength="280" autocomplete="off"></label> \
+      <button>\(HTML.escape(text.announce))</button> \
+      <button type="button" id="unannounce">\(HTML.escape(text.clear))</button></form>
       <nav id="tabs"></nav>
       <p><label>\(HTML.escape(text.sort)) <select id="sort"><option value="votes">\(HTML.escape(text.byVotes))</option>\
       <option value="time">\(HTML.escape(text.newest))</option></select></label>
@@ -114,6 +120,7 @@ package enum PresenterPage {
     tr.now td { background: #fff6cc; }
     #tabs button.current { font-weight: bold; }
     #banner { background: #fff6cc; padding: .5em; font-weight: bold; }
+    #announce input { width: 28em; max-width: 100%; }
     .answer { color: #264; margin-top: .3em; }
     details svg { width: 16em; max-width: 100%; shape-rendering: crispEdges; }
     """

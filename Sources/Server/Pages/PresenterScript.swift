@@ -152,6 +152,22 @@ package enum PresenterScript {
         return tr;
       }
 
+      // Extension announcements: the room's banner as the server last said; the field
+      // follows it unless the presenter is typing there.
+      let announcement = '';
+      const showAnnouncement = (a) => {
+        announcement = a && typeof a.text === 'string' ? a.text : '';
+        if (document.activeElement !== $('announcement')) $('announcement').value = announcement;
+      };
+      async function announce(text) {
+        const response = await fetch(`${BASE}api/announcement`, {
+          method: text ? 'PUT' : 'DELETE', credentials: 'same-origin',
+          body: text ? JSON.stringify({ text }) : undefined,
+          headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
+        });
+        if (!response.ok) say(`${response.status} ${await response.text()}`);
+      }
+
       async function act(id, action) {
         let body;
         if (action === 'answer-text') {
@@ -199,6 +215,7 @@ package enum PresenterScript {
             numbers.clear();
             for (const page of pages.got.values()) for (const q of page) learn(q);
             highlighted = m.highlighted || null;
+            showAnnouncement(m.announcement);
             seq = m.seq;
             pages = null;
             document.body.dataset.live = 'true';
@@ -215,6 +232,7 @@ package enum PresenterScript {
             applyCounts(m.counts, questions, numbers);
             for (const id of m.removed || []) questions.delete(id);
             if (m.highlight) highlighted = m.highlight.id || null;
+            if (m.announcement) showAnnouncement(m.announcement);
             // A large delta comes in pages of one from/to: the last one completes it.
             if ((m.part || 1) === (m.parts || 1)) seq = m.to;
             render();
@@ -229,6 +247,11 @@ package enum PresenterScript {
         const action = e.target.dataset.action;
         if (action) act(e.target.closest('tr').dataset.id, action);
       });
+      $('announce').addEventListener('submit', (e) => {
+        e.preventDefault();
+        announce($('announcement').value.trim());
+      });
+      $('unannounce').addEventListener('click', () => { $('announcement').value = ''; announce(''); });
       $('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
       $('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
       connect();

@@ -43,6 +43,8 @@ package enum ProjectorPage {
       <main>
       <section class="stage" aria-labelledby="stage-heading">
       <h1 id="stage-heading">\(e(title))</h1>
+      <p id="banner" class="banner" aria-live="polite"\(room.announcement == nil ? " hidden" : "")>\
+      \(e(room.announcement ?? ""))</p>
       <p id="now-label">\(t.nowAnswering)</p>
       <p id="now-text" aria-live="polite"\(now == nil ? " class=\"idle\"" : "")>\
       \(e(now?.content ?? t.idle))</p>

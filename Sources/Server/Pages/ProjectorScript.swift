@@ -26,6 +26,12 @@ package enum ProjectorScript {
       const me = uuid();
       const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
       const learn = (q) => { questions.set(q.id, q); if (Number.isInteger(q.n)) numbers.set(q.n, q.id); };
+      // Extension announcements: the presenter's banner, above the question being answered.
+      const banner = (a) => {
+        const text = a && typeof a.text === 'string' ? printable(a.text).slice(0, 280) : '';
+        $('banner').textContent = text;
+        $('banner').hidden = !text;
+      };
 
       function render() {
         // Until the room comes, what the server wrote stays.
@@ -90,6 +96,7 @@ package enum ProjectorScript {
             for (const page of pages.got.values()) for (const q of page) learn(q);
             seq = m.seq; epoch = m.epoch || null; highlighted = m.highlighted || null; pages = null;
             gapAt = null;
+            banner(m.announcement);
             body.dataset.live = 'true';
             render();
           } else if (m.type === 'roomDelta') {
@@ -107,6 +114,7 @@ package enum ProjectorScript {
             applyCounts(m.counts, questions, numbers);
             for (const id of m.removed || []) questions.delete(id);
             if (m.highlight) highlighted = m.highlight.id || null;
+            if (m.announcement) banner(m.announcement);
             if ((m.part || 1) === (m.parts || 1)) seq = m.to;
             render();
           } else if (m.type === 'audience') {

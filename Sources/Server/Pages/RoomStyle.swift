@@ -36,6 +36,10 @@ package enum RoomStyle {
     #status, .meta, footer { color: var(--muted); font-size: .9rem; }
     #now { background: var(--now); color: var(--now-fg); padding: .5rem .75rem; border-radius: .5rem; }
     #now h2 { margin-top: 0; }
+    .banner { background: var(--accent); color: var(--accent-fg); padding: .5rem .75rem;
+      border-radius: .5rem; margin: .5rem 0; overflow-wrap: anywhere; unicode-bidi: isolate; }
+    .banner[hidden] { display: none; }
+    .screen .banner { font-size: 1.3em; font-weight: 600; }
     form { display: grid; gap: .4rem; }
     textarea, input, select, button { font: inherit; color: inherit; }
     textarea, input, select { width: 100%; padding: .5rem; border: 1px solid var(--muted);

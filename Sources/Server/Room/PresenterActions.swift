@@ -53,11 +53,17 @@ package struct PresenterActions: Sendable {
       return refuse("The id in presenterAction is not this connection's id.")
     }
     guard let kind = action.kind else { return refuse("There is no such action.") }
+    if kind.isRoomAction {
+      return await respond(toRoomAction: kind, action, refuse: refuse)
+    }
+    guard let question = action.question else {
+      return refuse("A \(kind.rawValue) names its question.")
+    }
     if let problem = Self.answerProblem(action.text) { return refuse(problem) }
     let outcome: QuestionStore.ActionOutcome?
     do {
       outcome = try await perform(
-        kind, on: action.question, text: action.text, isPrivate: action.isPrivate == true,
+        kind, on: question, text: action.text, isPrivate: action.isPrivate == true,
         token: action.token)
     } catch {
       room.logger.error("could not store an action: \(error)")

@@ -264,7 +264,8 @@ package final class RoomFanOut: Sendable {
       let room = try await store.snapshot(for: nil, presenter: presenter)
       let fresh = SharedSnapshot(
         seq: room.seq, epoch: epoch, questions: room.questions, highlighted: room.highlighted,
-        deflaters: deflaters, readAt: started, readCost: ContinuousClock.now - started)
+        announcement: room.announcement, deflaters: deflaters, readAt: started,
+        readCost: ContinuousClock.now - started)
       shared[presenter] = fresh
       return fresh
     }

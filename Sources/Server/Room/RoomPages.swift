@@ -35,6 +35,7 @@ package enum RoomPages {
       pages[index].parts = pages.count
     }
     pages[pages.count - 1].highlight = delta.highlight
+    pages[pages.count - 1].announcement = delta.announcement
     return pages
   }
 

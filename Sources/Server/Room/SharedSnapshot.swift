@@ -13,6 +13,8 @@ package final class SharedSnapshot: Sendable {
   /// Nobody's: `mine` and `voted` false throughout.
   package let questions: [RoomQuestion]
   package let highlighted: UUID?
+  /// The room's banner (extension `announcements`), on every page.
+  package let announcement: Announcement?
   /// `questions` in pages under `RoomPages.pageBytes`, by index.
   package let pages: [Range<Int>]
   /// Each question's number in the room (extension `counts`).
@@ -30,7 +32,8 @@ package final class SharedSnapshot: Sendable {
 
   package init(
     seq: Int, epoch: UUID, questions: [RoomQuestion], highlighted: UUID?,
-    deflaters: SharedDeflaters? = nil, readAt: ContinuousClock.Instant = .now,
+    announcement: Announcement? = nil, deflaters: SharedDeflaters? = nil,
+    readAt: ContinuousClock.Instant = .now,
     readCost: Duration = .zero
   ) {
     reusableFor = readCost < .milliseconds(10) ? .zero : min(.seconds(1), readCost * 20)
@@ -38,6 +41,7 @@ package final class SharedSnapshot: Sendable {
     self.epoch = epoch
     self.questions = questions
     self.highlighted = highlighted
+    self.announcement = announcement
     self.deflaters = deflaters
     self.readAt = readAt
     pages = RoomPages.ranges(questions, limit: RoomPages.pageBytes)
@@ -58,7 +62,7 @@ package final class SharedSnapshot: Sendable {
             shown.mine = nil
             shown.voted = nil
             return shown
-          }, highlighted: highlighted, epoch: epoch)
+          }, highlighted: highlighted, epoch: epoch, announcement: announcement)
         return OutgoingMessage(codec.encode(.room(page)), deflaters: deflaters)
       }
       cached = made
@@ -136,7 +140,8 @@ package struct SnapshotPages {
     }
     let page = RoomSnapshot(
       seq: snapshot.seq, part: index + 1, parts: count, questions: questions,
-      highlighted: snapshot.highlighted, epoch: snapshot.epoch)
+      highlighted: snapshot.highlighted, epoch: snapshot.epoch,
+      announcement: snapshot.announcement)
     return ByteBuffer(bytes: codec.encode(.room(page)))
   }
 }

@@ -38,8 +38,11 @@ package protocol StoreDriver: Sendable {
   func vote(attendee: UUID, question: UUID, up: Bool, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.VoteOutcome?
   func highlighted(session: Int64) async throws(StoreError) -> UUID?
+  func announcement(session: Int64) async throws(StoreError) -> Announcement?
+  func announce(_ text: String?, token: UUID, at time: Date, session: Int64)
+    async throws(StoreError) -> QuestionStore.RoomActionOutcome
   func snapshot(for attendee: UUID?, presenter: Bool, session: Int64) async throws(StoreError)
-    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
+    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?)
   func changes(after: Int, upTo: Int, presenter: Bool, session: Int64) async throws(StoreError)
     -> RoomChanges
   func seed(_ questions: [StoredQuestion], session: Int64) async throws(StoreError)

@@ -141,6 +141,8 @@ package enum StoreRules {
         record.answerPrivate = isPrivate
       }
       if highlighted == id { highlight = .some(nil) }
+    case .announce:
+      return .failure(ActionRefusal("An announcement acts on the room, not on a question."))
     }
     let changed =
       record.state != before.state || record.answered != before.answered
@@ -161,21 +163,24 @@ package enum StoreRules {
   /// The questions a log's rows name, in order, each once; those whose every row is a vote
   /// (only their counts changed); and whether the question being answered changed among them.
   package static func changed(in rows: [(question: String?, kind: String)]) -> (
-    ids: [String], countsOnly: Set<String>, highlight: Bool
+    ids: [String], countsOnly: Set<String>, highlight: Bool, announcement: Bool
   ) {
     var changed: [String] = []
     var seen: Set<String> = []
     var other: Set<String> = []
     var highlight = false
+    var announcement = false
     for row in rows {
       if row.kind == RoomChange.highlight.rawValue {
         highlight = true
+      } else if row.kind == RoomChange.announcement.rawValue {
+        announcement = true
       } else if let id = row.question {
         if seen.insert(id).inserted { changed.append(id) }
         if row.kind != RoomChange.votes.rawValue { other.insert(id) }
       }
     }
-    return (changed, seen.subtracting(other), highlight)
+    return (changed, seen.subtracting(other), highlight, announcement)
   }
 
   /// The delta for what changed after `after` up to `upTo`, from the rows of the questions
@@ -184,7 +189,8 @@ package enum StoreRules {
   /// carry all.
   package static func delta(
     after: Int, upTo: Int, named ids: [String], countsOnly: Set<String> = [],
-    rows: [QuestionRecord], names: [UUID: String], highlight: HighlightChange?, presenter: Bool
+    rows: [QuestionRecord], names: [UUID: String], highlight: HighlightChange?,
+    announcement: Announcement? = nil, presenter: Bool
   ) -> RoomChanges {
     let found = Set(rows.map(\.id))
     let shown = rows.filter { presenter || $0.question.publicState.isPublic }
@@ -200,7 +206,7 @@ package enum StoreRules {
       questions: shown.map { $0.roomQuestion(presenter: presenter, asker: false, names: names) },
       removed: (ids.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
         + dismissed).nilIfEmpty,
-      highlight: highlight)
+      highlight: highlight, announcement: announcement)
     let counted = shown.filter { countsOnly.contains($0.id) && $0.rowid != nil }
     return RoomChanges(
       delta: delta, countsOnly: Set(counted.compactMap { UUID(uuidString: $0.id) }))
@@ -229,4 +235,6 @@ package enum StoreRules {
 /// session's row changed (closed, reopened or deleted).
 package enum RoomChange: String, Sendable {
   case added, answered, votes, highlight, removed, state, session
+  /// The room's banner was set or cleared (extension `announcements`).
+  case announcement
 }

@@ -198,7 +198,7 @@ extension PostgresDriver {
 
   package func snapshot(for attendee: UUID?, presenter: Bool, session: Int64)
     async throws(StoreError)
-    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
+    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?)
   {
     try await read { [logger] connection in
       let seq = try await Self.currentSeq(connection, session, logger: logger)
@@ -214,10 +214,13 @@ extension PostgresDriver {
       let records = try await Self.ordered(connection, session, logger: logger)
       let highlighted = try await Self.roomState(
         connection, session, "highlighted", logger: logger)
+      let announcement = try await Self.roomState(
+        connection, session, "announcement", logger: logger)
       return (
         seq,
         StoreRules.room(records, for: attendee, voted: voted, names: names, presenter: presenter),
-        highlighted.flatMap(UUID.init(uuidString:))
+        highlighted.flatMap(UUID.init(uuidString:)),
+        StoreRules.announcement(from: announcement)
       )
     }
   }
@@ -273,12 +276,18 @@ extension PostgresDriver {
           id: try await Self.roomState(connection, session, "highlighted", logger: logger)
             .flatMap(UUID.init(uuidString:)))
         : nil
+      let announcement: Announcement? =
+        changed.announcement
+        ? StoreRules.announcement(
+          from: try await Self.roomState(connection, session, "announcement", logger: logger))
+          ?? Announcement()
+        : nil
       return StoreRules.delta(
         after: after, upTo: upTo, named: changed.ids, countsOnly: changed.countsOnly,
         rows: records,
         names: presenter
           ? try await Self.names(connection, session, of: records, logger: logger) : [:],
-        highlight: highlight, presenter: presenter)
+        highlight: highlight, announcement: announcement, presenter: presenter)
     }
   }
 

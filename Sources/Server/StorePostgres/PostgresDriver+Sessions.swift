@@ -100,7 +100,7 @@ extension PostgresDriver {
     guard let record = try await session(code: code), let id = record.id else { return nil }
     return try await write(id) { [logger] connection in
       // Votes and transitions go with their questions (foreign keys, ON DELETE CASCADE).
-      for table in ["question", "roomLog", "roomState", "attendee"] {
+      for table in StoreRules.sessionTables {
         try await connection.query(
           "DELETE FROM \(unescaped: table) WHERE session = \(id)", logger: logger)
       }

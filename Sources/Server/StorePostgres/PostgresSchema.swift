@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import QnAStore
 
-/// The schema's migrations in PostgreSQL: the same four steps, under the same names, as
+/// The schema's migrations in PostgreSQL: the same steps, under the same names, as
 /// `SQLiteDriver.migrator`, to the same tables and columns. Where SQLite has an implicit
 /// `rowid` (the order of insertion, which pages and exports sort by), PostgreSQL has a
 /// column of that name. Each step runs once, in the transaction that records it; instances
@@ -102,6 +102,23 @@ package enum PostgresSchema {
           lastAt double precision NOT NULL)
         """,
         "CREATE INDEX wrongGuess_lastAt ON wrongGuess (lastAt)",
+      ]
+    ),
+    (
+      "v7: toolkit",
+      [
+        "ALTER TABLE question ADD COLUMN flagged text",
+        """
+        CREATE TABLE roomAction (
+          token text PRIMARY KEY, session bigint NOT NULL, action text NOT NULL,
+          at double precision NOT NULL, text text, rowid bigserial NOT NULL)
+        """,
+        "CREATE INDEX roomAction_session ON roomAction (session, at)",
+        """
+        CREATE TABLE filterWord (
+          session bigint NOT NULL, list text NOT NULL, entry text NOT NULL,
+          PRIMARY KEY (session, list, entry))
+        """,
       ]
     ),
   ]

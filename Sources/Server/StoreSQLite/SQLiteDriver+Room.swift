@@ -173,7 +173,7 @@ extension SQLiteDriver {
 
   package func snapshot(for attendee: UUID?, presenter: Bool, session: Int64)
     async throws(StoreError)
-    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?)
+    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?)
   {
     try await read { db in
       let seq = try Self.currentSeq(db, session)
@@ -189,7 +189,9 @@ extension SQLiteDriver {
         .fetchAll(db)
       let questions = StoreRules.room(
         records, for: attendee, voted: voted, names: names, presenter: presenter)
-      return (seq, questions, try Self.highlighted(db, session))
+      return (
+        seq, questions, try Self.highlighted(db, session), try Self.announcement(db, session)
+      )
     }
   }
 
@@ -234,6 +236,8 @@ extension SQLiteDriver {
         names: presenter ? try Self.names(db, session, of: records) : [:],
         highlight: changed.highlight
           ? HighlightChange(id: try Self.highlighted(db, session)) : nil,
+        announcement: changed.announcement
+          ? (try Self.announcement(db, session) ?? Announcement()) : nil,
         presenter: presenter)
     }
   }

@@ -114,7 +114,7 @@ extension SQLiteDriver {
         let id = record.id
       else { return nil }
       // Votes and transitions go with their questions (foreign keys, ON DELETE CASCADE).
-      for table in ["question", "roomLog", "roomState", "attendee"] {
+      for table in StoreRules.sessionTables {
         try db.execute(sql: "DELETE FROM \(table) WHERE session = ?", arguments: [id])
       }
       try record.delete(db)

@@ -151,6 +151,7 @@ package final class SQLiteDriver: StoreDriver {
         columns: ["requestToken"], unique: true)
       try addLoginTables(db)
     }
+    migrator.registerMigration("v7: toolkit", migrate: Self.addToolkit)
     return migrator
   }
 

@@ -58,7 +58,7 @@ struct AttendeePages: Sendable {
     view.maxLength = maxQuestionLength
     let now = room.environment.uptime()
     if let kept = recent.get(code ?? "", now: now) {
-      (view.questions, view.highlighted) = kept
+      (view.questions, view.highlighted, view.announcement) = kept
     } else {
       let questions = try await room.store.page(limit: AttendeePage.listed * 2, byVotes: true)
         .filter { $0.publicState == .live || $0.publicState == .answered }
@@ -69,8 +69,10 @@ struct AttendeePages: Sendable {
           return shown
         }
       let highlighted = try await room.store.highlighted()
-      recent.set(code ?? "", (Array(questions), highlighted), now: now)
-      (view.questions, view.highlighted) = (Array(questions), highlighted)
+      let announcement = try await room.store.announcement()?.text
+      recent.set(code ?? "", (Array(questions), highlighted, announcement), now: now)
+      (view.questions, view.highlighted, view.announcement) =
+        (Array(questions), highlighted, announcement)
     }
     return view
   }
@@ -163,7 +165,7 @@ struct AskForm: Decodable {
 
 /// Each room's public questions as last read, for a second.
 final class RecentRooms: Sendable {
-  typealias Entry = (questions: [StoredQuestion], highlighted: UUID?)
+  typealias Entry = (questions: [StoredQuestion], highlighted: UUID?, announcement: String?)
   private let entries = Mutex<[String: (at: Duration, entry: Entry)]>([:])
   static let lifetime: Duration = .seconds(1)
 

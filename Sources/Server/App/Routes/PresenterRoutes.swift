@@ -56,7 +56,7 @@ extension QnAServerApp {
     // Every presenter action, as the console's: `answer` takes an optional JSON body
     // `{"text": …, "private": bool}`. An `Idempotency-Key` header (a UUID) makes a retried
     // request act once.
-    for action in PresenterActionKind.allCases {
+    for action in PresenterActionKind.questionActions {
       router.post("/api/questions/{id}/\(action.rawValue)") { request, context -> QuestionJSON in
         let room = try roomOf(context)
         let id = try questionID(context)
@@ -82,6 +82,7 @@ extension QnAServerApp {
         TransitionJSON(action: $0.action.rawValue, at: $0.at.formatted(TimestampFormat.iso8601))
       }
     }
+    addRoomActionRoutes(to: router, room: roomOf)
     // Every question in every state: `?format=csv|json|markdown` (CSV by default).
     router.get("/api/export") { request, context -> Response in
       let room = try roomOf(context)
@@ -123,7 +124,7 @@ extension QnAServerApp {
 
   /// The `Idempotency-Key` header: absent, or a UUID (anything else would silently act twice
   /// when retried, so it is refused).
-  private static func idempotencyKey(_ request: Request) throws -> UUID? {
+  static func idempotencyKey(_ request: Request) throws -> UUID? {
     guard let value = request.headers[HTTPField.Name("Idempotency-Key")!] else { return nil }
     guard let key = UUID(uuidString: value) else {
       throw HTTPError(.badRequest, message: "Idempotency-Key must be a UUID")

@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import QnA
+import QnARoom
+import QnAStore
+
+/// The presenters' actions on the room through the API, as the console's (extension
+/// `announcements`): the room's banner.
+extension QnAServerApp {
+  static func addRoomActionRoutes(
+    to router: some RouterMethods<ServerRequestContext>,
+    room roomOf: @escaping @Sendable (ServerRequestContext) throws -> SessionRoom
+  ) {
+    router.get("/api/announcement") { _, context -> AnnouncementJSON in
+      AnnouncementJSON(try await roomOf(context).store.announcement())
+    }
+    // `{"text": …}`: shown to the whole room until replaced or cleared. An
+    // `Idempotency-Key` header (a UUID) makes a retried request act once.
+    router.put("/api/announcement") { request, context -> AnnouncementJSON in
+      let room = try roomOf(context)
+      let text = try await announcementText(request)
+      return try await announce(text, request: request, room: room)
+    }
+    router.delete("/api/announcement") { request, context -> AnnouncementJSON in
+      try await announce(nil, request: request, room: try roomOf(context))
+    }
+  }
+
+  private static func announce(_ text: String?, request: Request, room: SessionRoom)
+    async throws -> AnnouncementJSON
+  {
+    let token = try idempotencyKey(request) ?? room.environment.makeID()
+    let outcome = try await PresenterActions(room: room).announce(text, token: token)
+    if let refusal = outcome.refusal { throw HTTPError(.conflict, message: refusal) }
+    return AnnouncementJSON(try await room.store.announcement())
+  }
+
+  /// The body of `PUT /api/announcement`: `{"text": string}`, no other key, trimmed.
+  private static func announcementText(_ request: Request) async throws -> String {
+    // Room to tell a text too long in words, not with a 413.
+    let bytes = try await request.body.collect(upTo: 64 * 1024)
+    let data = Data(bytes.readableBytesView)
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      object.count == 1, let raw = object["text"] as? String
+    else {
+      throw HTTPError(.badRequest, message: "the body must be {\"text\": string}, no other keys")
+    }
+    let text = raw.trimmingCharacters(in: .whitespaces)
+    if let problem = PresenterActions.announcementProblem(text) {
+      throw HTTPError(.badRequest, message: problem)
+    }
+    return text
+  }
+}
+
+/// The room's banner as the API shows it: `{}` when there is none.
+struct AnnouncementJSON: ResponseEncodable, Sendable {
+  var text: String?
+  var at: String?
+
+  init(_ announcement: Announcement?) {
+    text = announcement?.text
+    at = announcement?.at?.formatted(TimestampFormat.iso8601)
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import QnA
+import QnAStore
+
+/// A presenter's action on the room itself (extension `announcements`), from a socket, the
+/// page or the API: stored exactly once per token, then broadcast at once.
+extension PresenterActions {
+  /// Sets the room's banner to `text` (`nil`: clears it), after `announcementProblem`.
+  package func announce(_ text: String?, token: UUID) async throws(StoreError)
+    -> QuestionStore.RoomActionOutcome
+  {
+    let outcome = try await room.store.announce(text, token: token, at: room.environment.now())
+    if outcome.changed {
+      room.fanOut.changed(urgent: true)
+      room.logger.info(text == nil ? "announcement cleared" : "announced: \(text!.count) chars")
+    }
+    return outcome
+  }
+
+  /// A room action over the socket: it names no question.
+  func respond(
+    toRoomAction kind: PresenterActionKind, _ action: PresenterAction,
+    refuse: (String, Duration?) -> PresenterActionResponse
+  ) async -> PresenterActionResponse {
+    guard action.question == nil else {
+      return refuse("An announcement acts on the room: it names no question.", nil)
+    }
+    let text = action.text?.trimmingCharacters(in: .whitespaces)
+    if let problem = Self.announcementProblem(text) { return refuse(problem, nil) }
+    do {
+      let outcome = try await announce(text, token: action.token)
+      return PresenterActionResponse(
+        token: action.token, question: nil, success: outcome.refusal == nil,
+        message: outcome.refusal)
+    } catch {
+      room.logger.error("could not store an action: \(error)")
+      return refuse(RoomReplies.failedSave, RoomReplies.storageRetry)
+    }
+  }
+
+  /// Why an announcement's text is refused, in words, or nil when it may be shown: not
+  /// blank (leave it out to clear), at most `Announcement.maxLength` characters, one line,
+  /// no control characters.
+  package static func announcementProblem(_ text: String?) -> String? {
+    guard let text else { return nil }
+    if text.allSatisfy(\.isWhitespace) {
+      return "The announcement is empty: leave its text out to clear it."
+    }
+    if text.count > Announcement.maxLength {
+      return "The announcement is too long: at most \(Announcement.maxLength) characters."
+    }
+    if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      return "The announcement is one line, without control characters."
+    }
+    return nil
+  }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import QnA
+
+/// The presenters' actions on the room (extension `announcements`): each in one transaction
+/// with its log row and its token, exactly once.
+extension QuestionStore {
+  public struct RoomActionOutcome: Sendable, Equatable {
+    /// False when the token was seen before, or the room was already so.
+    public var changed: Bool
+    /// Why it was refused, when it was.
+    public var refusal: String?
+
+    package init(changed: Bool, refusal: String? = nil) {
+      self.changed = changed
+      self.refusal = refusal
+    }
+  }
+
+  /// Shows `text` as the room's banner from now on (`nil`: clears it). The token's first use
+  /// is the only one that acts.
+  public func announce(_ text: String?, token: UUID, at time: Date)
+    async throws(StoreError) -> RoomActionOutcome
+  {
+    try await timed {
+      try await driver.announce(text, token: token, at: time, session: session)
+    }
+  }
+
+  /// The room's banner now, if any.
+  public func announcement() async throws(StoreError) -> Announcement? {
+    try await timed { try await driver.announcement(session: session) }
+  }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import QnA
+import TestSupport
+import Testing
+
+@testable import QnAServer
+
+/// The presenter's toolkit across instances: what a presenter does through one instance
+/// reaches the attendees of another, by PostgreSQL's notices alone.
+@Suite("qna-server: the presenter's toolkit across two instances", .serialized)
+struct ToolkitAcrossInstancesTests {
+  @Test func anAnnouncementThroughOneInstanceReachesTheRoomOnTheOther() async throws {
+    let (one, two) = try await TwoInstanceTests.pair()
+    defer {
+      Task {
+        await one.stop()
+        await two.stop()
+      }
+    }
+    let bob = try await RoomMember.join(two, as: TwoInstanceTests.bob)
+    _ = try await bob.snapshot()
+    let made = try await one.http(
+      "PUT", "/api/announcement", body: #"{"text":"Lunch is served"}"#,
+      headers: TwoInstanceTests.bearer.merging(["Content-Type": "application/json"]) { $1 })
+    #expect(made.status == 200)
+    try await bob.waitForAnnouncement("Lunch is served")
+    // Someone joining the other instance later gets it with the room.
+    let carol = try await RoomMember.join(two, as: uuid(3, group: 0x2E))
+    #expect(try await carol.snapshot().allSatisfy { $0.announcement?.text == "Lunch is served" })
+    // Cleared through the second instance's socket, heard on the first.
+    let alice = try await RoomMember.join(one, as: TwoInstanceTests.alice)
+    _ = try await alice.snapshot()
+    let presenter = try await PresenterMember.join(two, token: TwoInstanceTests.admin)
+    _ = try await presenter.member.snapshot()
+    #expect(try await presenter.announce(nil).success)
+    try await alice.waitForAnnouncement(nil)
+  }
+}
