@@ -24,9 +24,13 @@ public enum PresenterActionKind: String, Sendable, Hashable, Codable, CaseIterab
   case approve, dismiss, restore, highlight, unhighlight, answer
   /// Extension `announcements`: the room's banner is `text` from now on (cleared without it).
   case announce
+  /// Extension `wordFilter`: `text` is an entry of the session's word list `list` from now
+  /// on (`custom` without it), or no longer.
+  case filterAdd, filterRemove
 
   /// Whether it acts on the room rather than on one question (it names none).
-  public var isRoomAction: Bool { self == .announce }
+  public var isRoomAction: Bool { self == .announce || isFilterAction }
+  public var isFilterAction: Bool { self == .filterAdd || self == .filterRemove }
 
   /// The actions on one question.
   public static let questionActions = allCases.filter { !$0.isRoomAction }
@@ -43,19 +47,26 @@ public struct PresenterAction: Sendable, Hashable, Codable {
   public var question: UUID?
   /// One of `PresenterActionKind`'s raw values; anything else is refused.
   public var action: String
-  /// `answer`: the answer's text; `announce`: the announcement's (absent: cleared).
+  /// `answer`: the answer's text; `announce`: the announcement's (absent: cleared);
+  /// `filterAdd`, `filterRemove`: the entry.
   public var text: String?
   public var isPrivate: Bool?
+  /// `filterAdd`, `filterRemove`: the word list (`custom` when absent).
+  public var list: String?
 
   enum CodingKeys: String, CodingKey {
-    case id, token, question, action, text
+    case id, token, question, action, text, list
     case isPrivate = "private"
   }
 
+  /// The word list the moderator's own entries go to unless another is named.
+  public static let defaultList = "custom"
+
   public init(
     id: UUID, token: UUID, question: UUID?, action: PresenterActionKind, text: String? = nil,
-    isPrivate: Bool? = nil
+    isPrivate: Bool? = nil, list: String? = nil
   ) {
+    self.list = list
     self.id = id
     self.token = token
     self.question = question

@@ -17,6 +17,8 @@ public struct PresenterDesk: Sendable, Equatable {
     public var text: String?
     public var isPrivate: Bool
     public var token: UUID
+    /// `filterAdd`, `filterRemove`: the word list (`custom` when nil).
+    public var list: String?
     /// On the wire and not answered yet.
     var sent = false
     /// The server asked to wait until this clock time (a busy database).
@@ -52,7 +54,8 @@ extension QnAState {
   static let maxQueuedActions = 10_000
 
   mutating func act(
-    _ kind: PresenterActionKind, on question: UUID?, text: String?, isPrivate: Bool, token: UUID
+    _ kind: PresenterActionKind, on question: UUID?, text: String?, isPrivate: Bool, token: UUID,
+    list: String? = nil
   ) -> [QnAEffect] {
     guard configuration.presenter else {
       return [notice(Message("Only the presenter's console acts on questions."), kind: .error)]
@@ -63,12 +66,16 @@ extension QnAState {
     if kind == .announce, !serverExtensions.contains(ProtocolExtension.announcements) {
       return [notice(Message("This server has no announcements."), kind: .error)]
     }
+    if kind.isFilterAction, !serverExtensions.contains(ProtocolExtension.wordFilter) {
+      return [notice(Message("This server has no word filter."), kind: .error)]
+    }
     let trimmed = text?.trimmingWhiteSpace()
     let action = PresenterDesk.Action(
       kind: kind, question: kind.isRoomAction ? nil : question,
-      text: kind == .answer || kind == .announce
+      text: kind == .answer || kind.isRoomAction
         ? trimmed.flatMap { $0.isEmpty ? nil : $0 } : nil,
-      isPrivate: kind == .answer && isPrivate, token: token)
+      isPrivate: kind == .answer && isPrivate, token: token,
+      list: kind.isFilterAction ? list : nil)
     // Undo is about the last action, whatever it was: after an approve, "u" must not reach
     // back to a dismiss before it.
     desk.lastUndoable = (action, room.highlighted, room.announcement?.text)
@@ -93,6 +100,13 @@ extension QnAState {
     case .announce:
       inverse = (.announce, nil)
       text = previousAnnouncement
+    case .filterAdd, .filterRemove:
+      var effects = act(
+        last.kind == .filterAdd ? .filterRemove : .filterAdd, on: nil, text: last.text,
+        isPrivate: false, token: token, list: last.list)
+      desk.lastUndoable = nil
+      effects.append(notice(Message("Undone: %s.", last.kind.rawValue), kind: .info))
+      return effects
     case .approve, .answer:
       return [
         notice(
@@ -121,7 +135,8 @@ extension QnAState {
       .presenterAction(
         PresenterAction(
           id: connectionID, token: first.token, question: first.question, action: first.kind,
-          text: first.text, isPrivate: first.kind == .answer ? first.isPrivate : nil))
+          text: first.text, isPrivate: first.kind == .answer ? first.isPrivate : nil,
+          list: first.list))
     ]
   }
 
@@ -150,7 +165,15 @@ extension QnAState {
         response.message.map { notice($0, kind: .error) } ?? notice(ours, kind: .error),
       ] + sendActions()
     }
-    return [.report(.action(action, outcome: .done))] + sendActions()
+    var done: [QnAEffect] = [.report(.action(action, outcome: .done))]
+    if action.kind.isFilterAction, let entry = action.text {
+      let words =
+        action.kind == .filterAdd
+        ? Message("“%s” is in the word filter now.", entry)
+        : Message("“%s” is out of the word filter.", entry)
+      done.append(notice(words, kind: .info))
+    }
+    return done + sendActions()
   }
 
   /// When the first action waiting out a refusal may go again.

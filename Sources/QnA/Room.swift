@@ -90,6 +90,7 @@ public struct Room: Sendable, Equatable {
   static func textBytes(of question: RoomQuestion) -> Int {
     question.content.utf8.count + (question.answer?.utf8.count ?? 0)
       + (question.name?.utf8.count ?? 0)
+      + (question.flagged?.reduce(0) { $0 + $1.utf8.count + 1 } ?? 0)
   }
   /// How long a catch-up may take before a new gap asks again.
   static let catchUpPatience = Duration.seconds(5)

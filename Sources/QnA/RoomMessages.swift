@@ -95,9 +95,11 @@ public struct RoomQuestion: Sendable, Hashable, Codable {
   /// Extension `counts`: the question's number in the room, which count-only deltas name it
   /// by (stable for the room's life).
   public var n: Int?
+  /// To presenters only: the word filter's entries its text matched (why it is in review).
+  public var flagged: [String]?
 
   enum CodingKeys: String, CodingKey {
-    case id, content, votes, answered, createdAt, mine, voted, state, answer, name, n
+    case id, content, votes, answered, createdAt, mine, voted, state, answer, name, n, flagged
     case isPrivate = "private"
   }
 

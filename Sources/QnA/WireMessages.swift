@@ -128,6 +128,9 @@ public enum ProtocolExtension {
   /// The presenter's banner for the whole room: `announce` actions, `announcement` in the
   /// room's snapshots and deltas.
   public static let announcements = "announcements"
+  /// Announced to presenters: the session's word filter, edited with `filterAdd` and
+  /// `filterRemove`; questions it matched carry `flagged` in presenters' rooms.
+  public static let wordFilter = "wordFilter"
 }
 
 /// Extension `sessionState`, server → every socket of a session, on whichever instance: the

@@ -12,6 +12,7 @@ enum PresenterHelp {
       ("p", tr("answer it with text, for the asker only")),
       ("Enter, Esc (answering)", tr("send the answer / drop it")),
       ("b", tr("announce to the room (a banner); an empty line clears it")),
+      ("w", tr("add a word to the session's filter; -word takes it out")),
       ("u", tr("undo the last action")),
       ("s, F2, Ctrl-O", tr("sort: by votes / newest first")),
       ("/", tr("search; Esc shows them all")),

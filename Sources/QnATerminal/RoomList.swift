@@ -57,6 +57,7 @@ struct RoomList {
     let text =
       (words ? Self.spokenLabel(entry, unconfirmed: unconfirmed.contains(entry.id)) + ": " : "")
       + Self.statePrefix(entry.state)
+      + Self.flaggedPrefix(entry.question.flagged)
       + Sanitizer.forScreen(entry.question.content)
     var lines = wrapped(text, expanded: expanded)
     if let answer = entry.answer {
@@ -92,6 +93,13 @@ struct RoomList {
     case .dismissed: tr("Dismissed") + " · "
     case .live, .answered: ""
     }
+  }
+
+  /// What the word filter matched (presenters only): why the question waits in review.
+  static func flaggedPrefix(_ flagged: [String]?) -> String {
+    guard let flagged, !flagged.isEmpty else { return "" }
+    let matched = flagged.prefix(5).map { Sanitizer.forScreen(String($0.prefix(64))) }
+    return Catalogue.format(tr("Filtered (%s)"), matched.joined(separator: ", ")) + " · "
   }
 
   /// The label of a question's first line: its votes ("▲ 12", drawn highlighted when this

@@ -66,7 +66,7 @@ extension TerminalModel {
   /// line being typed.
   public var listFocusIsShown: Bool {
     guard search == nil, !showsHelp, !confirmingQuit else { return false }
-    if options.presenter { return answering == nil && !announcing && selection != nil }
+    if options.presenter { return answering == nil && roomEdit == nil && selection != nil }
     switch listView {
     case .room: return listHasFocus && selection != nil
     case .mine: return listHasFocus && scroll != .following

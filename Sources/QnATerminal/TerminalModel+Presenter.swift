@@ -17,6 +17,14 @@ public struct AnswerDraft: Sendable, Equatable {
   public var isPrivate: Bool
 }
 
+/// A line about the room the presenter types in the console.
+public enum RoomEdit: Sendable, Equatable {
+  /// The room's banner (`b`).
+  case announcement
+  /// A word for the session's filter (`w`): added, or taken out with a leading `-`.
+  case filterWord
+}
+
 /// The presenter's console (`qna present`): the questions by state, one list per tab, and
 /// single keys that act on the selected one. Live updates never move the selection: it stays
 /// on its question, or on the neighbour that took its place when the question left the list.
@@ -27,16 +35,17 @@ extension TerminalModel {
   var answerPrompt: String { prompt(tr("Answer")) }
   var privateAnswerPrompt: String { prompt(tr("Private answer")) }
   var announcementPrompt: String { prompt(tr("Announcement")) }
+  var filterWordPrompt: String { prompt(tr("Filter word (-word takes it out)")) }
   static var presenterHint: String {
     // TRANSLATORS: each single letter is the key that does what follows it: keep the letters.
     tr(
-      "a approve · d dismiss · r restore · h now answering · m answered · t/p answer · b announce · u undo · Tab list · ? keys"
+      "a approve · d dismiss · r restore · h now answering · m answered · t/p answer · b announce · w filter · u undo · Tab list · ? keys"
     )
   }
 
   mutating func handlePresenterKey(_ key: Key) -> [TerminalAction] {
     if answering != nil { return handleAnswerKey(key) }
-    if announcing { return handleAnnouncementKey(key) }
+    if let roomEdit { return handleRoomEditKey(key, roomEdit) }
     // Keys typed quickly arrive joined: each is a key of its own.
     if case .text(let text) = key, text.count > 1 {
       return text.flatMap { handlePresenterKey(.text(String($0))) }
@@ -64,8 +73,16 @@ extension TerminalModel {
         addNotice(tr("This server has no announcements."), kind: .info)
         return []
       }
-      announcing = true
+      roomEdit = .announcement
       editor = LineEditor(state.room.announcement?.text ?? "")
+      keepCursorVisible()
+    case .text("w"):
+      guard state.serverExtensions.contains(ProtocolExtension.wordFilter) else {
+        addNotice(tr("This server has no word filter."), kind: .info)
+        return []
+      }
+      roomEdit = .filterWord
+      editor = LineEditor()
       keepCursorVisible()
     case .text("u"): return [.undo]
     case .text("s"), .function(2), .control("o"):
@@ -109,21 +126,33 @@ extension TerminalModel {
     return []
   }
 
-  /// Keys while an announcement is typed: Enter shows it to the room (an empty line clears
-  /// the one shown), Esc drops it.
-  private mutating func handleAnnouncementKey(_ key: Key) -> [TerminalAction] {
+  /// Keys while a line about the room is typed. An announcement: Enter shows it to the room
+  /// (an empty line clears the one shown). A filter word: Enter adds it to the session's
+  /// list (`-word` takes it out; an empty line does nothing). Esc drops the line.
+  private mutating func handleRoomEditKey(_ key: Key, _ edit: RoomEdit) -> [TerminalAction] {
     switch key {
     case .enter:
       let text = editor.text.trimmingSpaces()
-      announcing = false
+      roomEdit = nil
       editor = LineEditor()
       inputOffset = 0
-      return [.act(.announce, nil, text: text.isEmpty ? nil : text, isPrivate: false)]
+      switch edit {
+      case .announcement:
+        return [.act(.announce, nil, text: text.isEmpty ? nil : text, isPrivate: false)]
+      case .filterWord:
+        guard !text.isEmpty else { return [] }
+        let removing = text.hasPrefix("-")
+        let entry = removing ? String(text.dropFirst()).trimmingSpaces() : text
+        guard !entry.isEmpty else { return [] }
+        return [.act(removing ? .filterRemove : .filterAdd, nil, text: entry, isPrivate: false)]
+      }
     case .escape:
-      announcing = false
+      roomEdit = nil
       editor = LineEditor()
       inputOffset = 0
-      addNotice(tr("Announcement dropped."), kind: .info)
+      addNotice(
+        edit == .announcement ? tr("Announcement dropped.") : tr("Filter word dropped."),
+        kind: .info)
     case .control("c"): return requestQuit()
     case .text(let text): editor.insert(Self.typeable(text))
     default: Self.edit(key, in: &editor)

@@ -115,8 +115,9 @@ public struct TerminalModel: Sendable {
   public internal(set) var presenterTab = QuestionState.live
   public internal(set) var tabCounts: [QuestionState: Int] = [:]
   public internal(set) var answering: AnswerDraft?
-  /// The presenter's console: an announcement is being typed (the input line is its editor).
-  public internal(set) var announcing = false
+  /// The presenter's console: a line about the room is being typed (the input line is its
+  /// editor): an announcement, or a word for the filter.
+  public internal(set) var roomEdit: RoomEdit?
   /// Screen-reader mode: the room changed since it was last drawn (it is redrawn on a key).
   public internal(set) var roomIsStale = false
   /// Screen-reader mode: the cursor is on the footer's announcement (F3), until the next key.

@@ -290,11 +290,13 @@ public enum TerminalView {
         into: &grid)
       return (y, min(x, grid.columns - 1))
     }
-    if model.options.presenter, model.answering != nil || model.announcing {
+    if model.options.presenter, model.answering != nil || model.roomEdit != nil {
       let prompt =
-        model.announcing
+        model.roomEdit == .announcement
         ? model.announcementPrompt
-        : model.answering?.isPrivate == true ? model.privateAnswerPrompt : model.answerPrompt
+        : model.roomEdit == .filterWord
+          ? model.filterWordPrompt
+          : model.answering?.isPrivate == true ? model.privateAnswerPrompt : model.answerPrompt
       let start = grid.write(prompt, row: y, column: 0, style: palette.prompt)
       let x = drawLine(
         model.editor, offset: model.inputOffset, from: start, to: grid.columns - 1, row: y,

@@ -167,6 +167,10 @@ struct QnAServerCommand: AsyncParsableCommand {
       "New questions wait in review until a presenter approves them; until then only their askers and the presenters see them."
   )
   var moderation = false
+  @Option(
+    name: .customLong("word-list"),
+    help: "NAME=FILE: a word list every session's filter has, one entry per line (repeatable).")
+  var wordLists: [String] = []
   @Flag(help: "Behave exactly as the existing back ends: no project extensions.")
   var noExtensions = false
   @Flag(help: "Do not accept permessage-deflate (compression, on by default).")
@@ -333,6 +337,7 @@ struct QnAServerCommand: AsyncParsableCommand {
       throw ValidationError("--deflate-memory-level must be 1–9")
     }
     configuration.moderation = moderation
+    configuration.wordLists = try Self.wordLists(wordLists)
     guard (0...65535).contains(configuration.port) else {
       throw ValidationError("--port must be 0–65535")
     }

@@ -94,3 +94,85 @@ struct TerminalToolkitTests {
     #expect(!(try alice.screen()).contains("Never sent"))
   }
 }
+
+extension TerminalToolkitTests {
+  /// A list from a file at start (`--word-list`) and a word the moderator adds with `w`:
+  /// questions with either wait in review, marked in the console with what matched.
+  @Test func wordsFromAFileAndFromTheConsoleSendQuestionsToReview() async throws {
+    let files = try TemporaryDirectory()
+    let list = files.path("en.txt")
+    try "# an organiser's list\ndarn\nski lift\n".write(
+      toFile: list, atomically: true, encoding: .utf8)
+    // Default settings (no --moderation) but for the token and the list.
+    let server = try await QnAServerProcess([
+      "--port", "0", "--db", ":memory:", "--admin-token", Self.token, "--word-list", "en=\(list)",
+    ])
+    defer { server.stop() }
+    let (aliceState, consoleState) = (
+      HeadlessProcess.freshDirectory(), HeadlessProcess.freshDirectory()
+    )
+    let alice = try Room.terminal(aliceState)
+    defer { alice.kill() }
+    try UI.startClient(in: alice, url: server.url, state: aliceState, view: nil)
+    let console = try Room.terminal(consoleState)
+    defer { console.kill() }
+    try console.run(
+      "QNA_TOKEN=\(Self.token) '\(HeadlessProcess.qnaPath)' present --url \(server.url); "
+        + "echo \"EXIT=$?\"")
+    for terminal in [alice, console] {
+      try await terminal.waitFor("connected") { $0.contains("● connected") }
+    }
+    try alice.type("Is the SKI-LIFT open?")
+    try alice.press("Enter")
+    try await alice.waitFor("hers, in review") {
+      Room.line($0, "Is the SKI-LIFT open?")?.contains("In review") == true
+    }
+    try console.type("w")
+    try await console.waitFor("the filter's prompt") { $0.contains("Filter word") }
+    try console.type("frak")
+    try console.press("Enter")
+    try await console.waitFor("confirmed") { $0.contains("“frak” is in the word filter now.") }
+    try alice.type("What the fr4k happened?")
+    try alice.press("Enter")
+    try await alice.waitFor("in review too") {
+      Room.line($0, "What the fr4k happened?")?.contains("In review") == true
+    }
+    try console.type("1")
+    let review = try await console.waitFor("both in review, marked") {
+      $0.contains("Review 2") && $0.contains("Filtered (frak)")
+        && $0.contains("Filtered (ski lift)")
+    }
+    #expect(review.contains("What the fr4k happened?"))
+    // -frak takes it out: the next one goes live.
+    try console.type("w")
+    try console.type("-frak")
+    try console.press("Enter")
+    try await console.waitFor("taken out") { $0.contains("“frak” is out of the word filter.") }
+    try alice.type("No more frak here?")
+    try alice.press("Enter")
+    try await alice.waitFor("live") {
+      Room.line($0, "No more frak here?").map { !$0.contains("In review") } == true
+    }
+  }
+}
+
+extension TerminalToolkitTests {
+  /// A word list that cannot be read, or is not a list, stops the server before it starts,
+  /// in one clear line per problem.
+  @Test func aBadWordListFileIsRefusedAtStart() throws {
+    let files = try TemporaryDirectory()
+    let pattern = files.path("pattern.txt")
+    try "darn\nf.*k\n".write(toFile: pattern, atomically: true, encoding: .utf8)
+    let cases = [
+      (["--word-list", "en=\(files.path("missing.txt"))"], "cannot read"),
+      (["--word-list", "en=\(pattern)"], "line 2: Entries are words or phrases, not patterns"),
+      (["--word-list", "EN US=\(pattern)"], "a list's name is"),
+      (["--word-list", "en"], "is not NAME=FILE"),
+    ]
+    for (arguments, words) in cases {
+      let run = try ProgramRun(
+        QnAServerProcess.path, ["--port", "0", "--db", ":memory:"] + arguments)
+      #expect(run.status != 0 && run.errors.contains(words), "\(arguments): \(run.errors)")
+    }
+  }
+}

@@ -99,7 +99,12 @@ struct AnnouncementServerTests {
     let long = String(repeating: "x", count: 10_000)
     let refusals = [
       (long, "too long"), ("two\nlines", "one line"), ("bell\u{7}", "one line"),
-      ("   ", "empty"),
+      ("   ", "empty"), ("line\u{2028}separator", "one line"), ("\u{202E}reversed", "one line"),
+      ("\u{200D}\u{2060}", "empty"),
+      (
+        String(repeating: "e\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}\u{301}", count: 150), "bytes"
+      ),
+      ("Z" + String(repeating: "\u{301}", count: 20), "marks"),
     ]
     for (text, words) in refusals {
       let response = try await presenter.announce(text)

@@ -36,3 +36,32 @@ struct ToolkitAcrossInstancesTests {
     try await alice.waitForAnnouncement(nil)
   }
 }
+
+extension ToolkitAcrossInstancesTests {
+  @Test func aWordListChangedThroughOneInstanceFiltersOnTheOtherAtOnce() async throws {
+    let (one, two) = try await TwoInstanceTests.pair()
+    defer {
+      Task {
+        await one.stop()
+        await two.stop()
+      }
+    }
+    let alice = try Attendee(two.socketURL)
+    let connection = try await alice.handshake()
+    // The other instance has read the (empty) filter already: a change must reach it.
+    #expect(try await alice.asked("frak before", as: connection).state == "live")
+    let put = try await one.http(
+      "PUT", "/api/filters/en", body: "frak\n", headers: TwoInstanceTests.bearer)
+    #expect(put.status == 200)
+    // The notice arrives within moments; each try asks a new question.
+    var state: String?
+    let started = ContinuousClock.now
+    for attempt in 0..<40 {
+      state = try await alice.asked("frak \(attempt)", as: connection).state
+      if state == "review" { break }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(state == "review")
+    print("the list was in force on the other instance after \(ContinuousClock.now - started)")
+  }
+}

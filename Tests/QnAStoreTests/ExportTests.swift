@@ -112,7 +112,7 @@ struct ExportTests {
       lines.allSatisfy {
         $0.replacingOccurrences(of: "\\|", with: "").split(
           separator: "|", omittingEmptySubsequences: false
-        ).count == 10
+        ).count == Export.columns.count + 2
       })
   }
 

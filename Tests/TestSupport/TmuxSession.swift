@@ -41,7 +41,10 @@ public final class TmuxSession: Sendable {
   public func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "main"] + keys) }
 
   /// Literal text, as if typed.
-  public func type(_ text: String) throws { try tmux(["send-keys", "-t", "main", "-l", text]) }
+  public func type(_ text: String) throws {
+    // `--`: text starting with a dash is text, not a flag.
+    try tmux(["send-keys", "-t", "main", "-l", "--", text])
+  }
 
   /// Types a shell command and presses Enter.
   public func run(_ command: String) throws {

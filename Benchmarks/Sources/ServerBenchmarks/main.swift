@@ -141,6 +141,12 @@ if arguments.count > 1, arguments[1] == "scale" {
   exit(0)
 }
 
+// `ServerBenchmarks filter` runs the word filter's rows alone.
+if arguments.count > 1, arguments[1] == "filter" {
+  FilterBench.run()
+  exit(0)
+}
+
 // `ServerBenchmarks joins` runs the joins' rows alone.
 if arguments.count > 1, arguments[1] == "pages" {
   try await PageBench.report(executable: arguments[0])
@@ -256,6 +262,7 @@ try await JoinBench.report(executable: arguments[0])
 try await PageBench.report(executable: arguments[0])
 
 if !roomOnly {
+  FilterBench.run()
   try await ExportBench.run()
   try await ScaleBench.report(attendees: 10_000)
 }

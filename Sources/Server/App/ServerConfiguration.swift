@@ -107,6 +107,8 @@ public struct ServerConfiguration: Sendable {
   /// New questions wait in review until a presenter approves them: only their askers and the
   /// presenters see them until then.
   public var moderation = false
+  /// Word lists every session's filter has, by name (`--word-list NAME=FILE`).
+  public var wordLists: [String: [String]] = [:]
   /// Project extensions (client tokens echoed and deduplicated); off to behave exactly as
   /// the existing back ends.
   public var extensions = true
@@ -165,6 +167,19 @@ extension ServerConfiguration {
     settings.compactRoom = !legacyBroadcast
     settings.formQuestionsPerAddress = rateLimit
     settings.formQuestionWindow = rateWindow
+    settings.wordLists = wordLists
     return settings
+  }
+}
+
+extension ServerConfiguration {
+  /// The most entries the server's lists have together.
+  public static let maxWordListEntries = WordFilter.maxEntries
+  /// The largest word list file read.
+  public static let maxWordListBytes = WordListText.maxBytes
+
+  /// A word list file's entries, or its problems in words.
+  public static func parseWordList(_ text: String) -> Result<[String], WordListText.ListProblem> {
+    WordListText.parse(Substring(text))
   }
 }

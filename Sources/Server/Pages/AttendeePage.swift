@@ -160,6 +160,8 @@ package enum FormRefusalWords: Sendable, Equatable {
   case overloadedCharacter
   case closed
   case tryAgain(seconds: Int)
+  /// The session's word filter refuses it.
+  case filtered
   case other(String)
 
   func text(_ words: PageWords) -> String {
@@ -174,6 +176,9 @@ package enum FormRefusalWords: Sendable, Equatable {
         words.plural(
           "Too many questions at once: send it again in %d second.",
           "Too many questions at once: send it again in %d seconds.", seconds), seconds)
+    case .filtered:
+      words.t(
+        "This session does not take that question: it has words the organisers filter out.")
     case .other(let reason): reason
     }
   }

@@ -43,7 +43,8 @@ package enum PresenterPage {
       newest: words.t("newest first"), search: words.t("Search"), question: words.t("Question"),
       votes: words.t("Votes"), asked: words.t("Asked"),
       announcement: words.t("Announcement for the room"), announce: words.t("Announce"),
-      clear: words.t("Clear")
+      clear: words.t("Clear"), filterWord: words.t("Filter word"), add: words.t("Add"),
+      remove: words.t("Take out")
     )
     let messages = words.scriptMessages(PresenterScript.messages)
     // Where attendees join, and its QR code, folded away until the presenter wants it.
@@ -69,6 +70,10 @@ package enum PresenterPage {
       <input id="announcement" maxlength="280" autocomplete="off"></label> \
       <button>\(HTML.escape(text.announce))</button> \
       <button type="button" id="unannounce">\(HTML.escape(text.clear))</button></form>
+      <form id="filter"><label>\(HTML.escape(text.filterWord)) \
+      <input id="filter-word" maxlength="64" autocomplete="off"></label> \
+      <button>\(HTML.escape(text.add))</button> \
+      <button type="button" id="unfilter">\(HTML.escape(text.remove))</button></form>
       <nav id="tabs"></nav>
       <p><label>\(HTML.escape(text.sort)) <select id="sort"><option value="votes">\(HTML.escape(text.byVotes))</option>\
       <option value="time">\(HTML.escape(text.newest))</option></select></label>
@@ -121,6 +126,7 @@ package enum PresenterPage {
     #tabs button.current { font-weight: bold; }
     #banner { background: #fff6cc; padding: .5em; font-weight: bold; }
     #announce input { width: 28em; max-width: 100%; }
+    .flagged { color: #8a1c1c; margin-top: .3em; }
     .answer { color: #264; margin-top: .3em; }
     details svg { width: 16em; max-width: 100%; shape-rendering: crispEdges; }
     """

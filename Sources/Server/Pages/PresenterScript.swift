@@ -38,6 +38,7 @@ package enum PresenterScript {
     scriptWord("Highlight"), scriptWord("Answer"), scriptWord("Answer with text…"),
     scriptWord("Dismiss"), scriptWord("Restore"),
     scriptWord("Only for the asker? (Cancel: the whole room sees it)"), scriptWord("Reconnecting…"),
+    scriptWord("Filtered:"),
   ]
 
   package static let source = #"""
@@ -116,6 +117,13 @@ package enum PresenterScript {
         tr.className = stateOf(q) + (q.id === highlighted ? ' now' : '');
         const text = document.createElement('td');
         text.textContent = printable(q.content);
+        if (Array.isArray(q.flagged) && q.flagged.length) {
+          // Extension wordFilter: what the filter matched (why it waits in review).
+          const flagged = document.createElement('div');
+          flagged.className = 'flagged';
+          flagged.textContent = `${word('Filtered:')} ${q.flagged.slice(0, 5).map((w) => printable(String(w))).join(', ')}`;
+          text.append(flagged);
+        }
         if (q.answer) {
           const answer = document.createElement('div');
           answer.className = 'answer';
@@ -166,6 +174,19 @@ package enum PresenterScript {
           headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
         });
         if (!response.ok) say(`${response.status} ${await response.text()}`);
+      }
+
+      // Extension wordFilter: a word into or out of the session's own list ("custom").
+      async function filterWord(remove) {
+        const entry = $('filter-word').value.trim();
+        if (!entry) return;
+        const response = await fetch(`${BASE}api/filters/custom`, {
+          method: 'POST', credentials: 'same-origin',
+          body: JSON.stringify(remove ? { remove: [entry] } : { add: [entry] }),
+          headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
+        });
+        say(response.ok ? '' : `${response.status} ${await response.text()}`);
+        if (response.ok) $('filter-word').value = '';
       }
 
       async function act(id, action) {
@@ -252,6 +273,8 @@ package enum PresenterScript {
         announce($('announcement').value.trim());
       });
       $('unannounce').addEventListener('click', () => { $('announcement').value = ''; announce(''); });
+      $('filter').addEventListener('submit', (e) => { e.preventDefault(); filterWord(false); });
+      $('unfilter').addEventListener('click', () => filterWord(true));
       $('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
       $('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
       connect();

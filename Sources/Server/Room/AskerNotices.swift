@@ -14,7 +14,7 @@ package struct AskerNotices: Sendable {
     switch action {
     case .approve, .dismiss, .restore: .state
     case .answer: .answered
-    case .highlight, .unhighlight, .announce: nil
+    case .highlight, .unhighlight, .announce, .filterAdd, .filterRemove: nil
     }
   }
 

@@ -22,6 +22,8 @@ package struct FormQuestions: Sendable {
     case tryAgain(after: Duration)
     /// The server's mock refused it (tests).
     case refused(String)
+    /// The session's word filter refuses it.
+    case filtered
   }
 
   /// The key of the form's bucket for addresses the budgets do not tell apart.
@@ -52,6 +54,9 @@ package struct FormQuestions: Sendable {
         return .failure(.tryAgain(after: wait))
       }
       if let refusal = room.hooks.refusal(content) { return .failure(.refused(refusal)) }
+      let screened = try await room.wordFilters.screen(content)
+      if !screened.matches.isEmpty { room.metrics.questionsFiltered.increment() }
+      if !screened.matches.isEmpty, screened.mode == .refuse { return .failure(.filtered) }
       let attendee = room.environment.makeID()
       let claim = try await room.store.claim(
         attendee: attendee, credential: nil, mint: room.environment.makeID(),
@@ -61,7 +66,8 @@ package struct FormQuestions: Sendable {
       let record = StoredQuestion(
         id: room.environment.makeID(), content: content, askedFrom: room.environment.makeID(),
         createdAt: room.environment.now(), token: token, attendee: attendee,
-        state: settings.moderation ? .review : .live)
+        state: settings.moderation || !screened.matches.isEmpty ? .review : .live,
+        flagged: screened.matches)
       let result = try await room.store.insert(record)
       if result.inserted {
         room.metrics.questions.increment()

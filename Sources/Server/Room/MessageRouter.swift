@@ -72,7 +72,8 @@ extension SessionRoom {
     return Handshake(
       id: connection.id,
       extensions: extensions + compact
-        + (connection.isPresenter ? [ProtocolExtension.presenter] : []),
+        + (connection.isPresenter
+          ? [ProtocolExtension.presenter, ProtocolExtension.wordFilter] : []),
       session: session.map { SessionInfo(code: $0.code, title: $0.title, open: $0.open) },
       maxMessageSize: settings.maxMessageSize)
   }
@@ -85,6 +86,9 @@ package enum RoomReplies {
   package static let inReview =
     "Question received. The presenter reviews questions before the room sees them."
   package static let rateLimited = "Too many questions at once."
+  /// A question the session's word filter refuses (the filter set to refuse): final.
+  package static let filtered =
+    "This session does not take that question: it has words the organisers filter out."
   package static let tooManyNewAttendees =
     "Too many new attendees from your network at once: votes count once you have joined."
   /// After a failed write, the client waits this long before sending again.

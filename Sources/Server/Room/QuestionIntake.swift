@@ -38,12 +38,23 @@ package struct QuestionIntake: Sendable {
       return refuse(RoomReplies.rateLimited, retryAfter: wait)
     }
     if let refusal = room.hooks.refusal(question.content) { return refuse(refusal) }
-    let record = StoredQuestion(
-      id: room.environment.makeID(), content: question.content, askedFrom: connection.id,
-      createdAt: room.environment.now(), token: token, attendee: connection.attendee,
-      state: settings.moderation ? .review : .live)
     let stored: StoredQuestion
     do {
+      // A resend is the stored question: the filter judged it when it first came.
+      let screened =
+        isResend
+        ? (matches: [], mode: FilterMode.review)
+        : try await room.wordFilters.screen(question.content)
+      if !screened.matches.isEmpty, screened.mode == .refuse {
+        room.metrics.questionsFiltered.increment()
+        return refuse(RoomReplies.filtered)
+      }
+      let record = StoredQuestion(
+        id: room.environment.makeID(), content: question.content, askedFrom: connection.id,
+        createdAt: room.environment.now(), token: token, attendee: connection.attendee,
+        state: settings.moderation || !screened.matches.isEmpty ? .review : .live,
+        flagged: screened.matches)
+      if !screened.matches.isEmpty { room.metrics.questionsFiltered.increment() }
       let result = try await room.store.insert(record)
       stored = result.question
       if result.inserted {

@@ -1,3 +1,4 @@
+import CommandLineValues
 import Foundation
 import QnA
 import QnAStore
@@ -23,12 +24,39 @@ extension PresenterActions {
     refuse: (String, Duration?) -> PresenterActionResponse
   ) async -> PresenterActionResponse {
     guard action.question == nil else {
-      return refuse("An announcement acts on the room: it names no question.", nil)
+      return refuse("That action is on the room: it names no question.", nil)
     }
+    if kind.isFilterAction { return await respond(toFilterAction: kind, action, refuse: refuse) }
     let text = action.text?.trimmingCharacters(in: .whitespaces)
     if let problem = Self.announcementProblem(text) { return refuse(problem, nil) }
     do {
       let outcome = try await announce(text, token: action.token)
+      return PresenterActionResponse(
+        token: action.token, question: nil, success: outcome.refusal == nil,
+        message: outcome.refusal)
+    } catch {
+      room.logger.error("could not store an action: \(error)")
+      return refuse(RoomReplies.failedSave, RoomReplies.storageRetry)
+    }
+  }
+
+  /// `filterAdd` or `filterRemove` over the socket: one entry into or out of a list.
+  private func respond(
+    toFilterAction kind: PresenterActionKind, _ action: PresenterAction,
+    refuse: (String, Duration?) -> PresenterActionResponse
+  ) async -> PresenterActionResponse {
+    let list = action.list ?? PresenterAction.defaultList
+    guard let entry = action.text?.trimmingCharacters(in: .whitespacesAndNewlines) else {
+      return refuse("A \(kind.rawValue) names its entry in text.", nil)
+    }
+    let adding = kind == .filterAdd
+    if let problem = FilterActions.problem(name: list, entries: adding ? [entry] : []) {
+      return refuse(problem, nil)
+    }
+    do {
+      let outcome = try await FilterActions(room: room).change(
+        list, FilterChange(adding: adding ? [entry] : [], removing: adding ? [] : [entry]),
+        token: action.token)
       return PresenterActionResponse(
         token: action.token, question: nil, success: outcome.refusal == nil,
         message: outcome.refusal)
@@ -43,15 +71,31 @@ extension PresenterActions {
   /// no control characters.
   package static func announcementProblem(_ text: String?) -> String? {
     guard let text else { return nil }
-    if text.allSatisfy(\.isWhitespace) {
+    let invisible = { (character: Character) in
+      character.isWhitespace
+        || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .format }
+    }
+    if text.allSatisfy(invisible) {
       return "The announcement is empty: leave its text out to clear it."
     }
     if text.count > Announcement.maxLength {
       return "The announcement is too long: at most \(Announcement.maxLength) characters."
     }
-    if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+    if text.utf8.count > maxAnnouncementBytes {
+      return "The announcement is too long: at most \(maxAnnouncementBytes) bytes."
+    }
+    // Controls, line separators, bidi controls: what `PrintableText` would show escaped.
+    if text.unicodeScalars.contains(where: PrintableText.isControl) {
       return "The announcement is one line, without control characters."
+    }
+    if text.contains(where: { $0.unicodeScalars.count > QuestionText.maxScalarsPerCharacter }) {
+      return
+        "The announcement has a character with more than \(QuestionText.maxScalarsPerCharacter) marks."
     }
     return nil
   }
+
+  /// An announcement's UTF-8 at most: with the largest page of the room's questions beside
+  /// it, a snapshot page stays under the 16 KiB many peers read.
+  package static let maxAnnouncementBytes = 2048
 }

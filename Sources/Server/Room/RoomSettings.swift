@@ -27,6 +27,12 @@ package struct RoomSettings: Sendable {
   package var formQuestionWindow: Duration = .seconds(10)
   /// Whether the handshake announces the compact room (extension `counts`).
   package var compactRoom = true
+  /// Word lists every session's filter has, by name (`--word-list NAME=FILE`), and the
+  /// matcher made of them once for all.
+  package var wordLists: [String: [String]] = [:] {
+    didSet { serverFilter = WordFilter(entries: wordLists.values.joined()) }
+  }
+  package private(set) var serverFilter = WordFilter(entries: [])
 
   package init() {}
 }

@@ -10,6 +10,8 @@ public final class ServerMetrics: Sendable {
   /// Set at each scrape from the socket hub.
   package let openSockets: Gauge
   package let questions: Counter
+  /// New questions the word filter matched (sent to review, or refused).
+  package let questionsFiltered: Counter
   package let votes: Counter
   package let answers: Counter
   /// New attendee identities (credentials) issued.
@@ -34,6 +36,10 @@ public final class ServerMetrics: Sendable {
       descriptor: name("websockets_open", "WebSockets open on this instance."))
     questions = registry.makeCounter(
       descriptor: name("questions_total", "New questions stored through this instance."))
+    questionsFiltered = registry.makeCounter(
+      descriptor: name(
+        "questions_filtered_total",
+        "New questions the word filter matched on this instance (sent to review or refused)."))
     votes = registry.makeCounter(
       descriptor: name(
         "votes_total", "Votes and withdrawals accepted through this instance (repeats included)."))

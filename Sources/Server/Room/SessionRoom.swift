@@ -21,6 +21,8 @@ package final class SessionRoom: Sendable {
   package let identities: AddressBudgets
   /// The form's questions per address, shared by every session of the instance.
   package let formQuestions: AddressBudgets
+  /// This session's word filter.
+  package let wordFilters: WordFilters
   package let logger: Logger
   private let codec = WireCodec()
 
@@ -43,6 +45,7 @@ package final class SessionRoom: Sendable {
       ?? AddressBudgets(
         burst: settings.formQuestionsPerAddress, window: settings.formQuestionWindow)
     self.logger = logger
+    wordFilters = WordFilters(store: store, server: settings.serverFilter)
     fanOut = RoomFanOut(
       store: store, window: settings.window, deflaters: settings.deflaters,
       fanOutTime: metrics.fanOut.record, logger: logger)

@@ -100,7 +100,11 @@ package final class SessionRooms: Sendable {
     switch event {
     case .resync:
       let known = rooms.withLock { $0 }
-      for room in [main] + known.values.map(\.room) { room.fanOut.changed(urgent: true) }
+      for room in [main] + known.values.map(\.room) {
+        room.fanOut.changed(urgent: true)
+        // A filter changed while notices were missed.
+        room.wordFilters.invalidate()
+      }
       // A session closed or deleted while notices were missed.
       for id in known.keys { refresh(id) }
     case .changed(let notice, let own):
@@ -112,6 +116,10 @@ package final class SessionRooms: Sendable {
       }
       let room = notice.session == SessionRecord.defaultID ? main : known?.room
       guard let room else { return }
+      if notice.kind == .filter {
+        room.wordFilters.invalidate()
+        return
+      }
       room.fanOut.changed(urgent: notice.kind != .votes && notice.kind != .added)
       if !own, let question = notice.question, notice.kind == .answered || notice.kind == .state {
         // A read of its own: notices keep coming meanwhile.

@@ -31,12 +31,12 @@ public struct ExportedQuestion: Sendable, Hashable {
 
 /// Every question in every state, for after the session: CSV for spreadsheets, JSON for
 /// tools, Markdown for notes. Columns: id, text, votes, state, asked_at, answered_at, answer,
-/// name; times ISO 8601 in UTC. What attendees typed is stored as typed and made safe here,
+/// name, flagged (the word filter's matches, `; ` between them); times ISO 8601 in UTC. What attendees typed is stored as typed and made safe here,
 /// for each format (`PrintableText`): escapes and bidi controls never reach a terminal that
 /// shows the file, nor a formula a spreadsheet.
 public enum Export {
   public static let columns = [
-    "id", "text", "votes", "state", "asked_at", "answered_at", "answer", "name",
+    "id", "text", "votes", "state", "asked_at", "answered_at", "answer", "name", "flagged",
   ]
 
   public static func render(_ questions: [ExportedQuestion], as format: ExportFormat) -> [UInt8] {
@@ -53,6 +53,7 @@ public enum Export {
       question.id.uuidString, question.content, String(question.votes),
       question.publicState.rawValue, timestamp(question.createdAt),
       question.answeredAt.map(timestamp) ?? "", question.answer ?? "", entry.name ?? "",
+      question.flagged.joined(separator: "; "),
     ]
   }
 
@@ -107,9 +108,10 @@ public enum Export {
     package var answeredAt: String?
     package var answer: String?
     package var name: String?
+    package var flagged: [String]
 
     package enum CodingKeys: String, CodingKey {
-      case id, text, votes, state, answer, name
+      case id, text, votes, state, answer, name, flagged
       case askedAt = "asked_at"
       case answeredAt = "answered_at"
     }
@@ -122,7 +124,7 @@ public enum Export {
         id: question.id.uuidString, text: question.content, votes: question.votes,
         state: question.publicState.rawValue, askedAt: timestamp(question.createdAt),
         answeredAt: question.answeredAt.map(timestamp), answer: question.answer,
-        name: entry.name)
+        name: entry.name, flagged: question.flagged)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

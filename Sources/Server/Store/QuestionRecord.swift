@@ -21,6 +21,8 @@ package struct QuestionRecord: Codable, Sendable {
   package var answeredAt: Double?
   package var published: Bool
   package var session: Int64
+  /// The filter's matches, one per line (entries have no line breaks).
+  package var flagged: String?
   /// The row's number in the database, read, never written (the database assigns it): a
   /// question's `n` in the room (extension `counts`). Optional, so that saving a record
   /// leaves it out.
@@ -29,8 +31,10 @@ package struct QuestionRecord: Codable, Sendable {
   package init(
     id: String, content: String, answered: Bool, askedFrom: String, createdAt: Double,
     token: String?, attendee: String?, votes: Int, state: String, answer: String?,
-    answerPrivate: Bool, answeredAt: Double?, published: Bool, session: Int64, rowid: Int64? = nil
+    answerPrivate: Bool, answeredAt: Double?, published: Bool, session: Int64,
+    flagged: String? = nil, rowid: Int64? = nil
   ) {
+    self.flagged = flagged
     self.rowid = rowid
     self.id = id
     self.content = content
@@ -52,6 +56,7 @@ package struct QuestionRecord: Codable, Sendable {
 extension QuestionRecord {
   package init(_ question: StoredQuestion, session: Int64 = SessionRecord.defaultID) {
     self.session = session
+    flagged = question.flagged.isEmpty ? nil : question.flagged.joined(separator: "\n")
     published = question.state != .review
     state = question.state.rawValue
     answer = question.answer
@@ -76,7 +81,8 @@ extension QuestionRecord {
       attendee: attendee.flatMap(UUID.init(uuidString:)), votes: votes,
       state: QuestionState(rawValue: state) ?? .live, answer: answer,
       answerPrivate: answerPrivate,
-      answeredAt: answeredAt.map(Date.init(timeIntervalSinceReferenceDate:)))
+      answeredAt: answeredAt.map(Date.init(timeIntervalSinceReferenceDate:)),
+      flagged: flagged.map { $0.split(separator: "\n").map(String.init) } ?? [])
   }
 
   /// As the room shows it (`StoredQuestion.roomQuestion`), numbered.

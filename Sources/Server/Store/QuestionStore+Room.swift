@@ -131,11 +131,13 @@ extension StoredQuestion {
     -> RoomQuestion
   {
     let answerShown = presenter || asker || !answerPrivate
-    return RoomQuestion(
+    var shown = RoomQuestion(
       id: id, content: content, votes: votes, answered: answered, createdAt: createdAt,
       state: publicState, answer: answerShown ? answer : nil,
       isPrivate: answerShown && answer != nil && answerPrivate ? true : nil,
       name: presenter ? attendee.flatMap { names[$0] } : nil)
+    if presenter, !flagged.isEmpty { shown.flagged = flagged }
+    return shown
   }
 }
 

@@ -39,9 +39,17 @@ extension StoreRules {
   /// Why a token seen before refuses a room action, if it does: the same action with the
   /// same text is done already; anything else under that token is another action.
   package static func repeatRefusal(
-    seenAction: String, seenText: String?, action: PresenterActionKind, text: String?
+    seenAction: String, seenText: String?, action: String, text: String?
   ) -> String? {
-    seenAction == action.rawValue && seenText == text
+    seenAction == action && seenText == text
       ? nil : "That token was used for another action."
   }
+}
+
+/// What a room action's change did in its transaction: refused (nothing kept, not even its
+/// token), or done, having changed something or not (its token is kept either way, so that
+/// a late repeat cannot undo what came after it).
+package enum RoomActionStep: Sendable {
+  case refused(String)
+  case done(changed: Bool)
 }

@@ -39,6 +39,13 @@ package protocol StoreDriver: Sendable {
     async throws(StoreError) -> QuestionStore.VoteOutcome?
   func highlighted(session: Int64) async throws(StoreError) -> UUID?
   func announcement(session: Int64) async throws(StoreError) -> Announcement?
+  func filterSettings(session: Int64) async throws(StoreError) -> FilterSettings
+  func changeFilterList(
+    _ name: String, _ change: FilterChange, maxEntries: Int, token: UUID, at time: Date,
+    session: Int64
+  ) async throws(StoreError) -> QuestionStore.RoomActionOutcome
+  func setFilterMode(_ mode: FilterMode, token: UUID, at time: Date, session: Int64)
+    async throws(StoreError) -> QuestionStore.RoomActionOutcome
   func announce(_ text: String?, token: UUID, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.RoomActionOutcome
   func snapshot(for attendee: UUID?, presenter: Bool, session: Int64) async throws(StoreError)

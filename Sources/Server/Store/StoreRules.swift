@@ -141,8 +141,8 @@ package enum StoreRules {
         record.answerPrivate = isPrivate
       }
       if highlighted == id { highlight = .some(nil) }
-    case .announce:
-      return .failure(ActionRefusal("An announcement acts on the room, not on a question."))
+    case .announce, .filterAdd, .filterRemove:
+      return .failure(ActionRefusal("That action is on the room, not on a question."))
     }
     let changed =
       record.state != before.state || record.answered != before.answered
@@ -237,4 +237,7 @@ package enum RoomChange: String, Sendable {
   case added, answered, votes, highlight, removed, state, session
   /// The room's banner was set or cleared (extension `announcements`).
   case announcement
+  /// Only announced, never logged: the session's word filter changed (nothing any attendee
+  /// sees).
+  case filter
 }

@@ -23,12 +23,17 @@ public struct StoredQuestion: Sendable, Hashable, Codable {
   public var answer: String?
   public var answerPrivate: Bool
   public var answeredAt: Date?
+  /// The word filter's entries its text matched when it was asked (it went to review, or
+  /// was refused): for presenters and the export only.
+  public var flagged: [String]
 
   public init(
     id: UUID, content: String, answered: Bool = false, askedFrom: UUID, createdAt: Date,
     token: UUID? = nil, attendee: UUID? = nil, votes: Int = 0, state: QuestionState = .live,
-    answer: String? = nil, answerPrivate: Bool = false, answeredAt: Date? = nil
+    answer: String? = nil, answerPrivate: Bool = false, answeredAt: Date? = nil,
+    flagged: [String] = []
   ) {
+    self.flagged = flagged
     self.state = state
     self.answer = answer
     self.answerPrivate = answerPrivate

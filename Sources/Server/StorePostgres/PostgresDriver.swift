@@ -199,7 +199,7 @@ package final class PostgresDriver: StoreDriver {
   /// A question's columns, in the order `records` reads them.
   package static let columns = """
     id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
-    answerPrivate, answeredAt, published, session
+    answerPrivate, answeredAt, published, session, flagged
     """
   /// What reads select: the columns, and the row's number (a question's `n` in the room).
   package static let selected = columns + ", rowid"
@@ -209,18 +209,18 @@ package final class PostgresDriver: StoreDriver {
     for try await row in rows {
       let (
         id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
-        answerPrivate, answeredAt, published, session, rowid
+        answerPrivate, answeredAt, published, session, flagged, rowid
       ) = try row.decode(
         (
           String, String, Bool, String, Double, String?, String?, Int, String, String?, Bool,
-          Double?, Bool, Int64, Int64
+          Double?, Bool, Int64, String?, Int64
         ).self)
       records.append(
         QuestionRecord(
           id: id, content: content, answered: answered, askedFrom: askedFrom,
           createdAt: createdAt, token: token, attendee: attendee, votes: votes, state: state,
           answer: answer, answerPrivate: answerPrivate, answeredAt: answeredAt,
-          published: published, session: session, rowid: rowid))
+          published: published, session: session, flagged: flagged, rowid: rowid))
     }
     return records
   }
@@ -264,7 +264,7 @@ package final class PostgresDriver: StoreDriver {
         \(record.id), \(record.content), \(record.answered), \(record.askedFrom),
         \(record.createdAt), \(record.token), \(record.attendee), \(record.votes),
         \(record.state), \(record.answer), \(record.answerPrivate), \(record.answeredAt),
-        \(record.published), \(record.session))
+        \(record.published), \(record.session), \(record.flagged))
       """, logger: logger)
   }
 

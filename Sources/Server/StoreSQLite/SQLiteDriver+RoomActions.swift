@@ -45,6 +45,93 @@ extension SQLiteDriver {
   package func announce(_ text: String?, token: UUID, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.RoomActionOutcome
   {
+    try await roomAction(
+      PresenterActionKind.announce.rawValue, text: text, token: token, at: time, session: session
+    ) { db in
+      let step = StoreRules.announce(
+        text, over: try Self.roomStateValue(db, session, "announcement"), at: time)
+      guard case .some(let value) = step else { return .done(changed: false) }
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'announcement', ?)",
+        arguments: [session, value])
+      try Self.logChange(db, session, nil, .announcement)
+      return .done(changed: true)
+    }
+  }
+}
+
+/// The sessions' word filters in SQLite.
+extension SQLiteDriver {
+  package func filterSettings(session: Int64) async throws(StoreError) -> FilterSettings {
+    try await read { db in
+      var lists: [String: [String]] = [:]
+      for row in try Row.fetchAll(
+        db, sql: "SELECT list, entry FROM filterWord WHERE session = ? ORDER BY list, entry",
+        arguments: [session])
+      {
+        lists[row["list"], default: []].append(row["entry"])
+      }
+      let mode = try Self.roomStateValue(db, session, "filterMode")
+        .flatMap(FilterMode.init(rawValue:))
+      return FilterSettings(lists: lists, mode: mode ?? .review)
+    }
+  }
+
+  package func changeFilterList(
+    _ name: String, _ change: FilterChange, maxEntries: Int, token: UUID, at time: Date,
+    session: Int64
+  ) async throws(StoreError) -> QuestionStore.RoomActionOutcome {
+    let (action, text) = StoreRules.filterListAction(name, change)
+    return try await roomAction(action, text: text, token: token, at: time, session: session) {
+      db in
+      let own = try String.fetchAll(
+        db, sql: "SELECT entry FROM filterWord WHERE session = ? AND list = ?",
+        arguments: [session, name])
+      let others = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT COUNT(*) AS entries, COUNT(DISTINCT list) AS lists FROM filterWord
+          WHERE session = ? AND list <> ?
+          """, arguments: [session, name])
+      if let refusal = StoreRules.filterListRefusal(
+        entries: StoreRules.entriesAfter(change, own: own), otherEntries: others?["entries"] ?? 0,
+        otherLists: others?["lists"] ?? 0, maxEntries: maxEntries)
+      {
+        return .refused(refusal)
+      }
+      if change.replacing {
+        try db.execute(
+          sql: "DELETE FROM filterWord WHERE session = ? AND list = ?", arguments: [session, name])
+      }
+      let remove = try db.cachedStatement(
+        sql: "DELETE FROM filterWord WHERE session = ? AND list = ? AND entry = ?")
+      for entry in change.removing { try remove.execute(arguments: [session, name, entry]) }
+      let insert = try db.cachedStatement(
+        sql: "INSERT OR IGNORE INTO filterWord (session, list, entry) VALUES (?, ?, ?)")
+      for entry in change.adding { try insert.execute(arguments: [session, name, entry]) }
+      return .done(changed: true)
+    }
+  }
+
+  package func setFilterMode(_ mode: FilterMode, token: UUID, at time: Date, session: Int64)
+    async throws(StoreError) -> QuestionStore.RoomActionOutcome
+  {
+    let (action, text) = StoreRules.filterModeAction(mode)
+    return try await roomAction(action, text: text, token: token, at: time, session: session) {
+      db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'filterMode', ?)",
+        arguments: [session, mode.rawValue])
+      return .done(changed: true)
+    }
+  }
+
+  /// A room action under its token, in one transaction: a token seen before does nothing
+  /// (refused when it named another action); `body` makes the change, or says why not.
+  func roomAction(
+    _ action: String, text: String?, token: UUID, at time: Date, session: Int64,
+    _ body: @escaping @Sendable (Database) throws -> RoomActionStep
+  ) async throws(StoreError) -> QuestionStore.RoomActionOutcome {
     try await run { db in
       try Self.requireExists(db, session)
       if let seen = try Row.fetchOne(
@@ -54,24 +141,20 @@ extension SQLiteDriver {
         return QuestionStore.RoomActionOutcome(
           changed: false,
           refusal: StoreRules.repeatRefusal(
-            seenAction: seen["action"], seenText: seen["text"], action: .announce, text: text))
+            seenAction: seen["action"], seenText: seen["text"], action: action, text: text))
       }
-      let step = StoreRules.announce(
-        text, over: try Self.roomStateValue(db, session, "announcement"), at: time)
-      if case .some(let value) = step {
-        try db.execute(
-          sql: """
-            INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'announcement', ?)
-            """, arguments: [session, value])
-        try Self.logChange(db, session, nil, .announcement)
+      let changed: Bool
+      switch try body(db) {
+      case .refused(let refusal):
+        return QuestionStore.RoomActionOutcome(changed: false, refusal: refusal)
+      case .done(let done): changed = done
       }
       try db.execute(
         sql: "INSERT INTO roomAction (token, session, action, at, text) VALUES (?, ?, ?, ?, ?)",
         arguments: [
-          token.uuidString, session, PresenterActionKind.announce.rawValue,
-          time.timeIntervalSinceReferenceDate, text,
+          token.uuidString, session, action, time.timeIntervalSinceReferenceDate, text,
         ])
-      return QuestionStore.RoomActionOutcome(changed: step != .none)
+      return QuestionStore.RoomActionOutcome(changed: changed)
     }
   }
 }

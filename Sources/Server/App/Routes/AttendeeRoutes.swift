@@ -145,6 +145,9 @@ struct AttendeePages: Sendable {
       status = .tooManyRequests
       headers[.retryAfter] = String(seconds)
     case .failure(.refused(let reason)): refusal = .other(reason)
+    case .failure(.filtered):
+      refusal = .filtered
+      status = .unprocessableContent
     }
     var response = QnAServerApp.html(
       AttendeePage.render(

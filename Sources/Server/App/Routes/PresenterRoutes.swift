@@ -83,6 +83,7 @@ extension QnAServerApp {
       }
     }
     addRoomActionRoutes(to: router, room: roomOf)
+    addFilterRoutes(to: router, room: roomOf)
     // Every question in every state: `?format=csv|json|markdown` (CSV by default).
     router.get("/api/export") { request, context -> Response in
       let room = try roomOf(context)
@@ -208,8 +209,11 @@ struct QuestionJSON: ResponseEncodable, Sendable {
   var state: String
   var answer: String?
   var `private`: Bool
+  /// The word filter's matches, when it sent the question to review.
+  var flagged: [String]
 
   init(_ question: StoredQuestion) {
+    flagged = question.flagged
     state = question.publicState.rawValue
     answer = question.answer
     `private` = question.answerPrivate

@@ -1,0 +1,95 @@
+import QnARoom
+import Testing
+
+/// The word filter's table: what a list catches, what it must let through, in several
+/// languages at once. The lists here are made up for the test (no shipped word list).
+@Suite("qna-server: the word filter")
+struct WordFilterTests {
+  static let filter = WordFilter(entries: [
+    // English, German, Spanish, Polish, as an organiser might load them side by side.
+    "darn", "heck", "ass", "frak", "shazbot", "dummkopf", "mierda", "cholera", "kurczę",
+    "ski lift", "bad word here",
+  ])
+
+  @Test(arguments: [
+    // Plain, case, accents, and signs for letters.
+    ("What the darn is this?", ["darn"]), ("HECK no", ["heck"]), ("Ass.", ["ass"]),
+    ("d@rn it", ["darn"]), ("h3ck", ["heck"]), ("fr4k", ["frak"]), ("$h@zb0t!", ["shazbot"]),
+    ("sh4zb0t", ["shazbot"]), ("a$$", ["ass"]), ("@ss", ["ass"]),
+    ("Dummköpf", ["dummkopf"]), ("DUMMKOPF!!", ["dummkopf"]), ("¡Mierda!", ["mierda"]),
+    ("mIeRdA", ["mierda"]), ("Chołera", ["cholera"]), ("kurcze", ["kurczę"]),
+    ("KURCZĘ", ["kurczę"]), ("c|-|olera", []), ("ch0lera", ["cholera"]),
+    ("choIera", []), ("ch1era", []), ("cho1era", ["cholera"]),
+    // Spelled out letter by letter.
+    ("d a r n", ["darn"]), ("d.a.r.n", ["darn"]), ("f-r-a-k this", ["frak"]),
+    // Phrases, whole.
+    ("the ski lift broke", ["ski lift"]), ("Ski-Lift", ["ski lift"]),
+    ("a bad word here and heck", ["bad word here", "heck"]),
+    // Several at once, each once, in order.
+    ("heck heck darn", ["heck", "darn"]),
+    // Invisible characters inside a word: a zero-width joiner, space, soft hyphen.
+    ("d\u{200D}arn", ["darn"]), ("he\u{200B}ck", ["heck"]), ("fr\u{AD}ak", ["frak"]),
+  ])
+  func catches(_ text: String, _ expected: [String]) {
+    #expect(Self.filter.matches(text) == expected, "\(text)")
+  }
+
+  @Test(arguments: [
+    // Scunthorpe: an entry inside a longer word is not that word.
+    "Scunthorpe United", "assassin", "class assessment", "passage", "Sassenach",
+    "darning socks", "heckler", "Frakturschrift", "bass", "glass", "cholerae",
+    // Near misses and phrases cut short.
+    "dam", "hack", "a ski", "lift the ski", "bad word", "word here",
+    // Not letters spelled out: two letters, or letters with words between.
+    "d a", "I am a d r", "",
+  ])
+  func letsThrough(_ text: String) {
+    #expect(Self.filter.matches(text).isEmpty, "\(text)")
+  }
+
+  /// What an attendee can send costs little, whatever the lists: the longest question of
+  /// words full of ambiguous signs, one enormous word, thousands of phrases sharing a first
+  /// word. (The time is printed, not asserted: the benchmark reports it.)
+  @Test func hostileQuestionsAndListsStayBounded() {
+    let phrases = WordFilter(
+      entries: (0..<20_000).map { "you are \($0)" } + ["1111 1111 1111 1111 1111 1111 1111 1111"])
+    let questions = [
+      String(repeating: "!1|1 ", count: 200), String(repeating: "\u{3316}", count: 1000),
+      String(repeating: "you are ", count: 125), String(repeating: "1111 ", count: 200),
+      String(repeating: "a ", count: 500),
+    ]
+    let started = ContinuousClock.now
+    for question in questions {
+      _ = Self.filter.matches(question)
+      _ = phrases.matches(question)
+    }
+    print("hostile questions: \(ContinuousClock.now - started) for \(questions.count * 2)")
+    #expect(phrases.matches("you are 17 today").contains("you are 17"))
+    #expect(phrases.matches(String(repeating: "1111 ", count: 8)).count == 1)
+  }
+
+  @Test func atMostFiveMatchesAreTold() {
+    let text = "darn heck ass frak shazbot dummkopf mierda"
+    #expect(Self.filter.matches(text).count == WordFilter.maxMatchesTold)
+  }
+
+  @Test(arguments: [
+    ("f.*k", "not patterns"), ("^ass$", "not patterns"), ("(a|b)", "not patterns"),
+    ("a\\b", "not patterns"), ("<script>", "not patterns"),
+    (String(repeating: "x", count: 65), "at most 64"), ("' - '", "no word"),
+    ("one two three four five six seven eight nine", "at most 8 words"),
+  ])
+  func entriesThatAreNotWordsAreRefused(_ entry: String, _ words: String) {
+    #expect(WordFilter.problem(with: entry)?.contains(words) == true, "\(entry)")
+  }
+
+  @Test(arguments: ["darn", "Ski lift", "kurczę", "don't", "sh!t", "f-word", "c@fe"])
+  func wordsAndPhrasesAreEntries(_ entry: String) {
+    #expect(WordFilter.problem(with: entry) == nil, "\(entry)")
+  }
+
+  @Test func anEmptyFilterMatchesNothing() {
+    #expect(WordFilter(entries: []).matches("darn").isEmpty)
+    #expect(WordFilter(entries: ["", "   "]).isEmpty)
+  }
+}
