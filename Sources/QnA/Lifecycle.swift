@@ -22,6 +22,11 @@ public enum QuestionState: String, Sendable, Hashable, Codable, CaseIterable {
 /// the whole room.
 public enum PresenterActionKind: String, Sendable, Hashable, Codable, CaseIterable {
   case approve, dismiss, restore, highlight, unhighlight, answer
+  /// Extension `moderation`: the question's text is `text` from now on (its original kept).
+  case edit
+  /// Extension `moderation`: the question's asker's new questions go to review from now on
+  /// (or are refused, as the word filter's mode says), or no longer.
+  case silence, unsilence
   /// Extension `announcements`: the room's banner is `text` from now on (cleared without it).
   case announce
   /// Extension `wordFilter`: `text` is an entry of the session's word list `list` from now
@@ -47,8 +52,8 @@ public struct PresenterAction: Sendable, Hashable, Codable {
   public var question: UUID?
   /// One of `PresenterActionKind`'s raw values; anything else is refused.
   public var action: String
-  /// `answer`: the answer's text; `announce`: the announcement's (absent: cleared);
-  /// `filterAdd`, `filterRemove`: the entry.
+  /// `answer`: the answer's text; `edit`: the question's new text; `announce`: the
+  /// announcement's (absent: cleared); `filterAdd`, `filterRemove`: the entry.
   public var text: String?
   public var isPrivate: Bool?
   /// `filterAdd`, `filterRemove`: the word list (`custom` when absent).

@@ -9,10 +9,15 @@
 extension QnAState {
   /// The server says where one of this attendee's questions is: news when it changed.
   mutating func updateLifecycle(
-    _ token: UUID, state: QuestionState?, answer: String?, isPrivate: Bool? = nil
+    _ token: UUID, state: QuestionState?, answer: String?, isPrivate: Bool? = nil,
+    content: String? = nil
   ) -> [QnAEffect] {
     guard var question = questions[token] else { return [] }
     let before = question
+    // Extension `moderation`: a presenter corrected its text; the asker sees the new one.
+    if let content, !content.isEmpty {
+      question.content = String(content.prefix(Self.maxEditedLength))
+    }
     // Answered is the question's status; as a state it is public, as live is.
     if let state { question.state = state == .answered ? .live : state }
     if let answer { question.answer = String(answer.prefix(Self.maxAnswerLength)) }
@@ -22,6 +27,12 @@ extension QnAState {
     guard question != before else { return ownQuestionInRoom(question) }
     questions[token] = question
     var effects: [QnAEffect] = []
+    if question.content != before.content {
+      effects.append(
+        notice(
+          Message("The presenter edited your question: “%s”.", Self.excerpt(question.content)),
+          kind: .info))
+    }
     if question.state != before.state, let state = question.state {
       effects += stateNotice(question, state, was: before.state)
     }
@@ -46,6 +57,9 @@ extension QnAState {
     notice(
       Message("The presenter dismissed your question “%s”.", Self.excerpt(content)), kind: .info)
   }
+
+  /// The longest edited text kept: no server may grow a question past what any asks.
+  static let maxEditedLength = 10_000
 
   static func excerpt(_ text: String) -> String {
     let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text

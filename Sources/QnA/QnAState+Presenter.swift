@@ -33,9 +33,16 @@ public struct PresenterDesk: Sendable, Equatable {
 
   /// Actions not yet answered by the server, in the order given.
   public internal(set) var queue: [Action] = []
-  /// The last action, and the question highlighted and the announcement shown before it (for
-  /// undoing a highlight or an announcement).
-  var lastUndoable: (action: Action, previousHighlight: UUID?, previousAnnouncement: String?)?
+  /// The last action, with what it replaced (for undoing it).
+  var lastUndoable: Undoable?
+
+  struct Undoable: Sendable, Equatable {
+    var action: Action
+    /// The question highlighted, the announcement shown and the question's text before it.
+    var previousHighlight: UUID?
+    var previousAnnouncement: String?
+    var previousContent: String?
+  }
 
   /// Actions the server has not confirmed, on or off the wire.
   public var pendingCount: Int { queue.count }
@@ -43,9 +50,7 @@ public struct PresenterDesk: Sendable, Equatable {
   public func isPending(_ question: UUID) -> Bool { queue.contains { $0.question == question } }
 
   public static func == (a: Self, b: Self) -> Bool {
-    a.queue == b.queue && a.lastUndoable?.action == b.lastUndoable?.action
-      && a.lastUndoable?.previousHighlight == b.lastUndoable?.previousHighlight
-      && a.lastUndoable?.previousAnnouncement == b.lastUndoable?.previousAnnouncement
+    a.queue == b.queue && a.lastUndoable == b.lastUndoable
   }
 }
 
@@ -72,13 +77,16 @@ extension QnAState {
     let trimmed = text?.trimmingWhiteSpace()
     let action = PresenterDesk.Action(
       kind: kind, question: kind.isRoomAction ? nil : question,
-      text: kind == .answer || kind.isRoomAction
+      text: kind == .answer || kind == .edit || kind.isRoomAction
         ? trimmed.flatMap { $0.isEmpty ? nil : $0 } : nil,
       isPrivate: kind == .answer && isPrivate, token: token,
       list: kind.isFilterAction ? list : nil)
     // Undo is about the last action, whatever it was: after an approve, "u" must not reach
     // back to a dismiss before it.
-    desk.lastUndoable = (action, room.highlighted, room.announcement?.text)
+    desk.lastUndoable = PresenterDesk.Undoable(
+      action: action, previousHighlight: room.highlighted,
+      previousAnnouncement: room.announcement?.text,
+      previousContent: question.flatMap { room.questions[$0]?.content })
     desk.queue.append(action)
     return [.report(.action(action, outcome: .queued))] + sendActions()
   }
@@ -86,9 +94,10 @@ extension QnAState {
   /// The last action, taken back as a new one when it is a dismiss, restore, highlight or
   /// unhighlight (an approve or an answer has reached the room: it stays).
   mutating func undo(token: UUID) -> [QnAEffect] {
-    guard let (last, previous, previousAnnouncement) = desk.lastUndoable else {
+    guard let undoable = desk.lastUndoable else {
       return [notice(Message("Nothing to undo."), kind: .info)]
     }
+    let (last, previous) = (undoable.action, undoable.previousHighlight)
     desk.lastUndoable = nil
     let inverse: (PresenterActionKind, UUID?)
     var text: String?
@@ -99,7 +108,15 @@ extension QnAState {
     case .unhighlight: inverse = (.highlight, last.question)
     case .announce:
       inverse = (.announce, nil)
-      text = previousAnnouncement
+      text = undoable.previousAnnouncement
+    case .edit:
+      guard let content = undoable.previousContent else {
+        return [notice(Message("Nothing to undo."), kind: .info)]
+      }
+      inverse = (.edit, last.question)
+      text = content
+    case .silence: inverse = (.unsilence, last.question)
+    case .unsilence: inverse = (.silence, last.question)
     case .filterAdd, .filterRemove:
       var effects = act(
         last.kind == .filterAdd ? .filterRemove : .filterAdd, on: nil, text: last.text,

@@ -111,7 +111,9 @@ extension QnAState {
     var own: [QnAEffect] = []
     for question in questions where question.state != nil {
       guard let token = tokenByServerID[question.id] else { continue }
-      own += updateLifecycle(token, state: question.lifecycle, answer: question.answer)
+      own += updateLifecycle(
+        token, state: question.lifecycle, answer: question.answer,
+        content: question.edited == true ? question.content : nil)
     }
     return lines + banner + own + behind + sendVotes() + sendActions()
   }
@@ -153,7 +155,8 @@ extension QnAState {
       if entry(for: updated) != before { effects += roomLine(question.id).map { [$0] } ?? [] }
       if let token = tokenByServerID[question.id] {
         effects += updateLifecycle(
-          token, state: question.state.map { _ in question.lifecycle }, answer: question.answer)
+          token, state: question.state.map { _ in question.lifecycle }, answer: question.answer,
+          content: question.edited == true ? question.content : nil)
       } else if question.answer == nil, old?.mine == true, let answer = old?.answer {
         // Asked in an earlier run: its private answer is in no delta; it stays.
         room.questions[question.id]?.answer = answer
@@ -223,7 +226,9 @@ extension QnAState {
       room.questions[question.id] = mine
       effects += roomLine(question.id).map { [$0] } ?? []
       if question.state != nil, let token = tokenByServerID[question.id] {
-        effects += updateLifecycle(token, state: question.lifecycle, answer: question.answer)
+        effects += updateLifecycle(
+          token, state: question.lifecycle, answer: question.answer,
+          content: question.edited == true ? question.content : nil)
       }
     }
     for number in own.voted {

@@ -65,7 +65,8 @@ extension QnAState {
       // A repeat: only news of an answer or of the presenter's decision changes anything.
       var effects = updateLifecycle(
         token, state: response.state.flatMap(QuestionState.init(rawValue:)),
-        answer: response.answer, isPrivate: response.isPrivate)
+        answer: response.answer, isPrivate: response.isPrivate,
+        content: serverExtensions.contains(ProtocolExtension.lifecycle) ? response.content : nil)
       if response.answered == true { effects += markAnswered(token) }
       return effects
     }

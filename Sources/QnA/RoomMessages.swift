@@ -97,9 +97,12 @@ public struct RoomQuestion: Sendable, Hashable, Codable {
   public var n: Int?
   /// To presenters only: the word filter's entries its text matched (why it is in review).
   public var flagged: [String]?
+  /// Extension `moderation`: a presenter corrected its text (present, and true, only then).
+  public var edited: Bool?
 
   enum CodingKeys: String, CodingKey {
     case id, content, votes, answered, createdAt, mine, voted, state, answer, name, n, flagged
+    case edited
     case isPrivate = "private"
   }
 

@@ -131,6 +131,10 @@ public enum ProtocolExtension {
   /// Announced to presenters: the session's word filter, edited with `filterAdd` and
   /// `filterRemove`; questions it matched carry `flagged` in presenters' rooms.
   public static let wordFilter = "wordFilter"
+  /// Announced to presenters: `edit` (a question's text corrected, the original kept) and
+  /// `silence`/`unsilence` (an asker's new questions to review). Edited questions carry
+  /// `edited` in everyone's room.
+  public static let moderation = "moderation"
 }
 
 /// Extension `sessionState`, server → every socket of a session, on whichever instance: the

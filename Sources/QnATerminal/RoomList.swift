@@ -59,6 +59,7 @@ struct RoomList {
       + Self.statePrefix(entry.state)
       + Self.flaggedPrefix(entry.question.flagged)
       + Sanitizer.forScreen(entry.question.content)
+      + (entry.question.edited == true ? " " + tr("(edited)") : "")
     var lines = wrapped(text, expanded: expanded)
     if let answer = entry.answer {
       lines += wrapped(

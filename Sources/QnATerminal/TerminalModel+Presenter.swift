@@ -23,6 +23,8 @@ public enum RoomEdit: Sendable, Equatable {
   case announcement
   /// A word for the session's filter (`w`): added, or taken out with a leading `-`.
   case filterWord
+  /// A question's text, corrected (`e`).
+  case questionText(UUID)
 }
 
 /// The presenter's console (`qna present`): the questions by state, one list per tab, and
@@ -36,10 +38,11 @@ extension TerminalModel {
   var privateAnswerPrompt: String { prompt(tr("Private answer")) }
   var announcementPrompt: String { prompt(tr("Announcement")) }
   var filterWordPrompt: String { prompt(tr("Filter word (-word takes it out)")) }
+  var editPrompt: String { prompt(tr("Edit the question")) }
   static var presenterHint: String {
     // TRANSLATORS: each single letter is the key that does what follows it: keep the letters.
     tr(
-      "a approve · d dismiss · r restore · h now answering · m answered · t/p answer · b announce · w filter · u undo · Tab list · ? keys"
+      "a approve · e edit · d dismiss · r restore · h now answering · m answered · t/p answer · x silence · b announce · w filter · u undo · ? keys"
     )
   }
 
@@ -84,6 +87,21 @@ extension TerminalModel {
       roomEdit = .filterWord
       editor = LineEditor()
       keepCursorVisible()
+    case .text("e"):
+      guard state.serverExtensions.contains(ProtocolExtension.moderation) else {
+        addNotice(tr("This server cannot edit questions."), kind: .info)
+        return []
+      }
+      guard let entry = selectedEntry else { return act(.edit) }
+      roomEdit = .questionText(entry.id)
+      editor = LineEditor(entry.question.content)
+      keepCursorVisible()
+    case .text("x"), .text("X"):
+      guard state.serverExtensions.contains(ProtocolExtension.moderation) else {
+        addNotice(tr("This server cannot silence an asker."), kind: .info)
+        return []
+      }
+      return act(key == .text("x") ? .silence : .unsilence)
     case .text("u"): return [.undo]
     case .text("s"), .function(2), .control("o"):
       order = order == .popular ? .recent : .popular
@@ -139,6 +157,9 @@ extension TerminalModel {
       switch edit {
       case .announcement:
         return [.act(.announce, nil, text: text.isEmpty ? nil : text, isPrivate: false)]
+      case .questionText(let question):
+        guard !text.isEmpty else { return [] }
+        return [.act(.edit, question, text: text, isPrivate: false)]
       case .filterWord:
         guard !text.isEmpty else { return [] }
         let removing = text.hasPrefix("-")
@@ -150,9 +171,11 @@ extension TerminalModel {
       roomEdit = nil
       editor = LineEditor()
       inputOffset = 0
-      addNotice(
-        edit == .announcement ? tr("Announcement dropped.") : tr("Filter word dropped."),
-        kind: .info)
+      switch edit {
+      case .announcement: addNotice(tr("Announcement dropped."), kind: .info)
+      case .filterWord: addNotice(tr("Filter word dropped."), kind: .info)
+      case .questionText: addNotice(tr("Edit dropped."), kind: .info)
+      }
     case .control("c"): return requestQuit()
     case .text(let text): editor.insert(Self.typeable(text))
     default: Self.edit(key, in: &editor)

@@ -296,7 +296,9 @@ public enum TerminalView {
         ? model.announcementPrompt
         : model.roomEdit == .filterWord
           ? model.filterWordPrompt
-          : model.answering?.isPrivate == true ? model.privateAnswerPrompt : model.answerPrompt
+          : model.roomEdit != nil
+            ? model.editPrompt
+            : model.answering?.isPrivate == true ? model.privateAnswerPrompt : model.answerPrompt
       let start = grid.write(prompt, row: y, column: 0, style: palette.prompt)
       let x = drawLine(
         model.editor, offset: model.inputOffset, from: start, to: grid.columns - 1, row: y,

@@ -176,3 +176,69 @@ extension TerminalToolkitTests {
     }
   }
 }
+
+extension TerminalToolkitTests {
+  /// The console edits a question (the asker sees the new text in Mine and in the room) and
+  /// silences its asker (their next question waits in review) until `X`.
+  @Test func theConsoleEditsAQuestionAndSilencesItsAsker() async throws {
+    let server = try await QnAServerProcess([
+      "--port", "0", "--db", ":memory:", "--admin-token", Self.token,
+    ])
+    defer { server.stop() }
+    let (aliceState, consoleState) = (
+      HeadlessProcess.freshDirectory(), HeadlessProcess.freshDirectory()
+    )
+    let alice = try Room.terminal(aliceState)
+    defer { alice.kill() }
+    try UI.startClient(in: alice, url: server.url, state: aliceState, view: nil)
+    let console = try Room.terminal(consoleState)
+    defer { console.kill() }
+    try console.run(
+      "QNA_TOKEN=\(Self.token) '\(HeadlessProcess.qnaPath)' present --url \(server.url); "
+        + "echo \"EXIT=$?\"")
+    for terminal in [alice, console] {
+      try await terminal.waitFor("connected") { $0.contains("● connected") }
+    }
+    try alice.type("Waht is teh plan?")
+    try alice.press("Enter")
+    try await console.waitFor("the question") { Room.line($0, "Waht is teh plan?") != nil }
+    try console.press("Down")
+    try console.type("e")
+    try await console.waitFor("its text to edit") {
+      $0.contains("Edit the question › Waht is teh plan?")
+    }
+    try console.press("C-u")
+    try console.type("What is the plan?")
+    try console.press("Enter")
+    let edited = try await alice.waitFor("the new text, marked") {
+      Room.line($0, "What is the plan?")?.contains("(edited)") == true
+    }
+    #expect(edited.contains("The presenter edited your question"))
+    #expect(!edited.contains("Waht is teh plan?"))
+    // Mine has the new text too.
+    try alice.press("Tab")
+    try await alice.waitFor("Mine") {
+      Room.line($0, "What is the plan?") != nil && $0.contains("Mine")
+    }
+    try alice.press("Tab")
+    // x: the asker's next question waits in review; X: no longer.
+    try console.type("x")
+    try await Task.sleep(for: .milliseconds(300))
+    try alice.type("Another one from me")
+    try alice.press("Enter")
+    try await alice.waitFor("in review") {
+      Room.line($0, "Another one from me")?.contains("In review") == true
+    }
+    try console.type("1")
+    try await console.waitFor("marked") { $0.contains("Filtered (silenced asker)") }
+    try console.type("2")
+    try console.press("Down")
+    try console.type("X")
+    try await Task.sleep(for: .milliseconds(300))
+    try alice.type("And a last one")
+    try alice.press("Enter")
+    try await alice.waitFor("live again") {
+      Room.line($0, "And a last one").map { !$0.contains("In review") } == true
+    }
+  }
+}

@@ -60,7 +60,8 @@ struct DeliveryTests {
               ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
               ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
               ProtocolExtension.identity, ProtocolExtension.audience,
-              ProtocolExtension.sessionState, ProtocolExtension.counts,
+              ProtocolExtension.sessionState, ProtocolExtension.announcements,
+              ProtocolExtension.counts,
             ], maxMessageSize: 16 * 1024)))
     await attendee.close()
     await server.stop()

@@ -47,6 +47,7 @@ extension AttendeeScript {
         const when = new Date((since2001 + q.createdAt) * 1000);
         meta.append(' ' + when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
         if (isMine(q)) meta.append(` · ${word('yours')}`);
+        if (q.edited === true) meta.append(` · ${word('edited by the presenter')}`);
         li.append(meta);
         return li;
       }

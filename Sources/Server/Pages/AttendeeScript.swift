@@ -17,7 +17,7 @@ package enum AttendeeScript {
     scriptWord("Loading…"), scriptWord("No questions yet."),
     scriptWord("The presenter deleted this session."),
     scriptWord("The presenter reopened this session: it takes questions again."),
-    scriptWord("Announcement:"),
+    scriptWord("Announcement:"), scriptWord("edited by the presenter"),
   ]
 
   /// The script: its state and what it sends (`core`), what it receives

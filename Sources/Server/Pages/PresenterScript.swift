@@ -38,7 +38,8 @@ package enum PresenterScript {
     scriptWord("Highlight"), scriptWord("Answer"), scriptWord("Answer with text…"),
     scriptWord("Dismiss"), scriptWord("Restore"),
     scriptWord("Only for the asker? (Cancel: the whole room sees it)"), scriptWord("Reconnecting…"),
-    scriptWord("Filtered:"),
+    scriptWord("Filtered:"), scriptWord("Edit…"), scriptWord("Silence asker"),
+    scriptWord("The question's new text:"), scriptWord("edited"),
   ]
 
   package static let source = #"""
@@ -117,6 +118,7 @@ package enum PresenterScript {
         tr.className = stateOf(q) + (q.id === highlighted ? ' now' : '');
         const text = document.createElement('td');
         text.textContent = printable(q.content);
+        if (q.edited === true) text.append(` (${word('edited')})`);
         if (Array.isArray(q.flagged) && q.flagged.length) {
           // Extension wordFilter: what the filter matched (why it waits in review).
           const flagged = document.createElement('div');
@@ -156,6 +158,10 @@ package enum PresenterScript {
         } else {
           add(word('Restore'), 'restore');
         }
+        // Extension moderation: correct the text; silence the asker (their new questions to
+        // review).
+        add(word('Edit…'), 'edit-text');
+        add(word('Silence asker'), 'silence');
         tr.append(text, votes, asked, actions);
         return tr;
       }
@@ -191,7 +197,13 @@ package enum PresenterScript {
 
       async function act(id, action) {
         let body;
-        if (action === 'answer-text') {
+        if (action === 'edit-text') {
+          const q = questions.get(id);
+          const text = prompt(word('The question\'s new text:'), q ? q.content : '');
+          if (text === null || !text.trim()) return;
+          body = JSON.stringify({ text: text.trim() });
+          action = 'edit';
+        } else if (action === 'answer-text') {
           const text = prompt(word('Answer:'));
           if (text === null) return;
           const isPrivate = confirm(word('Only for the asker? (Cancel: the whole room sees it)'));

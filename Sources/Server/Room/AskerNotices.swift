@@ -14,7 +14,9 @@ package struct AskerNotices: Sendable {
     switch action {
     case .approve, .dismiss, .restore: .state
     case .answer: .answered
-    case .highlight, .unhighlight, .announce, .filterAdd, .filterRemove: nil
+    case .edit: .edited
+    case .highlight, .unhighlight, .silence, .unsilence, .announce, .filterAdd, .filterRemove:
+      nil
     }
   }
 
@@ -39,6 +41,11 @@ package struct AskerNotices: Sendable {
         question.state == .dismissed
         ? "The presenter dismissed your question." : "Your question is public now."
       room.send(.questionResponse(Self.restated(question, message: message)), to: asker)
+    case .edited where asker.attendee != nil:
+      room.send(
+        .questionResponse(
+          Self.restated(question, message: "The presenter edited your question.")),
+        to: asker)
     case .answered:
       // Queued before the caller's HTTP response, as the existing back ends do; a slow
       // attendee's socket never holds the presenter up.

@@ -73,7 +73,10 @@ extension SessionRoom {
       id: connection.id,
       extensions: extensions + compact
         + (connection.isPresenter
-          ? [ProtocolExtension.presenter, ProtocolExtension.wordFilter] : []),
+          ? [
+            ProtocolExtension.presenter, ProtocolExtension.wordFilter, ProtocolExtension.moderation,
+          ]
+          : []),
       session: session.map { SessionInfo(code: $0.code, title: $0.title, open: $0.open) },
       maxMessageSize: settings.maxMessageSize)
   }

@@ -27,6 +27,8 @@ package struct PresenterActions: Sendable {
         at: room.environment.now())
     else { return nil }
     guard outcome.changed else { return outcome }
+    // The asker's next question meets the filter with its asker's new standing.
+    if action == .silence || action == .unsilence { room.wordFilters.invalidate() }
     if action == .answer { room.metrics.answers.increment() }
     room.fanOut.changed(urgent: true)
     room.logger.info("\(action.rawValue) \(id)")
@@ -59,7 +61,13 @@ package struct PresenterActions: Sendable {
     guard let question = action.question else {
       return refuse("A \(kind.rawValue) names its question.")
     }
-    if let problem = Self.answerProblem(action.text) { return refuse(problem) }
+    if let problem =
+      kind == .edit
+      ? Self.editProblem(action.text, maxLength: room.settings.maxQuestionLength)
+      : Self.answerProblem(action.text)
+    {
+      return refuse(problem)
+    }
     let outcome: QuestionStore.ActionOutcome?
     do {
       outcome = try await perform(
@@ -73,6 +81,19 @@ package struct PresenterActions: Sendable {
     return PresenterActionResponse(
       token: action.token, question: action.question, success: outcome.refusal == nil,
       message: outcome.refusal)
+  }
+
+  /// Why an edit's text is refused, in words, or nil: a question's text, as any asked.
+  package static func editProblem(_ text: String?, maxLength: Int) -> String? {
+    guard let text else { return "An edit gives the question's new text." }
+    switch QuestionText.problem(with: text, maxLength: maxLength) {
+    case .empty?: return "The question's new text is empty."
+    case .tooLong?: return "The question's new text is too long: at most \(maxLength) characters."
+    case .overloadedCharacter?:
+      return
+        "The question's new text has a character with more than \(QuestionText.maxScalarsPerCharacter) marks."
+    case nil: return nil
+    }
   }
 
   /// Why an answer's text is refused, in words, or nil when it may be given.

@@ -44,7 +44,7 @@ package struct QuestionIntake: Sendable {
       let screened =
         isResend
         ? (matches: [], mode: FilterMode.review)
-        : try await room.wordFilters.screen(question.content)
+        : try await room.wordFilters.screen(question.content, asker: connection.attendee)
       if !screened.matches.isEmpty, screened.mode == .refuse {
         room.metrics.questionsFiltered.increment()
         return refuse(RoomReplies.filtered)

@@ -121,7 +121,7 @@ package final class SessionRooms: Sendable {
         return
       }
       room.fanOut.changed(urgent: notice.kind != .votes && notice.kind != .added)
-      if !own, let question = notice.question, notice.kind == .answered || notice.kind == .state {
+      if !own, let question = notice.question, [.answered, .state, .edited].contains(notice.kind) {
         // A read of its own: notices keep coming meanwhile.
         Task { await AskerNotices(room: room).tellAsker(question, of: notice.kind) }
       }

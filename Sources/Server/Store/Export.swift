@@ -31,12 +31,14 @@ public struct ExportedQuestion: Sendable, Hashable {
 
 /// Every question in every state, for after the session: CSV for spreadsheets, JSON for
 /// tools, Markdown for notes. Columns: id, text, votes, state, asked_at, answered_at, answer,
-/// name, flagged (the word filter's matches, `; ` between them); times ISO 8601 in UTC. What attendees typed is stored as typed and made safe here,
+/// name, flagged (the word filter's matches, `; ` between them), original (the text as
+/// asked, when a presenter edited it); times ISO 8601 in UTC. What attendees typed is stored as typed and made safe here,
 /// for each format (`PrintableText`): escapes and bidi controls never reach a terminal that
 /// shows the file, nor a formula a spreadsheet.
 public enum Export {
   public static let columns = [
     "id", "text", "votes", "state", "asked_at", "answered_at", "answer", "name", "flagged",
+    "original",
   ]
 
   public static func render(_ questions: [ExportedQuestion], as format: ExportFormat) -> [UInt8] {
@@ -53,7 +55,7 @@ public enum Export {
       question.id.uuidString, question.content, String(question.votes),
       question.publicState.rawValue, timestamp(question.createdAt),
       question.answeredAt.map(timestamp) ?? "", question.answer ?? "", entry.name ?? "",
-      question.flagged.joined(separator: "; "),
+      question.flagged.joined(separator: "; "), question.original ?? "",
     ]
   }
 
@@ -109,9 +111,10 @@ public enum Export {
     package var answer: String?
     package var name: String?
     package var flagged: [String]
+    package var original: String?
 
     package enum CodingKeys: String, CodingKey {
-      case id, text, votes, state, answer, name, flagged
+      case id, text, votes, state, answer, name, flagged, original
       case askedAt = "asked_at"
       case answeredAt = "answered_at"
     }
@@ -124,7 +127,7 @@ public enum Export {
         id: question.id.uuidString, text: question.content, votes: question.votes,
         state: question.publicState.rawValue, askedAt: timestamp(question.createdAt),
         answeredAt: question.answeredAt.map(timestamp), answer: question.answer,
-        name: entry.name, flagged: question.flagged)
+        name: entry.name, flagged: question.flagged, original: question.original)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

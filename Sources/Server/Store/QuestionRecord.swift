@@ -23,6 +23,8 @@ package struct QuestionRecord: Codable, Sendable {
   package var session: Int64
   /// The filter's matches, one per line (entries have no line breaks).
   package var flagged: String?
+  /// The text as asked, once a presenter edited it.
+  package var original: String?
   /// The row's number in the database, read, never written (the database assigns it): a
   /// question's `n` in the room (extension `counts`). Optional, so that saving a record
   /// leaves it out.
@@ -32,9 +34,10 @@ package struct QuestionRecord: Codable, Sendable {
     id: String, content: String, answered: Bool, askedFrom: String, createdAt: Double,
     token: String?, attendee: String?, votes: Int, state: String, answer: String?,
     answerPrivate: Bool, answeredAt: Double?, published: Bool, session: Int64,
-    flagged: String? = nil, rowid: Int64? = nil
+    flagged: String? = nil, original: String? = nil, rowid: Int64? = nil
   ) {
     self.flagged = flagged
+    self.original = original
     self.rowid = rowid
     self.id = id
     self.content = content
@@ -57,6 +60,7 @@ extension QuestionRecord {
   package init(_ question: StoredQuestion, session: Int64 = SessionRecord.defaultID) {
     self.session = session
     flagged = question.flagged.isEmpty ? nil : question.flagged.joined(separator: "\n")
+    original = question.original
     published = question.state != .review
     state = question.state.rawValue
     answer = question.answer
@@ -82,7 +86,8 @@ extension QuestionRecord {
       state: QuestionState(rawValue: state) ?? .live, answer: answer,
       answerPrivate: answerPrivate,
       answeredAt: answeredAt.map(Date.init(timeIntervalSinceReferenceDate:)),
-      flagged: flagged.map { $0.split(separator: "\n").map(String.init) } ?? [])
+      flagged: flagged.map { $0.split(separator: "\n").map(String.init) } ?? [],
+      original: original)
   }
 
   /// As the room shows it (`StoredQuestion.roomQuestion`), numbered.

@@ -9,14 +9,19 @@ public enum FilterMode: String, Sendable, Hashable, Codable, CaseIterable {
   case refuse
 }
 
-/// A session's word filter as the store keeps it: its lists by name, and what a match does.
+/// A session's word filter as the store keeps it: its lists by name, what a match does, and
+/// the attendees whose questions the presenters silenced (they meet the same mode).
 public struct FilterSettings: Sendable, Hashable {
   public var lists: [String: [String]]
   public var mode: FilterMode
+  public var silenced: Set<UUID>
 
-  public init(lists: [String: [String]] = [:], mode: FilterMode = .review) {
+  public init(
+    lists: [String: [String]] = [:], mode: FilterMode = .review, silenced: Set<UUID> = []
+  ) {
     self.lists = lists
     self.mode = mode
+    self.silenced = silenced
   }
 }
 

@@ -34,7 +34,7 @@ extension QuestionStore {
 
   /// Every transition of a question, oldest first: what the presenters did, and when.
   public func transitions(of id: UUID) async throws(StoreError) -> [(
-    action: PresenterActionKind, at: Date
+    action: PresenterActionKind, at: Date, text: String?
   )] {
     try await timed { try await driver.transitions(of: id, session: session) }
   }

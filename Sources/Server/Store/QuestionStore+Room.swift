@@ -137,6 +137,7 @@ extension StoredQuestion {
       isPrivate: answerShown && answer != nil && answerPrivate ? true : nil,
       name: presenter ? attendee.flatMap { names[$0] } : nil)
     if presenter, !flagged.isEmpty { shown.flagged = flagged }
+    if original != nil { shown.edited = true }
     return shown
   }
 }

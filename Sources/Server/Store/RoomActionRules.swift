@@ -7,7 +7,7 @@ extension StoreRules {
   /// The tables whose rows a session owns (`session` column), deleted with it; votes and
   /// transitions go with their questions.
   package static let sessionTables = [
-    "question", "roomLog", "roomState", "attendee", "roomAction", "filterWord",
+    "question", "roomLog", "roomState", "attendee", "roomAction", "filterWord", "silenced",
   ]
 
   /// The announcement as `roomState` keeps it: its time, a tab, its text (which has no

@@ -64,7 +64,7 @@ package protocol StoreDriver: Sendable {
     at time: Date, session: Int64
   ) async throws(StoreError) -> QuestionStore.ActionOutcome?
   func transitions(of id: UUID, session: Int64) async throws(StoreError) -> [(
-    action: PresenterActionKind, at: Date
+    action: PresenterActionKind, at: Date, text: String?
   )]
 
   /// Stores a new session with its room's epoch; `nil` when another has this code.

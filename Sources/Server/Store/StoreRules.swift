@@ -94,6 +94,8 @@ package enum StoreRules {
     package var changed: Bool
     /// The question being answered from now on, when that changes.
     package var highlight: UUID??
+    /// Whether the question's asker is silenced from now on, when the action says so.
+    package var silence: Bool?
   }
 
   /// Applies `action` to `record`, with `highlighted` the question being answered now; a
@@ -105,6 +107,7 @@ package enum StoreRules {
     var record = record
     let before = record
     var highlight: UUID?? = .none
+    var silence: Bool?
     switch action {
     case .approve:
       if record.state == QuestionState.dismissed.rawValue {
@@ -141,13 +144,30 @@ package enum StoreRules {
         record.answerPrivate = isPrivate
       }
       if highlighted == id { highlight = .some(nil) }
+    case .edit:
+      guard let text else {
+        return .failure(ActionRefusal("An edit gives the question's new text."))
+      }
+      // The text as asked is kept once, whatever the edits after it.
+      if record.original == nil, text != record.content { record.original = record.content }
+      record.content = text
+    case .silence, .unsilence:
+      guard record.attendee != nil else {
+        return .failure(
+          ActionRefusal(
+            "That question's asker cannot be told apart from others (asked without an identity)."
+          ))
+      }
+      silence = action == .silence
     case .announce, .filterAdd, .filterRemove:
       return .failure(ActionRefusal("That action is on the room, not on a question."))
     }
     let changed =
       record.state != before.state || record.answered != before.answered
       || record.answer != before.answer || record.answerPrivate != before.answerPrivate
-    return .success(ActionStep(record: record, changed: changed, highlight: highlight))
+      || record.content != before.content
+    return .success(
+      ActionStep(record: record, changed: changed, highlight: highlight, silence: silence))
   }
 
   package struct ActionRefusal: Error {
@@ -157,7 +177,16 @@ package enum StoreRules {
 
   /// The log kind an action's row change is recorded as.
   package static func logKind(of action: PresenterActionKind) -> RoomChange {
-    action == .answer ? .answered : .state
+    switch action {
+    case .answer: .answered
+    case .edit: .edited
+    default: .state
+    }
+  }
+
+  /// The text a transition keeps: an answer's, an edit's.
+  package static func transitionText(of action: PresenterActionKind, _ text: String?) -> String? {
+    action == .answer || action == .edit ? text : nil
   }
 
   /// The questions a log's rows name, in order, each once; those whose every row is a vote
@@ -237,7 +266,9 @@ package enum RoomChange: String, Sendable {
   case added, answered, votes, highlight, removed, state, session
   /// The room's banner was set or cleared (extension `announcements`).
   case announcement
-  /// Only announced, never logged: the session's word filter changed (nothing any attendee
-  /// sees).
+  /// Only announced, never logged: the session's word filter or its silenced askers changed
+  /// (nothing any attendee sees).
   case filter
+  /// A presenter corrected a question's text.
+  case edited
 }

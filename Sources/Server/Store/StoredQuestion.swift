@@ -26,14 +26,17 @@ public struct StoredQuestion: Sendable, Hashable, Codable {
   /// The word filter's entries its text matched when it was asked (it went to review, or
   /// was refused): for presenters and the export only.
   public var flagged: [String]
+  /// The text as it was asked, when a presenter edited it (`content` is the text now).
+  public var original: String?
 
   public init(
     id: UUID, content: String, answered: Bool = false, askedFrom: UUID, createdAt: Date,
     token: UUID? = nil, attendee: UUID? = nil, votes: Int = 0, state: QuestionState = .live,
     answer: String? = nil, answerPrivate: Bool = false, answeredAt: Date? = nil,
-    flagged: [String] = []
+    flagged: [String] = [], original: String? = nil
   ) {
     self.flagged = flagged
+    self.original = original
     self.state = state
     self.answer = answer
     self.answerPrivate = answerPrivate

@@ -49,31 +49,47 @@ extension PostgresDriver {
           """, logger: logger)
         try await self.logChange(connection, session, newHighlight, .highlight)
       }
+      if let silence = step.silence, let attendee = step.record.attendee {
+        try await connection.query(
+          silence
+            ? """
+            INSERT INTO silenced (session, attendee, at)
+            VALUES (\(session), \(attendee), \(time.timeIntervalSinceReferenceDate))
+            ON CONFLICT DO NOTHING
+            """
+            : "DELETE FROM silenced WHERE session = \(session) AND attendee = \(attendee)",
+          logger: logger)
+        // The instances' filters read the silenced askers again.
+        try await self.announce(connection, session, nil, .filter)
+      }
       try await connection.query(
         """
         INSERT INTO transition (token, question, action, at, text)
         VALUES (\(token.uuidString), \(id.uuidString), \(action.rawValue),
-          \(time.timeIntervalSinceReferenceDate), \(action == .answer ? text : nil))
+          \(time.timeIntervalSinceReferenceDate), \(StoreRules.transitionText(of: action, text)))
         """, logger: logger)
       return QuestionStore.ActionOutcome(
-        question: step.record.question, changed: step.changed || step.highlight != .none)
+        question: step.record.question,
+        changed: step.changed || step.highlight != .none || step.silence != nil)
     }
   }
 
   package func transitions(of id: UUID, session: Int64) async throws(StoreError) -> [(
-    action: PresenterActionKind, at: Date
+    action: PresenterActionKind, at: Date, text: String?
   )] {
     try await read { [logger] connection in
       guard try await Self.record(connection, id, session, logger: logger) != nil else {
         return []
       }
-      var transitions: [(action: PresenterActionKind, at: Date)] = []
-      for try await (action, at) in try await connection.query(
-        "SELECT action, at FROM transition WHERE question = \(id.uuidString) ORDER BY at, rowid",
-        logger: logger
-      ).decode((String, Double).self) {
+      var transitions: [(action: PresenterActionKind, at: Date, text: String?)] = []
+      for try await (action, at, text) in try await connection.query(
+        """
+        SELECT action, at, text FROM transition WHERE question = \(id.uuidString)
+        ORDER BY at, rowid
+        """, logger: logger
+      ).decode((String, Double, String?).self) {
         if let kind = PresenterActionKind(rawValue: action) {
-          transitions.append((kind, Date(timeIntervalSinceReferenceDate: at)))
+          transitions.append((kind, Date(timeIntervalSinceReferenceDate: at), text))
         }
       }
       return transitions

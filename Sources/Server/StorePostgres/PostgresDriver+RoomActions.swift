@@ -50,7 +50,13 @@ extension PostgresDriver {
       }
       let mode = try await Self.roomState(connection, session, "filterMode", logger: logger)
         .flatMap(FilterMode.init(rawValue:))
-      return FilterSettings(lists: lists, mode: mode ?? .review)
+      var silenced: Set<UUID> = []
+      for try await attendee in try await connection.query(
+        "SELECT attendee FROM silenced WHERE session = \(session)", logger: logger
+      ).decode(String.self) {
+        if let id = UUID(uuidString: attendee) { silenced.insert(id) }
+      }
+      return FilterSettings(lists: lists, mode: mode ?? .review, silenced: silenced)
     }
   }
 

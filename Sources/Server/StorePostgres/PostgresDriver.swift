@@ -199,7 +199,7 @@ package final class PostgresDriver: StoreDriver {
   /// A question's columns, in the order `records` reads them.
   package static let columns = """
     id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
-    answerPrivate, answeredAt, published, session, flagged
+    answerPrivate, answeredAt, published, session, flagged, original
     """
   /// What reads select: the columns, and the row's number (a question's `n` in the room).
   package static let selected = columns + ", rowid"
@@ -209,18 +209,19 @@ package final class PostgresDriver: StoreDriver {
     for try await row in rows {
       let (
         id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
-        answerPrivate, answeredAt, published, session, flagged, rowid
+        answerPrivate, answeredAt, published, session, flagged, original, rowid
       ) = try row.decode(
         (
           String, String, Bool, String, Double, String?, String?, Int, String, String?, Bool,
-          Double?, Bool, Int64, String?, Int64
+          Double?, Bool, Int64, String?, String?, Int64
         ).self)
       records.append(
         QuestionRecord(
           id: id, content: content, answered: answered, askedFrom: askedFrom,
           createdAt: createdAt, token: token, attendee: attendee, votes: votes, state: state,
           answer: answer, answerPrivate: answerPrivate, answeredAt: answeredAt,
-          published: published, session: session, flagged: flagged, rowid: rowid))
+          published: published, session: session, flagged: flagged, original: original,
+          rowid: rowid))
     }
     return records
   }
@@ -248,7 +249,7 @@ package final class PostgresDriver: StoreDriver {
         askedFrom = \(record.askedFrom), token = \(record.token), attendee = \(record.attendee),
         votes = \(record.votes), state = \(record.state), answer = \(record.answer),
         answerPrivate = \(record.answerPrivate), answeredAt = \(record.answeredAt),
-        published = \(record.published)
+        published = \(record.published), original = \(record.original)
       WHERE id = \(record.id)
       """, logger: logger)
   }
@@ -264,7 +265,7 @@ package final class PostgresDriver: StoreDriver {
         \(record.id), \(record.content), \(record.answered), \(record.askedFrom),
         \(record.createdAt), \(record.token), \(record.attendee), \(record.votes),
         \(record.state), \(record.answer), \(record.answerPrivate), \(record.answeredAt),
-        \(record.published), \(record.session), \(record.flagged))
+        \(record.published), \(record.session), \(record.flagged), \(record.original))
       """, logger: logger)
   }
 

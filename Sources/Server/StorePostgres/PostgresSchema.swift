@@ -108,6 +108,12 @@ package enum PostgresSchema {
       "v7: toolkit",
       [
         "ALTER TABLE question ADD COLUMN flagged text",
+        "ALTER TABLE question ADD COLUMN original text",
+        """
+        CREATE TABLE silenced (
+          session bigint NOT NULL, attendee text NOT NULL, at double precision NOT NULL,
+          PRIMARY KEY (session, attendee))
+        """,
         """
         CREATE TABLE roomAction (
           token text PRIMARY KEY, session bigint NOT NULL, action text NOT NULL,

@@ -38,14 +38,23 @@ extension SQLiteDriver {
       if case .some(let newHighlight) = step.highlight {
         try Self.setHighlight(db, session, newHighlight)
       }
+      if let silence = step.silence, let attendee = step.record.attendee {
+        try db.execute(
+          sql: silence
+            ? "INSERT OR IGNORE INTO silenced (session, attendee, at) VALUES (?, ?, ?)"
+            : "DELETE FROM silenced WHERE session = ? AND attendee = ?",
+          arguments: silence
+            ? [session, attendee, time.timeIntervalSinceReferenceDate] : [session, attendee])
+      }
       try db.execute(
         sql: "INSERT INTO transition (token, question, action, at, text) VALUES (?, ?, ?, ?, ?)",
         arguments: [
           token.uuidString, id.uuidString, action.rawValue, time.timeIntervalSinceReferenceDate,
-          action == .answer ? text : nil,
+          StoreRules.transitionText(of: action, text),
         ])
       return QuestionStore.ActionOutcome(
-        question: step.record.question, changed: step.changed || step.highlight != .none)
+        question: step.record.question,
+        changed: step.changed || step.highlight != .none || step.silence != nil)
     }
   }
 
@@ -57,16 +66,17 @@ extension SQLiteDriver {
   }
 
   package func transitions(of id: UUID, session: Int64) async throws(StoreError) -> [(
-    action: PresenterActionKind, at: Date
+    action: PresenterActionKind, at: Date, text: String?
   )] {
     try await read { db in
       guard try Self.record(db, id, session) != nil else { return [] }
       return try Row.fetchAll(
-        db, sql: "SELECT action, at FROM transition WHERE question = ? ORDER BY at, rowid",
+        db,
+        sql: "SELECT action, at, text FROM transition WHERE question = ? ORDER BY at, rowid",
         arguments: [id.uuidString]
       ).compactMap { row in
         PresenterActionKind(rawValue: row["action"]).map {
-          ($0, Date(timeIntervalSinceReferenceDate: row["at"]))
+          ($0, Date(timeIntervalSinceReferenceDate: row["at"]), row["text"])
         }
       }
     }

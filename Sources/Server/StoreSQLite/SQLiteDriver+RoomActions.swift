@@ -11,6 +11,13 @@ extension SQLiteDriver {
   static func addToolkit(_ db: Database) throws {
     try db.alter(table: QuestionRecord.databaseTableName) { table in
       table.add(column: "flagged", .text)
+      table.add(column: "original", .text)
+    }
+    try db.create(table: "silenced") { table in
+      table.column("session", .integer).notNull()
+      table.column("attendee", .text).notNull()
+      table.column("at", .double).notNull()
+      table.primaryKey(["session", "attendee"])
     }
     try db.create(table: "filterWord") { table in
       table.column("session", .integer).notNull()
@@ -73,7 +80,11 @@ extension SQLiteDriver {
       }
       let mode = try Self.roomStateValue(db, session, "filterMode")
         .flatMap(FilterMode.init(rawValue:))
-      return FilterSettings(lists: lists, mode: mode ?? .review)
+      let silenced = try String.fetchAll(
+        db, sql: "SELECT attendee FROM silenced WHERE session = ?", arguments: [session])
+      return FilterSettings(
+        lists: lists, mode: mode ?? .review,
+        silenced: Set(silenced.compactMap(UUID.init(uuidString:))))
     }
   }
 

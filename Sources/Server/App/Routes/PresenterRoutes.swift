@@ -60,7 +60,12 @@ extension QnAServerApp {
       router.post("/api/questions/{id}/\(action.rawValue)") { request, context -> QuestionJSON in
         let room = try roomOf(context)
         let id = try questionID(context)
-        let body = action == .answer ? try await answerBody(request) : AnswerBody()
+        let body: AnswerBody
+        switch action {
+        case .answer: body = try await answerBody(request)
+        case .edit: body = try await editBody(request, maxLength: room.settings.maxQuestionLength)
+        default: body = AnswerBody()
+        }
         let key = try idempotencyKey(request)
         guard
           let outcome = try await room.perform(
@@ -79,7 +84,9 @@ extension QnAServerApp {
         throw HTTPError(.notFound, message: "no question \(id)")
       }
       return try await room.store.transitions(of: id).map {
-        TransitionJSON(action: $0.action.rawValue, at: $0.at.formatted(TimestampFormat.iso8601))
+        TransitionJSON(
+          action: $0.action.rawValue, at: $0.at.formatted(TimestampFormat.iso8601),
+          text: $0.text)
       }
     }
     addRoomActionRoutes(to: router, room: roomOf)
@@ -121,6 +128,22 @@ extension QnAServerApp {
       throw HTTPError(.badRequest, message: problem)
     }
     return body
+  }
+
+  /// The body of `edit`: `{"text": …}`, the question's new text, trimmed.
+  private static func editBody(_ request: Request, maxLength: Int) async throws -> AnswerBody {
+    let bytes = try await request.body.collect(upTo: maxLength * 8 + 1024)
+    guard
+      let object = try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))
+        as? [String: Any], object.count == 1, let raw = object["text"] as? String
+    else {
+      throw HTTPError(.badRequest, message: "the body must be {\"text\": string}, no other keys")
+    }
+    let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let problem = PresenterActions.editProblem(text, maxLength: maxLength) {
+      throw HTTPError(.badRequest, message: problem)
+    }
+    return AnswerBody(text: text)
   }
 
   /// The `Idempotency-Key` header: absent, or a UUID (anything else would silently act twice
@@ -211,9 +234,12 @@ struct QuestionJSON: ResponseEncodable, Sendable {
   var `private`: Bool
   /// The word filter's matches, when it sent the question to review.
   var flagged: [String]
+  /// The text as asked, when a presenter edited it.
+  var original: String?
 
   init(_ question: StoredQuestion) {
     flagged = question.flagged
+    original = question.original
     state = question.publicState.rawValue
     answer = question.answer
     `private` = question.answerPrivate
@@ -232,4 +258,6 @@ struct QuestionJSON: ResponseEncodable, Sendable {
 struct TransitionJSON: ResponseEncodable, Sendable {
   var action: String
   var at: String
+  /// An answer's text, an edit's new text.
+  var text: String?
 }

@@ -1,3 +1,4 @@
+import Foundation
 import QnAStore
 import Synchronization
 
@@ -11,7 +12,11 @@ package final class WordFilters: Sendable {
   private struct Loaded: Sendable {
     var filter: WordFilter
     var mode: FilterMode
+    var silenced: Set<UUID>
   }
+
+  /// The mark a silenced asker's question carries among the filter's matches.
+  package static let silencedMark = "silenced asker"
   /// The session's filter as last read, the read under way, and how many times it was made
   /// stale (a read that a change overtook is not kept).
   private struct State: Sendable {
@@ -26,13 +31,17 @@ package final class WordFilters: Sendable {
     self.server = server
   }
 
-  /// What a question's text meets: the entries it matches (none: it passes), and what a
-  /// match does.
-  package func screen(_ text: String) async throws(StoreError) -> (
+  /// What a question's text (and its asker, when known) meets: the entries it matches, and
+  /// `silencedMark` first when the presenters silenced the asker (none: it passes), and what
+  /// a match does.
+  package func screen(_ text: String, asker: UUID? = nil) async throws(StoreError) -> (
     matches: [String], mode: FilterMode
   ) {
     let loaded = try await current()
-    var matches = server.matches(text)
+    var matches = asker.map { loaded.silenced.contains($0) } == true ? [Self.silencedMark] : []
+    for entry in server.matches(text) where matches.count < WordFilter.maxMatchesTold {
+      matches.append(entry)
+    }
     for entry in loaded.filter.matches(text)
     where matches.count < WordFilter.maxMatchesTold && !matches.contains(entry) {
       matches.append(entry)
@@ -59,7 +68,8 @@ package final class WordFilters: Sendable {
       let loading = Task { () async throws -> Loaded in
         let settings = try await store.filterSettings()
         return Loaded(
-          filter: WordFilter(entries: settings.lists.values.joined()), mode: settings.mode)
+          filter: WordFilter(entries: settings.lists.values.joined()), mode: settings.mode,
+          silenced: settings.silenced)
       }
       state.loading = loading
       return .failure(Pending(task: loading, generation: state.generation))
