@@ -27,6 +27,12 @@ public enum PresenterActionKind: String, Sendable, Hashable, Codable, CaseIterab
   /// Extension `moderation`: the question's asker's new questions go to review from now on
   /// (or are refused, as the word filter's mode says), or no longer.
   case silence, unsilence
+  /// Extension `queue`: a star for presenters; the "next up" queue: added at its end, taken
+  /// out, moved one place up or down, or to its top.
+  case star, unstar, enqueue, dequeue, moveUp, moveDown, moveToTop
+  /// Extension `queue`, on the room: the first queued question becomes the one being
+  /// answered (and leaves the queue); the queue is shown to the room, or no longer.
+  case next, showQueue, hideQueue
   /// Extension `announcements`: the room's banner is `text` from now on (cleared without it).
   case announce
   /// Extension `wordFilter`: `text` is an entry of the session's word list `list` from now
@@ -34,7 +40,10 @@ public enum PresenterActionKind: String, Sendable, Hashable, Codable, CaseIterab
   case filterAdd, filterRemove
 
   /// Whether it acts on the room rather than on one question (it names none).
-  public var isRoomAction: Bool { self == .announce || isFilterAction }
+  public var isRoomAction: Bool {
+    self == .announce || isFilterAction || self == .next || self == .showQueue
+      || self == .hideQueue
+  }
   public var isFilterAction: Bool { self == .filterAdd || self == .filterRemove }
 
   /// The actions on one question.
@@ -110,6 +119,22 @@ public struct PresenterActionResponse: Sendable, Hashable, Codable {
 
 extension PresenterAction: WireBody {}
 extension PresenterActionResponse: WireBody {}
+
+/// Extension `queue`: the questions the presenters put next, in order (`ids`), and whether
+/// the room sees them (`shown`). In a presenter's room always; in an attendee's only while
+/// shown (otherwise `ids` is empty and `shown` false).
+public struct NextUp: Sendable, Hashable, Codable {
+  public var ids: [UUID]
+  public var shown: Bool
+
+  public init(ids: [UUID] = [], shown: Bool = false) {
+    self.ids = ids
+    self.shown = shown
+  }
+
+  /// The longest queue: a panel's next questions, not a second room.
+  public static let maxLength = 50
+}
 
 /// Extension `announcements`: the presenter's message to the whole room, shown as a banner
 /// until replaced or cleared. In a snapshot, present when there is one; in a delta, present

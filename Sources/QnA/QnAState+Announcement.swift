@@ -19,3 +19,14 @@ extension QnAState {
     return [.report(.announcement(text)), notice(words, kind: .info)]
   }
 }
+
+extension QnAState {
+  /// Extension `queue`: the next questions as a server says them, within the queue's length
+  /// (a hostile server's endless list is cut), each once.
+  static func bounded(_ nextUp: NextUp?) -> NextUp {
+    guard let nextUp else { return NextUp() }
+    var seen: Set<UUID> = []
+    let ids = nextUp.ids.filter { seen.insert($0).inserted }.prefix(NextUp.maxLength)
+    return NextUp(ids: Array(ids), shown: nextUp.shown)
+  }
+}

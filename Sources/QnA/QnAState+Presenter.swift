@@ -117,6 +117,12 @@ extension QnAState {
       text = content
     case .silence: inverse = (.unsilence, last.question)
     case .unsilence: inverse = (.silence, last.question)
+    case .star: inverse = (.unstar, last.question)
+    case .unstar: inverse = (.star, last.question)
+    case .enqueue: inverse = (.dequeue, last.question)
+    case .dequeue: inverse = (.enqueue, last.question)
+    case .showQueue: inverse = (.hideQueue, nil)
+    case .hideQueue: inverse = (.showQueue, nil)
     case .filterAdd, .filterRemove:
       var effects = act(
         last.kind == .filterAdd ? .filterRemove : .filterAdd, on: nil, text: last.text,
@@ -124,7 +130,7 @@ extension QnAState {
       desk.lastUndoable = nil
       effects.append(notice(Message("Undone: %s.", last.kind.rawValue), kind: .info))
       return effects
-    case .approve, .answer:
+    case .approve, .answer, .moveUp, .moveDown, .moveToTop, .next:
       return [
         notice(
           Message("The last action (%s) cannot be undone.", last.kind.rawValue), kind: .info)

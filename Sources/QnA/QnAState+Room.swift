@@ -62,7 +62,7 @@ extension QnAState {
     if room.assembling?.seq != snapshot.seq || room.assembling?.parts != snapshot.parts {
       room.assembling = Room.Assembly(
         seq: snapshot.seq, parts: snapshot.parts, highlighted: snapshot.highlighted,
-        epoch: snapshot.epoch, announcement: snapshot.announcement)
+        epoch: snapshot.epoch, announcement: snapshot.announcement, nextUp: snapshot.nextUp)
     }
     guard var assembly = room.assembling, assembly.pages[snapshot.part] == nil else { return [] }
     // Within the room's bounds as pages arrive: a hostile server's endless room is cut here.
@@ -98,6 +98,7 @@ extension QnAState {
     room.voteSettledAt = room.voteSettledAt.filter { $0.value > assembly.seq }
     room.highlighted = assembly.highlighted
     let banner = announce(assembly.announcement)
+    room.nextUp = Self.bounded(assembly.nextUp)
     // Another room (a server on another database): what was seen of the old one is moot.
     if let epoch = room.epoch, epoch != assembly.epoch { room.newestSeen = assembly.seq }
     room.seq = assembly.seq
@@ -184,6 +185,14 @@ extension QnAState {
       }
     }
     if let announcement = delta.announcement { effects += announce(announcement) }
+    if let nextUp = delta.nextUp {
+      let before = room.nextUp.ids
+      room.nextUp = Self.bounded(nextUp)
+      // The questions whose place changed are news (their lines say their place).
+      for id in Set(before).symmetricDifference(room.nextUp.ids) where room.questions[id] != nil {
+        effects += roomLine(id).map { [$0] } ?? []
+      }
+    }
     // A page before the last: its questions are applied, the sequence waits for the rest.
     guard delta.completes else { return effects }
     room.seq = delta.to

@@ -21,7 +21,8 @@ extension QnAState {
     shown.votes = max(0, shown.votes)
     return RoomEntry(
       question: shown, mine: isMine(question), voted: voted,
-      highlighted: room.highlighted == question.id, votePending: pending != nil)
+      highlighted: room.highlighted == question.id, votePending: pending != nil,
+      nextUp: room.nextUp.ids.firstIndex(of: question.id).map { $0 + 1 })
   }
 
   func roomLine(_ id: UUID) -> QnAEffect? {

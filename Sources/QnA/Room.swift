@@ -27,6 +27,8 @@ public struct Room: Sendable, Equatable {
   public internal(set) var highlighted: UUID?
   /// Extension `announcements`: the presenter's banner for the room, if any.
   public internal(set) var announcement: Announcement?
+  /// Extension `queue`: the next questions, in order, and whether the room sees them.
+  public internal(set) var nextUp = NextUp()
   /// Clock time each question last gained votes, for a brief highlight as it moves up.
   public internal(set) var risenAt: [UUID: Duration] = [:]
   /// This attendee's votes as the server last said.
@@ -55,6 +57,7 @@ public struct Room: Sendable, Equatable {
     var highlighted: UUID?
     var epoch: UUID
     var announcement: Announcement?
+    var nextUp: NextUp?
     /// Questions and text bytes kept so far: the bounds hold while pages arrive, not after.
     var count = 0
     var textBytes = 0
@@ -147,13 +150,16 @@ public struct RoomEntry: Sendable, Hashable, Identifiable {
   public var mine: Bool
   public var voted: Bool
   public var highlighted: Bool
+  /// Extension `queue`: its place among the next questions (1 is next), when it has one.
+  public var nextUp: Int?
   /// A vote typed here that the server has not yet answered.
   public var votePending: Bool
 
   public init(
     question: RoomQuestion, mine: Bool = false, voted: Bool = false, highlighted: Bool = false,
-    votePending: Bool = false
+    votePending: Bool = false, nextUp: Int? = nil
   ) {
+    self.nextUp = nextUp
     self.question = question
     self.mine = mine
     self.voted = voted

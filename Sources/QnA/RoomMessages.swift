@@ -99,10 +99,12 @@ public struct RoomQuestion: Sendable, Hashable, Codable {
   public var flagged: [String]?
   /// Extension `moderation`: a presenter corrected its text (present, and true, only then).
   public var edited: Bool?
+  /// Extension `queue`, to presenters only: a presenter starred it.
+  public var starred: Bool?
 
   enum CodingKeys: String, CodingKey {
     case id, content, votes, answered, createdAt, mine, voted, state, answer, name, n, flagged
-    case edited
+    case edited, starred
     case isPrivate = "private"
   }
 
@@ -148,12 +150,15 @@ public struct RoomSnapshot: Sendable, Hashable, Codable {
   public var epoch: UUID
   /// Extension `announcements`: the room's banner, on every page alike; absent when none.
   public var announcement: Announcement?
+  /// Extension `queue`: the next questions, on every page alike; absent when none is shown.
+  public var nextUp: NextUp?
 
   public init(
     seq: Int, part: Int, parts: Int, questions: [RoomQuestion], highlighted: UUID? = nil,
-    epoch: UUID, announcement: Announcement? = nil
+    epoch: UUID, announcement: Announcement? = nil, nextUp: NextUp? = nil
   ) {
     self.announcement = announcement
+    self.nextUp = nextUp
     self.seq = seq
     self.part = part
     self.parts = parts
@@ -186,13 +191,16 @@ public struct RoomDelta: Sendable, Hashable, Codable {
   /// Extension `announcements`: present when the banner changed (`{}`: cleared), on the last
   /// page.
   public var announcement: Announcement?
+  /// Extension `queue`: present when the next questions changed, on the last page.
+  public var nextUp: NextUp?
 
   public init(
     from: Int, to: Int, questions: [RoomQuestion] = [], removed: [UUID]? = nil,
     highlight: HighlightChange? = nil, part: Int? = nil, parts: Int? = nil, counts: [Int]? = nil,
-    announcement: Announcement? = nil
+    announcement: Announcement? = nil, nextUp: NextUp? = nil
   ) {
     self.announcement = announcement
+    self.nextUp = nextUp
     self.counts = counts
     self.from = from
     self.to = to

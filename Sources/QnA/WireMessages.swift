@@ -135,6 +135,10 @@ public enum ProtocolExtension {
   /// `silence`/`unsilence` (an asker's new questions to review). Edited questions carry
   /// `edited` in everyone's room.
   public static let moderation = "moderation"
+  /// Stars (presenters only) and the "next up" queue: `nextUp` in the room's snapshots and
+  /// deltas; actions `star`, `unstar`, `enqueue`, `dequeue`, `moveUp`, `moveDown`,
+  /// `moveToTop`, `next`, `showQueue`, `hideQueue`.
+  public static let queue = "queue"
 }
 
 /// Extension `sessionState`, server → every socket of a session, on whichever instance: the

@@ -57,6 +57,7 @@ struct RoomList {
     let text =
       (words ? Self.spokenLabel(entry, unconfirmed: unconfirmed.contains(entry.id)) + ": " : "")
       + Self.statePrefix(entry.state)
+      + Self.queuePrefix(entry)
       + Self.flaggedPrefix(entry.question.flagged)
       + Sanitizer.forScreen(entry.question.content)
       + (entry.question.edited == true ? " " + tr("(edited)") : "")
@@ -94,6 +95,13 @@ struct RoomList {
     case .dismissed: tr("Dismissed") + " · "
     case .live, .answered: ""
     }
+  }
+
+  /// A star (presenters only) and the question's place among the next ones (extension
+  /// `queue`).
+  static func queuePrefix(_ entry: RoomEntry) -> String {
+    (entry.question.starred == true ? "★ " : "")
+      + (entry.nextUp.map { Catalogue.format(tr("Next up %d"), $0) + " · " } ?? "")
   }
 
   /// What the word filter matched (presenters only): why the question waits in review.

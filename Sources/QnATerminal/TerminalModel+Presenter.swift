@@ -42,7 +42,7 @@ extension TerminalModel {
   static var presenterHint: String {
     // TRANSLATORS: each single letter is the key that does what follows it: keep the letters.
     tr(
-      "a approve · e edit · d dismiss · r restore · h now answering · m answered · t/p answer · x silence · b announce · w filter · u undo · ? keys"
+      "a approve · e edit · d dismiss · r restore · h now answering · N next · n queue · m answered · t/p answer · * star · b announce · u undo · ? keys"
     )
   }
 
@@ -102,6 +102,8 @@ extension TerminalModel {
         return []
       }
       return act(key == .text("x") ? .silence : .unsilence)
+    case .text("*"), .text("n"), .text("["), .text("]"), .text("T"), .text("N"), .text("v"):
+      return queueKey(key)
     case .text("u"): return [.undo]
     case .text("s"), .function(2), .control("o"):
       order = order == .popular ? .recent : .popular
@@ -182,6 +184,28 @@ extension TerminalModel {
     }
     keepCursorVisible()
     return []
+  }
+
+  /// Extension `queue`: `*` stars or unstars the selected question, `n` puts it next up or
+  /// takes it out, `[` `]` move it up or down the queue, `T` to its top; `N` makes the next
+  /// one the question being answered; `v` shows the queue to the room or hides it.
+  private mutating func queueKey(_ key: Key) -> [TerminalAction] {
+    guard state.serverExtensions.contains(ProtocolExtension.queue) else {
+      addNotice(tr("This server has no next-up queue."), kind: .info)
+      return []
+    }
+    switch key {
+    case .text("N"): return [.act(.next, nil, text: nil, isPrivate: false)]
+    case .text("v"):
+      return [
+        .act(state.room.nextUp.shown ? .hideQueue : .showQueue, nil, text: nil, isPrivate: false)
+      ]
+    case .text("*"): return act(selectedEntry?.question.starred == true ? .unstar : .star)
+    case .text("n"): return act(selectedEntry?.nextUp == nil ? .enqueue : .dequeue)
+    case .text("["): return act(.moveUp)
+    case .text("]"): return act(.moveDown)
+    default: return act(.moveToTop)
+    }
   }
 
   var selectedEntry: RoomEntry? {

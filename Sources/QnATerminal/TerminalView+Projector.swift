@@ -44,9 +44,15 @@ extension TerminalView {
       row += 1
     }
     row += 1
-    let next = state.roomEntries(.popular)
-      .filter { $0.state == .live && !$0.question.answered && !$0.highlighted }
-      .prefix(ProjectorScreen.upNext)
+    // The presenters' queue when they show it; else the most voted.
+    let queued = state.room.nextUp.shown ? state.room.nextUp.ids : []
+    let next =
+      queued.isEmpty
+      ? Array(
+        state.roomEntries(.popular)
+          .filter { $0.state == .live && !$0.question.answered && !$0.highlighted }
+          .prefix(ProjectorScreen.upNext))
+      : Array(queued.compactMap(state.roomEntry).prefix(ProjectorScreen.upNext))
     if !next.isEmpty, row < grid.rows - 2 {
       _ = grid.write(" " + tr("Up next"), row: row, column: 0, style: palette.style(.quiet))
       row += 1

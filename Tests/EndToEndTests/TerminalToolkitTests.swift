@@ -242,3 +242,74 @@ extension TerminalToolkitTests {
     }
   }
 }
+
+extension TerminalToolkitTests {
+  /// The panel's queue from the console: a star, two questions next up, one moved to the
+  /// top, the queue shown to the room (the attendee's marks, the projector's "Up next"),
+  /// then `N`: the first becomes the one being answered.
+  @Test func theConsoleQueuesStarsAndAdvancesToTheNextQuestion() async throws {
+    let server = try await QnAServerProcess([
+      "--port", "0", "--db", ":memory:", "--admin-token", Self.token,
+    ])
+    defer { server.stop() }
+    let (aliceState, consoleState, screenState) = (
+      HeadlessProcess.freshDirectory(), HeadlessProcess.freshDirectory(),
+      HeadlessProcess.freshDirectory()
+    )
+    let alice = try Room.terminal(aliceState)
+    defer { alice.kill() }
+    try UI.startClient(in: alice, url: server.url, state: aliceState, view: nil)
+    let screen = try TmuxSession(
+      columns: 120, rows: 40,
+      environment: ["XDG_STATE_HOME": screenState.path, "LC_ALL": "C.UTF-8"])
+    defer { screen.kill() }
+    try screen.run(
+      "'\(HeadlessProcess.qnaPath)' screen --url ws://127.0.0.1:\(server.port); echo \"EXIT=$?\"")
+    let console = try Room.terminal(consoleState)
+    defer { console.kill() }
+    try console.run(
+      "QNA_TOKEN=\(Self.token) '\(HeadlessProcess.qnaPath)' present --url \(server.url); "
+        + "echo \"EXIT=$?\"")
+    for terminal in [alice, console] {
+      try await terminal.waitFor("connected") { $0.contains("● connected") }
+    }
+    for text in ["First for the panel", "Second for the panel"] {
+      try alice.type(text)
+      try alice.press("Enter")
+      try await console.waitFor(text) { Room.line($0, text) != nil }
+    }
+    // Newest first: the second question, then the first.
+    try console.type("s")
+    try await console.waitFor("newest first") { $0.contains("newest first") }
+    try console.press("Down")
+    try console.type("*n")
+    try await console.waitFor("starred, next up 1") {
+      Room.line($0, "Second for the panel")?.contains("★ Next up 1 ·") == true
+    }
+    try console.press("Down")
+    try console.type("nT")
+    try await console.waitFor("moved to the top") {
+      Room.line($0, "First for the panel")?.contains("Next up 1 ·") == true
+        && Room.line($0, "Second for the panel")?.contains("Next up 2 ·") == true
+    }
+    #expect(!(try alice.screen()).contains("Next up"), "not shown to the room yet")
+    try console.type("v")
+    try await alice.waitFor("the room sees the queue") {
+      Room.line($0, "First for the panel")?.contains("Next up 1 ·") == true
+    }
+    #expect(!(try alice.screen()).contains("★"), "stars are the presenters'")
+    try await screen.waitFor("the projector's up next, in the queue's order") {
+      guard let first = $0.range(of: "First for the panel"),
+        let second = $0.range(of: "Second for the panel")
+      else { return false }
+      return first.lowerBound < second.lowerBound
+    }
+    try console.type("N")
+    try await alice.waitFor("now answering the first") {
+      $0.contains("Now answering your question: First for the panel")
+    }
+    try await alice.waitFor("the second is next") {
+      Room.line($0, "Second for the panel")?.contains("Next up 1 ·") == true
+    }
+  }
+}

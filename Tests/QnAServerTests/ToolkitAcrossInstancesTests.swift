@@ -65,3 +65,34 @@ extension ToolkitAcrossInstancesTests {
     print("the list was in force on the other instance after \(ContinuousClock.now - started)")
   }
 }
+
+extension ToolkitAcrossInstancesTests {
+  @Test func theQueueAndItsNextThroughOneInstanceReachTheRoomOnTheOther() async throws {
+    let (one, two) = try await TwoInstanceTests.pair()
+    defer {
+      Task {
+        await one.stop()
+        await two.stop()
+      }
+    }
+    let alice = try await RoomMember.join(two, as: TwoInstanceTests.alice)
+    _ = try await alice.snapshot()
+    let id = try await alice.socket.askedQuestion("Across the queue?", as: alice.connection)
+    let auth = TwoInstanceTests.bearer
+    #expect(
+      try await one.http("POST", "/api/questions/\(id.uuidString)/enqueue", headers: auth).status
+        == 200)
+    #expect(try await one.http("POST", "/api/queue/show", headers: auth).status == 200)
+    _ = try await alice.socket.waitForMessage("the queue, shown") {
+      if case .roomDelta(let delta) = $0 {
+        delta.nextUp == NextUp(ids: [id], shown: true)
+      } else {
+        false
+      }
+    }
+    #expect(try await one.http("POST", "/api/queue/next", headers: auth).status == 200)
+    _ = try await alice.socket.waitForMessage("now answering") {
+      if case .roomDelta(let delta) = $0 { delta.highlight?.id == id } else { false }
+    }
+  }
+}

@@ -54,7 +54,7 @@ struct PresenterConsoleTests {
 
 
        Review 1 · [Live 2] · Answered 1 · Dismissed 1
-       a approve · e edit · d dismiss · r restore · h now answering · m an…
+       a approve · e edit · d dismiss · r restore · h now answering · N ne…
       """)
     _ = model.press(.text("1"))
     #expect(model.roomEntries.map(\.id) == [id(1)])

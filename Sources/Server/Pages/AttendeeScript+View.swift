@@ -48,6 +48,7 @@ extension AttendeeScript {
         meta.append(' ' + when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
         if (isMine(q)) meta.append(` · ${word('yours')}`);
         if (q.edited === true) meta.append(` · ${word('edited by the presenter')}`);
+        if (nextUp.includes(q.id)) meta.append(` · ${word('next up')} ${nextUp.indexOf(q.id) + 1}`);
         li.append(meta);
         return li;
       }

@@ -17,7 +17,7 @@ package enum AttendeeScript {
     scriptWord("Loading…"), scriptWord("No questions yet."),
     scriptWord("The presenter deleted this session."),
     scriptWord("The presenter reopened this session: it takes questions again."),
-    scriptWord("Announcement:"), scriptWord("edited by the presenter"),
+    scriptWord("Announcement:"), scriptWord("edited by the presenter"), scriptWord("next up"),
   ]
 
   /// The script: its state and what it sends (`core`), what it receives
@@ -56,6 +56,8 @@ package enum AttendeeScript {
       const questions = new Map(), numbers = new Map();
       let voted = new Set();
       let seq = null, epoch = null, highlighted = null, pages = null, gapAt = null;
+      // Extension queue: the presenters' next questions, while they show them.
+      let nextUp = [];
       let socket = null, connection = null, joined = false, retry = 500, inFlight = null, timer = null, gone = false;
       let extensions = [];
       let sort = 'votes', filter = '';

@@ -44,7 +44,8 @@ package enum PresenterPage {
       votes: words.t("Votes"), asked: words.t("Asked"),
       announcement: words.t("Announcement for the room"), announce: words.t("Announce"),
       clear: words.t("Clear"), filterWord: words.t("Filter word"), add: words.t("Add"),
-      remove: words.t("Take out")
+      remove: words.t("Take out"), next: words.t("Answer the next one"),
+      showQueue: words.t("Show the queue")
     )
     let messages = words.scriptMessages(PresenterScript.messages)
     // Where attendees join, and its QR code, folded away until the presenter wants it.
@@ -74,6 +75,8 @@ package enum PresenterPage {
       <input id="filter-word" maxlength="64" autocomplete="off"></label> \
       <button>\(HTML.escape(text.add))</button> \
       <button type="button" id="unfilter">\(HTML.escape(text.remove))</button></form>
+      <p><button type="button" id="next">\(HTML.escape(text.next))</button> \
+      <button type="button" id="show-queue">\(HTML.escape(text.showQueue))</button></p>
       <nav id="tabs"></nav>
       <p><label>\(HTML.escape(text.sort)) <select id="sort"><option value="votes">\(HTML.escape(text.byVotes))</option>\
       <option value="time">\(HTML.escape(text.newest))</option></select></label>

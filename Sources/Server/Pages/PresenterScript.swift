@@ -39,6 +39,8 @@ package enum PresenterScript {
     scriptWord("Dismiss"), scriptWord("Restore"),
     scriptWord("Only for the asker? (Cancel: the whole room sees it)"), scriptWord("Reconnecting…"),
     scriptWord("Filtered:"), scriptWord("Edit…"), scriptWord("Silence asker"),
+    scriptWord("Next up"), scriptWord("Not next"), scriptWord("Show the queue"),
+    scriptWord("Hide the queue"),
     scriptWord("The question's new text:"), scriptWord("edited"),
   ]
 
@@ -54,6 +56,13 @@ package enum PresenterScript {
         if (Number.isInteger(q.n)) numbers.set(q.n, q.id);
       };
       let highlighted = null, seq = null, tab = 'live', sort = 'votes', filter = '';
+      // Extension queue: the next questions in order, and whether the room sees them.
+      let nextUp = [], nextUpShown = false;
+      const learnNextUp = (n) => {
+        nextUp = n && Array.isArray(n.ids) ? n.ids.slice(0, 50) : [];
+        nextUpShown = !!(n && n.shown);
+        $('show-queue').textContent = word(nextUpShown ? 'Hide the queue' : 'Show the queue');
+      };
       const $ = (id) => document.getElementById(id);
       // The page's language: the server put this script's words in it (PresenterScript.messages).
       const words = (() => {
@@ -119,6 +128,7 @@ package enum PresenterScript {
         const text = document.createElement('td');
         text.textContent = printable(q.content);
         if (q.edited === true) text.append(` (${word('edited')})`);
+        if (nextUp.includes(q.id)) text.prepend(`${word('Next up')} ${nextUp.indexOf(q.id) + 1} · `);
         if (Array.isArray(q.flagged) && q.flagged.length) {
           // Extension wordFilter: what the filter matched (why it waits in review).
           const flagged = document.createElement('div');
@@ -162,6 +172,15 @@ package enum PresenterScript {
         // review).
         add(word('Edit…'), 'edit-text');
         add(word('Silence asker'), 'silence');
+        // Extension queue: a star, and the place next up.
+        add(q.starred ? '★' : '☆', q.starred ? 'unstar' : 'star');
+        if (nextUp.includes(q.id)) {
+          add(word('Not next'), 'dequeue');
+          add('↑', 'moveUp');
+          add('↓', 'moveDown');
+        } else if (state === 'live' && !q.answered) {
+          add(word('Next up'), 'enqueue');
+        }
         tr.append(text, votes, asked, actions);
         return tr;
       }
@@ -249,6 +268,7 @@ package enum PresenterScript {
             for (const page of pages.got.values()) for (const q of page) learn(q);
             highlighted = m.highlighted || null;
             showAnnouncement(m.announcement);
+            learnNextUp(m.nextUp);
             seq = m.seq;
             pages = null;
             document.body.dataset.live = 'true';
@@ -266,6 +286,7 @@ package enum PresenterScript {
             for (const id of m.removed || []) questions.delete(id);
             if (m.highlight) highlighted = m.highlight.id || null;
             if (m.announcement) showAnnouncement(m.announcement);
+            if (m.nextUp) learnNextUp(m.nextUp);
             // A large delta comes in pages of one from/to: the last one completes it.
             if ((m.part || 1) === (m.parts || 1)) seq = m.to;
             render();
@@ -286,6 +307,14 @@ package enum PresenterScript {
       });
       $('unannounce').addEventListener('click', () => { $('announcement').value = ''; announce(''); });
       $('filter').addEventListener('submit', (e) => { e.preventDefault(); filterWord(false); });
+      const queue = async (path) => {
+        const response = await fetch(`${BASE}api/queue/${path}`, {
+          method: 'POST', credentials: 'same-origin', headers: { 'Idempotency-Key': uuid() },
+        });
+        if (!response.ok) say(`${response.status} ${await response.text()}`);
+      };
+      $('next').addEventListener('click', () => queue('next'));
+      $('show-queue').addEventListener('click', () => queue(nextUpShown ? 'hide' : 'show'));
       $('unfilter').addEventListener('click', () => filterWord(true));
       $('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
       $('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });

@@ -22,6 +22,9 @@ package enum ProjectorScript {
       \#(ScriptParts.applyCounts)
       const questions = new Map(), numbers = new Map();
       let seq = null, epoch = null, highlighted = null, pages = null, socket = null, retry = 500;
+      // Extension queue: the presenters' next questions, when they show them.
+      let nextUp = [];
+      const learnNextUp = (n) => { nextUp = n && n.shown && Array.isArray(n.ids) ? n.ids.slice(0, 50) : []; };
       let connection = null, gapAt = null;
       const me = uuid();
       const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
@@ -40,9 +43,10 @@ package enum ProjectorScript {
         $('now-text').textContent = now ? printable(now.content) : word('No question is being answered.');
         // A long question in a smaller size, so that all of it stays on the screen.
         $('now-text').className = now ? (now.content.length > 120 ? 'long' : '') : 'idle';
-        const next = [...questions.values()]
+        const queued = nextUp.map((id) => questions.get(id)).filter((q) => q && q.id !== highlighted);
+        const next = (queued.length ? queued : [...questions.values()]
           .filter((q) => stateOf(q) === 'live' && !q.answered && q.id !== highlighted)
-          .sort((a, b) => (b.votes - a.votes) || (a.createdAt - b.createdAt))
+          .sort((a, b) => (b.votes - a.votes) || (a.createdAt - b.createdAt)))
           .slice(0, UP_NEXT);
         const empty = document.createElement('li');
         empty.className = 'empty';
@@ -97,6 +101,7 @@ package enum ProjectorScript {
             seq = m.seq; epoch = m.epoch || null; highlighted = m.highlighted || null; pages = null;
             gapAt = null;
             banner(m.announcement);
+            learnNextUp(m.nextUp);
             body.dataset.live = 'true';
             render();
           } else if (m.type === 'roomDelta') {
@@ -115,6 +120,7 @@ package enum ProjectorScript {
             for (const id of m.removed || []) questions.delete(id);
             if (m.highlight) highlighted = m.highlight.id || null;
             if (m.announcement) banner(m.announcement);
+            if (m.nextUp) learnNextUp(m.nextUp);
             if ((m.part || 1) === (m.parts || 1)) seq = m.to;
             render();
           } else if (m.type === 'audience') {

@@ -15,8 +15,7 @@ package struct AskerNotices: Sendable {
     case .approve, .dismiss, .restore: .state
     case .answer: .answered
     case .edit: .edited
-    case .highlight, .unhighlight, .silence, .unsilence, .announce, .filterAdd, .filterRemove:
-      nil
+    default: nil
     }
   }
 

@@ -18,6 +18,18 @@ extension PresenterActions {
     return outcome
   }
 
+  /// `next`, `showQueue` or `hideQueue` (extension `queue`), then broadcast at once.
+  package func queue(_ kind: PresenterActionKind, token: UUID) async throws(StoreError)
+    -> QuestionStore.RoomActionOutcome
+  {
+    let outcome = try await room.store.queueAction(kind, token: token, at: room.environment.now())
+    if outcome.changed {
+      room.fanOut.changed(urgent: true)
+      room.logger.info("queue: \(kind.rawValue)")
+    }
+    return outcome
+  }
+
   /// A room action over the socket: it names no question.
   func respond(
     toRoomAction kind: PresenterActionKind, _ action: PresenterAction,
@@ -27,6 +39,17 @@ extension PresenterActions {
       return refuse("That action is on the room: it names no question.", nil)
     }
     if kind.isFilterAction { return await respond(toFilterAction: kind, action, refuse: refuse) }
+    if kind == .next || kind == .showQueue || kind == .hideQueue {
+      do {
+        let outcome = try await queue(kind, token: action.token)
+        return PresenterActionResponse(
+          token: action.token, question: nil, success: outcome.refusal == nil,
+          message: outcome.refusal)
+      } catch {
+        room.logger.error("could not store an action: \(error)")
+        return refuse(RoomReplies.failedSave, RoomReplies.storageRetry)
+      }
+    }
     let text = action.text?.trimmingCharacters(in: .whitespaces)
     if let problem = Self.announcementProblem(text) { return refuse(problem, nil) }
     do {

@@ -264,7 +264,7 @@ package final class RoomFanOut: Sendable {
       let room = try await store.snapshot(for: nil, presenter: presenter)
       let fresh = SharedSnapshot(
         seq: room.seq, epoch: epoch, questions: room.questions, highlighted: room.highlighted,
-        announcement: room.announcement, deflaters: deflaters, readAt: started,
+        announcement: room.announcement, nextUp: room.nextUp, deflaters: deflaters, readAt: started,
         readCost: ContinuousClock.now - started)
       shared[presenter] = fresh
       return fresh

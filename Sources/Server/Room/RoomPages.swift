@@ -36,6 +36,7 @@ package enum RoomPages {
     }
     pages[pages.count - 1].highlight = delta.highlight
     pages[pages.count - 1].announcement = delta.announcement
+    pages[pages.count - 1].nextUp = delta.nextUp
     return pages
   }
 

@@ -15,6 +15,8 @@ package final class SharedSnapshot: Sendable {
   package let highlighted: UUID?
   /// The room's banner (extension `announcements`), on every page.
   package let announcement: Announcement?
+  /// The next questions (extension `queue`), on every page.
+  package let nextUp: NextUp?
   /// `questions` in pages under `RoomPages.pageBytes`, by index.
   package let pages: [Range<Int>]
   /// Each question's number in the room (extension `counts`).
@@ -32,7 +34,7 @@ package final class SharedSnapshot: Sendable {
 
   package init(
     seq: Int, epoch: UUID, questions: [RoomQuestion], highlighted: UUID?,
-    announcement: Announcement? = nil, deflaters: SharedDeflaters? = nil,
+    announcement: Announcement? = nil, nextUp: NextUp? = nil, deflaters: SharedDeflaters? = nil,
     readAt: ContinuousClock.Instant = .now,
     readCost: Duration = .zero
   ) {
@@ -42,6 +44,7 @@ package final class SharedSnapshot: Sendable {
     self.questions = questions
     self.highlighted = highlighted
     self.announcement = announcement
+    self.nextUp = nextUp
     self.deflaters = deflaters
     self.readAt = readAt
     pages = RoomPages.ranges(questions, limit: RoomPages.pageBytes)
@@ -62,7 +65,7 @@ package final class SharedSnapshot: Sendable {
             shown.mine = nil
             shown.voted = nil
             return shown
-          }, highlighted: highlighted, epoch: epoch, announcement: announcement)
+          }, highlighted: highlighted, epoch: epoch, announcement: announcement, nextUp: nextUp)
         return OutgoingMessage(codec.encode(.room(page)), deflaters: deflaters)
       }
       cached = made
@@ -141,7 +144,7 @@ package struct SnapshotPages {
     let page = RoomSnapshot(
       seq: snapshot.seq, part: index + 1, parts: count, questions: questions,
       highlighted: snapshot.highlighted, epoch: snapshot.epoch,
-      announcement: snapshot.announcement)
+      announcement: snapshot.announcement, nextUp: snapshot.nextUp)
     return ByteBuffer(bytes: codec.encode(.room(page)))
   }
 }

@@ -25,6 +25,7 @@ package struct QuestionRecord: Codable, Sendable {
   package var flagged: String?
   /// The text as asked, once a presenter edited it.
   package var original: String?
+  package var starred: Bool
   /// The row's number in the database, read, never written (the database assigns it): a
   /// question's `n` in the room (extension `counts`). Optional, so that saving a record
   /// leaves it out.
@@ -34,8 +35,10 @@ package struct QuestionRecord: Codable, Sendable {
     id: String, content: String, answered: Bool, askedFrom: String, createdAt: Double,
     token: String?, attendee: String?, votes: Int, state: String, answer: String?,
     answerPrivate: Bool, answeredAt: Double?, published: Bool, session: Int64,
-    flagged: String? = nil, original: String? = nil, rowid: Int64? = nil
+    flagged: String? = nil, original: String? = nil, starred: Bool = false,
+    rowid: Int64? = nil
   ) {
+    self.starred = starred
     self.flagged = flagged
     self.original = original
     self.rowid = rowid
@@ -61,6 +64,7 @@ extension QuestionRecord {
     self.session = session
     flagged = question.flagged.isEmpty ? nil : question.flagged.joined(separator: "\n")
     original = question.original
+    starred = question.starred
     published = question.state != .review
     state = question.state.rawValue
     answer = question.answer
@@ -87,7 +91,7 @@ extension QuestionRecord {
       answerPrivate: answerPrivate,
       answeredAt: answeredAt.map(Date.init(timeIntervalSinceReferenceDate:)),
       flagged: flagged.map { $0.split(separator: "\n").map(String.init) } ?? [],
-      original: original)
+      original: original, starred: starred)
   }
 
   /// As the room shows it (`StoredQuestion.roomQuestion`), numbered.

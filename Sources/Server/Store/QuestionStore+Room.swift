@@ -85,7 +85,10 @@ extension QuestionStore {
   /// The whole room for one attendee (`nil`: as anyone sees it, nobody's questions mine) as of
   /// the log's last sequence number (`StoreRules.room`), and the question being answered.
   public func snapshot(for attendee: UUID?, presenter: Bool = false) async throws(StoreError)
-    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?)
+    -> (
+      seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
+      nextUp: NextUp?
+    )
   {
     try await timed {
       try await driver.snapshot(for: attendee, presenter: presenter, session: session)
@@ -138,6 +141,7 @@ extension StoredQuestion {
       name: presenter ? attendee.flatMap { names[$0] } : nil)
     if presenter, !flagged.isEmpty { shown.flagged = flagged }
     if original != nil { shown.edited = true }
+    if presenter, starred { shown.starred = true }
     return shown
   }
 }

@@ -26,6 +26,22 @@ extension QuestionStore {
     }
   }
 
+  /// Extension `queue`: `next` (the first open queued question becomes the one being
+  /// answered), `showQueue`, `hideQueue`; once per token.
+  public func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date)
+    async throws(StoreError) -> RoomActionOutcome
+  {
+    try await timed {
+      try await driver.queueAction(kind, token: token, at: time, session: session)
+    }
+  }
+
+  /// The room's next questions as a presenter sees them.
+  public func nextUp() async throws(StoreError) -> NextUp? {
+    try await timed { try await driver.snapshot(for: nil, presenter: true, session: session) }
+      .nextUp
+  }
+
   /// The room's banner now, if any.
   public func announcement() async throws(StoreError) -> Announcement? {
     try await timed { try await driver.announcement(session: session) }

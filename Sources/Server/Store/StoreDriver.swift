@@ -40,6 +40,8 @@ package protocol StoreDriver: Sendable {
   func highlighted(session: Int64) async throws(StoreError) -> UUID?
   func announcement(session: Int64) async throws(StoreError) -> Announcement?
   func filterSettings(session: Int64) async throws(StoreError) -> FilterSettings
+  func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date, session: Int64)
+    async throws(StoreError) -> QuestionStore.RoomActionOutcome
   func changeFilterList(
     _ name: String, _ change: FilterChange, maxEntries: Int, token: UUID, at time: Date,
     session: Int64
@@ -49,7 +51,10 @@ package protocol StoreDriver: Sendable {
   func announce(_ text: String?, token: UUID, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.RoomActionOutcome
   func snapshot(for attendee: UUID?, presenter: Bool, session: Int64) async throws(StoreError)
-    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?)
+    -> (
+      seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
+      nextUp: NextUp?
+    )
   func changes(after: Int, upTo: Int, presenter: Bool, session: Int64) async throws(StoreError)
     -> RoomChanges
   func seed(_ questions: [StoredQuestion], session: Int64) async throws(StoreError)

@@ -96,13 +96,15 @@ package enum StoreRules {
     package var highlight: UUID??
     /// Whether the question's asker is silenced from now on, when the action says so.
     package var silence: Bool?
+    /// The "next up" queue from now on, when it changes.
+    package var queue: [UUID]?
   }
 
   /// Applies `action` to `record`, with `highlighted` the question being answered now; a
   /// refusal, in words, when the action does not apply.
   package static func perform(
     _ action: PresenterActionKind, on record: QuestionRecord, id: UUID, highlighted: UUID?,
-    text: String?, isPrivate: Bool, at time: Date
+    text: String?, isPrivate: Bool, at time: Date, queue: [UUID] = []
   ) -> Result<ActionStep, ActionRefusal> {
     var record = record
     let before = record
@@ -159,15 +161,24 @@ package enum StoreRules {
           ))
       }
       silence = action == .silence
-    case .announce, .filterAdd, .filterRemove:
+    case .star, .unstar: record.starred = action == .star
+    case .enqueue, .dequeue, .moveUp, .moveDown, .moveToTop: break
+    case .announce, .filterAdd, .filterRemove, .next, .showQueue, .hideQueue:
       return .failure(ActionRefusal("That action is on the room, not on a question."))
+    }
+    let newQueue: [UUID]?
+    switch Self.queue(after: action, on: id, record: record, queue: queue) {
+    case .failure(let refusal): return .failure(refusal)
+    case .success(let changedQueue): newQueue = changedQueue
     }
     let changed =
       record.state != before.state || record.answered != before.answered
       || record.answer != before.answer || record.answerPrivate != before.answerPrivate
-      || record.content != before.content
+      || record.content != before.content || record.starred != before.starred
     return .success(
-      ActionStep(record: record, changed: changed, highlight: highlight, silence: silence))
+      ActionStep(
+        record: record, changed: changed, highlight: highlight, silence: silence,
+        queue: newQueue))
   }
 
   package struct ActionRefusal: Error {
@@ -180,6 +191,7 @@ package enum StoreRules {
     switch action {
     case .answer: .answered
     case .edit: .edited
+    // The star is the presenters' only: their rooms re-read the question.
     default: .state
     }
   }
@@ -192,24 +204,27 @@ package enum StoreRules {
   /// The questions a log's rows name, in order, each once; those whose every row is a vote
   /// (only their counts changed); and whether the question being answered changed among them.
   package static func changed(in rows: [(question: String?, kind: String)]) -> (
-    ids: [String], countsOnly: Set<String>, highlight: Bool, announcement: Bool
+    ids: [String], countsOnly: Set<String>, highlight: Bool, announcement: Bool, queue: Bool
   ) {
     var changed: [String] = []
     var seen: Set<String> = []
     var other: Set<String> = []
     var highlight = false
     var announcement = false
+    var queue = false
     for row in rows {
       if row.kind == RoomChange.highlight.rawValue {
         highlight = true
       } else if row.kind == RoomChange.announcement.rawValue {
         announcement = true
+      } else if row.kind == RoomChange.queue.rawValue {
+        queue = true
       } else if let id = row.question {
         if seen.insert(id).inserted { changed.append(id) }
         if row.kind != RoomChange.votes.rawValue { other.insert(id) }
       }
     }
-    return (changed, seen.subtracting(other), highlight, announcement)
+    return (changed, seen.subtracting(other), highlight, announcement, queue)
   }
 
   /// The delta for what changed after `after` up to `upTo`, from the rows of the questions
@@ -219,7 +234,7 @@ package enum StoreRules {
   package static func delta(
     after: Int, upTo: Int, named ids: [String], countsOnly: Set<String> = [],
     rows: [QuestionRecord], names: [UUID: String], highlight: HighlightChange?,
-    announcement: Announcement? = nil, presenter: Bool
+    announcement: Announcement? = nil, nextUp: NextUp? = nil, presenter: Bool
   ) -> RoomChanges {
     let found = Set(rows.map(\.id))
     let shown = rows.filter { presenter || $0.question.publicState.isPublic }
@@ -235,7 +250,7 @@ package enum StoreRules {
       questions: shown.map { $0.roomQuestion(presenter: presenter, asker: false, names: names) },
       removed: (ids.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
         + dismissed).nilIfEmpty,
-      highlight: highlight, announcement: announcement)
+      highlight: highlight, announcement: announcement, nextUp: nextUp)
     let counted = shown.filter { countsOnly.contains($0.id) && $0.rowid != nil }
     return RoomChanges(
       delta: delta, countsOnly: Set(counted.compactMap { UUID(uuidString: $0.id) }))
@@ -271,4 +286,6 @@ package enum RoomChange: String, Sendable {
   case filter
   /// A presenter corrected a question's text.
   case edited
+  /// The "next up" queue changed, or whether the room sees it (extension `queue`).
+  case queue
 }

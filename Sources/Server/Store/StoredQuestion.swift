@@ -28,13 +28,16 @@ public struct StoredQuestion: Sendable, Hashable, Codable {
   public var flagged: [String]
   /// The text as it was asked, when a presenter edited it (`content` is the text now).
   public var original: String?
+  /// A presenter starred it (extension `queue`): presenters and the export only.
+  public var starred: Bool
 
   public init(
     id: UUID, content: String, answered: Bool = false, askedFrom: UUID, createdAt: Date,
     token: UUID? = nil, attendee: UUID? = nil, votes: Int = 0, state: QuestionState = .live,
     answer: String? = nil, answerPrivate: Bool = false, answeredAt: Date? = nil,
-    flagged: [String] = [], original: String? = nil
+    flagged: [String] = [], original: String? = nil, starred: Bool = false
   ) {
+    self.starred = starred
     self.flagged = flagged
     self.original = original
     self.state = state

@@ -26,10 +26,12 @@ extension PostgresDriver {
       let highlighted = try await Self.roomState(
         connection, session, "highlighted", logger: logger
       ).flatMap(UUID.init(uuidString:))
+      let queue = StoreRules.queue(
+        from: try await Self.roomState(connection, session, "queue", logger: logger))
       let step: StoreRules.ActionStep
       switch StoreRules.perform(
         action, on: record, id: id, highlighted: highlighted, text: text, isPrivate: isPrivate,
-        at: time)
+        at: time, queue: queue)
       {
       case .failure(let refusal):
         return QuestionStore.ActionOutcome(
@@ -48,6 +50,9 @@ extension PostgresDriver {
           ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
           """, logger: logger)
         try await self.logChange(connection, session, newHighlight, .highlight)
+      }
+      if let newQueue = step.queue {
+        try await self.setQueue(connection, session, newQueue)
       }
       if let silence = step.silence, let attendee = step.record.attendee {
         try await connection.query(
@@ -70,8 +75,29 @@ extension PostgresDriver {
         """, logger: logger)
       return QuestionStore.ActionOutcome(
         question: step.record.question,
-        changed: step.changed || step.highlight != .none || step.silence != nil)
+        changed: step.changed || step.highlight != .none || step.silence != nil
+          || step.queue != nil)
     }
+  }
+
+  func setQueue(_ connection: PostgresConnection, _ session: Int64, _ queue: [UUID]) async throws {
+    try await connection.query(
+      """
+      INSERT INTO roomState (session, key, value)
+      VALUES (\(session), 'queue', \(StoreRules.queueValue(queue)))
+      ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
+      """, logger: logger)
+    try await logChange(connection, session, nil, .queue)
+  }
+
+  static func nextUp(
+    _ connection: PostgresConnection, _ session: Int64, presenter: Bool, logger: Logger
+  ) async throws -> NextUp {
+    StoreRules.nextUp(
+      queue: StoreRules.queue(
+        from: try await roomState(connection, session, "queue", logger: logger)),
+      shown: try await roomState(connection, session, "queueShown", logger: logger) == "1",
+      presenter: presenter)
   }
 
   package func transitions(of id: UUID, session: Int64) async throws(StoreError) -> [(

@@ -198,7 +198,10 @@ extension PostgresDriver {
 
   package func snapshot(for attendee: UUID?, presenter: Bool, session: Int64)
     async throws(StoreError)
-    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?)
+    -> (
+      seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
+      nextUp: NextUp?
+    )
   {
     try await read { [logger] connection in
       let seq = try await Self.currentSeq(connection, session, logger: logger)
@@ -216,11 +219,14 @@ extension PostgresDriver {
         connection, session, "highlighted", logger: logger)
       let announcement = try await Self.roomState(
         connection, session, "announcement", logger: logger)
+      let nextUp = try await Self.nextUp(
+        connection, session, presenter: presenter, logger: logger)
       return (
         seq,
         StoreRules.room(records, for: attendee, voted: voted, names: names, presenter: presenter),
         highlighted.flatMap(UUID.init(uuidString:)),
-        StoreRules.announcement(from: announcement)
+        StoreRules.announcement(from: announcement),
+        nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp
       )
     }
   }
@@ -287,7 +293,11 @@ extension PostgresDriver {
         rows: records,
         names: presenter
           ? try await Self.names(connection, session, of: records, logger: logger) : [:],
-        highlight: highlight, announcement: announcement, presenter: presenter)
+        highlight: highlight, announcement: announcement,
+        nextUp: changed.queue
+          ? try await Self.nextUp(connection, session, presenter: presenter, logger: logger)
+          : nil,
+        presenter: presenter)
     }
   }
 

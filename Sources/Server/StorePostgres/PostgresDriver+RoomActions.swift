@@ -160,3 +160,54 @@ extension PostgresDriver {
     }
   }
 }
+
+/// The "next up" queue's actions on the room in PostgreSQL (extension `queue`): their log
+/// rows tell the other instances.
+extension PostgresDriver {
+  package func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date, session: Int64)
+    async throws(StoreError) -> QuestionStore.RoomActionOutcome
+  {
+    try await roomAction(
+      kind.rawValue, text: nil, token: token, at: time, session: session, notice: nil
+    ) { [logger] connection in
+      switch kind {
+      case .next:
+        let queue = StoreRules.queue(
+          from: try await Self.roomState(connection, session, "queue", logger: logger))
+        let records = try await Self.records(
+          connection.query(
+            """
+            SELECT \(unescaped: Self.selected) FROM question
+            WHERE session = \(session) AND id = ANY(\(queue.map(\.uuidString)))
+            """, logger: logger))
+        let open = records.filter { $0.state == QuestionState.live.rawValue && !$0.answered }
+          .compactMap { UUID(uuidString: $0.id) }
+        guard let (question, rest) = StoreRules.next(queue: queue, open: Set(open)) else {
+          return .refused("Nothing is next up: the queue has no open question.")
+        }
+        try await connection.query(
+          """
+          INSERT INTO roomState (session, key, value)
+          VALUES (\(session), 'highlighted', \(question.uuidString))
+          ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
+          """, logger: logger)
+        try await self.logChange(connection, session, question, .highlight)
+        try await self.setQueue(connection, session, rest)
+        return .done(changed: true)
+      case .showQueue, .hideQueue:
+        let shown = kind == .showQueue
+        let now = try await Self.roomState(connection, session, "queueShown", logger: logger)
+        guard (now == "1") != shown else { return .done(changed: false) }
+        try await connection.query(
+          """
+          INSERT INTO roomState (session, key, value)
+          VALUES (\(session), 'queueShown', \(shown ? "1" : "0"))
+          ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
+          """, logger: logger)
+        try await self.logChange(connection, session, nil, .queue)
+        return .done(changed: true)
+      default: return .refused("That is no action on the queue.")
+      }
+    }
+  }
+}

@@ -109,6 +109,7 @@ package enum PostgresSchema {
       [
         "ALTER TABLE question ADD COLUMN flagged text",
         "ALTER TABLE question ADD COLUMN original text",
+        "ALTER TABLE question ADD COLUMN starred boolean NOT NULL DEFAULT false",
         """
         CREATE TABLE silenced (
           session bigint NOT NULL, attendee text NOT NULL, at double precision NOT NULL,

@@ -22,9 +22,10 @@ extension SQLiteDriver {
             seenQuestion: seen["question"], seenAction: seen["action"], action: action, on: id))
       }
       let step: StoreRules.ActionStep
+      let queue = StoreRules.queue(from: try Self.roomStateValue(db, session, "queue"))
       switch StoreRules.perform(
         action, on: record, id: id, highlighted: try Self.highlighted(db, session), text: text,
-        isPrivate: isPrivate, at: time)
+        isPrivate: isPrivate, at: time, queue: queue)
       {
       case .failure(let refusal):
         return QuestionStore.ActionOutcome(
@@ -38,6 +39,7 @@ extension SQLiteDriver {
       if case .some(let newHighlight) = step.highlight {
         try Self.setHighlight(db, session, newHighlight)
       }
+      if let newQueue = step.queue { try Self.setQueue(db, session, newQueue) }
       if let silence = step.silence, let attendee = step.record.attendee {
         try db.execute(
           sql: silence
@@ -54,8 +56,22 @@ extension SQLiteDriver {
         ])
       return QuestionStore.ActionOutcome(
         question: step.record.question,
-        changed: step.changed || step.highlight != .none || step.silence != nil)
+        changed: step.changed || step.highlight != .none || step.silence != nil
+          || step.queue != nil)
     }
+  }
+
+  package static func setQueue(_ db: Database, _ session: Int64, _ queue: [UUID]) throws {
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'queue', ?)",
+      arguments: [session, StoreRules.queueValue(queue)])
+    try logChange(db, session, nil, .queue)
+  }
+
+  package static func nextUp(_ db: Database, _ session: Int64, presenter: Bool) throws -> NextUp {
+    StoreRules.nextUp(
+      queue: StoreRules.queue(from: try roomStateValue(db, session, "queue")),
+      shown: try roomStateValue(db, session, "queueShown") == "1", presenter: presenter)
   }
 
   package static func setHighlight(_ db: Database, _ session: Int64, _ question: UUID?) throws {

@@ -173,7 +173,10 @@ extension SQLiteDriver {
 
   package func snapshot(for attendee: UUID?, presenter: Bool, session: Int64)
     async throws(StoreError)
-    -> (seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?)
+    -> (
+      seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
+      nextUp: NextUp?
+    )
   {
     try await read { db in
       let seq = try Self.currentSeq(db, session)
@@ -189,8 +192,10 @@ extension SQLiteDriver {
         .fetchAll(db)
       let questions = StoreRules.room(
         records, for: attendee, voted: voted, names: names, presenter: presenter)
+      let nextUp = try Self.nextUp(db, session, presenter: presenter)
       return (
-        seq, questions, try Self.highlighted(db, session), try Self.announcement(db, session)
+        seq, questions, try Self.highlighted(db, session), try Self.announcement(db, session),
+        nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp
       )
     }
   }
@@ -238,6 +243,7 @@ extension SQLiteDriver {
           ? HighlightChange(id: try Self.highlighted(db, session)) : nil,
         announcement: changed.announcement
           ? (try Self.announcement(db, session) ?? Announcement()) : nil,
+        nextUp: changed.queue ? try Self.nextUp(db, session, presenter: presenter) : nil,
         presenter: presenter)
     }
   }

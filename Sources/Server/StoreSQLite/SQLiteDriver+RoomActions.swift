@@ -12,6 +12,7 @@ extension SQLiteDriver {
     try db.alter(table: QuestionRecord.databaseTableName) { table in
       table.add(column: "flagged", .text)
       table.add(column: "original", .text)
+      table.add(column: "starred", .boolean).notNull().defaults(to: false)
     }
     try db.create(table: "silenced") { table in
       table.column("session", .integer).notNull()
@@ -166,6 +167,41 @@ extension SQLiteDriver {
           token.uuidString, session, action, time.timeIntervalSinceReferenceDate, text,
         ])
       return QuestionStore.RoomActionOutcome(changed: changed)
+    }
+  }
+}
+
+/// The "next up" queue's actions on the room in SQLite (extension `queue`).
+extension SQLiteDriver {
+  package func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date, session: Int64)
+    async throws(StoreError) -> QuestionStore.RoomActionOutcome
+  {
+    try await roomAction(kind.rawValue, text: nil, token: token, at: time, session: session) {
+      db in
+      switch kind {
+      case .next:
+        let queue = StoreRules.queue(from: try Self.roomStateValue(db, session, "queue"))
+        let open = try Self.questions(session).filter(keys: queue.map(\.uuidString)).fetchAll(db)
+          .filter { $0.state == QuestionState.live.rawValue && !$0.answered }
+          .compactMap { UUID(uuidString: $0.id) }
+        guard let (question, rest) = StoreRules.next(queue: queue, open: Set(open)) else {
+          return .refused("Nothing is next up: the queue has no open question.")
+        }
+        try Self.setHighlight(db, session, question)
+        try Self.setQueue(db, session, rest)
+        return .done(changed: true)
+      case .showQueue, .hideQueue:
+        let shown = kind == .showQueue
+        guard (try Self.roomStateValue(db, session, "queueShown") == "1") != shown else {
+          return .done(changed: false)
+        }
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'queueShown', ?)",
+          arguments: [session, shown ? "1" : "0"])
+        try Self.logChange(db, session, nil, .queue)
+        return .done(changed: true)
+      default: return .refused("That is no action on the queue.")
+      }
     }
   }
 }

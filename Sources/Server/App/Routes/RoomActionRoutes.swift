@@ -25,6 +25,21 @@ extension QnAServerApp {
     router.delete("/api/announcement") { request, context -> AnnouncementJSON in
       try await announce(nil, request: request, room: try roomOf(context))
     }
+    // Extension `queue`: the next questions in order, and whether the room sees them.
+    router.get("/api/queue") { _, context -> QueueJSON in
+      QueueJSON(try await roomOf(context).store.nextUp())
+    }
+    for (path, kind) in [
+      ("next", PresenterActionKind.next), ("show", .showQueue), ("hide", .hideQueue),
+    ] {
+      router.post("/api/queue/\(path)") { request, context -> QueueJSON in
+        let room = try roomOf(context)
+        let token = try idempotencyKey(request) ?? room.environment.makeID()
+        let outcome = try await PresenterActions(room: room).queue(kind, token: token)
+        if let refusal = outcome.refusal { throw HTTPError(.conflict, message: refusal) }
+        return QueueJSON(try await room.store.nextUp())
+      }
+    }
   }
 
   private static func announce(_ text: String?, request: Request, room: SessionRoom)
@@ -62,5 +77,16 @@ struct AnnouncementJSON: ResponseEncodable, Sendable {
   init(_ announcement: Announcement?) {
     text = announcement?.text
     at = announcement?.at?.formatted(TimestampFormat.iso8601)
+  }
+}
+
+/// The next questions as the API shows them: `{"ids": [...], "shown": bool}`.
+struct QueueJSON: ResponseEncodable, Sendable {
+  var ids: [UUID]
+  var shown: Bool
+
+  init(_ nextUp: NextUp?) {
+    ids = nextUp?.ids ?? []
+    shown = nextUp?.shown ?? false
   }
 }
