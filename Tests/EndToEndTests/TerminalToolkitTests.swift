@@ -9,38 +9,13 @@ import Testing
 struct TerminalToolkitTests {
   typealias UI = TerminalUITests
   typealias Room = TerminalRoomTests
-  static let token = "toolkit-token-0123"
 
   @Test func anAnnouncementFromTheConsoleReachesEveryScreenAndIsUndone() async throws {
-    // Default settings but for the admin token the console needs.
-    let server = try await QnAServerProcess([
-      "--port", "0", "--db", ":memory:", "--admin-token", Self.token,
-    ])
-    defer { server.stop() }
-    let (aliceState, consoleState, screenState) = (
-      HeadlessProcess.freshDirectory(), HeadlessProcess.freshDirectory(),
-      HeadlessProcess.freshDirectory()
-    )
-    let alice = try Room.terminal(aliceState)
-    defer { alice.kill() }
-    try UI.startClient(in: alice, url: server.url, state: aliceState, view: nil)
-    let screen = try TmuxSession(
-      columns: 120, rows: 40,
-      environment: ["XDG_STATE_HOME": screenState.path, "LC_ALL": "C.UTF-8"])
-    defer { screen.kill() }
-    try screen.run(
-      "'\(HeadlessProcess.qnaPath)' screen --url ws://127.0.0.1:\(server.port); echo \"EXIT=$?\"")
-    let headless = try HeadlessProcess(["--url", server.url])
+    let stage = try await ToolkitStage.open(screen: true)
+    defer { stage.close() }
+    let (alice, console, screen) = (stage.alice, stage.console, try #require(stage.screen))
+    let headless = try HeadlessProcess(["--url", stage.server.url])
     defer { headless.interrupt() }
-    let console = try Room.terminal(consoleState)
-    defer { console.kill() }
-    try console.run(
-      "QNA_TOKEN=\(Self.token) '\(HeadlessProcess.qnaPath)' present --url \(server.url) "
-        + "--log-file \(consoleState.path)/console.log; echo \"EXIT=$?\"")
-    for terminal in [alice, console] {
-      try await terminal.waitFor("connected") { $0.contains("● connected") }
-    }
-    try await screen.waitFor("the projector") { $0.contains("No question is being answered.") }
 
     // b, the text, Enter: a banner across Alice's room, right under the header.
     try console.type("b")
@@ -104,24 +79,9 @@ extension TerminalToolkitTests {
     try "# an organiser's list\ndarn\nski lift\n".write(
       toFile: list, atomically: true, encoding: .utf8)
     // Default settings (no --moderation) but for the token and the list.
-    let server = try await QnAServerProcess([
-      "--port", "0", "--db", ":memory:", "--admin-token", Self.token, "--word-list", "en=\(list)",
-    ])
-    defer { server.stop() }
-    let (aliceState, consoleState) = (
-      HeadlessProcess.freshDirectory(), HeadlessProcess.freshDirectory()
-    )
-    let alice = try Room.terminal(aliceState)
-    defer { alice.kill() }
-    try UI.startClient(in: alice, url: server.url, state: aliceState, view: nil)
-    let console = try Room.terminal(consoleState)
-    defer { console.kill() }
-    try console.run(
-      "QNA_TOKEN=\(Self.token) '\(HeadlessProcess.qnaPath)' present --url \(server.url); "
-        + "echo \"EXIT=$?\"")
-    for terminal in [alice, console] {
-      try await terminal.waitFor("connected") { $0.contains("● connected") }
-    }
+    let stage = try await ToolkitStage.open(["--word-list", "en=\(list)"])
+    defer { stage.close() }
+    let (alice, console) = (stage.alice, stage.console)
     try alice.type("Is the SKI-LIFT open?")
     try alice.press("Enter")
     try await alice.waitFor("hers, in review") {
@@ -181,24 +141,9 @@ extension TerminalToolkitTests {
   /// The console edits a question (the asker sees the new text in Mine and in the room) and
   /// silences its asker (their next question waits in review) until `X`.
   @Test func theConsoleEditsAQuestionAndSilencesItsAsker() async throws {
-    let server = try await QnAServerProcess([
-      "--port", "0", "--db", ":memory:", "--admin-token", Self.token,
-    ])
-    defer { server.stop() }
-    let (aliceState, consoleState) = (
-      HeadlessProcess.freshDirectory(), HeadlessProcess.freshDirectory()
-    )
-    let alice = try Room.terminal(aliceState)
-    defer { alice.kill() }
-    try UI.startClient(in: alice, url: server.url, state: aliceState, view: nil)
-    let console = try Room.terminal(consoleState)
-    defer { console.kill() }
-    try console.run(
-      "QNA_TOKEN=\(Self.token) '\(HeadlessProcess.qnaPath)' present --url \(server.url); "
-        + "echo \"EXIT=$?\"")
-    for terminal in [alice, console] {
-      try await terminal.waitFor("connected") { $0.contains("● connected") }
-    }
+    let stage = try await ToolkitStage.open()
+    defer { stage.close() }
+    let (alice, console) = (stage.alice, stage.console)
     try alice.type("Waht is teh plan?")
     try alice.press("Enter")
     try await console.waitFor("the question") { Room.line($0, "Waht is teh plan?") != nil }
@@ -248,31 +193,9 @@ extension TerminalToolkitTests {
   /// top, the queue shown to the room (the attendee's marks, the projector's "Up next"),
   /// then `N`: the first becomes the one being answered.
   @Test func theConsoleQueuesStarsAndAdvancesToTheNextQuestion() async throws {
-    let server = try await QnAServerProcess([
-      "--port", "0", "--db", ":memory:", "--admin-token", Self.token,
-    ])
-    defer { server.stop() }
-    let (aliceState, consoleState, screenState) = (
-      HeadlessProcess.freshDirectory(), HeadlessProcess.freshDirectory(),
-      HeadlessProcess.freshDirectory()
-    )
-    let alice = try Room.terminal(aliceState)
-    defer { alice.kill() }
-    try UI.startClient(in: alice, url: server.url, state: aliceState, view: nil)
-    let screen = try TmuxSession(
-      columns: 120, rows: 40,
-      environment: ["XDG_STATE_HOME": screenState.path, "LC_ALL": "C.UTF-8"])
-    defer { screen.kill() }
-    try screen.run(
-      "'\(HeadlessProcess.qnaPath)' screen --url ws://127.0.0.1:\(server.port); echo \"EXIT=$?\"")
-    let console = try Room.terminal(consoleState)
-    defer { console.kill() }
-    try console.run(
-      "QNA_TOKEN=\(Self.token) '\(HeadlessProcess.qnaPath)' present --url \(server.url); "
-        + "echo \"EXIT=$?\"")
-    for terminal in [alice, console] {
-      try await terminal.waitFor("connected") { $0.contains("● connected") }
-    }
+    let stage = try await ToolkitStage.open(screen: true)
+    defer { stage.close() }
+    let (alice, console, screen) = (stage.alice, stage.console, try #require(stage.screen))
     for text in ["First for the panel", "Second for the panel"] {
       try alice.type(text)
       try alice.press("Enter")

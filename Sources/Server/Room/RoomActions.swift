@@ -40,20 +40,25 @@ extension PresenterActions {
     }
     if kind.isFilterAction { return await respond(toFilterAction: kind, action, refuse: refuse) }
     if kind == .next || kind == .showQueue || kind == .hideQueue {
-      do {
-        let outcome = try await queue(kind, token: action.token)
-        return PresenterActionResponse(
-          token: action.token, question: nil, success: outcome.refusal == nil,
-          message: outcome.refusal)
-      } catch {
-        room.logger.error("could not store an action: \(error)")
-        return refuse(RoomReplies.failedSave, RoomReplies.storageRetry)
+      return await response(action, refuse: refuse) { () async throws(StoreError) in
+        try await queue(kind, token: action.token)
       }
     }
     let text = action.text?.trimmingCharacters(in: .whitespaces)
     if let problem = Self.announcementProblem(text) { return refuse(problem, nil) }
+    return await response(action, refuse: refuse) { () async throws(StoreError) in
+      try await announce(text, token: action.token)
+    }
+  }
+
+  /// The reply to a room action the store did (`store`): done, refused in its words, or
+  /// to be sent again when the store failed.
+  private func response(
+    _ action: PresenterAction, refuse: (String, Duration?) -> PresenterActionResponse,
+    _ store: () async throws(StoreError) -> QuestionStore.RoomActionOutcome
+  ) async -> PresenterActionResponse {
     do {
-      let outcome = try await announce(text, token: action.token)
+      let outcome = try await store()
       return PresenterActionResponse(
         token: action.token, question: nil, success: outcome.refusal == nil,
         message: outcome.refusal)
@@ -76,16 +81,10 @@ extension PresenterActions {
     if let problem = FilterActions.problem(name: list, entries: adding ? [entry] : []) {
       return refuse(problem, nil)
     }
-    do {
-      let outcome = try await FilterActions(room: room).change(
+    return await response(action, refuse: refuse) { () async throws(StoreError) in
+      try await FilterActions(room: room).change(
         list, FilterChange(adding: adding ? [entry] : [], removing: adding ? [] : [entry]),
         token: action.token)
-      return PresenterActionResponse(
-        token: action.token, question: nil, success: outcome.refusal == nil,
-        message: outcome.refusal)
-    } catch {
-      room.logger.error("could not store an action: \(error)")
-      return refuse(RoomReplies.failedSave, RoomReplies.storageRetry)
     }
   }
 
