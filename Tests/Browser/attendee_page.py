@@ -76,6 +76,13 @@ def main():
         page.wait_for("the answer", f"({item}.querySelector('.answer') || {{}}).textContent?.includes('Yes: the same room.')")
         page.wait_for("the answer announced", "document.getElementById('announcements').textContent.includes('Yes: the same room.')")
         tmux.wait_for("the answer", lambda s: "Yes: the same room." in s)
+        # The presenter's announcement: a banner over the room, read out, its markup inert.
+        server.api("PUT", f"/s/{code}/api/announcement", token,
+                   {"text": "Coffee at 15:30 in the foyer <img src=x onerror=alert(3)> & 'tea'"})
+        page.wait_for("the banner", "!document.getElementById('banner').hidden"
+                      " && document.getElementById('banner-text').textContent.includes('Coffee at 15:30')")
+        page.wait_for("the banner read out", "document.getElementById('announcements').textContent.includes('Coffee at 15:30')")
+        tmux.wait_for("the banner in qna", lambda s: "Announcement: Coffee at 15:30" in s)
         screenshot(page, os.path.join(args.artefacts, "attendee-phone.png"))
         page.call("Emulation.setEmulatedMedia",
                   features=[{"name": "prefers-color-scheme", "value": "dark"}])
@@ -108,6 +115,14 @@ def main():
             time.sleep(0.1)
         if not page.evaluate(f"document.activeElement === {button}"):
             fail("the focus left the vote button when the room was drawn again")
+
+        # The panel's queue, shown to the room: the page marks the question next up.
+        theirs_id = next(q["id"] for q in server.api("GET", f"/s/{code}/api/questions", token)
+                         if q["content"] == theirs)
+        server.api("POST", f"/s/{code}/api/questions/{theirs_id}/enqueue", token)
+        server.api("POST", f"/s/{code}/api/queue/show", token)
+        mark = (f"[...document.querySelectorAll('#questions li')].find((li) => li.querySelector('.text')?.textContent === {json.dumps(theirs)})?.querySelector('.meta')?.textContent")
+        page.wait_for("next up on the page", f"({mark} || '').includes('next up 1')")
 
         # Hostile text is inert: no element, no alert, bidi controls shown as escapes.
         ask(page, HOSTILE)
@@ -228,6 +243,7 @@ def projector(page, url, address, artefacts, name):
         viewport(page, width, height, mobile=False)
         page.call("Page.navigate", url=url)
         page.wait_for("the projector live", "document.body?.dataset.live === 'true'")
+        page.wait_for("the banner", "!document.getElementById('banner').hidden")
         page.wait_for("the highlight, large", "document.getElementById('now-text').textContent.includes('\\\\u{202E}evil')")
         size = page.evaluate("parseFloat(getComputedStyle(document.getElementById('now-text')).fontSize)")
         # Legible from the back of a hall: at least 1/20 of the screen's height.
