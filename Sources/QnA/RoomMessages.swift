@@ -150,7 +150,8 @@ public struct RoomSnapshot: Sendable, Hashable, Codable {
   public var epoch: UUID
   /// Extension `announcements`: the room's banner, on every page alike; absent when none.
   public var announcement: Announcement?
-  /// Extension `queue`: the next questions, on every page alike; absent when none is shown.
+  /// Extension `queue`: the next questions, on every page alike; for an attendee absent while
+  /// the queue is hidden, for a presenter while it is empty and hidden.
   public var nextUp: NextUp?
 
   public init(

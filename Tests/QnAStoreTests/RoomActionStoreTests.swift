@@ -43,6 +43,26 @@ struct RoomActionStoreTests {
   }
 
   @Test(arguments: StoreKind.allCases)
+  func aTokenNamesOneActionWhicheverTableKeepsIt(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    _ = try await store.insert(
+      StoredQuestion(
+        id: uuid(1), content: "Q", askedFrom: firstConnection, createdAt: StoreTests.time(0)))
+    let token = uuid(1, group: 0xAD)
+    _ = try await store.perform(.highlight, on: uuid(1), token: token, at: StoreTests.time(1))
+    let announced = try await store.announce("Reused", token: token, at: StoreTests.time(2))
+    #expect(announced.refusal == "That token was used for another action.")
+    #expect(try await store.announcement() == nil)
+    let other = uuid(2, group: 0xAD)
+    _ = try await store.announce("First", token: other, at: StoreTests.time(3))
+    let acted = try await store.perform(.dismiss, on: uuid(1), token: other, at: StoreTests.time(4))
+    #expect(acted?.refusal == "That token was used for another action.")
+    #expect(try await store.question(id: uuid(1))?.state == .live)
+  }
+
+  @Test(arguments: StoreKind.allCases)
   func clearingAndUndoingAreAnnouncementsToo(_ kind: StoreKind) async throws {
     let stores = try await kind.stores()
     defer { stores.close() }

@@ -41,7 +41,7 @@ package enum PresenterScript {
     scriptWord("Filtered:"), scriptWord("Edit…"), scriptWord("Silence asker"),
     scriptWord("Next up"), scriptWord("Not next"), scriptWord("Show the queue"),
     scriptWord("Hide the queue"),
-    scriptWord("The question's new text:"), scriptWord("edited"),
+    scriptWord("New text of the question:"), scriptWord("edited"),
   ]
 
   package static let source = #"""
@@ -218,7 +218,7 @@ package enum PresenterScript {
         let body;
         if (action === 'edit-text') {
           const q = questions.get(id);
-          const text = prompt(word('The question\'s new text:'), q ? q.content : '');
+          const text = prompt(word('New text of the question:'), q ? q.content : '');
           if (text === null || !text.trim()) return;
           body = JSON.stringify({ text: text.trim() });
           action = 'edit';

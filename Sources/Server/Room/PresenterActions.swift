@@ -61,18 +61,20 @@ package struct PresenterActions: Sendable {
     guard let question = action.question else {
       return refuse("A \(kind.rawValue) names its question.")
     }
+    // An edit's text is trimmed as a question's is on the API.
+    let text =
+      kind == .edit ? action.text?.trimmingCharacters(in: .whitespacesAndNewlines) : action.text
     if let problem =
       kind == .edit
-      ? Self.editProblem(action.text, maxLength: room.settings.maxQuestionLength)
-      : Self.answerProblem(action.text)
+      ? Self.editProblem(text, maxLength: room.settings.maxQuestionLength)
+      : Self.answerProblem(text)
     {
       return refuse(problem)
     }
     let outcome: QuestionStore.ActionOutcome?
     do {
       outcome = try await perform(
-        kind, on: question, text: action.text, isPrivate: action.isPrivate == true,
-        token: action.token)
+        kind, on: question, text: text, isPrivate: action.isPrivate == true, token: action.token)
     } catch {
       room.logger.error("could not store an action: \(error)")
       return refuse(RoomReplies.failedSave, retryAfter: RoomReplies.storageRetry)

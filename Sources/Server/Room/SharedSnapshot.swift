@@ -17,8 +17,11 @@ package final class SharedSnapshot: Sendable {
   package let announcement: Announcement?
   /// The next questions (extension `queue`), on every page.
   package let nextUp: NextUp?
-  /// `questions` in pages under `RoomPages.pageBytes`, by index.
+  /// `questions` in pages under `pageLimit`, by index.
   package let pages: [Range<Int>]
+  /// Bytes of questions per page: `RoomPages.pageBytes`, less what the banner and the queue
+  /// take on every page.
+  package let pageLimit: Int
   /// Each question's number in the room (extension `counts`).
   package let numbers: [UUID: Int]
   /// When it was read: a snapshot stays good for joiners a while after the room moved on
@@ -47,7 +50,10 @@ package final class SharedSnapshot: Sendable {
     self.nextUp = nextUp
     self.deflaters = deflaters
     self.readAt = readAt
-    pages = RoomPages.ranges(questions, limit: RoomPages.pageBytes)
+    // Every page carries the banner and the queue: its questions make room for them.
+    pageLimit =
+      RoomPages.pageBytes - RoomPages.extraBytes(announcement: announcement, nextUp: nextUp)
+    pages = RoomPages.ranges(questions, limit: pageLimit)
     numbers = Dictionary(questions.compactMap { q in q.n.map { (q.id, $0) } }) { first, _ in first }
   }
 
@@ -116,7 +122,7 @@ package struct SnapshotPages {
     self.snapshot = snapshot
     voted = view.voted
     ownIDs = Set(view.own.map(\.id))
-    ownPages = RoomPages.split(view.own, limit: RoomPages.pageBytes).filter { !$0.isEmpty }
+    ownPages = RoomPages.split(view.own, limit: snapshot.pageLimit).filter { !$0.isEmpty }
   }
 
   package var count: Int { snapshot.pages.count + ownPages.count }

@@ -23,6 +23,14 @@ extension PostgresDriver {
           refusal: StoreRules.repeatRefusal(
             seenQuestion: question, seenAction: seenAction, action: action, on: id))
       }
+      // A token names one action, whichever table keeps it.
+      for try await _ in try await connection.query(
+        "SELECT 1 FROM roomAction WHERE token = \(token.uuidString)", logger: logger
+      ) {
+        return QuestionStore.ActionOutcome(
+          question: record.question, changed: false,
+          refusal: "That token was used for another action.")
+      }
       let highlighted = try await Self.roomState(
         connection, session, "highlighted", logger: logger
       ).flatMap(UUID.init(uuidString:))

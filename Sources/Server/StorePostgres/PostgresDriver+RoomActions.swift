@@ -143,6 +143,13 @@ extension PostgresDriver {
           refusal: StoreRules.repeatRefusal(
             seenAction: seenAction, seenText: seenText, action: action, text: text))
       }
+      // A token names one action, whichever table keeps it.
+      for try await _ in try await connection.query(
+        "SELECT 1 FROM transition WHERE token = \(token.uuidString)", logger: logger
+      ) {
+        return QuestionStore.RoomActionOutcome(
+          changed: false, refusal: "That token was used for another action.")
+      }
       let changed: Bool
       switch try await body(connection) {
       case .refused(let refusal):

@@ -21,6 +21,14 @@ extension SQLiteDriver {
           refusal: StoreRules.repeatRefusal(
             seenQuestion: seen["question"], seenAction: seen["action"], action: action, on: id))
       }
+      // A token names one action, whichever table keeps it.
+      if try Bool.fetchOne(
+        db, sql: "SELECT 1 FROM roomAction WHERE token = ?", arguments: [token.uuidString]) != nil
+      {
+        return QuestionStore.ActionOutcome(
+          question: record.question, changed: false,
+          refusal: "That token was used for another action.")
+      }
       let step: StoreRules.ActionStep
       let queue = StoreRules.queue(from: try Self.roomStateValue(db, session, "queue"))
       switch StoreRules.perform(

@@ -155,6 +155,14 @@ extension SQLiteDriver {
           refusal: StoreRules.repeatRefusal(
             seenAction: seen["action"], seenText: seen["text"], action: action, text: text))
       }
+      // A token names one action, whichever table keeps it.
+      if try Bool.fetchOne(
+        db, sql: "SELECT 1 FROM transition WHERE token = ?", arguments: [token.uuidString])
+        != nil
+      {
+        return QuestionStore.RoomActionOutcome(
+          changed: false, refusal: "That token was used for another action.")
+      }
       let changed: Bool
       switch try body(db) {
       case .refused(let refusal):
