@@ -72,24 +72,20 @@ extension TerminalModel {
       editor = LineEditor(entry.answer ?? "")
       keepCursorVisible()
     case .text("b"):
-      guard state.serverExtensions.contains(ProtocolExtension.announcements) else {
-        addNotice(tr("This server has no announcements."), kind: .info)
-        return []
-      }
+      guard serves(ProtocolExtension.announcements, tr("This server has no announcements."))
+      else { return [] }
       roomEdit = .announcement
       editor = LineEditor(state.room.announcement?.text ?? "")
       keepCursorVisible()
     case .text("w"):
-      guard state.serverExtensions.contains(ProtocolExtension.wordFilter) else {
-        addNotice(tr("This server has no word filter."), kind: .info)
+      guard serves(ProtocolExtension.wordFilter, tr("This server has no word filter.")) else {
         return []
       }
       roomEdit = .filterWord
       editor = LineEditor()
       keepCursorVisible()
     case .text("e"):
-      guard state.serverExtensions.contains(ProtocolExtension.moderation) else {
-        addNotice(tr("This server cannot edit questions."), kind: .info)
+      guard serves(ProtocolExtension.moderation, tr("This server cannot edit questions.")) else {
         return []
       }
       guard let entry = selectedEntry else { return act(.edit) }
@@ -97,10 +93,8 @@ extension TerminalModel {
       editor = LineEditor(entry.question.content)
       keepCursorVisible()
     case .text("x"), .text("X"):
-      guard state.serverExtensions.contains(ProtocolExtension.moderation) else {
-        addNotice(tr("This server cannot silence an asker."), kind: .info)
-        return []
-      }
+      guard serves(ProtocolExtension.moderation, tr("This server cannot silence an asker."))
+      else { return [] }
       return act(key == .text("x") ? .silence : .unsilence)
     case .text("*"), .text("n"), .text("["), .text("]"), .text("T"), .text("N"), .text("v"):
       return queueKey(key)
@@ -186,12 +180,21 @@ extension TerminalModel {
     return []
   }
 
+  /// Whether the server announced `extension`; when not, `refusal` is said in a notice (a
+  /// key for a feature the server lacks does nothing else).
+  private mutating func serves(_ extension: String, _ refusal: String) -> Bool {
+    guard state.serverExtensions.contains(`extension`) else {
+      addNotice(refusal, kind: .info)
+      return false
+    }
+    return true
+  }
+
   /// Extension `queue`: `*` stars or unstars the selected question, `n` puts it next up or
   /// takes it out, `[` `]` move it up or down the queue, `T` to its top; `N` makes the next
   /// one the question being answered; `v` shows the queue to the room or hides it.
   private mutating func queueKey(_ key: Key) -> [TerminalAction] {
-    guard state.serverExtensions.contains(ProtocolExtension.queue) else {
-      addNotice(tr("This server has no next-up queue."), kind: .info)
+    guard serves(ProtocolExtension.queue, tr("This server has no next-up queue.")) else {
       return []
     }
     switch key {

@@ -11,18 +11,7 @@ extension PresenterMember {
   func announce(
     _ text: String?, token: UUID = UUID(), question: UUID? = nil, occurrence: Int = 0
   ) async throws -> PresenterActionResponse {
-    try await member.socket.send(
-      .presenterAction(
-        PresenterAction(
-          id: member.connection, token: token, question: question, action: .announce, text: text)
-      ))
-    let message = try await member.socket.waitForMessage("outcome", occurrence: occurrence) {
-      if case .presenterActionResponse(let response) = $0 { response.token == token } else { false }
-    }
-    guard case .presenterActionResponse(let response) = message else {
-      throw ServerTestError.unexpected(message)
-    }
-    return response
+    try await act(.announce, question, text: text, token: token, occurrence: occurrence)
   }
 }
 

@@ -169,18 +169,6 @@ extension PresenterMember {
   func filter(_ kind: PresenterActionKind, _ entry: String, list: String? = nil) async throws
     -> PresenterActionResponse
   {
-    let token = UUID()
-    try await member.socket.send(
-      .presenterAction(
-        PresenterAction(
-          id: member.connection, token: token, question: nil, action: kind, text: entry,
-          list: list)))
-    let message = try await member.socket.waitForMessage("outcome") {
-      if case .presenterActionResponse(let response) = $0 { response.token == token } else { false }
-    }
-    guard case .presenterActionResponse(let response) = message else {
-      throw ServerTestError.unexpected(message)
-    }
-    return response
+    try await act(kind, nil, text: entry, list: list)
   }
 }

@@ -36,14 +36,15 @@ struct PresenterMember {
   /// Sends an action and waits for its outcome.
   @discardableResult
   func act(
-    _ kind: PresenterActionKind, _ question: UUID, text: String? = nil, isPrivate: Bool? = nil,
-    token: UUID = UUID(), occurrence: Int = 0
+    _ kind: PresenterActionKind, _ question: UUID?, text: String? = nil, isPrivate: Bool? = nil,
+    list: String? = nil, token: UUID = UUID(), occurrence: Int = 0
   ) async throws -> PresenterActionResponse {
     try await member.socket.send(
       .presenterAction(
         PresenterAction(
           id: member.connection, token: token, question: question, action: kind, text: text,
-          isPrivate: isPrivate)))
+          isPrivate: isPrivate, list: list)))
+    // The `occurrence`-th outcome under this token: a token sent again is answered again.
     let message = try await member.socket.waitForMessage("outcome", occurrence: occurrence) {
       if case .presenterActionResponse(let response) = $0 { response.token == token } else { false }
     }

@@ -36,10 +36,10 @@ extension QuestionStore {
     }
   }
 
-  /// The room's next questions as a presenter sees them.
-  public func nextUp() async throws(StoreError) -> NextUp? {
-    try await timed { try await driver.snapshot(for: nil, presenter: true, session: session) }
-      .nextUp
+  /// The room's next questions as a presenter sees them (two `roomState` values, not the
+  /// room).
+  public func nextUp() async throws(StoreError) -> NextUp {
+    try await timed { try await driver.nextUp(session: session) }
   }
 
   /// The room's banner now, if any.

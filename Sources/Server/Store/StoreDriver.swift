@@ -42,6 +42,7 @@ package protocol StoreDriver: Sendable {
   func filterSettings(session: Int64) async throws(StoreError) -> FilterSettings
   func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.RoomActionOutcome
+  func nextUp(session: Int64) async throws(StoreError) -> NextUp
   func changeFilterList(
     _ name: String, _ change: FilterChange, maxEntries: Int, token: UUID, at time: Date,
     session: Int64

@@ -171,6 +171,12 @@ extension PostgresDriver {
 /// The "next up" queue's actions on the room in PostgreSQL (extension `queue`): their log
 /// rows tell the other instances.
 extension PostgresDriver {
+  package func nextUp(session: Int64) async throws(StoreError) -> NextUp {
+    try await read { [logger] connection in
+      try await Self.nextUp(connection, session, presenter: true, logger: logger)
+    }
+  }
+
   package func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.RoomActionOutcome
   {

@@ -181,6 +181,10 @@ extension SQLiteDriver {
 
 /// The "next up" queue's actions on the room in SQLite (extension `queue`).
 extension SQLiteDriver {
+  package func nextUp(session: Int64) async throws(StoreError) -> NextUp {
+    try await read { db in try Self.nextUp(db, session, presenter: true) }
+  }
+
   package func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.RoomActionOutcome
   {

@@ -85,8 +85,8 @@ struct QueueJSON: ResponseEncodable, Sendable {
   var ids: [UUID]
   var shown: Bool
 
-  init(_ nextUp: NextUp?) {
-    ids = nextUp?.ids ?? []
-    shown = nextUp?.shown ?? false
+  init(_ nextUp: NextUp) {
+    ids = nextUp.ids
+    shown = nextUp.shown
   }
 }
