@@ -160,7 +160,7 @@ let package = Package(
     .executableTarget(
       name: "qna-server",
       dependencies: [
-        "QnAServer", "QnAStore", "QnAStoreLocation", "QnALogHandlers", "CommandLineValues",
+        "QnA", "QnAServer", "QnAStore", "QnAStoreLocation", "QnALogHandlers", "CommandLineValues",
         "QRCode",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),

@@ -38,13 +38,19 @@ public enum PresenterActionKind: String, Sendable, Hashable, Codable, CaseIterab
   /// Extension `wordFilter`: `text` is an entry of the session's word list `list` from now
   /// on (`custom` without it), or no longer.
   case filterAdd, filterRemove
+  /// Extension `labels`, on the room: `text` is one of the session's labels from now on, or
+  /// no longer (questions that carry it keep it).
+  case labelAdd, labelRemove
+  /// Extension `labels`: the question's label is `text` from now on (none without it).
+  case relabel
 
   /// Whether it acts on the room rather than on one question (it names none).
   public var isRoomAction: Bool {
     self == .announce || isFilterAction || self == .next || self == .showQueue
-      || self == .hideQueue
+      || self == .hideQueue || self == .labelAdd || self == .labelRemove
   }
   public var isFilterAction: Bool { self == .filterAdd || self == .filterRemove }
+  public var isLabelAction: Bool { self == .labelAdd || self == .labelRemove || self == .relabel }
 
   /// The actions on one question.
   public static let questionActions = allCases.filter { !$0.isRoomAction }
@@ -62,7 +68,8 @@ public struct PresenterAction: Sendable, Hashable, Codable {
   /// One of `PresenterActionKind`'s raw values; anything else is refused.
   public var action: String
   /// `answer`: the answer's text; `edit`: the question's new text; `announce`: the
-  /// announcement's (absent: cleared); `filterAdd`, `filterRemove`: the entry.
+  /// announcement's (absent: cleared); `filterAdd`, `filterRemove`: the entry; `labelAdd`,
+  /// `labelRemove`: the label; `relabel`: the question's label (absent: none).
   public var text: String?
   public var isPrivate: Bool?
   /// `filterAdd`, `filterRemove`: the word list (`custom` when absent).

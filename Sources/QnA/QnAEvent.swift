@@ -45,6 +45,9 @@ public enum QnAEvent: Sendable, Hashable {
   case act(
     PresenterActionKind, question: UUID?, text: String? = nil, isPrivate: Bool = false,
     token: UUID)
+  /// Extension `labels`: the label the attendee's next questions carry (`nil`: none), as
+  /// typed; matched to the session's labels, whatever its case, once the room is known.
+  case label(String?)
   /// The presenter takes back their last dismiss, restore, highlight or unhighlight.
   case undo(token: UUID)
   /// A `send` effect could not be performed (the connection went away under it).

@@ -42,6 +42,7 @@ public struct PresenterDesk: Sendable, Equatable {
     var previousHighlight: UUID?
     var previousAnnouncement: String?
     var previousContent: String?
+    var previousLabel: String?
   }
 
   /// Actions the server has not confirmed, on or off the wire.
@@ -74,10 +75,13 @@ extension QnAState {
     if kind.isFilterAction, !serverExtensions.contains(ProtocolExtension.wordFilter) {
       return [notice(Message("This server has no word filter."), kind: .error)]
     }
+    if kind.isLabelAction, !serverExtensions.contains(ProtocolExtension.labels) {
+      return [notice(Message("This server has no labels."), kind: .error)]
+    }
     let trimmed = text?.trimmingWhiteSpace()
     let action = PresenterDesk.Action(
       kind: kind, question: kind.isRoomAction ? nil : question,
-      text: kind == .answer || kind == .edit || kind.isRoomAction
+      text: kind == .answer || kind == .edit || kind == .relabel || kind.isRoomAction
         ? trimmed.flatMap { $0.isEmpty ? nil : $0 } : nil,
       isPrivate: kind == .answer && isPrivate, token: token,
       list: kind.isFilterAction ? list : nil)
@@ -86,7 +90,15 @@ extension QnAState {
     desk.lastUndoable = PresenterDesk.Undoable(
       action: action, previousHighlight: room.highlighted,
       previousAnnouncement: room.announcement?.text,
-      previousContent: question.flatMap { room.questions[$0]?.content })
+      previousContent: question.flatMap { room.questions[$0]?.content },
+      previousLabel: question.flatMap { room.questions[$0]?.label })
+    // A label added that the session has, or removed that it lacks, changes nothing: its
+    // undo must not take away (or add) what was there before.
+    if kind == .labelAdd || kind == .labelRemove,
+      (SessionLabels.match(action.text ?? "", in: room.labels) != nil) == (kind == .labelAdd)
+    {
+      desk.lastUndoable = nil
+    }
     desk.queue.append(action)
     return [.report(.action(action, outcome: .queued))] + sendActions()
   }
@@ -121,6 +133,12 @@ extension QnAState {
     case .unstar: inverse = (.star, last.question)
     case .enqueue: inverse = (.dequeue, last.question)
     case .dequeue: inverse = (.enqueue, last.question)
+    case .relabel:
+      inverse = (.relabel, last.question)
+      text = undoable.previousLabel
+    case .labelAdd, .labelRemove:
+      inverse = (last.kind == .labelAdd ? .labelRemove : .labelAdd, nil)
+      text = last.text
     case .showQueue: inverse = (.hideQueue, nil)
     case .hideQueue: inverse = (.showQueue, nil)
     case .filterAdd, .filterRemove:
@@ -194,6 +212,13 @@ extension QnAState {
         action.kind == .filterAdd
         ? Message("“%s” is in the word filter now.", entry)
         : Message("“%s” is out of the word filter.", entry)
+      done.append(notice(words, kind: .info))
+    }
+    if action.kind == .labelAdd || action.kind == .labelRemove, let label = action.text {
+      let words =
+        action.kind == .labelAdd
+        ? Message("“%s” is one of the session's labels now.", label)
+        : Message("“%s” is no longer one of the session's labels.", label)
       done.append(notice(words, kind: .info))
     }
     return done + sendActions()

@@ -64,7 +64,8 @@ extension QnAState {
   private mutating func add(_ content: String, token: UUID, status: QuestionStatus)
     -> [QnAEffect]
   {
-    let question = Question(id: token, content: content, status: status, sequence: nextSequence)
+    var question = Question(id: token, content: content, status: status, sequence: nextSequence)
+    question.label = askLabel ?? wantedLabel
     nextSequence += 1
     questions[token] = question
     unconfirmed.append(token)
@@ -77,6 +78,10 @@ extension QnAState {
     }
     questions[token]?.status = .queued
     questions[token]?.blindRetries = 0
+    // A label the session no longer has would be refused again: the one chosen now instead.
+    if room.seq != nil, let label = questions[token]?.label, !room.labels.contains(label) {
+      questions[token]?.label = askLabel
+    }
     return release(token)
   }
 
@@ -117,9 +122,18 @@ extension QnAState {
     case .waiting(let until, _) where until <= now: break
     default: return nil
     }
+    var label: String?
+    if serverExtensions.contains(ProtocolExtension.labels), let typed = question.label {
+      // Under a label: it waits for the room, which says how the session spells its labels
+      // (one it lacks was said in a notice, and the question goes without it).
+      guard !room.isAvailable || room.seq != nil else { return nil }
+      label = room.isAvailable ? SessionLabels.match(typed, in: room.labels) : typed
+      questions[token]?.label = label
+    }
     questions[token]?.status = .sending
     questions[token]?.sendCount += 1
-    let message = NewQuestion(id: connectionID, content: question.content, token: token)
+    let message = NewQuestion(
+      id: connectionID, content: question.content, token: token, label: label)
     return [.send(message, token: token), .report(.sent(questions[token]!))]
   }
 

@@ -62,7 +62,8 @@ extension QnAState {
     if room.assembling?.seq != snapshot.seq || room.assembling?.parts != snapshot.parts {
       room.assembling = Room.Assembly(
         seq: snapshot.seq, parts: snapshot.parts, highlighted: snapshot.highlighted,
-        epoch: snapshot.epoch, announcement: snapshot.announcement, nextUp: snapshot.nextUp)
+        epoch: snapshot.epoch, announcement: snapshot.announcement, nextUp: snapshot.nextUp,
+        labels: snapshot.labels)
     }
     guard var assembly = room.assembling, assembly.pages[snapshot.part] == nil else { return [] }
     // Within the room's bounds as pages arrive: a hostile server's endless room is cut here.
@@ -104,6 +105,7 @@ extension QnAState {
     room.seq = assembly.seq
     room.epoch = assembly.epoch
     room.risenAt = [:]
+    let labelNews = setLabels(assembly.labels ?? [])
     // A compact snapshot says nothing of this attendee's own questions and votes: its lines
     // wait for the `roomOwn` that follows, so that nobody sees them unmarked first.
     room.awaitingOwn = room.isCompact
@@ -116,7 +118,9 @@ extension QnAState {
         token, state: question.lifecycle, answer: question.answer,
         content: question.edited == true ? question.content : nil)
     }
-    return lines + banner + own + behind + sendVotes() + sendActions()
+    // Questions under a label waited for the room to say how it spells them.
+    return lines + banner + labelNews + own + behind + sendVotes() + sendActions()
+      + dispatchReady()
   }
 
   /// Every question of the room as a line, oldest first.
@@ -185,6 +189,7 @@ extension QnAState {
       }
     }
     if let announcement = delta.announcement { effects += announce(announcement) }
+    if let labels = delta.labels { effects += setLabels(labels) }
     if let nextUp = delta.nextUp {
       let before = room.nextUp.ids
       room.nextUp = Self.bounded(nextUp)

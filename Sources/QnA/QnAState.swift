@@ -105,6 +105,12 @@ public struct QnAState: Sendable, Equatable {
   var warnedAboutNoPresenter = false
   /// The presenter's actions (`qna present`): queued, sent, answered.
   public internal(set) var desk = PresenterDesk()
+  /// Extension `labels`: the label the attendee asked for, as typed, until the room's labels
+  /// settle it; and the session's label the next questions carry.
+  var wantedLabel: String?
+  public internal(set) var askLabel: String?
+  /// That the session lacks `wantedLabel` has been said.
+  var wantedLabelTold = false
 
   public init(configuration: QnAConfiguration = QnAConfiguration()) {
     self.configuration = configuration
@@ -155,6 +161,8 @@ public struct QnAState: Sendable, Equatable {
       return act(action, on: question, text: text, isPrivate: isPrivate, token: token)
     case .undo(let token):
       return undo(token: token)
+    case .label(let name):
+      return chooseLabel(name)
     case .sendFailed(let token):
       return requeue(token)
     case .notice(let text, let kind):

@@ -63,6 +63,8 @@ public struct Question: Sendable, Hashable, Identifiable {
   /// for this attendee only.
   public var answer: String?
   public var answerIsPrivate = false
+  /// Extension `labels`: the session's label it was asked under, if any.
+  public var label: String?
 
   public init(
     id: UUID, serverID: UUID? = nil, content: String, status: QuestionStatus,

@@ -29,6 +29,8 @@ public struct Room: Sendable, Equatable {
   public internal(set) var announcement: Announcement?
   /// Extension `queue`: the next questions, in order, and whether the room sees them.
   public internal(set) var nextUp = NextUp()
+  /// Extension `labels`: the session's labels, in the order presenters added them.
+  public internal(set) var labels: [String] = []
   /// Clock time each question last gained votes, for a brief highlight as it moves up.
   public internal(set) var risenAt: [UUID: Duration] = [:]
   /// This attendee's votes as the server last said.
@@ -58,6 +60,7 @@ public struct Room: Sendable, Equatable {
     var epoch: UUID
     var announcement: Announcement?
     var nextUp: NextUp?
+    var labels: [String]?
     /// Questions and text bytes kept so far: the bounds hold while pages arrive, not after.
     var count = 0
     var textBytes = 0
@@ -94,6 +97,7 @@ public struct Room: Sendable, Equatable {
     question.content.utf8.count + (question.answer?.utf8.count ?? 0)
       + (question.name?.utf8.count ?? 0)
       + (question.flagged?.reduce(0) { $0 + $1.utf8.count + 1 } ?? 0)
+      + (question.label?.utf8.count ?? 0)
   }
   /// How long a catch-up may take before a new gap asks again.
   static let catchUpPatience = Duration.seconds(5)

@@ -101,10 +101,12 @@ public struct RoomQuestion: Sendable, Hashable, Codable {
   public var edited: Bool?
   /// Extension `queue`, to presenters only: a presenter starred it.
   public var starred: Bool?
+  /// Extension `labels`: the session's label it is filed under, if any.
+  public var label: String?
 
   enum CodingKeys: String, CodingKey {
     case id, content, votes, answered, createdAt, mine, voted, state, answer, name, n, flagged
-    case edited, starred
+    case edited, starred, label
     case isPrivate = "private"
   }
 
@@ -153,11 +155,15 @@ public struct RoomSnapshot: Sendable, Hashable, Codable {
   /// Extension `queue`: the next questions, on every page alike; for an attendee absent while
   /// the queue is hidden, for a presenter while it is empty and hidden.
   public var nextUp: NextUp?
+  /// Extension `labels`: the session's labels, on every page alike; absent when none.
+  public var labels: [String]?
 
   public init(
     seq: Int, part: Int, parts: Int, questions: [RoomQuestion], highlighted: UUID? = nil,
-    epoch: UUID, announcement: Announcement? = nil, nextUp: NextUp? = nil
+    epoch: UUID, announcement: Announcement? = nil, nextUp: NextUp? = nil,
+    labels: [String]? = nil
   ) {
+    self.labels = labels
     self.announcement = announcement
     self.nextUp = nextUp
     self.seq = seq
@@ -194,12 +200,16 @@ public struct RoomDelta: Sendable, Hashable, Codable {
   public var announcement: Announcement?
   /// Extension `queue`: present when the next questions changed, on the last page.
   public var nextUp: NextUp?
+  /// Extension `labels`: the session's labels, whole, when they changed (`[]`: none left), on
+  /// the last page.
+  public var labels: [String]?
 
   public init(
     from: Int, to: Int, questions: [RoomQuestion] = [], removed: [UUID]? = nil,
     highlight: HighlightChange? = nil, part: Int? = nil, parts: Int? = nil, counts: [Int]? = nil,
-    announcement: Announcement? = nil, nextUp: NextUp? = nil
+    announcement: Announcement? = nil, nextUp: NextUp? = nil, labels: [String]? = nil
   ) {
+    self.labels = labels
     self.announcement = announcement
     self.nextUp = nextUp
     self.counts = counts

@@ -139,6 +139,9 @@ public enum ProtocolExtension {
   /// deltas; actions `star`, `unstar`, `enqueue`, `dequeue`, `moveUp`, `moveDown`,
   /// `moveToTop`, `next`, `showQueue`, `hideQueue`.
   public static let queue = "queue"
+  /// The session's labels in snapshots and deltas (`labels`), a question's `label`,
+  /// `newQuestion.label`; actions `labelAdd`, `labelRemove` and `relabel`.
+  public static let labels = "labels"
 }
 
 /// Extension `sessionState`, server → every socket of a session, on whichever instance: the
@@ -207,8 +210,12 @@ public struct NewQuestion: Sendable, Hashable, Codable {
   public var content: String
   /// Extension: the question's client-generated token. Back ends without it ignore the key.
   public var token: UUID?
+  /// Extension `labels`: one of the session's labels (its letters in any case); any other is
+  /// refused for good.
+  public var label: String?
 
-  public init(id: UUID, content: String, token: UUID? = nil) {
+  public init(id: UUID, content: String, token: UUID? = nil, label: String? = nil) {
+    self.label = label
     self.id = id
     self.content = content
     self.token = token

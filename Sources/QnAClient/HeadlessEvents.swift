@@ -74,6 +74,7 @@ public enum HeadlessEvents {
     if entry.question.state != nil { members.append(("state", .string(entry.state.rawValue))) }
     if let answer = entry.answer { members.append(("answer", .string(answer))) }
     if entry.question.isPrivate == true { members.append(("private", .bool(true))) }
+    if let label = entry.question.label { members.append(("label", .string(label))) }
     if removed { members.append(("removed", .bool(true))) }
     return JSONLine(members)
   }

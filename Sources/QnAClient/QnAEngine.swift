@@ -25,6 +25,8 @@ public struct EngineConfiguration: Sendable {
   public var attendeeFile: AttendeeFile?
   /// The name shown beside this attendee's questions in the room; anonymous without one.
   public var attendeeName: String?
+  /// Extension `labels`: the label this attendee's questions go under (`qna --label`).
+  public var askLabel: String?
 
   public enum KeptRefusals: Sendable {
     /// Shown as refused until the user retries or discards them.
@@ -49,8 +51,9 @@ public struct EngineConfiguration: Sendable {
     client: ClientConfiguration = EngineConfiguration.defaultClient,
     state: QnAConfiguration = QnAConfiguration(), sendsBinary: Bool = true,
     pendingFile: PendingQuestionsFile? = nil, keptRefusals: KeptRefusals = .keep,
-    attendeeFile: AttendeeFile? = nil, attendeeName: String? = nil
+    attendeeFile: AttendeeFile? = nil, attendeeName: String? = nil, askLabel: String? = nil
   ) {
+    self.askLabel = askLabel
     self.client = client
     self.state = state
     self.sendsBinary = sendsBinary
@@ -133,6 +136,7 @@ public actor QnAEngine {
     attendeeFile = configuration.attendeeFile
     attendeeName = configuration.attendeeName
     state = QnAState(configuration: configuration.state)
+    if let label = configuration.askLabel { _ = state.apply(.label(label)) }
     client = WebSocketClient(
       url: url, configuration: configuration.client, transport: transport, clock: clock,
       random: connectionRandom)
@@ -193,6 +197,10 @@ public actor QnAEngine {
 
   /// Takes back the presenter's last dismiss, restore, highlight or unhighlight.
   public func undo() { apply(.undo(token: makeToken())) }
+
+  /// Extension `labels`: the attendee's next questions go under `name` (`nil`: none), matched
+  /// to the session's labels once the room is known.
+  public func chooseLabel(_ name: String?) { apply(.label(name)) }
 
   /// Reconnects at once (skips the backoff wait, or drops a stuck connection).
   public func reconnectNow() { client.reconnectNow() }

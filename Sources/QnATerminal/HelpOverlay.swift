@@ -8,6 +8,8 @@ enum HelpOverlay {
       ("+ (empty line), Ctrl-V", tr("vote / unvote the selected question")),
       ("F2, Ctrl-O", tr("sort the room: popular / recent")),
       ("/ (empty line)", tr("search the room; Esc shows it all")),
+      ("/#label", tr("only the questions under that label")),
+      ("Alt-L, F4", tr("ask under the next label, or none")),
       ("← → Ctrl-B Ctrl-F", tr("move by character")),
       ("Alt-B Alt-F", tr("move by word")),
       ("Ctrl-A Ctrl-E", tr("start / end of the line")),

@@ -58,6 +58,7 @@ struct RoomList {
       (words ? Self.spokenLabel(entry, unconfirmed: unconfirmed.contains(entry.id)) + ": " : "")
       + Self.statePrefix(entry.state)
       + Self.queuePrefix(entry)
+      + Self.labelPrefix(entry.question.label)
       + Self.flaggedPrefix(entry.question.flagged)
       + Sanitizer.forScreen(entry.question.content)
       + (entry.question.edited == true ? " " + tr("(edited)") : "")
@@ -102,6 +103,12 @@ struct RoomList {
   static func queuePrefix(_ entry: RoomEntry) -> String {
     (entry.question.starred == true ? "★ " : "")
       + (entry.nextUp.map { Catalogue.format(tr("Next up %d"), $0) + " · " } ?? "")
+  }
+
+  /// The session's label the question is filed under (extension `labels`), in brackets.
+  static func labelPrefix(_ label: String?) -> String {
+    guard let label, !label.isEmpty else { return "" }
+    return "[" + Sanitizer.forScreen(String(label.prefix(SessionLabels.maxLength))) + "] "
   }
 
   /// What the word filter matched (presenters only): why the question waits in review.

@@ -119,6 +119,7 @@ public enum TerminalFrontEnd {
         case .act(let kind, let question, let text, let isPrivate):
           await engine.act(kind, on: question, text: text, isPrivate: isPrivate)
         case .undo: await engine.undo()
+        case .label(let name): await engine.chooseLabel(name)
         case .reconnectNow: await engine.reconnectNow()
         case .quit, .redraw: break
         }

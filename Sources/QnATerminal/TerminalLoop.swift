@@ -71,7 +71,8 @@ final class TerminalLoop {
           switch action {
           case .quit: return .quit
           case .redraw: screen.forgetScreen()
-          case .ask, .retry, .discard, .vote, .reconnectNow, .act, .undo: actions.yield(action)
+          case .ask, .retry, .discard, .vote, .reconnectNow, .act, .undo, .label:
+            actions.yield(action)
           }
         }
       }

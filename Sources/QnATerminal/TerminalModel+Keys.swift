@@ -111,6 +111,8 @@ extension TerminalModel {
       switchView()
       return []
     }
+    // Alt-L, F4: the label of the next questions, from either list.
+    if [.function(4), .alt("l"), .alt("L")].contains(key) { return nextAskLabel() }
     if listView == .room, let actions = handleRoomKey(key) {
       return actions
     }

@@ -25,6 +25,10 @@ public enum RoomEdit: Sendable, Equatable {
   case filterWord
   /// A question's text, corrected (`e`).
   case questionText(UUID)
+  /// A question's label (`l`): one of the session's, or none.
+  case questionLabel(UUID)
+  /// A label for the session (`L`): added, or taken out with a leading `-`.
+  case sessionLabel
 }
 
 /// The presenter's console (`qna present`): the questions by state, one list per tab, and
@@ -39,6 +43,20 @@ extension TerminalModel {
   var announcementPrompt: String { prompt(tr("Announcement")) }
   var filterWordPrompt: String { prompt(tr("Filter word (-word takes it out)")) }
   var editPrompt: String { prompt(tr("Edit the question")) }
+  var labelPrompt: String { prompt(tr("Label (empty: none)")) }
+  var sessionLabelPrompt: String { prompt(tr("New label (-label takes it out)")) }
+
+  /// The prompt of the line being typed about the room, or `nil` for an answer's.
+  var roomEditPrompt: String? {
+    switch roomEdit {
+    case .announcement: announcementPrompt
+    case .filterWord: filterWordPrompt
+    case .questionText: editPrompt
+    case .questionLabel: labelPrompt
+    case .sessionLabel: sessionLabelPrompt
+    case nil: nil
+    }
+  }
   static var presenterHint: String {
     // TRANSLATORS: each single letter is the key that does what follows it: keep the letters.
     tr(
@@ -92,6 +110,7 @@ extension TerminalModel {
       roomEdit = .questionText(entry.id)
       editor = LineEditor(entry.question.content)
       keepCursorVisible()
+    case .text("l"), .text("L"): return labelKey(key)
     case .text("x"), .text("X"):
       guard serves(ProtocolExtension.moderation, tr("This server cannot silence an asker."))
       else { return [] }
@@ -156,12 +175,17 @@ extension TerminalModel {
       case .questionText(let question):
         guard !text.isEmpty else { return [] }
         return [.act(.edit, question, text: text, isPrivate: false)]
-      case .filterWord:
+      case .filterWord, .sessionLabel:
         guard !text.isEmpty else { return [] }
         let removing = text.hasPrefix("-")
         let entry = removing ? String(text.dropFirst()).trimmingSpaces() : text
         guard !entry.isEmpty else { return [] }
-        return [.act(removing ? .filterRemove : .filterAdd, nil, text: entry, isPrivate: false)]
+        let kind: PresenterActionKind =
+          edit == .filterWord
+          ? (removing ? .filterRemove : .filterAdd) : (removing ? .labelRemove : .labelAdd)
+        return [.act(kind, nil, text: entry, isPrivate: false)]
+      case .questionLabel(let question):
+        return relabel(question, as: text)
       }
     case .escape:
       roomEdit = nil
@@ -171,6 +195,7 @@ extension TerminalModel {
       case .announcement: addNotice(tr("Announcement dropped."), kind: .info)
       case .filterWord: addNotice(tr("Filter word dropped."), kind: .info)
       case .questionText: addNotice(tr("Edit dropped."), kind: .info)
+      case .questionLabel, .sessionLabel: addNotice(tr("Label dropped."), kind: .info)
       }
     case .control("c"): return requestQuit()
     case .text(let text): editor.insert(Self.typeable(text))

@@ -56,8 +56,8 @@ extension TerminalModel {
     roomVoted = all.count { $0.voted }
     roomSize = all.count
     let needle = filter.trimmingSpaces()
-    let matches = SearchText.matcher(for: needle)
-    roomEntries = needle.isEmpty ? all : all.filter { matches($0.question.content) }
+    let matches = Self.searchMatcher(for: needle)
+    roomEntries = needle.isEmpty ? all : all.filter(matches)
     if searchChanged, let selection, !roomEntries.contains(where: { $0.id == selection.id }) {
       self.selection = nil
     }

@@ -22,6 +22,8 @@ public enum TerminalAction: Sendable, Equatable {
   /// The presenter's console: an action on a question, or undo the last one.
   case act(PresenterActionKind, UUID?, text: String?, isPrivate: Bool)
   case undo
+  /// The label the attendee's next questions go under (`nil`: none).
+  case label(String?)
   case reconnectNow
   /// Forget what is on screen and paint everything again (Ctrl-L).
   case redraw
@@ -230,7 +232,14 @@ public struct TerminalModel: Sendable {
   func prompt(_ words: String) -> String {
     words + (options.screenReader ? ": " : " › ")
   }
-  var inputPrompt: String { prompt(tr("Ask a question")) }
+  /// "Ask a question", and the label the question goes under when the attendee picked one.
+  var inputPrompt: String {
+    guard let label = state.askLabel else { return prompt(tr("Ask a question")) }
+    return prompt(
+      Catalogue.format(
+        tr("Ask under %s"),
+        "[" + Sanitizer.forScreen(String(label.prefix(SessionLabels.maxLength))) + "]"))
+  }
   var searchPrompt: String { prompt(tr("Search the room")) }
   /// Columns for the input text: after the prompt, before the character counter.
   var inputWidth: Int { max(1, columns - TextWidth.of(inputPrompt) - counterWidth - 1) }

@@ -292,13 +292,8 @@ public enum TerminalView {
     }
     if model.options.presenter, model.answering != nil || model.roomEdit != nil {
       let prompt =
-        model.roomEdit == .announcement
-        ? model.announcementPrompt
-        : model.roomEdit == .filterWord
-          ? model.filterWordPrompt
-          : model.roomEdit != nil
-            ? model.editPrompt
-            : model.answering?.isPrivate == true ? model.privateAnswerPrompt : model.answerPrompt
+        model.roomEditPrompt
+        ?? (model.answering?.isPrivate == true ? model.privateAnswerPrompt : model.answerPrompt)
       let start = grid.write(prompt, row: y, column: 0, style: palette.prompt)
       let x = drawLine(
         model.editor, offset: model.inputOffset, from: start, to: grid.columns - 1, row: y,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineValues
 import Foundation
+import QnA
 import QnAStore
 import QnAStoreLocation
 
@@ -10,7 +11,8 @@ struct ExportCommand: AsyncParsableCommand {
     commandName: CommandTree.name("qna-server export"),
     abstract: "Write every question (review and dismissed included) to stdout.",
     discussion: """
-      Columns: id, text, votes, state, asked_at, answered_at, answer, name. CSV starts with a \
+      Columns: id, text, votes, state, asked_at, answered_at, answer, name, flagged, original, \
+      starred, label. CSV starts with a \
       UTF-8 byte order mark, so that spreadsheets read it as UTF-8, and cells a spreadsheet \
       would run as formulas start with '. Works on the database of a running server.
       """,
@@ -21,6 +23,7 @@ struct ExportCommand: AsyncParsableCommand {
   )
   var db: String?
   @Option(help: "csv, json or markdown (default csv).") var format: String?
+  @Option(help: "Only the questions under this label.") var label: String?
 
   func run() async throws {
     guard let format = ExportFormat(rawValue: format ?? "csv") else {
@@ -36,7 +39,13 @@ struct ExportCommand: AsyncParsableCommand {
     do {
       let store = try StoreLocation.open(path)
       try await store.prepare()
-      let bytes = Export.render(try await store.export(), as: format)
+      // The label in any case, as the session spells it (a removed one as it was spelt).
+      var wanted = label
+      if let label { wanted = SessionLabels.match(label, in: try await store.labels()) ?? label }
+      let questions = try await store.export().filter {
+        wanted == nil || $0.question.label == wanted
+      }
+      let bytes = Export.render(questions, as: format)
       FileHandle.standardOutput.write(Data(bytes))
     } catch {
       QnAServerCommand.fail("\(error)")

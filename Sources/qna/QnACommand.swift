@@ -75,6 +75,8 @@ struct QnACommand: AsyncParsableCommand {
   var vote: [String] = []
   @Option(help: "A name shown with your questions in the room (anonymous without one).")
   var name: String?
+  @Option(help: "Ask under this label of the session (a topic or a speaker; Alt-L picks another).")
+  var label: String?
   @Flag(help: "Ask again the refused questions an earlier run kept.") var retryFailed = false
   @Flag(help: "Drop the refused questions an earlier run kept.") var discardFailed = false
   @Option(help: "Give up after this long, exiting 5.") var timeout: String?
@@ -290,7 +292,7 @@ struct QnACommand: AsyncParsableCommand {
       keptRefusals: retryFailed ? .retry : discardFailed ? .discard : .keep,
       attendeeFile: noPersist
         ? nil : AttendeeFile(directory: directory, serverURL: url, ownsDirectory: stateDir == nil),
-      attendeeName: name)
+      attendeeName: name, askLabel: label)
   }
 }
 

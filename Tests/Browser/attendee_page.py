@@ -124,6 +124,30 @@ def main():
         mark = (f"[...document.querySelectorAll('#questions li')].find((li) => li.querySelector('.text')?.textContent === {json.dumps(theirs)})?.querySelector('.meta')?.textContent")
         page.wait_for("next up on the page", f"({mark} || '').includes('next up 1')")
 
+        # Labels: the presenters add two (one with markup, which stays text); the form offers
+        # them, a question asked under one carries it everywhere, and the list filters by it.
+        label = "Panel <b>Q&A</b>"
+        server.api("POST", f"/s/{code}/api/labels", token, {"name": "Keynote"})
+        server.api("POST", f"/s/{code}/api/labels", token, {"name": label})
+        page.wait_for("the labels offered", "[...document.getElementById('label').options]"
+                      f".map((o) => o.value).join('|') === {json.dumps('|Keynote|' + label)}")
+        page.evaluate(f"document.getElementById('label').value = {json.dumps(label)}; true")
+        labelled = "Which panel answers this?"
+        ask(page, labelled)
+        labelled_item = f"[...document.querySelectorAll('#questions li')].find((li) => li.querySelector('.text')?.textContent === {json.dumps(labelled)})"
+        page.wait_for("the label on the question", f"({labelled_item}?.querySelector('.label')?.textContent || '') === {json.dumps(label)}")
+        if not any(q["content"] == labelled and q.get("label") == label
+                   for q in server.api("GET", f"/s/{code}/api/questions?label=Panel%20%3Cb%3EQ%26A%3C%2Fb%3E", token)):
+            fail("the API does not list the question under its label")
+        page.evaluate(f"(() => {{ const s = document.getElementById('label-filter'); s.value = {json.dumps(label)};"
+                      " s.dispatchEvent(new Event('change')); return true; })()")
+        page.wait_for("only that label's questions", "document.querySelectorAll('#questions li').length === 1")
+        if page.evaluate("document.querySelectorAll('#questions b, #label b, #label-filter b').length"):
+            fail("a label's markup became elements")
+        screenshot(page, os.path.join(args.artefacts, "attendee-labels.png"))
+        page.evaluate("(() => { const s = document.getElementById('label-filter'); s.value = '';"
+                      " s.dispatchEvent(new Event('change')); return true; })()")
+
         # Hostile text is inert: no element, no alert, bidi controls shown as escapes.
         ask(page, HOSTILE)
         page.wait_for("the hostile question", "document.body.innerText.includes('\\\\u{202E}evil')")

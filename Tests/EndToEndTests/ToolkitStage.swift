@@ -11,9 +11,9 @@ struct ToolkitStage {
   let console: TmuxSession
   let screen: TmuxSession?
 
-  static func open(_ arguments: [String] = [], screen withScreen: Bool = false) async throws
-    -> ToolkitStage
-  {
+  static func open(
+    _ arguments: [String] = [], screen withScreen: Bool = false, alice aliceOptions: [String] = []
+  ) async throws -> ToolkitStage {
     let server = try await QnAServerProcess(
       ["--port", "0", "--db", ":memory:", "--admin-token", token] + arguments)
     let (aliceState, consoleState, screenState) = (
@@ -21,7 +21,8 @@ struct ToolkitStage {
       HeadlessProcess.freshDirectory()
     )
     let alice = try TerminalRoomTests.terminal(aliceState)
-    try TerminalUITests.startClient(in: alice, url: server.url, state: aliceState, view: nil)
+    try TerminalUITests.startClient(
+      in: alice, url: server.url, state: aliceState, options: aliceOptions, view: nil)
     var screen: TmuxSession?
     if withScreen {
       let projector = try TmuxSession(

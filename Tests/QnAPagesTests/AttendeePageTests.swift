@@ -35,7 +35,8 @@ struct AttendeePageTests {
     let pages = [
       AttendeePage.render(room, token: UUID()),
       AttendeePage.render(
-        room, token: UUID(), notice: .refused(.empty), draft: (Self.hostile, Self.hostile)),
+        room, token: UUID(), notice: .refused(.empty),
+        draft: (Self.hostile, Self.hostile, Self.hostile)),
       ProjectorPage.render(room, joinAddress: "http://x.example/s/K7M2QX/", qr: nil),
     ]
     for page in pages {

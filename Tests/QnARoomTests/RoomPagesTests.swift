@@ -17,20 +17,29 @@ struct RoomPagesTests {
 
   /// The longest banner, all of it escaped, and a full queue on every snapshot page and on a
   /// delta's last page: pages still fit the 16 KiB of the existing back ends.
-  @Test func theBannerAndTheQueueFitOnEveryPage() {
+  @Test func theBannerTheQueueAndTheLabelsFitOnEveryPage() {
     let announcement = Announcement(
       text: String(repeating: "\"", count: 2048), at: Date(timeIntervalSinceReferenceDate: 1))
     let nextUp = NextUp(ids: (0..<NextUp.maxLength).map { uuid($0, group: 0x9C) }, shown: true)
-    let questions = Self.questions(300, length: 900)
+    // The most labels, each of the most four-byte characters, on every question too.
+    let labels = (0..<SessionLabels.maxCount).map {
+      "\($0)" + String(repeating: "𝄞", count: SessionLabels.maxLength - 2)
+    }
+    let questions = Self.questions(300, length: 900).enumerated().map { index, question in
+      var labelled = question
+      labelled.label = labels[index % labels.count]
+      return labelled
+    }
     let snapshot = SharedSnapshot(
       seq: 9, epoch: uuid(1), questions: questions, highlighted: questions[0].id,
-      announcement: announcement, nextUp: nextUp)
+      announcement: announcement, nextUp: nextUp, labels: labels)
     let codec = WireCodec()
     for page in snapshot.compactPages {
       #expect(page.payload.readableBytes < RoomPages.messageLimit)
     }
     let delta = RoomDelta(
-      from: 3, to: 9, questions: questions, announcement: announcement, nextUp: nextUp)
+      from: 3, to: 9, questions: questions, announcement: announcement, nextUp: nextUp,
+      labels: labels)
     for page in RoomPages.split(delta) {
       #expect(codec.encode(.roomDelta(page)).count < RoomPages.messageLimit)
     }

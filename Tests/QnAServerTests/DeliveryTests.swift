@@ -61,7 +61,7 @@ struct DeliveryTests {
               ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
               ProtocolExtension.identity, ProtocolExtension.audience,
               ProtocolExtension.sessionState, ProtocolExtension.announcements,
-              ProtocolExtension.queue, ProtocolExtension.counts,
+              ProtocolExtension.queue, ProtocolExtension.labels, ProtocolExtension.counts,
             ], maxMessageSize: 16 * 1024)))
     await attendee.close()
     await server.stop()

@@ -95,7 +95,8 @@ struct FilterStoreTests {
     let attendeeView = try await store.snapshot(for: nil).questions
     #expect(attendeeView.allSatisfy { $0.flagged == nil })
     let csv = String(decoding: Export.render(try await store.export(), as: .csv), as: UTF8.self)
-    #expect(csv.contains(",flagged,original\r\n") && csv.contains("\"darn; the heck\""))
+    #expect(
+      csv.contains(",flagged,original,starred,label\r\n") && csv.contains("\"darn; the heck\""))
   }
 
   @Test(arguments: StoreKind.allCases)

@@ -46,7 +46,9 @@ struct ModerationStoreTests {
     let history = try await first.transitions(of: uuid(1))
     #expect(history.map(\.text) == ["What about salaries?", "What about pay?"])
     let csv = String(decoding: Export.render(try await first.export(), as: .csv), as: UTF8.self)
-    #expect(csv.contains("\"Waht about Bob Smith's salary?\"") && csv.contains(",original\r\n"))
+    #expect(
+      csv.contains("\"Waht about Bob Smith's salary?\"")
+        && csv.contains(",original,starred,label\r\n"))
     // Undo is an edit back.
     _ = try await first.perform(
       .edit, on: uuid(1), text: "Waht about Bob Smith's salary?", token: uuid(3, group: 0xE1),

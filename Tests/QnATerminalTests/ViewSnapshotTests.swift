@@ -236,7 +236,7 @@ struct ViewSnapshotTests {
   }
 
   @Test func helpOverlayListsEveryKey() {
-    var model = onScreen().model(rows: 24, columns: 70)
+    var model = onScreen().model(rows: 26, columns: 70)
     _ = model.press(.text("?"))
     expectScreen(
       model,
@@ -249,6 +249,8 @@ struct ViewSnapshotTests {
         │ + (empty line), Ctrl-V   vote / unvote the selected question   │
         │ F2, Ctrl-O               sort the room: popular / recent       │
         │ / (empty line)           search the room; Esc shows it all     │
+        │ /#label                  only the questions under that label   │
+        │ Alt-L, F4                ask under the next label, or none     │
         │ ← → Ctrl-B Ctrl-F        move by character                     │
         │ Alt-B Alt-F              move by word                          │
         │ Ctrl-A Ctrl-E            start / end of the line               │

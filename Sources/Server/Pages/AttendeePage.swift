@@ -22,6 +22,8 @@ package enum AttendeePage {
     package var highlighted: UUID?
     /// The presenter's announcement, if any (extension `announcements`).
     package var announcement: String?
+    /// The session's labels (extension `labels`), in the order presenters added them.
+    package var labels: [String] = []
     /// The longest question, in characters.
     package var maxLength = 1000
 
@@ -45,8 +47,8 @@ package enum AttendeePage {
   /// `token`: the form's, made for this page (a resubmitted form asks once); `draft`: the
   /// text and name to show in the form again after a refusal.
   package static func render(
-    _ room: Room, token: UUID, notice: Notice? = nil, draft: (content: String, name: String)? = nil,
-    words: PageWords = .english
+    _ room: Room, token: UUID, notice: Notice? = nil,
+    draft: (content: String, name: String, label: String?)? = nil, words: PageWords = .english
   ) -> String {
     let e = HTML.escape
     let title = room.title ?? words.t("Questions")
@@ -68,10 +70,11 @@ package enum AttendeePage {
       let votes = e(
         words.format(words.plural("%d vote", "%d votes", question.votes), question.votes))
       let answer = question.answer.map { "<p class=\"answer\">\(answerLabel) \(e($0))</p>" } ?? ""
+      let label = question.label.map { " · <span class=\"label\">\(e($0))</span>" } ?? ""
       return """
         <li class="\(question.answered ? "answered" : "live")\(question.id == room.highlighted ? " now" : "")">\
         <p class="text">\(e(question.content))</p>\(answer)\
-        <p class="meta"><span class="votes">\(votes)</span>\(question.answered ? " · " + answeredWord : "")</p></li>
+        <p class="meta"><span class="votes">\(votes)</span>\(question.answered ? " · " + answeredWord : "")\(label)</p></li>
         """
     }.joined(separator: "\n")
     let messages = words.scriptMessages(AttendeeScript.messages)
@@ -91,6 +94,9 @@ package enum AttendeePage {
       popular: e(words.t("Popular")),
       recent: e(words.t("Recent")),
       search: e(words.t("Search")),
+      label: e(words.t("Label")),
+      noLabel: e(words.t("No label")),
+      allLabels: e(words.t("All labels")),
       noQuestions: e(words.t("No questions yet.")),
       projector: e(words.t("Projector view")),
       presenterLogin: e(words.t("Presenter login")),
@@ -124,6 +130,9 @@ package enum AttendeePage {
       <textarea id="question" name="content" rows="3" maxlength="\(room.maxLength)" required\(closed)>\(e(draft?.content ?? ""))</textarea>
       <label for="name">\(t.yourName)</label>
       <input id="name" name="name" maxlength="60" autocomplete="nickname" value="\(e(draft?.name ?? ""))"\(closed)>
+      <label for="label" id="label-caption"\(room.labels.isEmpty ? " hidden" : "")>\(t.label)</label>
+      <select id="label" name="label"\(room.labels.isEmpty ? " hidden" : "")\(closed)>\
+      <option value="">\(t.noLabel)</option>\(options(room.labels, chosen: draft?.label))</select>
       <button type="submit"\(closed)>\(t.ask)</button>
       </form>
       <section id="mine" aria-labelledby="mine-heading" hidden>
@@ -137,6 +146,8 @@ package enum AttendeePage {
       <label>\(t.sort) <select id="sort"><option value="votes">\(t.popular)</option>\
       <option value="time">\(t.recent)</option></select></label>
       <label>\(t.search) <input id="search" type="search"></label>
+      <label id="label-filter-caption"\(room.labels.isEmpty ? " hidden" : "")>\(t.label) \
+      <select id="label-filter"><option value="">\(t.allLabels)</option>\(options(room.labels, chosen: nil))</select></label>
       </div>
       <ol id="questions">
       \(rows.isEmpty ? "<li class=\"empty\">\(t.noQuestions)</li>" : rows)
@@ -150,6 +161,15 @@ package enum AttendeePage {
       </body></html>
 
       """
+  }
+}
+
+extension AttendeePage {
+  /// The session's labels as a select's options, `chosen` selected; escaped.
+  static func options(_ labels: [String], chosen: String?) -> String {
+    labels.map { label in
+      "<option value=\"\(HTML.escape(label))\"\(label == chosen ? " selected" : "")>\(HTML.escape(label))</option>"
+    }.joined()
   }
 }
 

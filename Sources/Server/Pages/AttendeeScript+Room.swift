@@ -70,6 +70,7 @@ extension AttendeeScript {
             questions.clear(); numbers.clear(); voted = new Set();
             seq = m.seq; epoch = m.epoch || null; highlighted = m.highlighted || null; gapAt = null;
             banner(m.announcement);
+            setLabels(m.labels || []);
             nextUp = m.nextUp && m.nextUp.shown && Array.isArray(m.nextUp.ids) ? m.nextUp.ids.slice(0, 50) : [];
             for (const page of pages.got.values()) {
               for (const q of page) {
@@ -172,6 +173,7 @@ extension AttendeeScript {
           highlighted = now;
         }
         if (m.announcement) banner(m.announcement);
+        if (m.labels) setLabels(m.labels);
         if (m.nextUp) nextUp = m.nextUp.shown && Array.isArray(m.nextUp.ids) ? m.nextUp.ids.slice(0, 50) : [];
         if ((m.part || 1) === (m.parts || 1)) seq = m.to;
         render();

@@ -49,6 +49,12 @@ extension AttendeeScript {
         if (isMine(q)) meta.append(` · ${word('yours')}`);
         if (q.edited === true) meta.append(` · ${word('edited by the presenter')}`);
         if (nextUp.includes(q.id)) meta.append(` · ${word('next up')} ${nextUp.indexOf(q.id) + 1}`);
+        if (typeof q.label === 'string' && q.label) {
+          const label = document.createElement('span');
+          label.className = 'label';
+          label.textContent = shortLabel(q.label);
+          meta.append(' · ', label);
+        }
         li.append(meta);
         return li;
       }
@@ -79,6 +85,7 @@ extension AttendeeScript {
           const shown = [...questions.values()]
             .filter((q) => ['live', 'answered'].includes(stateOf(q)))
             .filter((q) => !filter || q.content.toLowerCase().includes(filter))
+            .filter((q) => !labelFilter || q.label === labelFilter)
             .sort((a, b) => sort === 'votes'
               ? (shownVotes(b) - shownVotes(a)) || (a.createdAt - b.createdAt)
               : (b.createdAt - a.createdAt));
@@ -107,7 +114,7 @@ extension AttendeeScript {
         event.preventDefault();
         const content = $('question').value.trim();
         if (!content) return;
-        outbox.push({ token: uuid(), content });
+        outbox.push({ token: uuid(), content, label: $('label').value || undefined });
         saveOutbox();
         $('question').value = '';
         $('notice').textContent = '';
@@ -143,6 +150,7 @@ extension AttendeeScript {
       });
       $('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
       $('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
+      $('label-filter').addEventListener('change', (e) => { labelFilter = e.target.value; render(); });
       window.addEventListener('online', () => { retry = 500; connect(); });
       // Another tab of this room changed what waits: take its outbox and votes as they are now.
       window.addEventListener('storage', (event) => {

@@ -18,6 +18,7 @@ package enum AttendeeScript {
     scriptWord("The presenter deleted this session."),
     scriptWord("The presenter reopened this session: it takes questions again."),
     scriptWord("Announcement:"), scriptWord("edited by the presenter"), scriptWord("next up"),
+    scriptWord("No label"), scriptWord("All labels"),
   ]
 
   /// The script: its state and what it sends (`core`), what it receives
@@ -58,6 +59,8 @@ package enum AttendeeScript {
       let seq = null, epoch = null, highlighted = null, pages = null, gapAt = null;
       // Extension queue: the presenters' next questions, while they show them.
       let nextUp = [];
+      // Extension labels: the session's labels, and the one the list shows ('' for all).
+      let labels = [], labelFilter = '';
       let socket = null, connection = null, joined = false, retry = 500, inFlight = null, timer = null, gone = false;
       let extensions = [];
       let sort = 'votes', filter = '';
@@ -72,6 +75,24 @@ package enum AttendeeScript {
         $('banner-text').textContent = text;
         $('banner').hidden = !text;
         if (text) announce(`${word('Announcement:')} ${text}`);
+      };
+      const shortLabel = (l) => Array.from(printable(l)).slice(0, 40).join('');
+      // A select's options: the first (no label, all labels), then the session's labels.
+      const fill = (select, first) => {
+        const chosen = select.value;
+        const option = (value, text) => { const o = document.createElement('option'); o.value = value; o.textContent = text; return o; };
+        select.replaceChildren(option('', word(first)), ...labels.map((l) => option(l, shortLabel(l))));
+        select.value = labels.includes(chosen) ? chosen : '';
+      };
+      const setLabels = (list) => {
+        if (!Array.isArray(list)) return;
+        // The names as the server sends them (the value a question is asked under); shown
+        // made printable and cut at 40 characters.
+        labels = list.filter((l) => typeof l === 'string' && l.length <= 320).slice(0, 20);
+        fill($('label'), 'No label');
+        fill($('label-filter'), 'All labels');
+        for (const id of ['label', 'label-caption', 'label-filter-caption']) $(id).hidden = !labels.length;
+        if (!labels.includes(labelFilter)) labelFilter = '';
       };
       const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
       const has = (name) => extensions.includes(name);
@@ -116,7 +137,9 @@ package enum AttendeeScript {
           return;
         }
         inFlight = next.token;
-        send({ type: 'newQuestion', id: connection, content: next.content, token: next.token });
+        const message = { type: 'newQuestion', id: connection, content: next.content, token: next.token };
+        if (next.label && has('labels')) message.label = next.label;
+        send(message);
       }
       // Each vote once per connection; one told to wait goes again after its delay.
       function sendVotes() {

@@ -45,7 +45,8 @@ package enum PresenterPage {
       announcement: words.t("Announcement for the room"), announce: words.t("Announce"),
       clear: words.t("Clear"), filterWord: words.t("Filter word"), add: words.t("Add"),
       remove: words.t("Take out"), next: words.t("Answer the next one"),
-      showQueue: words.t("Show the queue")
+      showQueue: words.t("Show the queue"), label: words.t("Label"),
+      allLabels: words.t("All labels")
     )
     let messages = words.scriptMessages(PresenterScript.messages)
     // Where attendees join, and its QR code, folded away until the presenter wants it.
@@ -75,12 +76,18 @@ package enum PresenterPage {
       <input id="filter-word" maxlength="64" autocomplete="off"></label> \
       <button>\(HTML.escape(text.add))</button> \
       <button type="button" id="unfilter">\(HTML.escape(text.remove))</button></form>
+      <form id="labels"><label>\(HTML.escape(text.label)) \
+      <input id="label-name" maxlength="160" autocomplete="off"></label> \
+      <button>\(HTML.escape(text.add))</button> \
+      <button type="button" id="unlabel">\(HTML.escape(text.remove))</button></form>
       <p><button type="button" id="next">\(HTML.escape(text.next))</button> \
       <button type="button" id="show-queue">\(HTML.escape(text.showQueue))</button></p>
       <nav id="tabs"></nav>
       <p><label>\(HTML.escape(text.sort)) <select id="sort"><option value="votes">\(HTML.escape(text.byVotes))</option>\
       <option value="time">\(HTML.escape(text.newest))</option></select></label>
-      <label>\(HTML.escape(text.search)) <input id="search" type="search"></label></p>
+      <label>\(HTML.escape(text.search)) <input id="search" type="search"></label>
+      <label>\(HTML.escape(text.label)) <select id="label-filter">\
+      <option value="">\(HTML.escape(text.allLabels))</option></select></label></p>
       <table>
       <thead><tr><th>\(HTML.escape(text.question))</th><th>\(HTML.escape(text.votes))</th><th>\(HTML.escape(text.asked))</th><th></th></tr></thead>
       <tbody id="rows">
@@ -130,6 +137,7 @@ package enum PresenterPage {
     #banner { background: #fff6cc; padding: .5em; font-weight: bold; }
     #announce input { width: 28em; max-width: 100%; }
     .flagged { color: #8a1c1c; margin-top: .3em; }
+    .label { background: #e6eefc; border-radius: .3em; padding: 0 .3em; margin-right: .3em; }
     .answer { color: #264; margin-top: .3em; }
     details svg { width: 16em; max-width: 100%; shape-rendering: crispEdges; }
     """

@@ -41,7 +41,8 @@ package enum PresenterScript {
     scriptWord("Filtered:"), scriptWord("Edit…"), scriptWord("Silence asker"),
     scriptWord("Next up"), scriptWord("Not next"), scriptWord("Show the queue"),
     scriptWord("Hide the queue"),
-    scriptWord("New text of the question:"), scriptWord("edited"),
+    scriptWord("New text of the question:"), scriptWord("edited"), scriptWord("Label…"),
+    scriptWord("Label of the question (empty: none):"), scriptWord("All labels"),
   ]
 
   package static let source = #"""
@@ -64,6 +65,18 @@ package enum PresenterScript {
         $('show-queue').textContent = word(nextUpShown ? 'Hide the queue' : 'Show the queue');
       };
       const $ = (id) => document.getElementById(id);
+      // Extension labels: the session's labels, and the one the list shows ('' for all).
+      let labels = [], labelFilter = '';
+      const shortLabel = (l) => Array.from(printable(l)).slice(0, 40).join('');
+      const learnLabels = (list) => {
+        if (!Array.isArray(list)) return;
+        labels = list.filter((l) => typeof l === 'string' && l.length <= 320).slice(0, 20);
+        const select = $('label-filter');
+        const option = (value, text) => { const o = document.createElement('option'); o.value = value; o.textContent = text; return o; };
+        select.replaceChildren(option('', word('All labels')), ...labels.map((l) => option(l, shortLabel(l))));
+        if (!labels.includes(labelFilter)) labelFilter = '';
+        select.value = labelFilter;
+      };
       // The page's language: the server put this script's words in it (PresenterScript.messages).
       const words = (() => {
         try { return JSON.parse(document.body.dataset.messages || '{}'); } catch { return {}; }
@@ -115,6 +128,7 @@ package enum PresenterScript {
         const shown = [...questions.values()]
           .filter((q) => stateOf(q) === tab)
           .filter((q) => !filter || q.content.toLowerCase().includes(filter))
+          .filter((q) => !labelFilter || q.label === labelFilter)
           .sort((a, b) => sort === 'votes'
             ? (b.votes - a.votes) || (a.createdAt - b.createdAt)
             : (b.createdAt - a.createdAt));
@@ -128,6 +142,12 @@ package enum PresenterScript {
         const text = document.createElement('td');
         text.textContent = printable(q.content);
         if (q.edited === true) text.append(` (${word('edited')})`);
+        if (typeof q.label === 'string' && q.label) {
+          const label = document.createElement('span');
+          label.className = 'label';
+          label.textContent = shortLabel(q.label);
+          text.prepend(label);
+        }
         if (nextUp.includes(q.id)) text.prepend(`${word('Next up')} ${nextUp.indexOf(q.id) + 1} · `);
         if (Array.isArray(q.flagged) && q.flagged.length) {
           // Extension wordFilter: what the filter matched (why it waits in review).
@@ -174,6 +194,7 @@ package enum PresenterScript {
         add(word('Silence asker'), 'silence');
         // Extension queue: a star, and the place next up.
         add(q.starred ? '★' : '☆', q.starred ? 'unstar' : 'star');
+        if (labels.length) add(word('Label…'), 'relabel');
         if (nextUp.includes(q.id)) {
           add(word('Not next'), 'dequeue');
           add('↑', 'moveUp');
@@ -214,9 +235,28 @@ package enum PresenterScript {
         if (response.ok) $('filter-word').value = '';
       }
 
+      // Extension labels: one label more for the session, or one fewer.
+      async function changeLabel(remove) {
+        const name = $('label-name').value.trim();
+        if (!name) return;
+        const response = await fetch(
+          remove ? `${BASE}api/labels?name=${encodeURIComponent(name)}` : `${BASE}api/labels`, {
+            method: remove ? 'DELETE' : 'POST', credentials: 'same-origin',
+            body: remove ? undefined : JSON.stringify({ name }),
+            headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
+          });
+        say(response.ok ? '' : `${response.status} ${await response.text()}`);
+        if (response.ok) $('label-name').value = '';
+      }
+
       async function act(id, action) {
         let body;
-        if (action === 'edit-text') {
+        if (action === 'relabel') {
+          const q = questions.get(id);
+          const label = prompt(`${word('Label of the question (empty: none):')} ${labels.map(shortLabel).join(', ')}`, (q && q.label) || '');
+          if (label === null) return;
+          body = JSON.stringify(label.trim() ? { label: label.trim() } : {});
+        } else if (action === 'edit-text') {
           const q = questions.get(id);
           const text = prompt(word('New text of the question:'), q ? q.content : '');
           if (text === null || !text.trim()) return;
@@ -269,6 +309,7 @@ package enum PresenterScript {
             highlighted = m.highlighted || null;
             showAnnouncement(m.announcement);
             learnNextUp(m.nextUp);
+            learnLabels(m.labels || []);
             seq = m.seq;
             pages = null;
             document.body.dataset.live = 'true';
@@ -287,6 +328,7 @@ package enum PresenterScript {
             if (m.highlight) highlighted = m.highlight.id || null;
             if (m.announcement) showAnnouncement(m.announcement);
             if (m.nextUp) learnNextUp(m.nextUp);
+            if (m.labels) learnLabels(m.labels);
             // A large delta comes in pages of one from/to: the last one completes it.
             if ((m.part || 1) === (m.parts || 1)) seq = m.to;
             render();
@@ -316,6 +358,9 @@ package enum PresenterScript {
       $('next').addEventListener('click', () => queue('next'));
       $('show-queue').addEventListener('click', () => queue(nextUpShown ? 'hide' : 'show'));
       $('unfilter').addEventListener('click', () => filterWord(true));
+      $('labels').addEventListener('submit', (e) => { e.preventDefault(); changeLabel(false); });
+      $('unlabel').addEventListener('click', () => changeLabel(true));
+      $('label-filter').addEventListener('change', (e) => { labelFilter = e.target.value; render(); });
       $('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
       $('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
       connect();

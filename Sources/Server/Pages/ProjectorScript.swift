@@ -61,6 +61,12 @@ package enum ProjectorScript {
           text.className = 'text';
           text.textContent = printable(q.content);
           li.append(votes, text);
+          if (typeof q.label === 'string' && q.label) {
+            const label = document.createElement('span');
+            label.className = 'label';
+            label.textContent = Array.from(printable(q.label)).slice(0, 40).join('');
+            text.prepend(label, ' ');
+          }
           return li;
         }));
       }

@@ -34,6 +34,7 @@ package enum RoomStyle {
     .text, #now-text { white-space: pre-wrap; overflow-wrap: anywhere; unicode-bidi: isolate; }
     .code strong { letter-spacing: .1em; }
     #status, .meta, footer { color: var(--muted); font-size: .9rem; }
+    .label { border: 1px solid currentColor; border-radius: .3em; padding: 0 .3em; }
     #now { background: var(--now); color: var(--now-fg); padding: .5rem .75rem; border-radius: .5rem; }
     #now h2 { margin-top: 0; }
     .banner { background: var(--accent); color: var(--accent-fg); padding: .5rem .75rem;

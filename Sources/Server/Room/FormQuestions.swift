@@ -32,9 +32,10 @@ package struct FormQuestions: Sendable {
   /// Stores the question once per `token`; `address`: the budgets' key (`nil`: one the
   /// budget for new attendees does not count, which shares one bucket of form questions);
   /// `open`: whether the session takes questions (a closed one spends no budget).
-  package func ask(content: String, name: String?, token: UUID, address: String?, open: Bool)
-    async -> Result<StoredQuestion, Refusal>
-  {
+  package func ask(
+    content: String, name: String?, token: UUID, address: String?, open: Bool,
+    label: String? = nil
+  ) async -> Result<StoredQuestion, Refusal> {
     let settings = room.settings
     let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
     switch QuestionText.problem(with: trimmed, maxLength: settings.maxQuestionLength) {
@@ -42,6 +43,10 @@ package struct FormQuestions: Sendable {
     case .tooLong?: return .failure(.tooLong(limit: settings.maxQuestionLength))
     case .overloadedCharacter?: return .failure(.overloadedCharacter)
     case nil: break
+    }
+    let label = settings.extensions ? label.flatMap { $0.isEmpty ? nil : $0 } : nil
+    if let problem = label.flatMap(QuestionIntake.labelProblem) {
+      return .failure(.refused(problem))
     }
     do {
       if let stored = try await room.store.question(token: token) { return .success(stored) }
@@ -67,7 +72,7 @@ package struct FormQuestions: Sendable {
         id: room.environment.makeID(), content: content, askedFrom: room.environment.makeID(),
         createdAt: room.environment.now(), token: token, attendee: attendee,
         state: settings.moderation || !screened.matches.isEmpty ? .review : .live,
-        flagged: screened.matches)
+        flagged: screened.matches, label: label)
       let result = try await room.store.insert(record)
       if result.inserted {
         room.metrics.questions.increment()
@@ -78,6 +83,8 @@ package struct FormQuestions: Sendable {
       return .success(result.question)
     } catch .sessionClosed {
       return .failure(.closed)
+    } catch .refused(let reason) {
+      return .failure(.refused(reason))
     } catch {
       room.logger.error("could not store a question from the form: \(error)")
       return .failure(.tryAgain(after: RoomReplies.storageRetry))

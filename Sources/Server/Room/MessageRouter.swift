@@ -66,7 +66,7 @@ extension SessionRoom {
       ProtocolExtension.token, ProtocolExtension.resume, ProtocolExtension.retryAfter,
       ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
       ProtocolExtension.identity, ProtocolExtension.audience, ProtocolExtension.sessionState,
-      ProtocolExtension.announcements, ProtocolExtension.queue,
+      ProtocolExtension.announcements, ProtocolExtension.queue, ProtocolExtension.labels,
     ]
     let compact = settings.compactRoom ? [ProtocolExtension.counts] : []
     return Handshake(

@@ -65,9 +65,11 @@ package struct PresenterActions: Sendable {
     let text =
       kind == .edit ? action.text?.trimmingCharacters(in: .whitespacesAndNewlines) : action.text
     if let problem =
-      kind == .edit
-      ? Self.editProblem(text, maxLength: room.settings.maxQuestionLength)
-      : Self.answerProblem(text)
+      switch kind {
+      case .edit: Self.editProblem(text, maxLength: room.settings.maxQuestionLength)
+      case .relabel: text.flatMap(QuestionIntake.labelProblem)
+      default: Self.answerProblem(text)
+      }
     {
       return refuse(problem)
     }

@@ -53,7 +53,7 @@ package struct QuestionIntake: Sendable {
         id: room.environment.makeID(), content: question.content, askedFrom: connection.id,
         createdAt: room.environment.now(), token: token, attendee: connection.attendee,
         state: settings.moderation || !screened.matches.isEmpty ? .review : .live,
-        flagged: screened.matches)
+        flagged: screened.matches, label: settings.extensions ? question.label : nil)
       if !screened.matches.isEmpty { room.metrics.questionsFiltered.increment() }
       let result = try await room.store.insert(record)
       stored = result.question
@@ -66,7 +66,7 @@ package struct QuestionIntake: Sendable {
       } else {
         room.logger.info("question \(stored.id) sent again (token \(token?.uuidString ?? "-"))")
       }
-    } catch .sessionClosed(let reason) {
+    } catch .sessionClosed(let reason), .refused(let reason) {
       return refuse(reason)
     } catch {
       // Busy or failing storage is not the question's fault: the client tries again.
@@ -96,7 +96,16 @@ package struct QuestionIntake: Sendable {
     case .overloadedCharacter?:
       return
         "The question has a character with more than \(QuestionText.maxScalarsPerCharacter) marks."
-    case nil: return nil
+    case nil: break
     }
+    return question.label.flatMap(labelProblem)
+  }
+
+  /// Why a question's label can be no session's, in words: more than `SessionLabels.maxLength`
+  /// characters, or `SessionLabels.maxBytes` bytes (whether the session has it, the store
+  /// says).
+  package static func labelProblem(_ label: String) -> String? {
+    label.count > SessionLabels.maxLength || label.utf8.count > SessionLabels.maxBytes
+      ? "A label has at most \(SessionLabels.maxLength) characters." : nil
   }
 }

@@ -30,6 +30,41 @@ extension PresenterActions {
     return outcome
   }
 
+  /// `labelAdd` or `labelRemove` of `name` (extension `labels`), then broadcast at once.
+  package func changeLabels(_ kind: PresenterActionKind, _ name: String, token: UUID)
+    async throws(StoreError) -> QuestionStore.RoomActionOutcome
+  {
+    let outcome = try await room.store.changeLabels(
+      kind, name, token: token, at: room.environment.now())
+    if outcome.changed {
+      room.fanOut.changed(urgent: true)
+      room.logger.info("\(kind.rawValue): \(name.count) chars")
+    }
+    return outcome
+  }
+
+  /// Why a label's name is refused, in words, or nil: not blank, at most
+  /// `SessionLabels.maxLength` characters, one line without control characters.
+  package static func labelNameProblem(_ name: String) -> String? {
+    if name.allSatisfy(isInvisible) { return "A label needs a name." }
+    if let problem = QuestionIntake.labelProblem(name) { return problem }
+    // Invisible characters too: "Key\u{200D}note" would pass for a second "Keynote".
+    if name.unicodeScalars.contains(where: {
+      PrintableText.isControl($0) || $0.properties.generalCategory == .format
+    }) {
+      return "A label is one line, without control or invisible characters."
+    }
+    if name.contains(where: { $0.unicodeScalars.count > QuestionText.maxScalarsPerCharacter }) {
+      return "A label has a character with more than \(QuestionText.maxScalarsPerCharacter) marks."
+    }
+    return nil
+  }
+
+  private static func isInvisible(_ character: Character) -> Bool {
+    character.isWhitespace
+      || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .format }
+  }
+
   /// A room action over the socket: it names no question.
   func respond(
     toRoomAction kind: PresenterActionKind, _ action: PresenterAction,
@@ -39,6 +74,13 @@ extension PresenterActions {
       return refuse("That action is on the room: it names no question.", nil)
     }
     if kind.isFilterAction { return await respond(toFilterAction: kind, action, refuse: refuse) }
+    if kind == .labelAdd || kind == .labelRemove {
+      let name = action.text?.trimmingCharacters(in: .whitespaces) ?? ""
+      if let problem = Self.labelNameProblem(name) { return refuse(problem, nil) }
+      return await response(action, refuse: refuse) { () async throws(StoreError) in
+        try await changeLabels(kind, name, token: action.token)
+      }
+    }
     if kind == .next || kind == .showQueue || kind == .hideQueue {
       return await response(action, refuse: refuse) { () async throws(StoreError) in
         try await queue(kind, token: action.token)
@@ -93,11 +135,7 @@ extension PresenterActions {
   /// no control characters.
   package static func announcementProblem(_ text: String?) -> String? {
     guard let text else { return nil }
-    let invisible = { (character: Character) in
-      character.isWhitespace
-        || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .format }
-    }
-    if text.allSatisfy(invisible) {
+    if text.allSatisfy(isInvisible) {
       return "The announcement is empty: leave its text out to clear it."
     }
     if text.count > Announcement.maxLength {

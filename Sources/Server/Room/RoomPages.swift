@@ -17,7 +17,9 @@ package enum RoomPages {
   /// removals, the highlight on the last page. One page when it fits, as before.
   package static func split(_ delta: RoomDelta, limit: Int = pageBytes) -> [RoomDelta] {
     // The last page carries the banner and the queue too: its questions make room for them.
-    let limit = limit - extraBytes(announcement: delta.announcement, nextUp: delta.nextUp)
+    let limit =
+      limit
+      - extraBytes(announcement: delta.announcement, nextUp: delta.nextUp, labels: delta.labels)
     let questionPages = split(delta.questions, limit: limit).filter { !$0.isEmpty }
     let removed = delta.removed ?? []
     let removalPages = stride(from: 0, to: removed.count, by: removalsPerPage).map {
@@ -39,15 +41,20 @@ package enum RoomPages {
     pages[pages.count - 1].highlight = delta.highlight
     pages[pages.count - 1].announcement = delta.announcement
     pages[pages.count - 1].nextUp = delta.nextUp
+    pages[pages.count - 1].labels = delta.labels
     return pages
   }
 
-  /// Bytes the room's banner and queue take on a page (extensions `announcements`, `queue`),
-  /// which its questions leave room for: a page stays under `messageLimit` whatever they say.
-  package static func extraBytes(announcement: Announcement?, nextUp: NextUp?) -> Int {
+  /// Bytes the room's banner, queue and labels take on a page (extensions `announcements`,
+  /// `queue`, `labels`), which its questions leave room for: a page stays under
+  /// `messageLimit` whatever they say.
+  package static func extraBytes(
+    announcement: Announcement?, nextUp: NextUp?, labels: [String]? = nil
+  ) -> Int {
     let banner = announcement?.text.map { WireCodec.encodedSize(ofString: $0) + 64 } ?? 0
     let queue = nextUp.map { $0.ids.count * 39 + 48 } ?? 0
-    return banner + queue
+    let names = labels.map { $0.reduce(12) { $0 + WireCodec.encodedSize(ofString: $1) + 1 } } ?? 0
+    return banner + queue + names
   }
 
   package static func split(_ questions: [RoomQuestion], limit: Int) -> [[RoomQuestion]] {

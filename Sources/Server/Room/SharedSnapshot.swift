@@ -17,6 +17,8 @@ package final class SharedSnapshot: Sendable {
   package let announcement: Announcement?
   /// The next questions (extension `queue`), on every page.
   package let nextUp: NextUp?
+  /// The session's labels (extension `labels`), on every page; `nil` when none.
+  package let labels: [String]?
   /// `questions` in pages under `pageLimit`, by index.
   package let pages: [Range<Int>]
   /// Bytes of questions per page: `RoomPages.pageBytes`, less what the banner and the queue
@@ -37,8 +39,8 @@ package final class SharedSnapshot: Sendable {
 
   package init(
     seq: Int, epoch: UUID, questions: [RoomQuestion], highlighted: UUID?,
-    announcement: Announcement? = nil, nextUp: NextUp? = nil, deflaters: SharedDeflaters? = nil,
-    readAt: ContinuousClock.Instant = .now,
+    announcement: Announcement? = nil, nextUp: NextUp? = nil, labels: [String] = [],
+    deflaters: SharedDeflaters? = nil, readAt: ContinuousClock.Instant = .now,
     readCost: Duration = .zero
   ) {
     reusableFor = readCost < .milliseconds(10) ? .zero : min(.seconds(1), readCost * 20)
@@ -48,11 +50,13 @@ package final class SharedSnapshot: Sendable {
     self.highlighted = highlighted
     self.announcement = announcement
     self.nextUp = nextUp
+    self.labels = labels.nilIfEmpty
     self.deflaters = deflaters
     self.readAt = readAt
     // Every page carries the banner and the queue: its questions make room for them.
     pageLimit =
-      RoomPages.pageBytes - RoomPages.extraBytes(announcement: announcement, nextUp: nextUp)
+      RoomPages.pageBytes
+      - RoomPages.extraBytes(announcement: announcement, nextUp: nextUp, labels: self.labels)
     pages = RoomPages.ranges(questions, limit: pageLimit)
     numbers = Dictionary(questions.compactMap { q in q.n.map { (q.id, $0) } }) { first, _ in first }
   }
@@ -71,7 +75,8 @@ package final class SharedSnapshot: Sendable {
             shown.mine = nil
             shown.voted = nil
             return shown
-          }, highlighted: highlighted, epoch: epoch, announcement: announcement, nextUp: nextUp)
+          }, highlighted: highlighted, epoch: epoch, announcement: announcement, nextUp: nextUp,
+          labels: labels)
         return OutgoingMessage(codec.encode(.room(page)), deflaters: deflaters)
       }
       cached = made
@@ -150,7 +155,7 @@ package struct SnapshotPages {
     let page = RoomSnapshot(
       seq: snapshot.seq, part: index + 1, parts: count, questions: questions,
       highlighted: snapshot.highlighted, epoch: snapshot.epoch,
-      announcement: snapshot.announcement, nextUp: snapshot.nextUp)
+      announcement: snapshot.announcement, nextUp: snapshot.nextUp, labels: snapshot.labels)
     return ByteBuffer(bytes: codec.encode(.room(page)))
   }
 }

@@ -32,13 +32,14 @@ public struct ExportedQuestion: Sendable, Hashable {
 /// Every question in every state, for after the session: CSV for spreadsheets, JSON for
 /// tools, Markdown for notes. Columns: id, text, votes, state, asked_at, answered_at, answer,
 /// name, flagged (the word filter's matches, `; ` between them), original (the text as
-/// asked, when a presenter edited it); times ISO 8601 in UTC. What attendees typed is stored as typed and made safe here,
+/// asked, when a presenter edited it), starred (`yes` or empty; JSON: a boolean), label;
+/// times ISO 8601 in UTC. What attendees typed is stored as typed and made safe here,
 /// for each format (`PrintableText`): escapes and bidi controls never reach a terminal that
 /// shows the file, nor a formula a spreadsheet.
 public enum Export {
   public static let columns = [
     "id", "text", "votes", "state", "asked_at", "answered_at", "answer", "name", "flagged",
-    "original",
+    "original", "starred", "label",
   ]
 
   public static func render(_ questions: [ExportedQuestion], as format: ExportFormat) -> [UInt8] {
@@ -56,6 +57,7 @@ public enum Export {
       question.publicState.rawValue, timestamp(question.createdAt),
       question.answeredAt.map(timestamp) ?? "", question.answer ?? "", entry.name ?? "",
       question.flagged.joined(separator: "; "), question.original ?? "",
+      question.starred ? "yes" : "", question.label ?? "",
     ]
   }
 
@@ -112,9 +114,11 @@ public enum Export {
     package var name: String?
     package var flagged: [String]
     package var original: String?
+    package var starred: Bool
+    package var label: String?
 
     package enum CodingKeys: String, CodingKey {
-      case id, text, votes, state, answer, name, flagged, original
+      case id, text, votes, state, answer, name, flagged, original, starred, label
       case askedAt = "asked_at"
       case answeredAt = "answered_at"
     }
@@ -127,7 +131,8 @@ public enum Export {
         id: question.id.uuidString, text: question.content, votes: question.votes,
         state: question.publicState.rawValue, askedAt: timestamp(question.createdAt),
         answeredAt: question.answeredAt.map(timestamp), answer: question.answer,
-        name: entry.name, flagged: question.flagged, original: question.original)
+        name: entry.name, flagged: question.flagged, original: question.original,
+        starred: question.starred, label: question.label)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -26,6 +26,8 @@ package struct QuestionRecord: Codable, Sendable {
   /// The text as asked, once a presenter edited it.
   package var original: String?
   package var starred: Bool
+  /// The session's label it is filed under, if any.
+  package var label: String?
   /// The row's number in the database, read, never written (the database assigns it): a
   /// question's `n` in the room (extension `counts`). Optional, so that saving a record
   /// leaves it out.
@@ -36,8 +38,9 @@ package struct QuestionRecord: Codable, Sendable {
     token: String?, attendee: String?, votes: Int, state: String, answer: String?,
     answerPrivate: Bool, answeredAt: Double?, published: Bool, session: Int64,
     flagged: String? = nil, original: String? = nil, starred: Bool = false,
-    rowid: Int64? = nil
+    label: String? = nil, rowid: Int64? = nil
   ) {
+    self.label = label
     self.starred = starred
     self.flagged = flagged
     self.original = original
@@ -65,6 +68,7 @@ extension QuestionRecord {
     flagged = question.flagged.isEmpty ? nil : question.flagged.joined(separator: "\n")
     original = question.original
     starred = question.starred
+    label = question.label
     published = question.state != .review
     state = question.state.rawValue
     answer = question.answer
@@ -91,7 +95,7 @@ extension QuestionRecord {
       answerPrivate: answerPrivate,
       answeredAt: answeredAt.map(Date.init(timeIntervalSinceReferenceDate:)),
       flagged: flagged.map { $0.split(separator: "\n").map(String.init) } ?? [],
-      original: original, starred: starred)
+      original: original, starred: starred, label: label)
   }
 
   /// As the room shows it (`StoredQuestion.roomQuestion`), numbered.

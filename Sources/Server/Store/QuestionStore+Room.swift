@@ -87,7 +87,7 @@ extension QuestionStore {
   public func snapshot(for attendee: UUID?, presenter: Bool = false) async throws(StoreError)
     -> (
       seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
-      nextUp: NextUp?
+      nextUp: NextUp?, labels: [String]
     )
   {
     try await timed {
@@ -142,6 +142,7 @@ extension StoredQuestion {
     if presenter, !flagged.isEmpty { shown.flagged = flagged }
     if original != nil { shown.edited = true }
     if presenter, starred { shown.starred = true }
+    shown.label = label
     return shown
   }
 }

@@ -42,6 +42,20 @@ extension QuestionStore {
     try await timed { try await driver.nextUp(session: session) }
   }
 
+  /// Extension `labels`: `labelAdd` or `labelRemove` of `name`; once per token.
+  public func changeLabels(
+    _ kind: PresenterActionKind, _ name: String, token: UUID, at time: Date
+  ) async throws(StoreError) -> RoomActionOutcome {
+    try await timed {
+      try await driver.changeLabels(kind, name, token: token, at: time, session: session)
+    }
+  }
+
+  /// The session's labels, in the order they were added.
+  public func labels() async throws(StoreError) -> [String] {
+    try await timed { try await driver.labels(session: session) }
+  }
+
   /// The room's banner now, if any.
   public func announcement() async throws(StoreError) -> Announcement? {
     try await timed { try await driver.announcement(session: session) }

@@ -7,11 +7,14 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case unavailable(String)
   /// The session is closed, or gone: no retry will change that.
   case sessionClosed(String)
+  /// The request itself is refused (a label the session does not have): no retry will
+  /// change that.
+  case refused(String)
 
   public var description: String {
     switch self {
     case .unavailable(let detail): "database error: \(detail)"
-    case .sessionClosed(let reason): reason
+    case .sessionClosed(let reason), .refused(let reason): reason
     }
   }
 }
@@ -111,12 +114,14 @@ public final class QuestionStore: Sendable {
   }
 
   /// Up to `limit` questions, newest first, older than the question `before` names (an id)
-  /// when given. Reads only what it returns, however many are stored.
-  public func page(limit: Int, before: UUID? = nil, byVotes: Bool = false)
+  /// when given, with label `label` only when given. Reads only what it returns, however
+  /// many are stored.
+  public func page(limit: Int, before: UUID? = nil, byVotes: Bool = false, label: String? = nil)
     async throws(StoreError) -> [StoredQuestion]
   {
     try await timed {
-      try await driver.page(limit: limit, before: before, byVotes: byVotes, session: session)
+      try await driver.page(
+        limit: limit, before: before, byVotes: byVotes, label: label, session: session)
     }
   }
 

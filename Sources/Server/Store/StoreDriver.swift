@@ -20,7 +20,8 @@ package protocol StoreDriver: Sendable {
     async throws(StoreError) -> [StoredQuestion]
   func existing(ids: [UUID], session: Int64) async throws(StoreError) -> Set<UUID>
   func all(session: Int64) async throws(StoreError) -> [StoredQuestion]
-  func page(limit: Int, before: UUID?, byVotes: Bool, session: Int64) async throws(StoreError)
+  func page(limit: Int, before: UUID?, byVotes: Bool, label: String?, session: Int64)
+    async throws(StoreError)
     -> [StoredQuestion]
   func counts(session: Int64) async throws(StoreError) -> (total: Int, answered: Int)
   func question(token: UUID, session: Int64) async throws(StoreError) -> StoredQuestion?
@@ -43,6 +44,10 @@ package protocol StoreDriver: Sendable {
   func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date, session: Int64)
     async throws(StoreError) -> QuestionStore.RoomActionOutcome
   func nextUp(session: Int64) async throws(StoreError) -> NextUp
+  func labels(session: Int64) async throws(StoreError) -> [String]
+  func changeLabels(
+    _ kind: PresenterActionKind, _ name: String, token: UUID, at time: Date, session: Int64
+  ) async throws(StoreError) -> QuestionStore.RoomActionOutcome
   func changeFilterList(
     _ name: String, _ change: FilterChange, maxEntries: Int, token: UUID, at time: Date,
     session: Int64
@@ -54,7 +59,7 @@ package protocol StoreDriver: Sendable {
   func snapshot(for attendee: UUID?, presenter: Bool, session: Int64) async throws(StoreError)
     -> (
       seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
-      nextUp: NextUp?
+      nextUp: NextUp?, labels: [String]
     )
   func changes(after: Int, upTo: Int, presenter: Bool, session: Int64) async throws(StoreError)
     -> RoomChanges

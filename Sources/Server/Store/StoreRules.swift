@@ -104,7 +104,7 @@ package enum StoreRules {
   /// refusal, in words, when the action does not apply.
   package static func perform(
     _ action: PresenterActionKind, on record: QuestionRecord, id: UUID, highlighted: UUID?,
-    text: String?, isPrivate: Bool, at time: Date, queue: [UUID] = []
+    text: String?, isPrivate: Bool, at time: Date, queue: [UUID] = [], labels: [String] = []
   ) -> Result<ActionStep, ActionRefusal> {
     var record = record
     let before = record
@@ -163,7 +163,13 @@ package enum StoreRules {
       silence = action == .silence
     case .star, .unstar: record.starred = action == .star
     case .enqueue, .dequeue, .moveUp, .moveDown, .moveToTop: break
-    case .announce, .filterAdd, .filterRemove, .next, .showQueue, .hideQueue:
+    case .relabel:
+      switch Self.relabel(text, labels: labels) {
+      case .failure(let refusal): return .failure(refusal)
+      case .success(let label): record.label = label
+      }
+    case .announce, .filterAdd, .filterRemove, .next, .showQueue, .hideQueue, .labelAdd,
+      .labelRemove:
       return .failure(ActionRefusal("That action is on the room, not on a question."))
     }
     let newQueue: [UUID]?
@@ -175,6 +181,7 @@ package enum StoreRules {
       record.state != before.state || record.answered != before.answered
       || record.answer != before.answer || record.answerPrivate != before.answerPrivate
       || record.content != before.content || record.starred != before.starred
+      || record.label != before.label
     return .success(
       ActionStep(
         record: record, changed: changed, highlight: highlight, silence: silence,
@@ -191,20 +198,22 @@ package enum StoreRules {
     switch action {
     case .answer: .answered
     case .edit: .edited
-    // The star is the presenters' only: their rooms re-read the question.
+    // A star or a label: rooms re-read the question, its asker is told nothing.
+    case .star, .unstar, .relabel: .marked
     default: .state
     }
   }
 
-  /// The text a transition keeps: an answer's, an edit's.
+  /// The text a transition keeps: an answer's, an edit's, a label's.
   package static func transitionText(of action: PresenterActionKind, _ text: String?) -> String? {
-    action == .answer || action == .edit ? text : nil
+    action == .answer || action == .edit || action == .relabel ? text : nil
   }
 
   /// The questions a log's rows name, in order, each once; those whose every row is a vote
   /// (only their counts changed); and whether the question being answered changed among them.
   package static func changed(in rows: [(question: String?, kind: String)]) -> (
-    ids: [String], countsOnly: Set<String>, highlight: Bool, announcement: Bool, queue: Bool
+    ids: [String], countsOnly: Set<String>, highlight: Bool, announcement: Bool, queue: Bool,
+    labels: Bool
   ) {
     var changed: [String] = []
     var seen: Set<String> = []
@@ -212,6 +221,7 @@ package enum StoreRules {
     var highlight = false
     var announcement = false
     var queue = false
+    var labels = false
     for row in rows {
       if row.kind == RoomChange.highlight.rawValue {
         highlight = true
@@ -219,12 +229,14 @@ package enum StoreRules {
         announcement = true
       } else if row.kind == RoomChange.queue.rawValue {
         queue = true
+      } else if row.kind == RoomChange.labels.rawValue {
+        labels = true
       } else if let id = row.question {
         if seen.insert(id).inserted { changed.append(id) }
         if row.kind != RoomChange.votes.rawValue { other.insert(id) }
       }
     }
-    return (changed, seen.subtracting(other), highlight, announcement, queue)
+    return (changed, seen.subtracting(other), highlight, announcement, queue, labels)
   }
 
   /// The delta for what changed after `after` up to `upTo`, from the rows of the questions
@@ -234,7 +246,8 @@ package enum StoreRules {
   package static func delta(
     after: Int, upTo: Int, named ids: [String], countsOnly: Set<String> = [],
     rows: [QuestionRecord], names: [UUID: String], highlight: HighlightChange?,
-    announcement: Announcement? = nil, nextUp: NextUp? = nil, presenter: Bool
+    announcement: Announcement? = nil, nextUp: NextUp? = nil, labels: [String]? = nil,
+    presenter: Bool
   ) -> RoomChanges {
     let found = Set(rows.map(\.id))
     let shown = rows.filter { presenter || $0.question.publicState.isPublic }
@@ -250,7 +263,7 @@ package enum StoreRules {
       questions: shown.map { $0.roomQuestion(presenter: presenter, asker: false, names: names) },
       removed: (ids.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
         + dismissed).nilIfEmpty,
-      highlight: highlight, announcement: announcement, nextUp: nextUp)
+      highlight: highlight, announcement: announcement, nextUp: nextUp, labels: labels)
     let counted = shown.filter { countsOnly.contains($0.id) && $0.rowid != nil }
     return RoomChanges(
       delta: delta, countsOnly: Set(counted.compactMap { UUID(uuidString: $0.id) }))
@@ -288,4 +301,8 @@ package enum RoomChange: String, Sendable {
   case edited
   /// The "next up" queue changed, or whether the room sees it (extension `queue`).
   case queue
+  /// The session's labels changed (extension `labels`).
+  case labels
+  /// A presenter's mark on a question (a star, a label): news for rooms, not for its asker.
+  case marked
 }

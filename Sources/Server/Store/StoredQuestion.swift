@@ -30,13 +30,17 @@ public struct StoredQuestion: Sendable, Hashable, Codable {
   public var original: String?
   /// A presenter starred it (extension `queue`): presenters and the export only.
   public var starred: Bool
+  /// The session's label it is filed under (extension `labels`), if any.
+  public var label: String?
 
   public init(
     id: UUID, content: String, answered: Bool = false, askedFrom: UUID, createdAt: Date,
     token: UUID? = nil, attendee: UUID? = nil, votes: Int = 0, state: QuestionState = .live,
     answer: String? = nil, answerPrivate: Bool = false, answeredAt: Date? = nil,
-    flagged: [String] = [], original: String? = nil, starred: Bool = false
+    flagged: [String] = [], original: String? = nil, starred: Bool = false,
+    label: String? = nil
   ) {
+    self.label = label
     self.starred = starred
     self.flagged = flagged
     self.original = original

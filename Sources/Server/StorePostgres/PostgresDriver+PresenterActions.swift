@@ -36,10 +36,14 @@ extension PostgresDriver {
       ).flatMap(UUID.init(uuidString:))
       let queue = StoreRules.queue(
         from: try await Self.roomState(connection, session, "queue", logger: logger))
+      let labels =
+        action == .relabel
+        ? StoreRules.labels(
+          from: try await Self.roomState(connection, session, "labels", logger: logger)) : []
       let step: StoreRules.ActionStep
       switch StoreRules.perform(
         action, on: record, id: id, highlighted: highlighted, text: text, isPrivate: isPrivate,
-        at: time, queue: queue)
+        at: time, queue: queue, labels: labels)
       {
       case .failure(let refusal):
         return QuestionStore.ActionOutcome(
@@ -79,7 +83,7 @@ extension PostgresDriver {
         """
         INSERT INTO transition (token, question, action, at, text)
         VALUES (\(token.uuidString), \(id.uuidString), \(action.rawValue),
-          \(time.timeIntervalSinceReferenceDate), \(StoreRules.transitionText(of: action, text)))
+          \(time.timeIntervalSinceReferenceDate), \(StoreRules.transitionText(of: action, action == .relabel ? step.record.label : text)))
         """, logger: logger)
       return QuestionStore.ActionOutcome(
         question: step.record.question,

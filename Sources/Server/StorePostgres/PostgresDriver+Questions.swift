@@ -23,6 +23,12 @@ extension PostgresDriver {
         return (moved.question, false)
       }
       try await Self.requireOpen(connection, session, logger: logger)
+      var question = question
+      if let label = question.label {
+        let labels = StoreRules.labels(
+          from: try await Self.roomState(connection, session, "labels", logger: logger))
+        question.label = try StoreRules.sessionLabel(label, labels: labels)
+      }
       try await Self.insert(QuestionRecord(question, session: session), connection, logger: logger)
       try await self.logChange(connection, session, question.id, .added)
       return (question, true)
@@ -87,7 +93,7 @@ extension PostgresDriver {
         """, logger: logger))
   }
 
-  package func page(limit: Int, before: UUID?, byVotes: Bool, session: Int64)
+  package func page(limit: Int, before: UUID?, byVotes: Bool, label: String?, session: Int64)
     async throws(StoreError)
     -> [StoredQuestion]
   {
@@ -97,8 +103,10 @@ extension PostgresDriver {
       let keys = ((byVotes ? ["votes"] : []) + ["createdAt", "rowid"]).joined(separator: ", ")
       let descending = ((byVotes ? ["votes DESC"] : []) + ["createdAt DESC", "rowid DESC"])
         .joined(separator: ", ")
-      var query: PostgresQuery =
-        "SELECT \(unescaped: Self.selected) FROM question WHERE session = \(session)"
+      var query: PostgresQuery = """
+        SELECT \(unescaped: Self.selected) FROM question WHERE session = \(session)
+        AND (\(label)::text IS NULL OR label = \(label))
+        """
       if let before {
         let anchor = try await connection.query(
           "SELECT 1 FROM question WHERE id = \(before.uuidString) AND session = \(session)",
@@ -106,6 +114,7 @@ extension PostgresDriver {
         guard try await Self.int(anchor) != nil else { return [] }
         query = """
           SELECT \(unescaped: Self.selected) FROM question WHERE session = \(session)
+          AND (\(label)::text IS NULL OR label = \(label))
           AND (\(unescaped: keys)) < (
             SELECT \(unescaped: keys) FROM question WHERE id = \(before.uuidString))
           """

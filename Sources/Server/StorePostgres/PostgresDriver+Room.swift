@@ -200,7 +200,7 @@ extension PostgresDriver {
     async throws(StoreError)
     -> (
       seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
-      nextUp: NextUp?
+      nextUp: NextUp?, labels: [String]
     )
   {
     try await read { [logger] connection in
@@ -226,7 +226,9 @@ extension PostgresDriver {
         StoreRules.room(records, for: attendee, voted: voted, names: names, presenter: presenter),
         highlighted.flatMap(UUID.init(uuidString:)),
         StoreRules.announcement(from: announcement),
-        nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp
+        nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp,
+        StoreRules.labels(
+          from: try await Self.roomState(connection, session, "labels", logger: logger))
       )
     }
   }
@@ -296,6 +298,10 @@ extension PostgresDriver {
         highlight: highlight, announcement: announcement,
         nextUp: changed.queue
           ? try await Self.nextUp(connection, session, presenter: presenter, logger: logger)
+          : nil,
+        labels: changed.labels
+          ? StoreRules.labels(
+            from: try await Self.roomState(connection, session, "labels", logger: logger))
           : nil,
         presenter: presenter)
     }

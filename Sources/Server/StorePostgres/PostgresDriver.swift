@@ -199,7 +199,7 @@ package final class PostgresDriver: StoreDriver {
   /// A question's columns, in the order `records` reads them.
   package static let columns = """
     id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
-    answerPrivate, answeredAt, published, session, flagged, original, starred
+    answerPrivate, answeredAt, published, session, flagged, original, starred, label
     """
   /// What reads select: the columns, and the row's number (a question's `n` in the room).
   package static let selected = columns + ", rowid"
@@ -209,11 +209,11 @@ package final class PostgresDriver: StoreDriver {
     for try await row in rows {
       let (
         id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
-        answerPrivate, answeredAt, published, session, flagged, original, starred, rowid
+        answerPrivate, answeredAt, published, session, flagged, original, starred, label, rowid
       ) = try row.decode(
         (
           String, String, Bool, String, Double, String?, String?, Int, String, String?, Bool,
-          Double?, Bool, Int64, String?, String?, Bool, Int64
+          Double?, Bool, Int64, String?, String?, Bool, String?, Int64
         ).self)
       records.append(
         QuestionRecord(
@@ -221,7 +221,7 @@ package final class PostgresDriver: StoreDriver {
           createdAt: createdAt, token: token, attendee: attendee, votes: votes, state: state,
           answer: answer, answerPrivate: answerPrivate, answeredAt: answeredAt,
           published: published, session: session, flagged: flagged, original: original,
-          starred: starred, rowid: rowid))
+          starred: starred, label: label, rowid: rowid))
     }
     return records
   }
@@ -250,7 +250,7 @@ package final class PostgresDriver: StoreDriver {
         votes = \(record.votes), state = \(record.state), answer = \(record.answer),
         answerPrivate = \(record.answerPrivate), answeredAt = \(record.answeredAt),
         published = \(record.published), original = \(record.original),
-        starred = \(record.starred)
+        starred = \(record.starred), label = \(record.label)
       WHERE id = \(record.id)
       """, logger: logger)
   }
@@ -267,7 +267,7 @@ package final class PostgresDriver: StoreDriver {
         \(record.createdAt), \(record.token), \(record.attendee), \(record.votes),
         \(record.state), \(record.answer), \(record.answerPrivate), \(record.answeredAt),
         \(record.published), \(record.session), \(record.flagged), \(record.original),
-        \(record.starred))
+        \(record.starred), \(record.label))
       """, logger: logger)
   }
 

@@ -128,6 +128,7 @@ package enum PostgresSchema {
         """,
       ]
     ),
+    ("v8: labels", ["ALTER TABLE question ADD COLUMN label text"]),
   ]
 
   /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from

@@ -31,9 +31,12 @@ extension SQLiteDriver {
       }
       let step: StoreRules.ActionStep
       let queue = StoreRules.queue(from: try Self.roomStateValue(db, session, "queue"))
+      let labels =
+        action == .relabel
+        ? StoreRules.labels(from: try Self.roomStateValue(db, session, "labels")) : []
       switch StoreRules.perform(
         action, on: record, id: id, highlighted: try Self.highlighted(db, session), text: text,
-        isPrivate: isPrivate, at: time, queue: queue)
+        isPrivate: isPrivate, at: time, queue: queue, labels: labels)
       {
       case .failure(let refusal):
         return QuestionStore.ActionOutcome(
@@ -60,7 +63,7 @@ extension SQLiteDriver {
         sql: "INSERT INTO transition (token, question, action, at, text) VALUES (?, ?, ?, ?, ?)",
         arguments: [
           token.uuidString, id.uuidString, action.rawValue, time.timeIntervalSinceReferenceDate,
-          StoreRules.transitionText(of: action, text),
+          StoreRules.transitionText(of: action, action == .relabel ? step.record.label : text),
         ])
       return QuestionStore.ActionOutcome(
         question: step.record.question,

@@ -175,7 +175,7 @@ extension SQLiteDriver {
     async throws(StoreError)
     -> (
       seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
-      nextUp: NextUp?
+      nextUp: NextUp?, labels: [String]
     )
   {
     try await read { db in
@@ -195,7 +195,8 @@ extension SQLiteDriver {
       let nextUp = try Self.nextUp(db, session, presenter: presenter)
       return (
         seq, questions, try Self.highlighted(db, session), try Self.announcement(db, session),
-        nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp
+        nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp,
+        StoreRules.labels(from: try Self.roomStateValue(db, session, "labels"))
       )
     }
   }
@@ -244,6 +245,8 @@ extension SQLiteDriver {
         announcement: changed.announcement
           ? (try Self.announcement(db, session) ?? Announcement()) : nil,
         nextUp: changed.queue ? try Self.nextUp(db, session, presenter: presenter) : nil,
+        labels: changed.labels
+          ? StoreRules.labels(from: try Self.roomStateValue(db, session, "labels")) : nil,
         presenter: presenter)
     }
   }

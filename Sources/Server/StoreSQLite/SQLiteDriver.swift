@@ -152,6 +152,9 @@ package final class SQLiteDriver: StoreDriver {
       try addLoginTables(db)
     }
     migrator.registerMigration("v7: toolkit", migrate: Self.addToolkit)
+    migrator.registerMigration("v8: labels") { db in
+      try db.alter(table: QuestionRecord.databaseTableName) { $0.add(column: "label", .text) }
+    }
     return migrator
   }
 
@@ -181,6 +184,11 @@ package final class SQLiteDriver: StoreDriver {
         return (moved.question, false)
       }
       try Self.requireOpen(db, session)
+      var question = question
+      if let label = question.label {
+        let labels = StoreRules.labels(from: try Self.roomStateValue(db, session, "labels"))
+        question.label = try StoreRules.sessionLabel(label, labels: labels)
+      }
       try QuestionRecord(question, session: session).insert(db)
       try Self.logChange(db, session, question.id, .added)
       return (question, true)
@@ -219,7 +227,7 @@ package final class SQLiteDriver: StoreDriver {
     }
   }
 
-  package func page(limit: Int, before: UUID?, byVotes: Bool, session: Int64)
+  package func page(limit: Int, before: UUID?, byVotes: Bool, label: String?, session: Int64)
     async throws(StoreError)
     -> [StoredQuestion]
   {
@@ -227,6 +235,7 @@ package final class SQLiteDriver: StoreDriver {
       // The sort's keys, most significant first; the page resumes after the anchor's.
       let keys = (byVotes ? ["votes"] : []) + ["createdAt", "rowid"]
       var request = Self.questions(session).order(keys.map { Column($0).desc }).limit(limit)
+      if let label { request = request.filter(Column("label") == label) }
       if let before {
         guard
           let anchor = try Row.fetchOne(

@@ -58,7 +58,7 @@ struct AttendeePages: Sendable {
     view.maxLength = maxQuestionLength
     let now = room.environment.uptime()
     if let kept = recent.get(code ?? "", now: now) {
-      (view.questions, view.highlighted, view.announcement) = kept
+      (view.questions, view.highlighted, view.announcement, view.labels) = kept
     } else {
       let questions = try await room.store.page(limit: AttendeePage.listed * 2, byVotes: true)
         .filter { $0.publicState == .live || $0.publicState == .answered }
@@ -70,9 +70,10 @@ struct AttendeePages: Sendable {
         }
       let highlighted = try await room.store.highlighted()
       let announcement = try await room.store.announcement()?.text
-      recent.set(code ?? "", (Array(questions), highlighted, announcement), now: now)
-      (view.questions, view.highlighted, view.announcement) =
-        (Array(questions), highlighted, announcement)
+      let labels = try await room.store.labels()
+      recent.set(code ?? "", (Array(questions), highlighted, announcement, labels), now: now)
+      (view.questions, view.highlighted, view.announcement, view.labels) =
+        (Array(questions), highlighted, announcement, labels)
     }
     return view
   }
@@ -125,7 +126,7 @@ struct AttendeePages: Sendable {
     let outcome = await FormQuestions(room: room).ask(
       content: form.content, name: form.name, token: token,
       address: addresses.budgetKey(request, peer: context.remoteAddress),
-      open: session?.open ?? true)
+      open: session?.open ?? true, label: form.label)
     let refusal: FormRefusalWords
     var status = HTTPResponse.Status.badRequest
     var headers: HTTPFields = [:]
@@ -152,7 +153,7 @@ struct AttendeePages: Sendable {
     var response = QnAServerApp.html(
       AttendeePage.render(
         try await view(room, session: session), token: token, notice: .refused(refusal),
-        draft: (form.content, form.name ?? ""),
+        draft: (form.content, form.name ?? "", form.label),
         words: QnAServerApp.words(for: request)))
     response.status = status
     for field in headers { response.headers.append(field) }
@@ -164,11 +165,15 @@ struct AskForm: Decodable {
   var content: String
   var name: String?
   var token: String?
+  /// Extension `labels`: the session's label the question goes under (empty: none).
+  var label: String?
 }
 
 /// Each room's public questions as last read, for a second.
 final class RecentRooms: Sendable {
-  typealias Entry = (questions: [StoredQuestion], highlighted: UUID?, announcement: String?)
+  typealias Entry = (
+    questions: [StoredQuestion], highlighted: UUID?, announcement: String?, labels: [String]
+  )
   private let entries = Mutex<[String: (at: Duration, entry: Entry)]>([:])
   static let lifetime: Duration = .seconds(1)
 

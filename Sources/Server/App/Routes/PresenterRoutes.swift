@@ -50,8 +50,10 @@ extension QnAServerApp {
       case let other?:
         throw HTTPError(.badRequest, message: "sort must be newest or votes, not '\(other)'")
       }
-      return try await room.store.page(limit: limit, before: before, byVotes: byVotes)
-        .map(QuestionJSON.init)
+      return try await room.store.page(
+        limit: limit, before: before, byVotes: byVotes,
+        label: try await labelFilter(request, room: room)
+      ).map(QuestionJSON.init)
     }
     // Every presenter action, as the console's: `answer` takes an optional JSON body
     // `{"text": …, "private": bool}`. An `Idempotency-Key` header (a UUID) makes a retried
@@ -64,6 +66,7 @@ extension QnAServerApp {
         switch action {
         case .answer: body = try await answerBody(request)
         case .edit: body = try await editBody(request, maxLength: room.settings.maxQuestionLength)
+        case .relabel: body = AnswerBody(text: try await relabelBody(request))
         default: body = AnswerBody()
         }
         let key = try idempotencyKey(request)
@@ -91,14 +94,19 @@ extension QnAServerApp {
     }
     addRoomActionRoutes(to: router, room: roomOf)
     addFilterRoutes(to: router, room: roomOf)
-    // Every question in every state: `?format=csv|json|markdown` (CSV by default).
+    addLabelRoutes(to: router, room: roomOf)
+    // Every question in every state: `?format=csv|json|markdown` (CSV by default); with
+    // `?label=NAME`, only those under that label.
     router.get("/api/export") { request, context -> Response in
       let room = try roomOf(context)
       let raw = request.uri.queryParameters["format"].map(String.init) ?? "csv"
       guard let format = ExportFormat(rawValue: raw) else {
         throw HTTPError(.badRequest, message: "format must be csv, json or markdown")
       }
-      let export = try await room.store.export()
+      let label = try await labelFilter(request, room: room)
+      let export = try await room.store.export().filter {
+        label == nil || $0.question.label == label
+      }
       return Response(
         status: .ok,
         headers: [
@@ -236,8 +244,13 @@ struct QuestionJSON: ResponseEncodable, Sendable {
   var flagged: [String]
   /// The text as asked, when a presenter edited it.
   var original: String?
+  /// A presenter starred it; the session's label it is filed under, if any.
+  var starred: Bool
+  var label: String?
 
   init(_ question: StoredQuestion) {
+    starred = question.starred
+    label = question.label
     flagged = question.flagged
     original = question.original
     state = question.publicState.rawValue
