@@ -79,6 +79,7 @@ class Tmux:
             variables += ["-e", f"{key}={value}"]
         self.run("new-session", "-d", "-x", str(columns), "-y", str(rows), "-s", "main",
                  *variables, "bash --norc --noprofile")
+        self.pid = int(self.run("display", "-p", "#{pid}").strip())
 
     def run(self, *arguments):
         return subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", *arguments],
@@ -104,6 +105,18 @@ class Tmux:
 
     def kill(self):
         subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
+        # A server that outlives kill-server (it has been seen to) is ended by its pid: ours.
+        deadline = time.time() + 2
+        while time.time() < deadline:
+            try:
+                os.kill(self.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def screenshot(page, path):

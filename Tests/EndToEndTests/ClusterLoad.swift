@@ -81,4 +81,28 @@ struct ClusterLoad: Sendable {
     }
     #expect(stored.allSatisfy { $0["answered"] as? Bool == true })
   }
+
+  /// The slowest answer an attendee's question got on the connection it went out on: from
+  /// each `sent` to the `created`, `waiting` or `failed` for its token. A connection that
+  /// ended first takes its unanswered questions with it (they go again, and are timed, on
+  /// the next one).
+  func slowestAnswer() -> Duration {
+    var worst = Duration.zero
+    for client in clients {
+      var sentAt: [String: ContinuousClock.Instant] = [:]
+      for event in client.events {
+        let token = event.fields["token"] as? String
+        switch event.name {
+        case "sent": if let token { sentAt[token] = event.at }
+        case "created", "waiting", "failed":
+          if let token, let sent = sentAt.removeValue(forKey: token) {
+            worst = max(worst, event.at - sent)
+          }
+        case "disconnected": sentAt = [:]
+        default: break
+        }
+      }
+    }
+    return worst
+  }
 }

@@ -139,8 +139,10 @@ struct DatabaseFaultTests {
       pools.append(metrics)
     }
     let (worst, worstCall) = slowest.withLock { $0 }
+    let slowestAnswer = load.slowestAnswer()
     print(
       "database faults: \(report.joined(separator: "; ")); slowest call \(worst) (\(worstCall)); "
+        + "slowest answer to an attendee's question \(slowestAnswer); "
         + "pools at their floor \(backAfter) after the clients ended; "
         + "deadline hits \(pools.map { Int($0["qna_database_deadline_hits_total"] ?? -1) }) "
         + "of which still running in the driver "
@@ -157,6 +159,10 @@ struct DatabaseFaultTests {
     load.expectStored(stored)
     // A request makes a few store calls, each given up at the limit: none hangs past them.
     #expect(worst < Self.callLimit * 3, "\(worstCall)")
+    // An attendee's question is answered (stored, or refused for now) within its calls'
+    // limits: up to three store calls (its token looked up, the filter's lists, the insert),
+    // each given up at the limit.
+    #expect(slowestAnswer < Self.callLimit * 4)
     for (index, pool) in pools.enumerated() {
       #expect(
         pool["qna_database_pool_in_use_connections"] == 1,

@@ -111,7 +111,8 @@ struct FailoverTests {
     print(
       "failover: primary killed, standby promoted \(promotedAt - killedAt) later; every room "
         + "equal to the database \(current.map { "\($0)" } ?? "never") after the promotion; "
-        + "\(stored.count) questions, \(acknowledged.count) acknowledged")
+        + "\(stored.count) questions, \(acknowledged.count) acknowledged; slowest answer to "
+        + "a question \(ClusterLoad(clients: everyone, perClient: 0, voted: 0).slowestAnswer())")
     for (index, instance) in cluster.instances.enumerated() {
       let lines = instance.log.split(separator: "\n").filter { $0.contains("warning") }
       print(

@@ -80,7 +80,8 @@ struct RollingRestartTests {
     }
     print(
       "rolling restart: instances down for \(downtimes); \(gaps.count) disconnections, "
-        + "worst gap \(gaps.max() ?? .zero), attempts \(attempts); reasons \(Set(reasons))")
+        + "worst gap \(gaps.max() ?? .zero), attempts \(attempts); reasons \(Set(reasons)); "
+        + "slowest answer to an attendee's question \(load.slowestAnswer())")
     #expect(statuses == [0, 0, 0], "\(clients.map(\.stderr))")
     load.expectStored(stored)
     #expect(!gaps.isEmpty, "some client was on a restarted instance")

@@ -73,7 +73,7 @@ package final class RoomFanOut: Sendable {
   }
 
   /// The hub's state, touched only by its one task.
-  private final class Worker: @unchecked Sendable {
+  final class Worker: @unchecked Sendable {
     // @unchecked: only `run`, one task, ever touches these fields.
     package let store: QuestionStore
     package let window: Duration
@@ -155,7 +155,7 @@ package final class RoomFanOut: Sendable {
       }
     }
 
-    private func current() async throws(StoreError) -> (epoch: UUID, seq: Int) {
+    func current() async throws(StoreError) -> (epoch: UUID, seq: Int) {
       if let epoch, let lastSent { return (epoch, lastSent) }
       let fresh = (try await store.roomEpoch(), try await store.currentSeq())
       epoch = fresh.0
@@ -169,19 +169,30 @@ package final class RoomFanOut: Sendable {
     private func welcome(_ connection: SocketConnection, _ join: Join, attendee: UUID?)
       async throws(StoreError)
     {
-      let (epoch, seq) = try await current()
+      let epoch: UUID
+      let seq: Int
+      do {
+        (epoch, seq) = try await current()
+      } catch {
+        // The room's sequence could not be read: the join is tried again in a moment.
+        retryLater(.join(connection, join, attendee: attendee))
+        throw error
+      }
       members[connection.id] = nil
       if let since = join.since, join.epoch == epoch, since <= seq, seq - since <= Self.catchUpLimit
       {
-        if since < seq {
-          let changes = try await store.changes(
-            after: since, upTo: seq, presenter: connection.isPresenter)
-          send(changes, to: [connection])
-        }
-        members[connection.id] = Member(connection: connection)
+        // Behind until its catch-up is sent: a read that fails is tried again.
+        members[connection.id] = Member(connection: connection, behind: since)
+        try await catchUpBehind()
         return
       }
-      try await sendSnapshot(to: connection, attendee: attendee, epoch: epoch)
+      do {
+        try await sendSnapshot(to: connection, attendee: attendee, epoch: epoch)
+      } catch {
+        // The room could not be read: the join is tried again in a moment.
+        retryLater(.join(connection, join, attendee: attendee))
+        throw error
+      }
     }
 
     /// Log rows a catch-up reads at most; further behind, a snapshot is cheaper.
@@ -193,7 +204,7 @@ package final class RoomFanOut: Sendable {
     /// the pages are the same bytes for every joiner, and what is the attendee's own follows
     /// in `roomOwn`; in today's format each socket's pages are made with its marks. Deltas
     /// for the socket wait until the last page is queued, then a catch-up brings it level.
-    private func sendSnapshot(to connection: SocketConnection, attendee: UUID?, epoch: UUID)
+    func sendSnapshot(to connection: SocketConnection, attendee: UUID?, epoch: UUID)
       async throws(StoreError)
     {
       let snapshot = try await sharedSnapshot(presenter: connection.isPresenter, epoch: epoch)
@@ -264,29 +275,11 @@ package final class RoomFanOut: Sendable {
       let room = try await store.snapshot(for: nil, presenter: presenter)
       let fresh = SharedSnapshot(
         seq: room.seq, epoch: epoch, questions: room.questions, highlighted: room.highlighted,
-        announcement: room.announcement, nextUp: room.nextUp, deflaters: deflaters, readAt: started,
+        announcement: room.announcement, nextUp: room.nextUp, labels: room.labels,
+        deflaters: deflaters, readAt: started,
         readCost: ContinuousClock.now - started)
       shared[presenter] = fresh
       return fresh
-    }
-
-    /// The snapshot as of `seq` is queued: what was broadcast since goes next, then the
-    /// socket takes every broadcast.
-    private func caughtUp(_ connection: SocketConnection, from seq: Int) async throws(StoreError) {
-      guard joining.remove(connection.id) != nil, !connection.isFinished else { return }
-      let (epoch, sent) = try await current()
-      if sent - seq > Self.catchUpLimit {
-        // Too far behind for a catch-up (a slow reader of a busy room): the room again, as
-        // it is now.
-        try await sendSnapshot(to: connection, attendee: connection.attendee, epoch: epoch)
-        return
-      }
-      if sent > seq {
-        let changes = try await store.changes(
-          after: seq, upTo: sent, presenter: connection.isPresenter)
-        send(changes, to: [connection])
-      }
-      members[connection.id] = Member(connection: connection)
     }
 
     private func scheduleFlush(urgent: Bool) {
@@ -311,76 +304,53 @@ package final class RoomFanOut: Sendable {
       // Whatever changed so far is in what this flush reads (or was in an earlier one).
       let since = changedSince
       changedSince = nil
+      do {
+        try await broadcast(since: since)
+      } catch {
+        // What changed still reaches the room: read again in a moment, whether or not
+        // anything else changes meanwhile.
+        changedSince = changedSince ?? since ?? ContinuousClock.now
+        retryLater(.flush)
+        throw error
+      }
+    }
+
+    private func broadcast(since: ContinuousClock.Instant?) async throws(StoreError) {
       let (_, sent) = try await current()
       let seq = try await store.currentSeq()
       guard seq > sent else { return }
-      lastSent = seq
       // Two audiences: attendees, and presenters (who see every question); each delta is
-      // read once for all of its audience.
+      // read once for all of its audience, and sent once every read is in (a read that
+      // fails leaves the whole range to the next flush).
+      var deliveries: [(changes: RoomChanges, audience: [SocketConnection])] = []
+      var notReading: [UUID] = []
       for presenter in [false, true] {
         var audience: [SocketConnection] = []
         for (id, member) in members where member.connection.isPresenter == presenter {
           guard member.behind == nil else { continue }
           if member.connection.isCongested {
             // Not reading: what changes waits for it, merged, until it reads again.
-            members[id]?.behind = sent
+            notReading.append(id)
             continue
           }
           audience.append(member.connection)
         }
         guard !audience.isEmpty else { continue }
         let changes = try await store.changes(after: sent, upTo: seq, presenter: presenter)
-        send(changes, to: audience)
+        deliveries.append((changes, audience))
       }
+      lastSent = seq
+      for id in notReading { members[id]?.behind = sent }
+      for delivery in deliveries { send(delivery.changes, to: delivery.audience) }
       if let since, !members.isEmpty {
         fanOutTime(ContinuousClock.now - since)
       }
       try await catchUpBehind()
     }
 
-    /// Brings the sockets that were not reading level, those that read again now: one
-    /// catch-up each, from where they stopped, read once per starting point.
-    private func catchUpBehind() async throws(StoreError) {
-      let waiting = members.values.filter { $0.behind != nil }
-      guard !waiting.isEmpty else { return }
-      let (epoch, sent) = try await current()
-      var groups: [Int: [Bool: [SocketConnection]]] = [:]
-      var stillWaiting = false
-      for member in waiting {
-        guard let behind = member.behind else { continue }
-        if member.connection.isCongested {
-          stillWaiting = true
-          continue
-        }
-        members[member.connection.id]?.behind = nil
-        if sent - behind > Self.catchUpLimit {
-          members[member.connection.id] = nil
-          try await sendSnapshot(
-            to: member.connection, attendee: member.connection.attendee, epoch: epoch)
-          continue
-        }
-        groups[behind, default: [:]][member.connection.isPresenter, default: []].append(
-          member.connection)
-      }
-      for (behind, audiences) in groups where behind < sent {
-        for (presenter, sockets) in audiences {
-          let changes = try await store.changes(after: behind, upTo: sent, presenter: presenter)
-          send(changes, to: sockets)
-        }
-      }
-      guard stillWaiting, !retryScheduled else { return }
-      retryScheduled = true
-      let commands = self.commands
-      let pause = max(window, .milliseconds(50))
-      Task {
-        try? await Task.sleep(for: pause)
-        commands.yield(.retryBehind)
-      }
-    }
-
     /// One broadcast: encoded once per format its sockets asked for, framed once per framing,
     /// and handed to each event loop once for all of its sockets.
-    private func send(_ changes: RoomChanges, to sockets: [SocketConnection]) {
+    func send(_ changes: RoomChanges, to sockets: [SocketConnection]) {
       var byFormat: [Bool: [SocketConnection]] = [:]
       for socket in sockets { byFormat[socket.isCompact, default: []].append(socket) }
       for (compact, group) in byFormat {
