@@ -204,9 +204,16 @@ package enum StoreRules {
     }
   }
 
-  /// The text a transition keeps: an answer's, an edit's, a label's.
-  package static func transitionText(of action: PresenterActionKind, _ text: String?) -> String? {
-    action == .answer || action == .edit || action == .relabel ? text : nil
+  /// The text a transition keeps: an answer's, an edit's, and the label a relabel left on
+  /// `record` (as the session spells it, not as it was typed).
+  package static func transitionText(
+    of action: PresenterActionKind, _ text: String?, record: QuestionRecord
+  ) -> String? {
+    switch action {
+    case .answer, .edit: text
+    case .relabel: record.label
+    default: nil
+    }
   }
 
   /// The questions a log's rows name, in order, each once; those whose every row is a vote

@@ -38,8 +38,7 @@ extension PostgresDriver {
         from: try await Self.roomState(connection, session, "queue", logger: logger))
       let labels =
         action == .relabel
-        ? StoreRules.labels(
-          from: try await Self.roomState(connection, session, "labels", logger: logger)) : []
+        ? try await Self.labels(connection, session, logger: logger) : []
       let step: StoreRules.ActionStep
       switch StoreRules.perform(
         action, on: record, id: id, highlighted: highlighted, text: text, isPrivate: isPrivate,
@@ -83,7 +82,7 @@ extension PostgresDriver {
         """
         INSERT INTO transition (token, question, action, at, text)
         VALUES (\(token.uuidString), \(id.uuidString), \(action.rawValue),
-          \(time.timeIntervalSinceReferenceDate), \(StoreRules.transitionText(of: action, action == .relabel ? step.record.label : text)))
+          \(time.timeIntervalSinceReferenceDate), \(StoreRules.transitionText(of: action, text, record: step.record)))
         """, logger: logger)
       return QuestionStore.ActionOutcome(
         question: step.record.question,

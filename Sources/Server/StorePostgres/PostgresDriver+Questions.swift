@@ -25,8 +25,7 @@ extension PostgresDriver {
       try await Self.requireOpen(connection, session, logger: logger)
       var question = question
       if let label = question.label {
-        let labels = StoreRules.labels(
-          from: try await Self.roomState(connection, session, "labels", logger: logger))
+        let labels = try await Self.labels(connection, session, logger: logger)
         question.label = try StoreRules.sessionLabel(label, labels: labels)
       }
       try await Self.insert(QuestionRecord(question, session: session), connection, logger: logger)

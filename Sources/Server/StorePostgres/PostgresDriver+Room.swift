@@ -227,8 +227,7 @@ extension PostgresDriver {
         highlighted.flatMap(UUID.init(uuidString:)),
         StoreRules.announcement(from: announcement),
         nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp,
-        StoreRules.labels(
-          from: try await Self.roomState(connection, session, "labels", logger: logger))
+        try await Self.labels(connection, session, logger: logger)
       )
     }
   }
@@ -300,8 +299,7 @@ extension PostgresDriver {
           ? try await Self.nextUp(connection, session, presenter: presenter, logger: logger)
           : nil,
         labels: changed.labels
-          ? StoreRules.labels(
-            from: try await Self.roomState(connection, session, "labels", logger: logger))
+          ? try await Self.labels(connection, session, logger: logger)
           : nil,
         presenter: presenter)
     }

@@ -6,8 +6,12 @@ import QnAStore
 /// The session's labels in SQLite (extension `labels`): one `roomState` value, changed with
 /// its log row and its token in one transaction.
 extension SQLiteDriver {
+  static func labels(_ db: Database, _ session: Int64) throws -> [String] {
+    StoreRules.labels(from: try roomStateValue(db, session, "labels"))
+  }
+
   package func labels(session: Int64) async throws(StoreError) -> [String] {
-    try await read { db in StoreRules.labels(from: try Self.roomStateValue(db, session, "labels")) }
+    try await read { db in try Self.labels(db, session) }
   }
 
   package func changeLabels(
@@ -15,7 +19,7 @@ extension SQLiteDriver {
   ) async throws(StoreError) -> QuestionStore.RoomActionOutcome {
     try await roomAction(kind.rawValue, text: name, token: token, at: time, session: session) {
       db in
-      let labels = StoreRules.labels(from: try Self.roomStateValue(db, session, "labels"))
+      let labels = try Self.labels(db, session)
       switch StoreRules.labels(after: kind, name, labels: labels) {
       case .failure(let refusal): return .refused(refusal.reason)
       case .success(nil): return .done(changed: false)

@@ -33,7 +33,7 @@ extension SQLiteDriver {
       let queue = StoreRules.queue(from: try Self.roomStateValue(db, session, "queue"))
       let labels =
         action == .relabel
-        ? StoreRules.labels(from: try Self.roomStateValue(db, session, "labels")) : []
+        ? try Self.labels(db, session) : []
       switch StoreRules.perform(
         action, on: record, id: id, highlighted: try Self.highlighted(db, session), text: text,
         isPrivate: isPrivate, at: time, queue: queue, labels: labels)
@@ -63,7 +63,7 @@ extension SQLiteDriver {
         sql: "INSERT INTO transition (token, question, action, at, text) VALUES (?, ?, ?, ?, ?)",
         arguments: [
           token.uuidString, id.uuidString, action.rawValue, time.timeIntervalSinceReferenceDate,
-          StoreRules.transitionText(of: action, action == .relabel ? step.record.label : text),
+          StoreRules.transitionText(of: action, text, record: step.record),
         ])
       return QuestionStore.ActionOutcome(
         question: step.record.question,

@@ -196,7 +196,7 @@ extension SQLiteDriver {
       return (
         seq, questions, try Self.highlighted(db, session), try Self.announcement(db, session),
         nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp,
-        StoreRules.labels(from: try Self.roomStateValue(db, session, "labels"))
+        try Self.labels(db, session)
       )
     }
   }
@@ -246,7 +246,7 @@ extension SQLiteDriver {
           ? (try Self.announcement(db, session) ?? Announcement()) : nil,
         nextUp: changed.queue ? try Self.nextUp(db, session, presenter: presenter) : nil,
         labels: changed.labels
-          ? StoreRules.labels(from: try Self.roomStateValue(db, session, "labels")) : nil,
+          ? try Self.labels(db, session) : nil,
         presenter: presenter)
     }
   }

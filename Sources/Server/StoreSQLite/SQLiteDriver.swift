@@ -186,7 +186,7 @@ package final class SQLiteDriver: StoreDriver {
       try Self.requireOpen(db, session)
       var question = question
       if let label = question.label {
-        let labels = StoreRules.labels(from: try Self.roomStateValue(db, session, "labels"))
+        let labels = try Self.labels(db, session)
         question.label = try StoreRules.sessionLabel(label, labels: labels)
       }
       try QuestionRecord(question, session: session).insert(db)
