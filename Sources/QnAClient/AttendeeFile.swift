@@ -22,6 +22,11 @@ public struct AttendeeFile: Sendable {
   public struct Identity: Sendable, Equatable {
     public var attendee: UUID
     public var credential: UUID?
+
+    public init(attendee: UUID, credential: UUID?) {
+      self.attendee = attendee
+      self.credential = credential
+    }
   }
 
   public init(directory: URL, serverURL: String, ownsDirectory: Bool = false) {
@@ -34,24 +39,35 @@ public struct AttendeeFile: Sendable {
   /// it cannot be kept (the id is then this run's only). A file from before `identity` holds
   /// only the id: the server that knew it issues its credential on the next join.
   public func load(orMake make: () -> UUID) throws(PrivateFiles.Failure) -> Identity {
-    if let data = try PrivateFiles.read(url) {
-      let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
-        $0.trimmingSpaces()
-      }
-      if let first = lines.first, let attendee = UUID(uuidString: first) {
-        return Identity(
-          attendee: attendee, credential: lines.dropFirst().first.flatMap(UUID.init(uuidString:)))
-      }
-    }
+    if let kept = try read() { return kept }
     let identity = Identity(attendee: make(), credential: nil)
+    // Two qna started together in one directory: the first file made is everyone's id.
+    try PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
+    if try PrivateFiles.create(url, with: Self.text(identity)) { return identity }
+    if let kept = try read() { return kept }
+    // Unreadable: replaced, as before.
     try keep(identity)
     return identity
+  }
+
+  private func read() throws(PrivateFiles.Failure) -> Identity? {
+    guard let data = try PrivateFiles.read(url) else { return nil }
+    let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map {
+      $0.trimmingSpaces()
+    }
+    guard let first = lines.first, let attendee = UUID(uuidString: first) else { return nil }
+    return Identity(
+      attendee: attendee, credential: lines.dropFirst().first.flatMap(UUID.init(uuidString:)))
+  }
+
+  private static func text(_ identity: Identity) -> Data {
+    let lines = [identity.attendee.uuidString] + (identity.credential.map { [$0.uuidString] } ?? [])
+    return Data((lines.joined(separator: "\n") + "\n").utf8)
   }
 
   /// Replaces what is kept (atomically: a new file renamed over the old).
   public func keep(_ identity: Identity) throws(PrivateFiles.Failure) {
     try PrivateFiles.prepareDirectory(url.deletingLastPathComponent(), tighten: ownsDirectory)
-    let lines = [identity.attendee.uuidString] + (identity.credential.map { [$0.uuidString] } ?? [])
-    try PrivateFiles.replace(url, with: Data((lines.joined(separator: "\n") + "\n").utf8))
+    try PrivateFiles.replace(url, with: Self.text(identity))
   }
 }

@@ -77,9 +77,35 @@ public enum PrivateFiles {
   /// Replaces the file atomically: a new owner-only file, synced, renamed over the old (a
   /// symlink there is replaced, its target untouched), then the directory synced.
   public static func replace(_ url: URL, with data: Data) throws(Failure) {
+    let temporary = try writeTemporary(beside: url, data)
+    guard rename(temporary, url.path) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw Failure(url.path, errno: code)
+    }
+    syncDirectory(url.deletingLastPathComponent())
+  }
+
+  /// Writes `data` as `url` unless a file is there already (then `false`, and it is left as
+  /// it is): whole or not at all, and never over another process's file written meanwhile
+  /// (a hard link fails where a rename would replace).
+  public static func create(_ url: URL, with data: Data) throws(Failure) -> Bool {
+    let temporary = try writeTemporary(beside: url, data)
+    defer { unlink(temporary) }
+    guard link(temporary, url.path) == 0 else {
+      if errno == EEXIST { return false }
+      throw Failure(url.path, errno: errno)
+    }
+    syncDirectory(url.deletingLastPathComponent())
+    return true
+  }
+
+  /// `data` in a new owner-only file beside `url`, synced; its path.
+  private static func writeTemporary(beside url: URL, _ data: Data) throws(Failure) -> String {
     let directory = url.deletingLastPathComponent()
+    // Unique per call, not per process: two threads of one process may write at once.
     let temporary = directory.appendingPathComponent(
-      ".\(url.lastPathComponent).\(getpid()).tmp"
+      ".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"
     ).path
     unlink(temporary)
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -102,12 +128,7 @@ public enum PrivateFiles {
       unlink(temporary)
       throw Failure(temporary, errno: code)
     }
-    guard rename(temporary, url.path) == 0 else {
-      let code = errno
-      unlink(temporary)
-      throw Failure(url.path, errno: code)
-    }
-    syncDirectory(directory)
+    return temporary
   }
 
   /// Removes the file (a symlink itself, not its target), then syncs the directory.

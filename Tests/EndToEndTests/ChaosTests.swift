@@ -26,29 +26,10 @@ struct ChaosTests {
         ["--url", server.url, "--wait-answered", "--timeout", "150s"] + Self.quickReconnect)
     }
     // Each attendee types a question every 40 ms (8 s in all), so that drops fall between,
-    // during and after sends.
-    for (number, client) in clients.enumerated() {
-      Task {
-        for index in 0..<perClient {
-          client.write("client \(number) question \(index)")
-          try? await Task.sleep(for: .milliseconds(40))
-        }
-        try? client.closeInput()
-      }
-    }
-    // Drop every socket at random intervals of 0.2–1 s until the clients are done.
-    let dropper = Task {
-      var drops = 0
-      while !Task.isCancelled {
-        try? await Task.sleep(for: .milliseconds(Int.random(in: 200...1000)))
-        if (try? await server.http("POST", "/control/drop")) != nil { drops += 1 }
-      }
-      return drops
-    }
-    var statuses: [Int32] = []
-    for client in clients { statuses.append(await client.exitStatus()) }
-    dropper.cancel()
-    let drops = await dropper.value
+    // during and after sends; every socket is dropped every 0.2–1 s until they are done.
+    let (statuses, drops) = await Self.ask(
+      perClient, each: .milliseconds(40), from: clients, droppingEvery: 200...1000, on: server
+    ) { "client \($0) question \($1)" }
 
     let stored: [[String: Any]]
     do {
@@ -81,6 +62,37 @@ struct ChaosTests {
     #expect(answeredPerClient == [perClient, perClient, perClient])
     #expect(drops >= 3, "the chaos happened")
     server.stop()
+  }
+
+  /// Each client types `count` questions, one every `pace`, then closes its input, while the
+  /// server drops every socket at random intervals of `drop` milliseconds until every client
+  /// has exited: their exit statuses, and how many drops there were.
+  static func ask(
+    _ count: Int, each pace: Duration, from clients: [HeadlessProcess],
+    droppingEvery drop: ClosedRange<Int>, on server: QnAServerProcess,
+    _ content: @escaping @Sendable (Int, Int) -> String
+  ) async -> (statuses: [Int32], drops: Int) {
+    for (number, client) in clients.enumerated() {
+      Task {
+        for index in 0..<count {
+          client.write(content(number, index))
+          try? await Task.sleep(for: pace)
+        }
+        try? client.closeInput()
+      }
+    }
+    let dropper = Task {
+      var drops = 0
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(Int.random(in: drop)))
+        if (try? await server.http("POST", "/control/drop")) != nil { drops += 1 }
+      }
+      return drops
+    }
+    var statuses: [Int32] = []
+    for client in clients { statuses.append(await client.exitStatus()) }
+    dropper.cancel()
+    return (statuses, await dropper.value)
   }
 
   @Test func aHalfOpenLinkIsDetectedAndNothingIsLost() async throws {

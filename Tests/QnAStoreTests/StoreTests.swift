@@ -180,7 +180,7 @@ struct StoreTests {
   }
 
   /// A crowd's first joins go to the database together (`ClaimBatcher`), each decided as if
-  /// alone: every one minted with its own credential, then proved by it, and a claim of an
+  /// alone: every one issued its own credential, then proved by it, and a claim of an
   /// id with another's credential refused, however the claims fell into transactions.
   @Test(arguments: StoreKind.allCases)
   func claimsMadeTogetherAreDecidedEachAsIfAlone(_ kind: StoreKind) async throws {
@@ -210,7 +210,9 @@ struct StoreTests {
       }
     }
     #expect(
-      try await claimAll({ _ in nil }, mint: { crowd[$0].credential }).allSatisfy { $0 == .minted })
+      try await claimAll({ _ in nil }, mint: { crowd[$0].credential }).enumerated().allSatisfy {
+        $0.element == .issued(crowd[$0.offset].credential)
+      })
     #expect(
       try await claimAll({ crowd[$0].credential }, mint: { _ in nil }).allSatisfy { $0 == .proved })
     let others = try await claimAll(
@@ -236,19 +238,23 @@ struct StoreTests {
     }
     #expect(try await claim(fresh, nil, mint: nil) == .needsMint, "nothing is written unasked")
     #expect(try await claim(fresh, UUID(), mint: nil) == .needsMint, "an invented credential")
-    #expect(try await claim(fresh, nil, mint: credential, name: "Zoë") == .minted)
+    #expect(try await claim(fresh, nil, mint: credential, name: "Zoë") == .issued(credential))
     #expect(try await claim(fresh, credential, mint: nil, name: "Zoë B.") == .proved)
     #expect(try await claim(fresh, nil, mint: UUID()) == .taken)
     #expect(try await claim(fresh, UUID(), mint: UUID()) == .taken)
     // An attendee from before identity (a row without a credential) is issued one. Until a
-    // join proves it, it may be issued again (its client may have lost the joined that carried
-    // it); once proved, it alone proves the id.
+    // join proves it, that same one is issued again, needing no mint (its client may have
+    // lost the joined that carried it, or shares the id with another client); once proved,
+    // it alone proves the id.
     try await store.join(attendee: old, name: nil, at: Date())
-    let (lost, issued) = (UUID(), UUID())
-    #expect(try await claim(old, nil, mint: lost) == .minted)
-    #expect(try await claim(old, nil, mint: issued) == .minted)
+    let issued = UUID()
+    #expect(try await claim(old, nil, mint: nil) == .needsMint)
+    #expect(try await claim(old, nil, mint: issued) == .issued(issued))
+    #expect(try await claim(old, nil, mint: UUID()) == .issued(issued), "the same again")
+    #expect(try await claim(old, nil, mint: nil) == .issued(issued), "no mint needed")
+    #expect(try await claim(old, UUID(), mint: nil) == .issued(issued), "a stale one")
     #expect(try await claim(old, issued, mint: nil) == .proved)
-    #expect(try await claim(old, lost, mint: UUID()) == .taken)
+    #expect(try await claim(old, UUID(), mint: UUID()) == .taken)
     #expect(try await claim(old, nil, mint: UUID()) == .taken)
     // The proved one's new name is recorded; a refused claim changes nothing.
     let seq = try await store.currentSeq()

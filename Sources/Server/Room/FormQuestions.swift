@@ -66,7 +66,9 @@ package struct FormQuestions: Sendable {
       let claim = try await room.store.claim(
         attendee: attendee, credential: nil, mint: room.environment.makeID(),
         name: RoomJoins.name(name), at: room.environment.now())
-      guard claim == .minted else { return .failure(.tryAgain(after: RoomReplies.storageRetry)) }
+      guard case .issued = claim else {
+        return .failure(.tryAgain(after: RoomReplies.storageRetry))
+      }
       room.metrics.attendeesIssued.increment()
       let record = StoredQuestion(
         id: room.environment.makeID(), content: content, askedFrom: room.environment.makeID(),

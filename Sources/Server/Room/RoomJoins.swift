@@ -67,10 +67,11 @@ package struct RoomJoins: Sendable {
     room.fanOut.join(connection, join, attendee: identity.attendee)
   }
 
-  /// Who the join's sender is: the id it claims, proved by its credential; else that id with
-  /// a new credential, if no join has proved one for it yet, or a new id (someone else's id,
-  /// or a client that lost a credential it had proved). New credentials come from its
-  /// address's budget. `nil` when none can be had now; the client was told when to ask again.
+  /// Who the join's sender is: the id it claims, proved by its credential, or issued the one
+  /// already issued for it while no join has proved it; else that id with a new credential,
+  /// if it has none yet, or a new id (someone else's id, or a client that lost a credential
+  /// it had proved). Only new credentials come from its address's budget. `nil` when none
+  /// can be had now; the client was told when to ask again.
   private func identify(_ join: Join, name: String?, from connection: SocketConnection) async
     -> SocketConnection.Identity?
   {
@@ -80,8 +81,15 @@ package struct RoomJoins: Sendable {
       var attendee = join.attendee
       var claim = try await store.claim(
         attendee: attendee, credential: join.credential, mint: nil, name: name, at: now)
-      if claim == .proved, let credential = join.credential {
+      switch claim {
+      case .proved:
+        if let credential = join.credential {
+          return .init(
+            attendee: attendee, credential: credential, claimed: join.attendee, name: name)
+        }
+      case .issued(let credential):
         return .init(attendee: attendee, credential: credential, claimed: join.attendee, name: name)
+      case .needsMint, .taken: break
       }
       if let address = connection.address,
         let wait = room.identities.take(address, now: room.environment.uptime())
@@ -89,14 +97,14 @@ package struct RoomJoins: Sendable {
         refuse(connection, RoomReplies.tooManyNewAttendees, retryAfter: wait)
         return nil
       }
-      let credential = room.environment.makeID()
+      let mint = room.environment.makeID()
       // Someone else's id: this client gets one of its own. Twice at most: a fresh id is
       // taken only by a race with another instance that made the same one.
       for _ in 0..<2 {
         if claim == .taken { attendee = room.environment.makeID() }
         claim = try await store.claim(
-          attendee: attendee, credential: nil, mint: credential, name: name, at: now)
-        if claim == .minted {
+          attendee: attendee, credential: nil, mint: mint, name: name, at: now)
+        if case .issued(let credential) = claim {
           room.metrics.attendeesIssued.increment()
           return .init(
             attendee: attendee, credential: credential, claimed: join.attendee, name: name)

@@ -6,11 +6,12 @@ import QnA
 public enum AttendeeClaim: Sendable, Equatable {
   /// The credential is the one issued for this id; the name is recorded.
   case proved
-  /// The id had no credential (a first join, or an attendee from before `identity`), or one
-  /// never proved, and now has the one given to mint.
-  case minted
-  /// As `minted`, but none was given to mint: ask again with one, when the minting budget
-  /// allows.
+  /// The id has no proved credential, and the join is given this one: the one already issued
+  /// for it (issued again, so that every client sharing the id holds the same one), else the
+  /// one given to mint (a first join, or an attendee from before `identity`).
+  case issued(UUID)
+  /// The id has no credential and none was given to mint: ask again with one, when the
+  /// minting budget allows.
   case needsMint
   /// The id has a proved credential and the join did not carry it: someone else's id.
   case taken
@@ -44,16 +45,21 @@ package struct StoredCredential: Sendable, Equatable {
 
 extension StoreRules {
   /// The decision behind a claim, given the attendee's stored credential (`nil`: no such
-  /// attendee in the session). A credential never proved may be issued again: its client may
-  /// have lost the `joined` that carried it with its connection (and a client without
-  /// `identity` never sends it); once a join has proved it, only it proves the id.
+  /// attendee in the session). A credential never proved is issued again, the same one, to
+  /// any join of its id: its client may have lost the `joined` that carried it with its
+  /// connection, a client without `identity` never sends it, and two clients sharing one
+  /// state directory join at once with the id alone (a new credential for each would leave
+  /// all but the last holding one that no longer proves the id). Issuing it again gives no
+  /// one more than minting would: the id is the attendee's secret. Once a join has proved it,
+  /// only it proves the id.
   package static func claim(stored: StoredCredential?, offered: UUID?, mint: UUID?)
     -> AttendeeClaim
   {
     if let credential = stored?.value {
       if let offered, credential == offered.uuidString { return .proved }
       if stored?.proved == true { return .taken }
+      if let issued = UUID(uuidString: credential) { return .issued(issued) }
     }
-    return mint == nil ? .needsMint : .minted
+    return mint.map(AttendeeClaim.issued) ?? .needsMint
   }
 }

@@ -27,9 +27,9 @@ extension QuestionStore {
   }
 
   /// Claims `attendee` for a join (extension `identity`, `StoreRules.claim`), in one
-  /// transaction: proved with its credential, or given `mint` as its credential when it has
-  /// none yet (`nil`: not now, the caller's minting budget is spent). The name is recorded on
-  /// `proved` and `minted` only. Claims made at once share their transaction
+  /// transaction: proved with its credential, issued again the one it has while no join has
+  /// proved it, or given `mint` as its credential when it has none yet (`nil`: not now, the
+  /// caller's minting budget is spent). The name is recorded on `proved` and `issued` only. Claims made at once share their transaction
   /// (`ClaimBatcher`): one durable write for a crowd of first joins.
   public func claim(
     attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date

@@ -75,7 +75,7 @@ extension PostgresDriver {
   private static func claim(
     _ request: ClaimRequest, _ connection: PostgresConnection, session: Int64, logger: Logger
   ) async throws -> AttendeeClaim {
-    let (attendee, credential, mint, name, time) = (
+    let (attendee, offered, mint, name, time) = (
       request.attendee, request.credential, request.mint, request.name, request.time
     )
     var stored: StoredCredential?
@@ -87,7 +87,7 @@ extension PostgresDriver {
     ).decode((String?, Bool).self) {
       stored = StoredCredential(value: credential, proved: proved)
     }
-    let claim = StoreRules.claim(stored: stored, offered: credential, mint: mint)
+    let claim = StoreRules.claim(stored: stored, offered: offered, mint: mint)
     switch claim {
     case .taken, .needsMint: break
     case .proved:
@@ -97,21 +97,25 @@ extension PostgresDriver {
         WHERE session = \(session) AND id = \(attendee.uuidString)
           AND (name IS DISTINCT FROM \(name) OR NOT credentialProved)
         """, logger: logger)
-    case .minted:
+    case .issued(let credential):
+      // The credential already stored stays (`StoreRules.claim` issues it again), one another
+      // instance stored between the read and the write included.
       let rows = try await connection.query(
         """
         INSERT INTO attendee (session, id, name, firstSeen, credential)
         VALUES (\(session), \(attendee.uuidString), \(name),
-          \(time.timeIntervalSinceReferenceDate), \(mint?.uuidString))
+          \(time.timeIntervalSinceReferenceDate), \(credential.uuidString))
         ON CONFLICT (session, id) DO UPDATE SET name = excluded.name,
-          credential = excluded.credential
+          credential = COALESCE(attendee.credential, excluded.credential)
         WHERE NOT attendee.credentialProved
-        RETURNING 1
+        RETURNING credential
         """, logger: logger)
-      var wrote = false
-      for try await _ in rows { wrote = true }
-      // Another instance minted this id between the read and the write.
-      if !wrote { return AttendeeClaim.taken }
+      var kept: UUID?
+      for try await value in rows.decode(String?.self) {
+        kept = value.flatMap(UUID.init(uuidString:))
+      }
+      // Another instance proved this id between the read and the write.
+      return kept.map(AttendeeClaim.issued) ?? .taken
     }
     return claim
   }

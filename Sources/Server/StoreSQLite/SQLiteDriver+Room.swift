@@ -78,18 +78,22 @@ extension SQLiteDriver {
           WHERE session = ? AND id = ? AND (name IS NOT ? OR credentialProved = 0)
           """,
         arguments: [name, session, attendee.uuidString, name])
-    case .minted:
-      try db.execute(
+    case .issued(let credential):
+      // The credential already stored stays (`StoreRules.claim` issues it again).
+      let kept = try String.fetchAll(
+        db,
         sql: """
           INSERT INTO attendee (session, id, name, firstSeen, credential) VALUES (?, ?, ?, ?, ?)
           ON CONFLICT(session, id) DO UPDATE SET name = excluded.name,
-            credential = excluded.credential
+            credential = COALESCE(attendee.credential, excluded.credential)
           WHERE attendee.credentialProved = 0
+          RETURNING credential
           """,
         arguments: [
           session, attendee.uuidString, name, request.time.timeIntervalSinceReferenceDate,
-          request.mint?.uuidString,
+          credential.uuidString,
         ])
+      return kept.first.flatMap(UUID.init(uuidString:)).map(AttendeeClaim.issued) ?? .taken
     }
     return claim
   }
