@@ -22,14 +22,17 @@ struct JoinCommand: AsyncParsableCommand {
     abstract: "Join a session by its code: the attendee's client in that talk's Q&A.",
     discussion: """
       The code is 6 characters, in any case (`qna-server session create` prints it). The \
-      server is --url's host and port (default: $QNA_URL's, else 127.0.0.1:8080); the \
-      session's socket is /s/CODE/socket there. A wrong or closed code is an error (exit 1) \
-      before the screen is taken. Any other option is passed to qna (`qna --help`): \
-      `qna join K7M2QX --headless --ask "Why?"`.
+      server is --url's host and port (default: $QNA_URL's, else 127.0.0.1:8080; http:// \
+      and https:// are taken as ws:// and wss://); the session's socket is /s/CODE/socket \
+      there. The address the server prints, the QR code holds and the projector shows \
+      (http://HOST:PORT/s/CODE/) may stand for the code: its server is then the one joined. \
+      A wrong or closed code is an error (exit 1) before the screen is taken. Any other \
+      option is passed to qna (`qna --help`): `qna join K7M2QX --headless --ask "Why?"`.
       """,
     version: ProjectVersion.current)
 
-  @Argument(help: "The session's join code.") var code: String
+  @Argument(help: "The session's join code, or its address (http://HOST:PORT/s/CODE/).")
+  var code: String
   @Option(
     help:
       "The server (its scheme, host and port count; default: $QNA_URL, else ws://127.0.0.1:8080).")
@@ -40,12 +43,11 @@ struct JoinCommand: AsyncParsableCommand {
   func run() async throws {
     Catalogue.start()
     let base = url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080"
-    guard let canonical = JoinCode.canonical(code) else {
+    guard let (canonical, url) = Self.session(code, server: base) else {
       throw ValidationError(
         Catalogue.format(
           tr("'%s' is not a join code: 6 letters and digits (no 0, 1, I or O)"), code))
     }
-    let url = Self.sessionURL(code: canonical, server: base)
     let target: WebSocketURL
     do {
       target = try WebSocketURL(url)
@@ -59,6 +61,13 @@ struct JoinCommand: AsyncParsableCommand {
       await ServerCheck.probe(target, client: probe),
       code: canonical, url: target)
     await QnACommand.main(["--url", url] + options)
+  }
+
+  /// The session `typed` names: a join code on `server`, or the address the server prints for
+  /// it (which names its own server). `nil` when it is neither.
+  static func session(_ typed: String, server: String) -> (code: String, socket: String)? {
+    if let link = JoinCode.link(typed) { return link }
+    return JoinCode.canonical(typed).map { ($0, sessionURL(code: $0, server: server)) }
   }
 
   /// The session's socket on `server`; a code that is no code yet is left for the caller to

@@ -30,7 +30,8 @@ struct PresentCommand: AsyncParsableCommand {
       """,
     version: ProjectVersion.current)
 
-  @Argument(help: "A session's join code: its console, with its presenter token.")
+  @Argument(
+    help: "A session's join code, or its address: its console, with its presenter token.")
   var code: String?
   @Option(help: "The server's WebSocket URL (default: $QNA_URL, else ws://127.0.0.1:8080/socket).")
   var url: String?
@@ -60,14 +61,18 @@ struct PresentCommand: AsyncParsableCommand {
     Catalogue.start()
     let environment = ProcessInfo.processInfo.environment
     var base = url ?? environment["QNA_URL"] ?? "ws://127.0.0.1:8080/socket"
+    // The session's canonical code, and the page a pasted address names (where people join).
+    var canonical: String?
+    var linked: String?
     if let code {
-      guard JoinCode.canonical(code) != nil else {
+      guard let session = JoinCommand.session(code, server: base) else {
         Headless.fail(
           Catalogue.format(
             tr("'%s' is not a join code: 6 letters and digits (no 0, 1, I or O)"), code),
           status: .usage)
       }
-      base = JoinCommand.sessionURL(code: code, server: base)
+      (base, canonical) = (session.socket, session.code)
+      linked = JoinCode.link(code).map { ScreenCommand.pageAddress(socket: $0.socket) }
     }
     let target: WebSocketURL
     do {
@@ -90,8 +95,8 @@ struct PresentCommand: AsyncParsableCommand {
       client.handshake.extraHeaders =
         secret.map { $0.isEmpty ? [] : [("Authorization", "Bearer \($0)")] } ?? []
       let outcome = await ServerCheck.probe(target, client: client)
-      if let code {
-        ServerCheck.requireSession(outcome, code: code, url: target, closedIsFine: true)
+      if let canonical {
+        ServerCheck.requireSession(outcome, code: canonical, url: target, closedIsFine: true)
       }
       guard case .refused(401) = outcome else { break }
       let offered = secret != nil
@@ -115,8 +120,8 @@ struct PresentCommand: AsyncParsableCommand {
     var options = TerminalFrontEnd.Options(
       colors: QnACommand.colors(noColor: noColor), bell: false, mouse: !noMouse,
       presenter: true, screenReader: QnACommand.screenReader(screenReader))
-    let canonical = code.flatMap(JoinCode.canonical)
-    let address = joinURL ?? ScreenCommand.joinAddress(server: target, code: canonical)
+    let address =
+      joinURL ?? linked ?? ScreenCommand.joinAddress(server: target, code: canonical)
     options.join = ProjectorScreen(joining: address, code: canonical)
     try await QnACommand.runTerminal(
       url: target, configuration: configuration, logFile: logFile, options: options)

@@ -28,7 +28,8 @@ struct ScreenCommand: AsyncParsableCommand {
       """,
     version: ProjectVersion.current)
 
-  @Argument(help: "A session's join code.") var code: String?
+  @Argument(help: "A session's join code, or its address (http://HOST:PORT/s/CODE/).")
+  var code: String?
   @Option(help: "The server (default: $QNA_URL, else ws://127.0.0.1:8080).") var url: String?
   @Option(
     help: """
@@ -46,24 +47,24 @@ struct ScreenCommand: AsyncParsableCommand {
     Catalogue.start()
     let base = url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080"
     var canonical: String?
+    var socket = Self.defaultRoomSocket(base)
     if let code {
-      guard let valid = JoinCode.canonical(code) else {
+      guard let session = JoinCommand.session(code, server: base) else {
         throw ValidationError(
           Catalogue.format(
             tr("'%s' is not a join code: 6 letters and digits (no 0, 1, I or O)"), code))
       }
-      canonical = valid
+      (canonical, socket) = (session.code, session.socket)
     }
-    let socket =
-      canonical.map { JoinCommand.sessionURL(code: $0, server: base) }
-      ?? Self.defaultRoomSocket(base)
+    // A pasted address is where people join (a prefix kept): the QR code shows it.
+    let linked = code.flatMap(JoinCode.link).map { Self.pageAddress(socket: $0.socket) }
     let target: WebSocketURL
     do {
       target = try WebSocketURL(socket)
     } catch {
       throw ValidationError("\(error)")
     }
-    let address = joinURL ?? Self.joinAddress(server: target, code: canonical)
+    let address = joinURL ?? linked ?? Self.joinAddress(server: target, code: canonical)
     var client = EngineConfiguration.defaultClient
     client.proxy = try proxyOptions.settings()
     if let canonical {
@@ -91,6 +92,15 @@ struct ScreenCommand: AsyncParsableCommand {
     let path = rest.dropFirst(authority.count)
     guard path.isEmpty || path == "/" else { return url }
     return url[..<schemeEnd.upperBound] + authority + "/socket"
+  }
+
+  /// The attendee page a session's socket belongs to: `wss://H/P/s/CODE/socket` is
+  /// `https://H/P/s/CODE/`.
+  static func pageAddress(socket: String) -> String {
+    let page = socket.hasSuffix("/socket") ? String(socket.dropLast("socket".count)) : socket
+    if page.hasPrefix("wss://") { return "https://" + page.dropFirst("wss://".count) }
+    if page.hasPrefix("ws://") { return "http://" + page.dropFirst("ws://".count) }
+    return page
   }
 
   /// The attendee page on the server a socket URL names: `/s/CODE/`, or `/room/`.

@@ -69,6 +69,48 @@ struct JoinEndToEndTests {
     #expect(try await server.questions().isEmpty)
   }
 
+  /// What a user pastes: the address `session create` prints (the QR code's and the
+  /// projector's), a code with the page's http:// server as --url, and a bare code.
+  @Test func joinTakesTheAddressTheServerPrintsAndThePagesScheme() async throws {
+    let directory = HeadlessProcess.freshDirectory()
+    let database = directory.appendingPathComponent("qna.sqlite").path
+    let server = try await QnAServerProcess(["--port", "0", "--db", database])
+    defer { server.stop() }
+    let origin = "http://127.0.0.1:\(server.port)"
+    let made = try ProgramRun(
+      QnAServerProcess.path,
+      ["session", "create", "Pasted", "--db", database, "--public-url", origin])
+    let lines = made.output.split(separator: "\n").map(String.init)
+    let code = String(try #require(lines.first { $0.hasPrefix("code: ") }).dropFirst(6))
+    let printed = String(try #require(lines.first { $0.hasPrefix("join: ") }).dropFirst(6))
+    #expect(printed == "\(origin)/s/\(code)/")
+    let state = HeadlessProcess.freshDirectory()
+    for (number, arguments) in [
+      [printed], [code, "--url", origin],
+      [code.lowercased(), "--url", "ws://127.0.0.1:\(server.port)"],
+    ].enumerated() {
+      let run = try Self.join(
+        arguments + ["--headless", "--ask", "Pasted \(number)", "--exit-after-send"], state: state)
+      #expect(run.status == 0, "\(arguments): \(run.errors)")
+      #expect(run.output.contains(#""session":"\#(code)""#), "\(run.output)")
+    }
+    let token = String(try #require(lines.first { $0.hasPrefix("token: ") }).dropFirst(7))
+    let listed = try await server.http(
+      "GET", "/s/\(code)/api/questions", headers: ["Authorization": "Bearer \(token)"])
+    for number in 0..<3 { #expect(listed.body.contains("Pasted \(number)"), "\(listed.body)") }
+    // https:// is the page's secure scheme: qna goes to wss:// (TLS, which this plain server
+    // does not speak), never "unsupported URL scheme".
+    // A failed TLS handshake is retried like any failed link: --timeout ends the run.
+    let secure = try Self.join(
+      [
+        code, "--url", "https://127.0.0.1:\(server.port)", "--headless", "--ask", "TLS?",
+        "--exit-after-send", "--timeout", "3s",
+      ], state: state)
+    #expect(secure.status == 5 && !secure.errors.contains("unsupported URL scheme"))
+    let reasons = secure.output.split(separator: "\n").filter { $0.contains("disconnected") }
+    #expect(reasons.contains { $0.lowercased().contains("tls") }, "\(secure.output)")
+  }
+
   @Test func aBackEndWithoutSessionsIsAClearError() async throws {
     let backend = try PeerProcess(script: "reference_backend.py")
     defer { backend.stop() }
