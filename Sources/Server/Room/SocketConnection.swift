@@ -61,6 +61,13 @@ package final class SocketConnection: Sendable {
     /// Through the WebSocket library, which frames (and compresses) each message for this
     /// socket alone: the per-socket baseline (`--legacy-broadcast`).
     case library(any SocketWriter)
+
+    /// Where the close handshake goes, either way.
+    var closer: any SocketWriter {
+      switch self {
+      case .frames(_, _, let closer), .library(let closer): closer
+      }
+    }
   }
 
   /// Who a socket joined the room as: set by its first join, never changed after.
@@ -318,20 +325,32 @@ package final class SocketConnection: Sendable {
   }
 
   /// The close handshake, with this code and reason, after what is queued; the socket ends
-  /// when the peer answers, or `timeout` later in any case.
+  /// when the peer answers, or `timeout` later in any case. `queued: false` (shutdown): at
+  /// once, the writer's queue dropped, so that no wait in it holds the close back (its
+  /// client catches up when it reconnects).
   /// Frames handed to the loop before it go out before the close frame; once the close frame
   /// is written (by this or by the library), none go after it (`RawFrameWriter`).
-  package func close(code: WebSocketErrorCode, reason: String, timeout: Duration = .seconds(5)) {
+  package func close(
+    code: WebSocketErrorCode, reason: String, timeout: Duration = .seconds(5),
+    queued: Bool = true
+  ) {
     if let writer {
-      if writer.queue.yield(.close(code, reason, timeout: timeout)).isTerminated {
-        channel.close(mode: .all, promise: nil)
+      guard !queued else {
+        if writer.queue.yield(.close(code, reason, timeout: timeout)).isTerminated {
+          channel.close(mode: .all, promise: nil)
+        }
+        return
       }
-      return
+      // A write of the writer's still under way is cancelled before it reaches the socket,
+      // rather than following the close frame.
+      writer.queue.finish()
+      writer.task.cancel()
     }
-    guard case .frames(_, _, let closer) = output, !isFinished else {
+    guard !isFinished else {
       channel.close(mode: .all, promise: nil)
       return
     }
+    let closer = output.closer
     let channel = self.channel
     closing.withLock { task in
       guard task == nil else { return }

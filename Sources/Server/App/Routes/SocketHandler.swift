@@ -18,11 +18,12 @@ struct SocketHandler: Sendable {
   /// The compressors every socket shares; `nil`: `--legacy-broadcast`, or no deflate.
   let deflaters: SharedDeflaters?
 
-  /// `session`: `nil` for the default one. The upgrade decided whether it is a presenter's.
+  /// `session`: `nil` for the default one. The upgrade decided whether it is a presenter's;
+  /// `arrival` is its ticket with the socket hub (`SocketHub.arrive`).
   func callAsFunction(
     _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
     _ context: WebSocketRouterContext<SocketRequestContext>, room: SessionRoom,
-    session: SessionRecord?, isPresenter: Bool, address: String?
+    session: SessionRecord?, isPresenter: Bool, address: String?, arrival: UUID
   ) async throws {
     let environment = room.environment
     let channel = context.requestContext.channel
@@ -45,12 +46,13 @@ struct SocketHandler: Sendable {
       maxQueuedBytes: configuration.sendQueueLimit, allQueued: sendBudget,
       uptime: environment.uptime)
     defer { connection.finish() }
-    switch room.sockets.add(connection, limit: configuration.maxConnections) {
+    switch room.sockets.add(connection, limit: configuration.maxConnections, arrival: arrival) {
     case .full:
       logger.warning("refused a socket: \(configuration.maxConnections) connections open")
       try await outbound.close(.init(codeNumber: 1013), reason: "too many connections")
       return
     case .shuttingDown:
+      // Shutdown waits for this (its ticket is held until the connection ends).
       try await outbound.close(.goingAway, reason: "server shutting down")
       return
     case .added:
@@ -78,6 +80,11 @@ struct SocketHandler: Sendable {
         case .binary(let buffer):
           await room.receive(Array(buffer.readableBytesView), from: connection)
         }
+      }
+      // Never back to the library with the close to come during shutdown: it would send
+      // 1000, after which a client does not come back. (A no-op once a close went either way.)
+      if room.sockets.isDraining {
+        try? await outbound.close(.goingAway, reason: "server shutting down")
       }
       logger.info("socket \(connection.id) closed")
     } catch {

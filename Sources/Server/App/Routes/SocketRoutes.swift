@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
@@ -18,6 +19,7 @@ extension QnAServerApp {
     let rooms = self.rooms
     let auth = self.auth
     let addresses = self.addresses
+    let sockets = rooms.main.sockets
     router.ws(
       "/socket",
       shouldUpgrade: { request, context in
@@ -25,16 +27,18 @@ extension QnAServerApp {
         if presenter, await !auth.admits(auth.offer(of: request, for: .admin), to: .admin) {
           return .dontUpgrade
         }
+        guard let arrival = Self.arrival(on: context.channel, sockets) else { return .dontUpgrade }
         context.upgrade.set(
           session: nil, room: rooms.main, isPresenter: presenter,
-          address: addresses.budgetKey(request, peer: context.channel.remoteAddress))
+          address: addresses.budgetKey(request, peer: context.channel.remoteAddress),
+          arrival: arrival)
         return .upgrade([:])
       },
       onUpgrade: { inbound, outbound, context in
         guard let upgrade = context.requestContext.upgrade.get() else { return }
         try await handle(
           inbound, outbound, context, room: upgrade.room, session: nil,
-          isPresenter: upgrade.isPresenter, address: upgrade.address)
+          isPresenter: upgrade.isPresenter, address: upgrade.address, arrival: upgrade.arrival)
       })
     router.ws(
       "/s/{code}/socket",
@@ -47,19 +51,33 @@ extension QnAServerApp {
         if presenter, await !auth.admits(auth.offer(of: request, for: scope), to: scope) {
           return .dontUpgrade
         }
+        guard let arrival = Self.arrival(on: context.channel, sockets) else { return .dontUpgrade }
         context.upgrade.set(
           session: session, room: room, isPresenter: presenter,
-          address: addresses.budgetKey(request, peer: context.channel.remoteAddress))
+          address: addresses.budgetKey(request, peer: context.channel.remoteAddress),
+          arrival: arrival)
         return .upgrade([:])
       },
       onUpgrade: { inbound, outbound, context in
         guard let upgrade = context.requestContext.upgrade.get() else { return }
         try await handle(
           inbound, outbound, context, room: upgrade.room, session: upgrade.session,
-          isPresenter: upgrade.isPresenter, address: upgrade.address)
+          isPresenter: upgrade.isPresenter, address: upgrade.address, arrival: upgrade.arrival)
       })
     if configuration.mock != nil { addEchoRoute(to: router) }
     return router
+  }
+
+  /// Shutdown waits for this upgrade until its socket is in the hub (`SocketHub.arrive`):
+  /// from the 101 on, the WebSocket library would close it with 1000 once the server stops.
+  /// Once shutdown has closed every socket there is no upgrade: the connection is dropped,
+  /// which its client retries (the refusal's 400 would tell it to give up).
+  private static func arrival(on channel: any Channel, _ sockets: SocketHub) -> UUID? {
+    guard let ticket = sockets.arrive(on: channel) else {
+      channel.close(mode: .all, promise: nil)
+      return nil
+    }
+    return ticket
   }
 
   /// `--mock` only: every message back as it came, through the same WebSocket layer as the
@@ -109,12 +127,19 @@ final class JudgedUpgrade: Sendable {
     var isPresenter: Bool
     /// The client's address as per-address budgets count it (`nil`: not counted).
     var address: String?
+    /// Its ticket with the socket hub until it is a socket there (`SocketHub.arrive`).
+    var arrival: UUID
   }
 
   private let value = Mutex<Value?>(nil)
-  func set(session: SessionRecord?, room: SessionRoom, isPresenter: Bool, address: String?) {
+  func set(
+    session: SessionRecord?, room: SessionRoom, isPresenter: Bool, address: String?,
+    arrival: UUID
+  ) {
     value.withLock {
-      $0 = Value(session: session, room: room, isPresenter: isPresenter, address: address)
+      $0 = Value(
+        session: session, room: room, isPresenter: isPresenter, address: address,
+        arrival: arrival)
     }
   }
   func get() -> Value? { value.withLock { $0 } }
