@@ -27,7 +27,7 @@ enum PresenterHelp {
       ("/", tr("search; Esc shows them all")),
       ("/#label", tr("only the questions under that label")),
       ("Ctrl-R Ctrl-L", tr("reconnect now / redraw the screen")),
-      ("F1, ?", tr("this help; any key closes it")),
+      ("F1, ?", tr("this help; ↑ ↓ scroll, Esc closes")),
       ("j", tr("how attendees join: the address and its QR code")),
       ("q, Ctrl-C", tr("quit")),
       ("F3", tr("the cursor on the last notice")),

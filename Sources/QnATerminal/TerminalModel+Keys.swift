@@ -82,7 +82,8 @@ extension TerminalModel {
       return []
     }
     if showsHelp || showsJoin {
-      // Any key closes the help (or how to join); Ctrl-C still quits from there.
+      if showsHelp, scrollHelp(key) { return [] }
+      // Any other key closes the help (or how to join); Ctrl-C still quits from there.
       showsHelp = false
       showsJoin = false
       return key == .control("c") ? requestQuit() : []
@@ -119,13 +120,13 @@ extension TerminalModel {
     switch key {
     case .text(let text):
       if text == "?" && editor.isEmpty {
-        showsHelp = true
+        showHelp()
         return []
       }
       editor.insert(Self.typeable(text))
     case .enter: return submit()
     case .function(1):
-      showsHelp = true
+      showHelp()
     case .control("c"): return requestQuit()
     case .control("d"):
       if editor.isEmpty { return requestQuit() }
@@ -157,6 +158,44 @@ extension TerminalModel {
   }
 
   private mutating func edit(_ key: Key) { Self.edit(key, in: &editor) }
+
+  /// The help's keys as drawn (a screen reader's without the legend of glyphs), and the rows
+  /// it may take: between the header and the footer.
+  var helpKeys: [(String, String)] {
+    HelpOverlay.drawn(
+      options.presenter ? PresenterHelp.keys : HelpOverlay.keys, plain: options.screenReader)
+  }
+  var helpHeight: Int { rows - 3 }
+
+  /// F1 or `?`: the help, from its first key.
+  mutating func showHelp() {
+    showsHelp = true
+    helpScroll = 0
+  }
+
+  /// While the help shows, ↑ ↓ PgUp PgDn Home End and the wheel scroll it (on a short
+  /// terminal its last keys are below the box). Returns whether `key` was one of them.
+  private mutating func scrollHelp(_ key: Key) -> Bool {
+    let count = helpKeys.count
+    let shown = HelpOverlay.fitting(count, height: helpHeight, plain: options.screenReader)
+    let page = max(1, shown - 1)
+    let steps: Int
+    switch key {
+    case .up: steps = -1
+    case .down: steps = 1
+    case .wheelUp: steps = -3
+    case .wheelDown: steps = 3
+    case .pageUp: steps = -page
+    case .pageDown: steps = page
+    case .home: steps = -count
+    case .end: steps = count
+    default: return false
+    }
+    // From the place drawn: a resize since may have left less to scroll.
+    let from = HelpOverlay.clamped(helpScroll, count: count, shown: shown)
+    helpScroll = HelpOverlay.clamped(from + steps, count: count, shown: shown)
+    return true
+  }
 
   /// The line-editing keys, on the question line or the search line.
   static func edit(_ key: Key, in editor: inout LineEditor) {

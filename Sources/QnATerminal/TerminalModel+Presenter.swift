@@ -122,7 +122,7 @@ extension TerminalModel {
       order = order == .popular ? .recent : .popular
       refreshRoom()
     case .text("/"): search = LineEditor(filter)
-    case .text("?"), .function(1): showsHelp = true
+    case .text("?"), .function(1): showHelp()
     case .text("j"): showsJoin = options.join != nil
     case .text("q"), .control("c"), .control("d"): return requestQuit()
     case .control("l"): return [.redraw]

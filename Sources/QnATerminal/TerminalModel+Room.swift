@@ -62,6 +62,9 @@ extension TerminalModel {
       self.selection = nil
     }
     selection = roomList.resolve(selection)
+    // The console's keys act on the selected question: its list is never without one while
+    // it has questions (from the start, and once an empty list fills).
+    if options.presenter, selection == nil { selection = roomList.first() }
   }
 
   // MARK: Keys
@@ -87,12 +90,13 @@ extension TerminalModel {
     case .home: selection = list.first()
     case .end: selection = list.last()
     case .escape:
-      // Back to the top of the room, unsearched.
+      // Back to the top of the room, unsearched (in the console, on its top question).
       selection = nil
       if !filter.isEmpty {
         filter = ""
         refreshRoom(searchChanged: true)
       }
+      if options.presenter { selection = roomList.first() }
     case .function(2), .control("o"):
       order = order == .popular ? .recent : .popular
       refreshRoom()

@@ -80,6 +80,8 @@ public struct TerminalModel: Sendable {
   public internal(set) var history = InputHistory()
   public internal(set) var scroll = ScrollPosition.following
   public internal(set) var showsHelp = false
+  /// The first key the help shows (↑ ↓ scroll it when the terminal is too short for all).
+  public internal(set) var helpScroll = 0
   /// The presenter's `j`: how to join, large, until any key.
   public internal(set) var showsJoin = false
   public internal(set) var confirmingQuit = false
@@ -98,7 +100,8 @@ public struct TerminalModel: Sendable {
   public internal(set) var chosenView: ListView?
   /// How the room view is sorted (F2 toggles).
   public internal(set) var order = RoomOrder.popular
-  /// The room view's selected question; `nil`: none, the view shows the top of the room.
+  /// The room view's selected question; `nil`: none, the view shows the top of the room (in
+  /// the console, only while its list is empty).
   public internal(set) var selection: RoomSelection?
   /// The last key moved in the list (↑ ↓, pages, Home/End) rather than in the line being
   /// typed: the terminal's cursor, which screen readers and braille displays follow, is then

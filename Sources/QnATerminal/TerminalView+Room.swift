@@ -118,7 +118,9 @@ extension TerminalView {
     let room = model.state.room
     // A screen reader's count is the list's as drawn: it changes when the list does.
     let size = model.options.screenReader ? model.roomSize : room.questions.count
-    var summary = " " + Catalogue.format(trn("%d in the room", "%d in the room", size), size)
+    // It counts questions, not people ("2 in the room" read as two attendees).
+    var summary =
+      " " + Catalogue.format(trn("%d question in the room", "%d questions in the room", size), size)
     if model.roomVoted > 0 {
       summary +=
         " · " + Catalogue.format(trn("%d voted", "%d voted", model.roomVoted), model.roomVoted)

@@ -49,11 +49,12 @@ public enum TerminalView {
       return Frame(grid: grid, cursor: nil)
     }
     if model.showsHelp {
-      let keys = model.options.presenter ? PresenterHelp.keys : HelpOverlay.keys
+      let (keys, scroll, height) = (model.helpKeys, model.helpScroll, model.helpHeight)
       let first =
         model.options.screenReader
-        ? HelpOverlay.drawPlain(keys, into: &grid, top: 1, height: model.rows - 3)
-        : HelpOverlay.draw(keys, into: &grid, top: 1, height: model.rows - 3, palette: palette)
+        ? HelpOverlay.drawPlain(keys, from: scroll, into: &grid, top: 1, height: height)
+        : HelpOverlay.draw(
+          keys, from: scroll, into: &grid, top: 1, height: height, palette: palette)
       return Frame(grid: grid, cursor: first)
     }
     if model.confirmingQuit {

@@ -10,26 +10,61 @@ struct TerminalFocusTests {
   typealias UI = TerminalUITests
   typealias Room = TerminalRoomTests
 
+  /// How long a key's frame may take: the whole test process's load, not a count of reads.
+  static let patience = Duration.seconds(10)
+
+  /// The rows drawn in reverse video, and the cursor.
+  typealias TmuxFrame = (rows: [Int], cursor: (x: Int, y: Int))
+
+  /// The rows drawn in reverse video and the cursor, of one frame: the rows are read before
+  /// and after the cursor until both agree (tmux may be read between a frame's rows, and
+  /// the cursor moves last).
+  static func frame(_ terminal: TmuxSession) throws -> TmuxFrame {
+    var rows = try terminal.reverseRows()
+    var cursor = try terminal.cursor()
+    for _ in 0..<20 {
+      let again = try terminal.reverseRows()
+      if again == rows { break }
+      rows = again
+      cursor = try terminal.cursor()
+    }
+    return (rows, cursor)
+  }
+
+  /// Reads frames until one `holds`, or `patience` runs out; returns the last one read.
+  static func awaitFrame(_ terminal: TmuxSession, until holds: (TmuxFrame) -> Bool)
+    async throws -> TmuxFrame
+  {
+    var read = try Self.frame(terminal)
+    let deadline = ContinuousClock.now + patience
+    while !holds(read), ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+      read = try Self.frame(terminal)
+    }
+    return read
+  }
+
+  /// Whether a frame has the cursor at the start of its first reverse-video row.
+  static func onSelection(_ read: TmuxFrame) -> Bool {
+    read.cursor.x == 0 && read.cursor.y == read.rows.first
+  }
+
   /// Presses `key`, waits for its frame (the selection drawn somewhere else than before),
-  /// and expects the cursor at the start of the first reverse-video row. Polled: tmux may be
-  /// read between a frame's rows.
+  /// and expects the cursor at the start of the first reverse-video row, both of one frame.
   static func press(
     _ key: String, in terminal: TmuxSession, moves: Bool = true,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
-    let before = try terminal.reverseRows()
+    let before = try Self.frame(terminal).rows
     try terminal.press(key)
-    var (rows, cursor) = ([Int](), (x: -1, y: -1))
-    for _ in 0..<150 {
-      rows = try terminal.reverseRows()
-      cursor = try terminal.cursor()
-      if !rows.isEmpty, !moves || rows != before, cursor.y == rows.first, cursor.x == 0 { break }
-      try await Task.sleep(for: .milliseconds(20))
+    let after = try await Self.awaitFrame(terminal) {
+      (!moves || $0.rows != before) && Self.onSelection($0)
     }
     #expect(
-      !moves || rows != before, "\(key) moved nothing: \(rows)", sourceLocation: sourceLocation)
+      !moves || after.rows != before, "\(key) moved nothing: \(after.rows)",
+      sourceLocation: sourceLocation)
     #expect(
-      cursor.y == rows.first && cursor.x == 0, "after \(key): cursor \(cursor), selected \(rows)",
+      Self.onSelection(after), "after \(key): cursor \(after.cursor), selected \(after.rows)",
       sourceLocation: sourceLocation)
   }
 
@@ -39,7 +74,8 @@ struct TerminalFocusTests {
     _ holds: ((x: Int, y: Int)) -> Bool
   ) async throws {
     var cursor = try terminal.cursor()
-    for _ in 0..<150 where !holds(cursor) {
+    let deadline = ContinuousClock.now + patience
+    while !holds(cursor), ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(20))
       cursor = try terminal.cursor()
     }
@@ -54,8 +90,10 @@ struct TerminalFocusTests {
     let terminal = try Room.terminal(state)
     defer { terminal.kill() }
     try UI.startClient(in: terminal, url: server.url, state: state, view: nil)
+    // The whole room, counted in the footer (its questions, not its people).
     try await terminal.waitFor("the room") {
-      $0.contains("Room · popular") && $0.contains("● connected") && $0.contains("Seeded")
+      $0.contains("Room · popular") && $0.contains("● connected")
+        && $0.contains(" 40 questions in the room")
     }
     // Nothing selected: the cursor is on the input line (the last row).
     try await Self.expectCursor(terminal, "nothing selected") { $0.y == 23 }
@@ -74,10 +112,21 @@ struct TerminalFocusTests {
     // The help: the cursor on its first key, and back where it was once it closes.
     try await Self.press("Down", in: terminal)
     try terminal.press("F1")
-    // Drawn whole (tmux may be read between a frame's rows).
-    let help = try await terminal.waitFor("the help") { $0.contains("Keys") && $0.contains("└") }
+    // Drawn whole (tmux may be read between a frame's rows): 24 rows are too few for every
+    // key, so its title says how to scroll and its bottom border what is off it.
+    let help = try await terminal.waitFor("the help") {
+      $0.contains("Keys (↑ ↓ scroll)") && $0.contains("↓ more below ─┘")
+    }
     try await Self.expectCursor(terminal, "on the help's first key") { cursor in
       UI.lines(help)[cursor.y].dropFirst(cursor.x).hasPrefix("Enter")
+    }
+    // End scrolls to the last key; the cursor is on the first key shown then.
+    try terminal.press("End")
+    let end = try await terminal.waitFor("the help's last keys") {
+      $0.contains("your question · answered") && $0.contains("↑ more above ─┘")
+    }
+    try await Self.expectCursor(terminal, "on the first key shown") { cursor in
+      UI.lines(end)[cursor.y].dropFirst(cursor.x).hasPrefix("↑ ↓ PgUp PgDn Home End")
     }
     try await Self.press("Escape", in: terminal)
 
@@ -118,9 +167,17 @@ struct TerminalFocusTests {
     try console.run(
       "QNA_TOKEN=\(token) '\(HeadlessProcess.qnaPath)' present --url \(server.url) "
         + "--log-file \(state.path)/console.log; echo \"EXIT=$?\"")
+    // The whole room in the list (its count in the footer), then its first frame settled:
+    // the top question selected from the start, the cursor on it before any key.
     try await console.waitFor("the console") {
-      $0.contains("qna present") && $0.contains("● connected") && $0.contains("Seeded")
+      $0.contains("qna present") && $0.contains("● connected") && $0.contains("[Live 40]")
     }
+    let first = try await Self.awaitFrame(console) {
+      Self.onSelection($0) && $0.rows.first == 1
+    }
+    #expect(
+      Self.onSelection(first) && first.rows.first == 1,
+      "the top question selected: cursor \(first.cursor), selected \(first.rows)")
     for key in ["Down", "Down", "NPage", "Up", "End", "Home"] {
       try await Self.press(key, in: console)
     }

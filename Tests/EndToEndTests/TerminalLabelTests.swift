@@ -41,8 +41,8 @@ extension TerminalToolkitTests {
     // Newest first: the panel's question, then the roadmap.
     try console.type("s")
     try await console.waitFor("newest first") { $0.contains("newest first") }
-    try console.press("Down")
-    try console.press("Down")
+    // The roadmap: the last, the older of the two.
+    try console.press("End")
     try console.type("l")
     try await console.waitFor("its label to change") { $0.contains("Label (empty: none) ›") }
     try console.press("C-u")

@@ -25,10 +25,10 @@ struct TerminalLanguageTests {
   static let languages = [
     Expected(
       lang: "de_DE.UTF-8", votes: ["1 Stimme", "2 Stimmen", "5 Stimmen", "22 Stimmen"],
-      room: "4 im Raum", prompt: "Frage stellen:", help: "Enter: eingegebene Frage stellen"),
+      room: "4 Fragen im Raum", prompt: "Frage stellen:", help: "Enter: eingegebene Frage stellen"),
     Expected(
       lang: "es_ES.UTF-8", votes: ["1 voto", "2 votos", "5 votos", "22 votos"],
-      room: "4 en la sala", prompt: "Haz una pregunta:",
+      room: "4 preguntas en la sala", prompt: "Haz una pregunta:",
       help: "Enter: enviar la pregunta escrita"),
     Expected(
       lang: "pl_PL.UTF-8", votes: ["1 głos", "2 głosy", "5 głosów", "22 głosy"],
@@ -36,8 +36,9 @@ struct TerminalLanguageTests {
   ]
 
   static let english = Expected(
-    lang: "C.UTF-8", votes: ["1 vote", "2 votes", "5 votes", "22 votes"], room: "4 in the room",
-    prompt: "Ask a question:", help: "Enter: ask the question typed")
+    lang: "C.UTF-8", votes: ["1 vote", "2 votes", "5 votes", "22 votes"],
+    room: "4 questions in the room", prompt: "Ask a question:",
+    help: "Enter: ask the question typed")
 
   /// Starts a server whose four questions have 1, 2, 5 and 22 votes.
   static func server() async throws -> QnAServerProcess {

@@ -65,8 +65,7 @@ struct PresenterConsoleTests {
 
   @Test func eachKeyActsOnTheSelectedQuestion() {
     var (_, model) = Self.console()
-    #expect(model.press(.text("a")).isEmpty, "nothing selected: a notice, no action")
-    _ = model.press(.down)
+    // The top question is selected from the start: the keys act at once.
     #expect(model.press(.text("h")) == [.act(.highlight, id(2), text: nil, isPrivate: false)])
     #expect(model.press(.text("d")) == [.act(.dismiss, id(2), text: nil, isPrivate: false)])
     #expect(model.press(.text("m")) == [.act(.answer, id(2), text: nil, isPrivate: false)])
@@ -86,7 +85,7 @@ struct PresenterConsoleTests {
 
   @Test func liveUpdatesNeverMoveTheSelection() {
     var (driver, model) = Self.console()
-    _ = model.press(.down, .down)
+    _ = model.press(.down)
     #expect(model.selection?.id == id(3))
     // Another presenter approves question 1 and the room votes 3 past 2: still on 3.
     driver.receiveDelta(
@@ -102,6 +101,30 @@ struct PresenterConsoleTests {
     driver.receiveDelta(from: 8, to: 8, [Self.q(3, "Less voted", state: .dismissed)])
     model.update(state: driver.state)
     #expect(model.selection != nil && model.selection?.id != id(3))
+  }
+
+  @Test func theTopQuestionIsSelectedFromTheStartAndKeepsItsQuestion() {
+    var (driver, model) = Self.console()
+    #expect(model.selection?.id == id(2), "the top of Live")
+    // The room reorders: the selection stays on its question, not on the top.
+    driver.receiveDelta(from: 6, to: 6, [Self.q(3, "Less voted", votes: 30, state: .live)])
+    model.update(state: driver.state)
+    #expect(model.roomEntries.first?.id == id(3))
+    #expect(model.selection?.id == id(2))
+    // Esc: back to the top question.
+    _ = model.press(.escape)
+    #expect(model.selection?.id == id(3))
+    // A list that empties has none; once it fills, its first question is selected.
+    _ = model.press(.text("1"))
+    #expect(model.selection?.id == id(1))
+    driver.receiveDelta(from: 7, to: 7, [Self.q(1, "Pending approval", state: .live)])
+    model.update(state: driver.state)
+    #expect(model.roomEntries.isEmpty && model.selection == nil)
+    #expect(model.press(.text("a")).isEmpty, "nothing to act on: a notice, no action")
+    driver.receiveDelta(from: 8, to: 8, [Self.q(6, "Just asked", state: .review)])
+    model.update(state: driver.state)
+    #expect(model.selection?.id == id(6))
+    #expect(model.press(.text("a")) == [.act(.approve, id(6), text: nil, isPrivate: false)])
   }
 
   @Test func quittingWithActionsNotSentAsksFirst() {

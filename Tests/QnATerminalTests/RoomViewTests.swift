@@ -48,7 +48,7 @@ struct RoomViewTests {
        ▲ 12    ✓ Is it open source?
 
 
-       5 in the room · 1 voted
+       5 questions in the room · 1 voted
       Ask a question ›
       """)
     let frame = TerminalView.render(model)
@@ -56,6 +56,13 @@ struct RoomViewTests {
     #expect(frame.grid[2, 1].style.color == .green)
     #expect(frame.grid[1, 1].style.color == nil)
     #expect(frame.grid[5, 11].style.dim)
+  }
+
+  @Test func theFooterCountsQuestionsNotPeople() {
+    var driver = onScreen()
+    driver.enterRoom(questions: [Self.q(1, "Only one")], seq: 1)
+    #expect(screen(driver.model(rows: 8)).contains("\n 1 question in the room\n"))
+    #expect(screen(Self.busyRoom().model(rows: 10)).contains("\n 5 questions in the room · "))
   }
 
   @Test func f2SortsByRecentAndTabShowsTheAttendeesOwnQuestions() {
@@ -73,7 +80,7 @@ struct RoomViewTests {
        ▲ 12    ✓ Is it open source?
        ▲ 7       What is the roadmap?
 
-       5 in the room · 1 voted
+       5 questions in the room · 1 voted
       Ask a question ›
       """)
     _ = model.press(.tab)
@@ -184,7 +191,7 @@ struct RoomViewTests {
 
 
 
-       5 in the room · 1 voted · 1 match
+       5 questions in the room · 1 voted · 1 match
       Search the room › SCALE
       """)
     _ = model.press(.enter)
@@ -218,7 +225,7 @@ struct RoomViewTests {
        ▲ 0       Brand new one
        ▲ 12    ✓ Is it open source?
 
-       5 in the room · 1 voted
+       5 questions in the room · 1 voted
       Ask a question ›
       """)
     #expect(TerminalView.render(model).grid[1, 3].style == Palette(colors: true).highlight)

@@ -35,7 +35,7 @@ struct ScreenReaderModeTests {
        12 votes, answered: Is it open source?
 
 
-       5 in the room · 1 voted
+       5 questions in the room · 1 voted
 
       Ask a question:
       """)

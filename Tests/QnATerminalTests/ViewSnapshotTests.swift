@@ -259,7 +259,7 @@ struct ViewSnapshotTests {
         │ Ctrl-P Ctrl-N            previous / next question asked        │
         │ Ctrl-T Ctrl-X            ask again / drop the last refused one │
         │ Ctrl-R Ctrl-L            reconnect now / redraw the screen     │
-        │ F1, ? (empty line)       this help; any key closes it          │
+        │ F1, ? (empty line)       this help; ↑ ↓ scroll, Esc closes     │
         │ Ctrl-C, Ctrl-D (empty)   quit                                  │
         │ F3                       the cursor on the last notice         │
         │ ▲ 12                     votes; highlighted once you voted     │
@@ -272,6 +272,104 @@ struct ViewSnapshotTests {
     #expect(TerminalView.render(model).cursor! == (2, 4))
     _ = model.press(.escape)
     #expect(!model.showsHelp)
+  }
+
+  @Test func theHelpScrollsOnASmallTerminal() {
+    var model = onScreen().model(rows: 12, columns: 60)
+    _ = model.press(.function(1))
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket                ● starting…
+       ┌────────────────── Keys (↑ ↓ scroll) ───────────────────┐
+       │ Enter                    ask the question typed        │
+       │ Tab                      the room / your own questions │
+       │ ↑ ↓ PgUp PgDn Home End   select in the room; scroll y… │
+       │ + (empty line), Ctrl-V   vote / unvote the selected q… │
+       │ F2, Ctrl-O               sort the room: popular / rec… │
+       │ / (empty line)           search the room; Esc shows i… │
+       │ /#label                  only the questions under tha… │
+       └───────────────────────────────────────── ↓ more below ─┘
+       0 asked · 0 answered · 0 pending
+      Ask a question ›
+      """)
+    _ = model.press(.down, .down)
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket                ● starting…
+       ┌────────────────── Keys (↑ ↓ scroll) ───────────────────┐
+       │ ↑ ↓ PgUp PgDn Home End   select in the room; scroll y… │
+       │ + (empty line), Ctrl-V   vote / unvote the selected q… │
+       │ F2, Ctrl-O               sort the room: popular / rec… │
+       │ / (empty line)           search the room; Esc shows i… │
+       │ /#label                  only the questions under tha… │
+       │ Alt-L, F4                ask under the next label, or… │
+       │ ← → Ctrl-B Ctrl-F        move by character             │
+       └────────────────────────────── ↑↓ more above and below ─┘
+       0 asked · 0 answered · 0 pending
+      Ask a question ›
+      """)
+    // The cursor stays on the first key shown, for a screen reader to read it.
+    #expect(TerminalView.render(model).cursor! == (2, 3))
+    // End: the last keys, and no further.
+    _ = model.press(.end, .down, .wheelDown)
+    #expect(model.helpScroll == 14)
+    expectScreen(
+      model,
+      """
+       qna  ws://127.0.0.1:8080/socket                ● starting…
+       ┌────────────────── Keys (↑ ↓ scroll) ───────────────────┐
+       │ Ctrl-T Ctrl-X            ask again / drop the last re… │
+       │ Ctrl-R Ctrl-L            reconnect now / redraw the s… │
+       │ F1, ? (empty line)       this help; ↑ ↓ scroll, Esc c… │
+       │ Ctrl-C, Ctrl-D (empty)   quit                          │
+       │ F3                       the cursor on the last notice │
+       │ ▲ 12                     votes; highlighted once you … │
+       │ ◆ ✓                      your question · answered      │
+       └───────────────────────────────────────── ↑ more above ─┘
+       0 asked · 0 answered · 0 pending
+      Ask a question ›
+      """)
+    // A page is what shows less one key; Home and ↑ stop at the first.
+    _ = model.press(.pageUp)
+    #expect(model.helpScroll == 8)
+    _ = model.press(.home, .up, .pageUp)
+    #expect(model.helpScroll == 0 && model.showsHelp, "the scroll keys leave it open")
+    // Any other key closes it (and is not typed); it opens again at its top.
+    _ = model.press(.pageDown, .text("x"))
+    #expect(!model.showsHelp && model.editor.isEmpty)
+    _ = model.press(.text("?"))
+    #expect(model.showsHelp && model.helpScroll == 0)
+    // A taller terminal: all of it, nothing to scroll.
+    model.resize(rows: 26, columns: 70)
+    _ = model.press(.down)
+    #expect(model.helpScroll == 0)
+    #expect(!screen(model).contains("more below") && screen(model).contains("─ Keys ─"))
+  }
+
+  @Test func theHelpScrollsForAScreenReaderAndInTheConsole() {
+    var reader = onScreen().model(rows: 8, columns: 60, screenReader: true)
+    _ = reader.press(.function(1))
+    #expect(screen(reader).contains(" Keys (↑ ↓ scroll) · more below"))
+    #expect(screen(reader).contains(" Enter: ask the question typed"))
+    _ = reader.press(.end)
+    // The legend of glyphs is not among its lines: F3 is the last.
+    #expect(screen(reader).contains(" Keys (↑ ↓ scroll) · more above"))
+    #expect(screen(reader).contains(" F3: the cursor on the last notice"))
+    #expect(!screen(reader).contains("Enter: ask"))
+    #expect(TerminalView.render(reader).cursor! == (2, 1))
+
+    var (_, console) = PresenterConsoleTests.console()
+    let selected = console.selection
+    _ = console.press(.text("?"))
+    #expect(!screen(console).contains("an action the server"))
+    _ = console.press(.end)
+    #expect(screen(console).contains("an action the server"))
+    #expect(screen(console).contains("↑ more above"))
+    #expect(console.selection == selected, "the help's keys move nothing else")
+    _ = console.press(.escape)
+    #expect(!console.showsHelp && console.selection == selected)
   }
 
   @Test func tooSmallTerminalShowsOneLine() {
@@ -354,7 +452,7 @@ struct ViewSnapshotTests {
     #expect(footer.hasPrefix(" Rate limited"))
     _ = model.press(.function(1))
     let help = screen(model).split(separator: "\n", omittingEmptySubsequences: false)
-    #expect(help[1].contains("Keys (a taller"))
+    #expect(help[1].contains("Keys (↑ ↓ scroll)"))
     #expect(help[2].contains("Enter") && help[2].contains("ask the"))
     _ = model.press(.escape)
     scenario.apply(.disconnected(reason: "gone", retry: nil))
