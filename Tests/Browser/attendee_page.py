@@ -4,7 +4,9 @@ protocol, against a real qna-server and a `qna` attendee in tmux.
 On a 360×800 phone: the page asks, `qna` sees the question and votes, the page shows the vote;
 the presenter highlights and answers through the API and both see it; the server restarts while
 a question is typed on the page, which sends it once when it is back. With scripts off the form
-still asks. The projector view at 1280×720 and 1920×1080 shows the highlight and a QR code that
+still asks, and the question is the asker's when scripts come back. Two tabs of a room, with Web
+Locks and without: one sends, each question and vote once, and the other takes over when it
+closes, with what waited. The projector view at 1280×720 and 1920×1080 shows the highlight and a QR code that
 zbarimg reads as the join address (the Host's, then a 200-character --public-url). Hostile text
 in every field stays text. Screenshots go to --artefacts. Exit 0 when all of that held.
 
@@ -17,6 +19,8 @@ import os
 import shutil
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 
 from browser_support import Server, Tmux, free_port, screenshot, viewport, zbar
 from presenter_page import Page, fail, start_chromium
@@ -189,27 +193,8 @@ def main():
 
         # Scripts off: the form posts, and the question is stored.
         viewport(page, 360, 800, mobile=True)
-        page.call("Emulation.setScriptExecutionDisabled", value=True)
-        page.call("Page.navigate", url=room)
-        time.sleep(1)
         posted = "Asked with scripts off"
-        document = page.call("DOM.getDocument")["root"]["nodeId"]
-        textarea = page.call("DOM.querySelector", nodeId=document, selector="#question")["nodeId"]
-        page.call("DOM.focus", nodeId=textarea)
-        page.call("Input.insertText", text=posted)
-        button = page.call("DOM.querySelector", nodeId=document, selector="#ask button")["nodeId"]
-        box = page.call("DOM.getBoxModel", nodeId=button)["model"]["content"]
-        x, y = (box[0] + box[2]) / 2, (box[1] + box[5]) / 2
-        for kind in ("mousePressed", "mouseReleased"):
-            page.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            history = page.call("Page.getNavigationHistory")
-            if "asked=" in history["entries"][history["currentIndex"]]["url"]:
-                break
-            time.sleep(0.1)
-        else:
-            fail("the form post did not come back to the page")
+        post_without_scripts(page, room, posted)
         screenshot(page, os.path.join(args.artefacts, "attendee-phone-no-script.png"))
         stored = [q for q in server.api("GET", f"/s/{code}/api/questions", token) if q["content"] == posted]
         if len(stored) != 1:
@@ -228,15 +213,189 @@ def main():
         page.wait_for("the page told of the reopening",
                       "!document.querySelector('#question').disabled"
                       " && document.querySelector('#notice').textContent.includes('reopened')")
+
+        # The form's question is the asker's when scripts come back: in a room this browser
+        # has no attendee in yet, asked with scripts off, then seen with them.
+        form_code, _ = server.session("Asked by the form first")
+        form_room = f"{server.url}/s/{form_code}/"
+        by_form = "Asked by the form, mine later"
+        post_without_scripts(page, form_room, by_form)
+        page.call("Emulation.setScriptExecutionDisabled", value=False)
+        page.call("Page.navigate", url=form_room)
+        page.wait_for("the live page", "document.body?.dataset.live === 'true'")
+        page.wait_for("the form's question as mine",
+                      f"document.querySelector('#mine-list').innerText.includes({json.dumps(by_form)})"
+                      f" && ({room_item(by_form)}?.querySelector('.meta')?.textContent || '').includes('yours')")
+        if "qna-asker" in page.evaluate("document.cookie"):
+            fail("the form's cookie was not cleared once read")
+
+        # Two tabs of one room: one sends what waits, with Web Locks and without them.
+        def restart():
+            server.stop()
+            server.start("--public-url", long_url)
+
+        for locks in (True, False):
+            tabs_code, tabs_token = server.session("Two tabs" + ("" if locks else ", no Web Locks"))
+            two_tabs(browser_url, server, tabs_code, tabs_token, locks, restart if locks else None)
         print("attendee page: asked, voted from tmux, highlighted and answered, resent once after"
-              " a restart, asked with scripts off, told of the session closed and reopened;"
-              " projector QR codes read back; hostile text inert")
+              " a restart, asked with scripts off (and the question theirs with scripts on), told"
+              " of the session closed and reopened; two tabs of a room sent each question and"
+              " vote once, and the second took over from the first; projector QR codes read"
+              " back; hostile text inert")
     finally:
         tmux.kill()
         chromium.kill()
         chromium.wait()
         server.stop()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def post_without_scripts(page, url, text):
+    """Asks `text` on the page at `url` with scripts off, by a real click on the form's button;
+    returns when the post has come back to the page (scripts stay off)."""
+    page.call("Emulation.setScriptExecutionDisabled", value=True)
+    page.call("Page.navigate", url=url)
+    time.sleep(1)
+    document = page.call("DOM.getDocument")["root"]["nodeId"]
+    textarea = page.call("DOM.querySelector", nodeId=document, selector="#question")["nodeId"]
+    page.call("DOM.focus", nodeId=textarea)
+    page.call("Input.insertText", text=text)
+    button = page.call("DOM.querySelector", nodeId=document, selector="#ask button")["nodeId"]
+    box = page.call("DOM.getBoxModel", nodeId=button)["model"]["content"]
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[5]) / 2
+    for kind in ("mousePressed", "mouseReleased"):
+        page.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        history = page.call("Page.getNavigationHistory")
+        if "asked=" in history["entries"][history["currentIndex"]]["url"]:
+            return
+        time.sleep(0.1)
+    fail("the form post did not come back to the page")
+
+
+def room_item(text):
+    """The room's list item of the question `text`, as a page expression."""
+    return ("[...document.querySelectorAll('#questions li')]"
+            f".find((li) => li.querySelector('.text')?.textContent === {json.dumps(text)})")
+
+
+# Every message a page's sockets send, in `window.sent`, before the page's script runs.
+COUNT_SENDS = ("window.sent = []; const qnaSend = WebSocket.prototype.send;"
+               "WebSocket.prototype.send = function (data) { window.sent.push(String(data));"
+               " return qnaSend.call(this, data); };")
+# A browser without Web Locks (as every one is on plain http:// other than loopback).
+NO_LOCKS = "Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });"
+
+
+def sends(tab, kind, field, value):
+    """How many messages of `kind` with `field` equal to `value` the tab's sockets sent."""
+    return tab.evaluate(
+        "window.sent.map((s) => { try { return JSON.parse(s); } catch { return {}; } })"
+        f".filter((m) => m.type === {json.dumps(kind)} && m[{json.dumps(field)}] === {json.dumps(value)}).length")
+
+
+def two_tabs(browser_url, server, code, token, locks, restart):
+    """Two tabs of one room: exactly one sends; a question and a vote given in the other go
+    once, from the sender, and both tabs show them; when the sender closes, the other takes
+    over. With `restart`: a question typed while the server is down, in a tab that then
+    closes, is sent once by the tab that stays, when the server is back."""
+    room = f"{server.url}/s/{code}/"
+    mode = "Web Locks" if locks else "a lease"
+
+    def open_tab():
+        tab = Page(browser_url, new_tab=True)
+        tab.watch()
+        tab.call("Page.addScriptToEvaluateOnNewDocument", source=COUNT_SENDS + ("" if locks else NO_LOCKS))
+        tab.call("Page.navigate", url=room)
+        tab.wait_for("the live page", "document.body?.dataset.live === 'true'")
+        if page_has_locks(tab) != locks:
+            fail(f"the tab has Web Locks: {page_has_locks(tab)}, not {locks}")
+        return tab
+
+    def stored(text):
+        return [q for q in server.api("GET", f"/s/{code}/api/questions", token) if q["content"] == text]
+
+    tabs = [open_tab(), open_tab()]
+    deadline = time.time() + 15
+    while sorted(t.evaluate("document.body.dataset.sender") for t in tabs) != ["false", "true"]:
+        if time.time() > deadline:
+            fail(f"not exactly one sending tab ({mode})")
+        time.sleep(0.1)
+    sender, other = sorted(tabs, key=lambda t: t.evaluate("document.body.dataset.sender") != "true")
+    try:
+        # A question asked in the tab that does not send: sent once, by the sender; both tabs
+        # show it as theirs.
+        asked = f"Asked in the tab that does not send ({mode})"
+        ask(other, asked)
+        for tab in tabs:
+            tab.wait_for("the question as mine in both tabs",
+                         f"document.querySelector('#mine-list').innerText.includes({json.dumps(asked)})"
+                         " && !document.querySelector('#mine-list').innerText.includes('Waiting to send')")
+        # Someone else's question (a form post is another attendee), voted for in that tab.
+        theirs = f"Someone else's question ({mode})"
+        request = urllib.request.Request(room + "ask", data=f"content={urllib.parse.quote(theirs)}".encode(),
+                                         headers={"Content-Type": "application/x-www-form-urlencoded"})
+        urllib.request.urlopen(request, timeout=10).read()
+        button = f"{room_item(theirs)}?.querySelector('button.vote')"
+        other.wait_for("the other question's vote button", f"!!{button}")
+        other.evaluate(f"{button}.click(); true")
+        for tab in tabs:
+            tab.wait_for("the vote in both tabs", f"{button}?.getAttribute('aria-pressed') === 'true'")
+        deadline = time.time() + 10
+        while stored(theirs)[0]["votes"] != 1:
+            if time.time() > deadline:
+                fail(f"the vote from the tab that does not send was not counted ({mode})")
+            time.sleep(0.1)
+        time.sleep(0.5)
+        question = stored(theirs)[0]["id"]
+        counts = [(sends(sender, "newQuestion", "content", asked), sends(other, "newQuestion", "content", asked)),
+                  (sends(sender, "vote", "question", question), sends(other, "vote", "question", question))]
+        if counts != [(1, 0), (1, 0)]:
+            fail(f"questions and votes sent by the sender and the other tab: {counts} ({mode})")
+        if len(stored(asked)) != 1:
+            fail(f"the question of the tab that does not send was stored {len(stored(asked))} times")
+
+        # The sender closes: the other tab sends from then on.
+        sender.close()
+        tabs.remove(sender)
+        other.wait_for("the other tab sending", "document.body.dataset.sender === 'true'")
+        after = f"Asked after the sender closed ({mode})"
+        ask(other, after)
+        other.wait_for("the question sent", f"!!{room_item(after)}")
+        if sends(other, "newQuestion", "content", after) != 1 or len(stored(after)) != 1:
+            fail(f"the question after the sender closed: sent {sends(other, 'newQuestion', 'content', after)}"
+                 f" times, stored {len(stored(after))} times")
+
+        if restart:
+            # What waits goes with no tab: typed while the server is down in the tab that
+            # sends, which then closes; the tab that stays sends it once the server is back.
+            stays = open_tab()
+            tabs.append(stays)
+            server.stop()
+            for tab in tabs:
+                tab.wait_for("the tab offline", "document.body.dataset.live === 'false'")
+            waiting = "Typed in a tab that closed before it was sent"
+            ask(other, waiting)
+            stays.wait_for("the question waiting in the tab that stays",
+                           "document.querySelector('#mine-list').innerText.includes('Waiting to send')")
+            other.close()
+            tabs.remove(other)
+            restart()
+            stays.wait_for("the question sent by the tab that stayed", f"!!{room_item(waiting)}", seconds=30)
+            time.sleep(1)
+            if sends(stays, "newQuestion", "content", waiting) != 1 or len(stored(waiting)) != 1:
+                fail(f"the question of the closed tab: sent {sends(stays, 'newQuestion', 'content', waiting)}"
+                     f" times, stored {len(stored(waiting))} times")
+        for tab in tabs:
+            inert(tab)
+    finally:
+        for tab in tabs:
+            tab.close()
+
+
+def page_has_locks(tab):
+    return tab.evaluate("!!(navigator.locks && navigator.locks.request)")
 
 
 def press(page, key, code, keycode):

@@ -53,14 +53,31 @@ def start_chromium(profile):
 
 
 class Page:
-    """One tab, over its DevTools WebSocket."""
+    """One tab, over its DevTools WebSocket: the browser's first, or a new one (`new_tab`)."""
 
-    def __init__(self, browser_url):
+    def __init__(self, browser_url, new_tab=False):
+        self.browser_url = browser_url
         port = re.search(r":(\d+)/", browser_url).group(1)
-        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
-        page = next(t for t in targets if t["type"] == "page")
+        wanted = None
+        if new_tab:
+            wanted = browser_call(browser_url, "Target.createTarget", url="about:blank")["targetId"]
+        deadline = time.time() + 10
+        while True:
+            targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+            page = next((t for t in targets if t["type"] == "page" and wanted in (None, t["id"])), None)
+            if page or time.time() > deadline:
+                break
+            time.sleep(0.1)
+        if not page:
+            fail(f"no tab {wanted} among the browser's targets")
+        self.target = page["id"]
         self.socket = connect(page["webSocketDebuggerUrl"], max_size=None)
         self.next_id = 0
+
+    def close(self):
+        """Closes the tab, as its user would (its page unloads, its locks are let go)."""
+        self.socket.close()
+        browser_call(self.browser_url, "Target.closeTarget", targetId=self.target)
 
     def call(self, method, **params):
         self.next_id += 1
@@ -98,6 +115,18 @@ class Page:
             time.sleep(0.05)
         body = self.evaluate("document.body ? document.body.innerText : ''")
         fail(f"no {what} within {seconds} s; the page says:\n{body}")
+
+
+def browser_call(browser_url, method, **params):
+    """One call to the browser itself (not a tab), over a connection of its own."""
+    with connect(browser_url, max_size=None) as socket:
+        socket.send(json.dumps({"id": 1, "method": method, "params": params}))
+        while True:
+            message = json.loads(socket.recv(timeout=30))
+            if message.get("id") == 1:
+                if "error" in message:
+                    fail(f"{method}: {message['error']}")
+                return message.get("result", {})
 
 
 def main():

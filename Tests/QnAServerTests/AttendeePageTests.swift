@@ -77,6 +77,34 @@ struct AttendeePageTests {
     #expect(closed.status == 409 && closed.body.contains("closed"))
   }
 
+  /// The form's question is its asker's on a later visit with scripts: the post that stored it
+  /// names the attendee the form made, in a cookie the page's script reads, and a join as
+  /// that attendee is issued its credential and sees the question as its own.
+  @Test func theFormsQuestionIsYoursWhenTheScriptComesBack() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let token = UUID()
+    let body = "content=Asked+by+the+form&token=\(token.uuidString)"
+    let posted = try await server.http("POST", "/room/ask", body: body, headers: Self.form)
+    #expect(posted.status == 303, "\(posted)")
+    let cookie = try #require(Self.header(posted, "Set-Cookie"))
+    let fields = cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(fields.contains("Path=/room/") && fields.contains("SameSite=Strict"), "\(cookie)")
+    #expect(!fields.contains("HttpOnly"), "the page's script reads it: \(cookie)")
+    let value = try #require(fields.first?.split(separator: "=", maxSplits: 1))
+    #expect(value.first == "qna-asker")
+    let asker = try #require(value.last.flatMap { UUID(uuidString: String($0)) }, "\(cookie)")
+    #expect(try await server.store.question(token: token)?.attendee == asker)
+    // The same form again stores nothing and names nobody.
+    let again = try await server.http("POST", "/room/ask", body: body, headers: Self.form)
+    #expect(again.status == 303 && Self.header(again, "Set-Cookie") == nil, "\(again)")
+    // The script's first join, as that attendee and without a credential.
+    let member = try await RoomMember.join(server, as: asker, counts: true)
+    let joined = try await member.joined()
+    #expect(joined.attendee == asker && joined.credential != nil, "\(joined)")
+    #expect(try await member.own().questions.map(\.content) == ["Asked by the form"])
+  }
+
   /// A budget of 2 new attendees (not the default 200) so that the third post meets it; from
   /// an address behind a trusted proxy, because loopback is not counted.
   @Test func formPostsShareTheAddresssBudgetForNewAttendees() async throws {

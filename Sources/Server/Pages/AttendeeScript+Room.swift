@@ -2,9 +2,27 @@
 /// and deltas, responses to questions and votes, and the answers to resumes.
 extension AttendeeScript {
   static let room = #"""
-      const saveOutbox = () => save('outbox', outbox.map(({ token, content, failed }) => ({ token, content, failed })));
-      const saveVotes = () => save('votes', Object.fromEntries(Object.entries(votes)
-        .map(([id, { up, token, shown }]) => [id, { up, token, shown }])));
+      // The storage is every tab's of the room, and another tab may have added to it since this
+      // one last read it (its storage event still on the way): a save keeps what is there, less
+      // what this tab took out (answered, discarded), so no tab's write erases another's.
+      const takenOut = new Set();
+      const saveOutbox = () => {
+        const here = new Set(outbox.map((q) => q.token));
+        for (const q of load('outbox', [])) {
+          if (q && q.token && !here.has(q.token) && !takenOut.has(q.token)) outbox.push(q);
+        }
+        save('outbox', outbox.map(({ token, content, label, failed }) => ({ token, content, label, failed })));
+      };
+      // A vote's latest intent wins, whichever tab made it (`at`, when it was made).
+      const saveVotes = () => {
+        for (const [id, kept] of Object.entries(load('votes', {}))) {
+          if (!kept || !kept.token || takenOut.has(kept.token)) continue;
+          const here = votes[id];
+          if (!here || (here.token !== kept.token && (kept.at || 0) > (here.at || 0))) votes[id] = kept;
+        }
+        save('votes', Object.fromEntries(Object.entries(votes)
+          .map(([id, { up, token, shown, at }]) => [id, { up, token, shown, at }])));
+      };
 
       function connect() {
         clearTimeout(timer);
@@ -19,13 +37,18 @@ extension AttendeeScript {
         socket.onclose = () => {
           if (current !== socket || gone) return;
           joined = false; inFlight = null; socket = null;
+          quit();
           body.dataset.live = 'false';
           say(navigator.onLine === false ? word('Offline: your questions wait here.') : word('Reconnecting…'));
           // Backoff with jitter: a room dropped together does not come back as one wave.
           timer = setTimeout(connect, retry * (0.5 + Math.random()));
           retry = Math.min(retry * 2, 10000);
         };
-        socket.onmessage = (event) => receive(JSON.parse(decoded(event.data)));
+        socket.onmessage = (event) => {
+          const m = JSON.parse(decoded(event.data));
+          receive(m);
+          if (sender && ['questionResponse', 'voteResponse', 'questionAnswer'].includes(m.type)) relay(m);
+        };
       }
 
       function handshake(m) {
@@ -44,6 +67,7 @@ extension AttendeeScript {
         joined = true;
         body.dataset.live = 'true';
         say(word('Live'));
+        seek();
         pump();
         sendVotes();
       }
@@ -134,6 +158,7 @@ extension AttendeeScript {
               intent.waitUntil = Date.now() + later(m.retryAfter);
               sendVotes();
             } else {
+              takenOut.add(intent.token);
               delete votes[m.question];
               if (m.success) {
                 if (m.voted) voted.add(m.question); else voted.delete(m.question);
@@ -187,12 +212,8 @@ extension AttendeeScript {
         const index = outbox.findIndex((q) => q.token === token);
         if (m.success && m.id) {
           const typed = index >= 0 ? outbox[index] : null;
-          if (typed) { outbox.splice(index, 1); remember(m.id, typed.token, typed.content); }
-          const base = questions.get(m.id) || { id: m.id, content: m.content, votes: 0, createdAt: m.createdAt };
-          const copy = { ...base, mine: true, answered: !!m.answered };
-          if (m.state) copy.state = m.state;
-          if (m.answer) { copy.answer = m.answer; copy.private = !!m.private; }
-          if (mine.has(m.id) || typed) { mine.add(m.id); learn(copy, !!questions.get(m.id)); }
+          if (typed) { outbox.splice(index, 1); takenOut.add(typed.token); remember(m.id, typed.token, typed.content); }
+          if (mine.has(m.id)) own(m);
         } else if (index >= 0) {
           if (m.retryAfter) outbox[index].waitUntil = Date.now() + later(m.retryAfter);
           else outbox[index].failed = printable(m.message || '');
@@ -200,6 +221,15 @@ extension AttendeeScript {
         saveOutbox();
         render();
         pump();
+      }
+
+      // One of my questions as the server restates it (a response, a resume's, the sender's).
+      function own(m) {
+        const base = questions.get(m.id) || { id: m.id, content: m.content, votes: 0, createdAt: m.createdAt };
+        const copy = { ...base, mine: true, answered: !!m.answered };
+        if (m.state) copy.state = m.state;
+        if (m.answer) { copy.answer = m.answer; copy.private = !!m.private; }
+        learn(copy, !!questions.get(m.id));
       }
 
       function closed(isClosed) {

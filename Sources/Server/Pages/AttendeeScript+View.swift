@@ -134,7 +134,7 @@ extension AttendeeScript {
         if (!q) return;
         const up = !intended(id);
         const base = votes[id] && Number.isInteger(votes[id].shown) ? votes[id].shown : q.votes;
-        votes[id] = { up, token: uuid(), shown: Math.max(0, base + (up ? 1 : -1)) };
+        votes[id] = { up, token: uuid(), shown: Math.max(0, base + (up ? 1 : -1)), at: Date.now() };
         saveVotes();
         render();
         sendVotes();
@@ -143,7 +143,7 @@ extension AttendeeScript {
         const { retry: again, discard } = event.target.dataset;
         const q = outbox.find((q) => q.token === (again || discard));
         if (!q) return;
-        if (again) delete q.failed; else outbox.splice(outbox.indexOf(q), 1);
+        if (again) delete q.failed; else { outbox.splice(outbox.indexOf(q), 1); takenOut.add(q.token); }
         saveOutbox();
         render();
         pump();
@@ -152,10 +152,37 @@ extension AttendeeScript {
       $('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
       $('label-filter').addEventListener('change', (e) => { labelFilter = e.target.value; render(); });
       window.addEventListener('online', () => { retry = 500; connect(); });
-      // Another tab of this room changed what waits: take its outbox and votes as they are now.
+      // Another tab of this room changed what waits: take its outbox and votes as they are now,
+      // each with what this tab knows of it (sent on this connection, told to wait), so that
+      // the sender does not send again what it has sent.
       window.addEventListener('storage', (event) => {
-        if (event.key === key('outbox')) { outbox = load('outbox', []); render(); pump(); }
-        if (event.key === key('votes')) { votes = load('votes', {}); render(); sendVotes(); }
+        if (event.key === key('outbox')) {
+          const before = new Map(outbox.map((q) => [q.token, q]));
+          outbox = load('outbox', []);
+          for (const q of outbox) if (before.has(q.token)) q.waitUntil = before.get(q.token).waitUntil;
+          render(); pump();
+        }
+        if (event.key === key('votes')) {
+          const before = votes;
+          votes = load('votes', {});
+          for (const [id, intent] of Object.entries(votes)) {
+            const old = before[id];
+            if (old && old.token === intent.token) Object.assign(intent, { sent: old.sent, waitUntil: old.waitUntil });
+          }
+          render(); sendVotes();
+        }
+        // The sender's questions are this tab's too.
+        if (event.key === key('kept')) {
+          kept = load('kept', []);
+          for (const q of kept) mine.add(q.id);
+          render();
+        }
+        if (event.key === key('heard') && event.newValue) {
+          let m = null;
+          try { m = JSON.parse(event.newValue).m; } catch {}
+          heard(m);
+        }
+        if (!locks && event.key === key('sender') && joined) seek();
       });
       say(word('Loading…'));
       render();

@@ -22,8 +22,9 @@ package enum AttendeeScript {
   ]
 
   /// The script: its state and what it sends (`core`), what it receives
-  /// (`AttendeeScript.room`), and what it shows (`AttendeeScript.view`).
-  package static let source = core + room + view
+  /// (`AttendeeScript.room`), which of the room's tabs sends (`AttendeeScript.sender`), and
+  /// what it shows (`AttendeeScript.view`).
+  package static let source = core + room + sender + view
 
   static let core = #"""
     (() => {
@@ -44,10 +45,16 @@ package enum AttendeeScript {
         try { const v = localStorage.getItem(key(name)); return v ? JSON.parse(v) : fallback; } catch { return fallback; }
       };
       const save = (name, value) => { try { localStorage.setItem(key(name), JSON.stringify(value)); } catch {} };
-      let attendee = load('attendee', null) || uuid();
+      // A question the page's form stored (scripts off) has an attendee of its own, named by
+      // the form's cookie: a browser with no attendee in this room yet joins as that one (the
+      // server issues it the credential no join has proved), so the question is its own.
+      const asker = (document.cookie.match(/(?:^|;\s*)qna-asker=([0-9A-F]{8}(?:-[0-9A-F]{4}){3}-[0-9A-F]{12})(?:;|$)/i) || [])[1];
+      const secure = location.protocol === 'https:' ? '; Secure' : '';
+      if (asker) document.cookie = `qna-asker=; Max-Age=0; Path=${body.dataset.base || '/room/'}; SameSite=Strict${secure}`;
+      let attendee = load('attendee', null) || (asker && asker.toUpperCase()) || uuid();
       let credential = load('credential', null);
       save('attendee', attendee);
-      // Questions typed and not yet confirmed, in typed order: {token, content, failed?}.
+      // Questions typed and not yet confirmed, in typed order: {token, content, label?, failed?}.
       let outbox = load('outbox', []);
       // Votes not yet answered, by question: {up, token, shown}; `sent` on this connection.
       let votes = load('votes', {});
@@ -65,6 +72,10 @@ package enum AttendeeScript {
       let extensions = [];
       let sort = 'votes', filter = '';
       const keepLimit = 500;
+      // Whether this tab sends what waits (questions and votes): one tab of a room at a time
+      // does, while its socket is joined (`AttendeeScript.sender`); the others leave what they
+      // are given in the storage for it, and hear from it what became of it.
+      let sender = false;
 
       const say = (text) => { $('status').textContent = text; };
       const announce = (text) => { $('announcements').textContent = text; };
@@ -128,7 +139,7 @@ package enum AttendeeScript {
       // One question on the wire at a time, the oldest first: nothing typed later overtakes it,
       // not even one told to wait.
       function pump() {
-        if (!joined || inFlight) return;
+        if (!joined || !sender || inFlight) return;
         const next = outbox.find((q) => !q.failed);
         if (!next) return;
         if (next.waitUntil > Date.now()) {
@@ -143,7 +154,7 @@ package enum AttendeeScript {
       }
       // Each vote once per connection; one told to wait goes again after its delay.
       function sendVotes() {
-        if (!joined || !has('room')) return;
+        if (!joined || !sender || !has('room')) return;
         let wait = null;
         for (const [question, intent] of Object.entries(votes)) {
           if (intent.sent) continue;

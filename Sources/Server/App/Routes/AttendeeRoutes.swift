@@ -123,6 +123,14 @@ struct AttendeePages: Sendable {
     }
     let token = form.token.flatMap(UUID.init(uuidString:)) ?? room.environment.makeID()
     let base = JoinAddress.path(code: session?.code)
+    // Only the post that stores the question learns who asked it: a token seen before (the
+    // form sent again, or someone else's token) names nobody.
+    let isNew: Bool
+    do {
+      isNew = try await room.store.question(token: token) == nil
+    } catch {
+      isNew = false
+    }
     let outcome = await FormQuestions(room: room).ask(
       content: form.content, name: form.name, token: token,
       address: addresses.budgetKey(request, peer: context.remoteAddress),
@@ -132,8 +140,12 @@ struct AttendeePages: Sendable {
     var headers: HTTPFields = [:]
     switch outcome {
     case .success(let question):
-      return Response.redirect(
+      var response = Response.redirect(
         to: base + "?asked=" + (question.state == .review ? "review" : "live"), type: .normal)
+      if isNew, let asker = question.attendee {
+        response.setCookie(askerCookie(asker, base: base, request, context))
+      }
+      return response
     case .failure(.empty): refusal = .empty
     case .failure(.tooLong(let limit)): refusal = .tooLong(limit: limit)
     case .failure(.overloadedCharacter): refusal = .overloadedCharacter
@@ -158,6 +170,23 @@ struct AttendeePages: Sendable {
     response.status = status
     for field in headers { response.headers.append(field) }
     return response
+  }
+}
+
+extension AttendeePages {
+  /// Names the attendee the form made for its question (each post is one of its own), for
+  /// the page's script: on a later visit with scripts, a browser that has no attendee of its
+  /// own in this room joins as that one, and the question is its own (its state, its
+  /// answers). Read by the script, so not HttpOnly; it reads it once and clears it.
+  static let askerCookieName = "qna-asker"
+
+  func askerCookie(
+    _ attendee: UUID, base: String, _ request: Request, _ context: ServerRequestContext
+  ) -> Cookie {
+    Cookie(
+      name: Self.askerCookieName, value: attendee.uuidString, maxAge: 7 * 24 * 3600, path: base,
+      secure: addresses.isSecure(request, peer: context.remoteAddress), httpOnly: false,
+      sameSite: .strict)
   }
 }
 
