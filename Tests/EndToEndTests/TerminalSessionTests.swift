@@ -49,8 +49,10 @@ struct TerminalSessionTests {
     try await carol.waitFor("the default room") {
       $0.contains("Room · popular") && $0.contains("● connected")
     }
+    // The speaker pastes the session's page address (the QR code's) instead of code and URL.
     try speaker.run(
-      "QNA_TOKEN=\(token) '\(HeadlessProcess.qnaPath)' present \(code) --url \(serverURL) "
+      "QNA_TOKEN=\(token) '\(HeadlessProcess.qnaPath)' present "
+        + "http://127.0.0.1:\(server.port)/s/\(code)/ "
         + "--log-file \(states[3].path)/console.log; echo \"EXIT=$?\"")
     try await speaker.waitFor("the session's console") {
       $0.contains("qna present") && $0.contains("Swift on Linux · \(code)")
