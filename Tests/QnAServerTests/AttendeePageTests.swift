@@ -175,6 +175,18 @@ struct AttendeePageTests {
       "GET", "/s/\(talk.code)/screen",
       headers: ["X-Forwarded-Host": "qna.example.org", "X-Forwarded-Proto": "https"])
     #expect(screen.body.contains("https://qna.example.org/s/\(talk.code)/"))
+    // A page made from the request's host is no shared cache's to keep.
+    #expect(screen.headers["cache-control"] == "private, no-store", "\(screen.headers)")
+    // The proxy's own entry is the last: what a client sent before it is not believed.
+    let appended = try await proxied.http(
+      "GET", "/s/\(talk.code)/screen",
+      headers: [
+        "X-Forwarded-Host": "evil.example, qna.example.org",
+        "X-Forwarded-Proto": "http, https",
+      ])
+    #expect(
+      appended.body.contains("https://qna.example.org/s/\(talk.code)/")
+        && !appended.body.contains("evil.example"))
     let markup = try await proxied.http(
       "GET", "/s/\(talk.code)/screen", headers: ["X-Forwarded-Host": "<b>x</b>"])
     #expect(!markup.body.contains("<b>x</b>") && markup.body.contains("http://127.0.0.1:"))

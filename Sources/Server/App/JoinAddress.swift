@@ -15,9 +15,11 @@ struct JoinAddress: Sendable {
   func origin(of request: Request, peer: SocketAddress?) -> String {
     if let publicURL { return publicURL }
     let trusted = addresses.trustedProxies.contains(peer?.ipAddress ?? "")
+    // The entry the trusted proxy added: the last, as for X-Forwarded-For (a client may send
+    // the header itself, and a proxy that appends keeps what the client sent before its own).
     let forwarded = { (name: String) in
       trusted
-        ? request.headers[HTTPField.Name(name)!]?.split(separator: ",").first.map {
+        ? request.headers[HTTPField.Name(name)!]?.split(separator: ",").last.map {
           $0.trimmingCharacters(in: .whitespaces)
         } : nil
     }

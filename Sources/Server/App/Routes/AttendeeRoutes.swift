@@ -107,7 +107,8 @@ struct AttendeePages: Sendable {
     let qr = QRImages.svg(address, label: HTML.escape(ProjectorPage.qrLabel(words)))
     return QnAServerApp.html(
       ProjectorPage.render(
-        try await view(room, session: session), joinAddress: address, qr: qr, words: words))
+        try await view(room, session: session), joinAddress: address, qr: qr, words: words),
+      showsJoinAddress: true)
   }
 
   /// The form's question, where scripts are off: stored once per form token, then back to

@@ -32,7 +32,8 @@ extension QnAServerApp {
         PresenterPage.render(
           questions, total: counts.total, answered: counts.answered,
           olderFrom: questions.count == limit ? questions.last?.id : nil, base: base(context),
-          title: title(context), join: (address, qr), words: words(for: request)))
+          title: title(context), join: (address, qr), words: words(for: request)),
+        showsJoinAddress: true)
     }
     router.post("/{id}/answer") { _, context -> Response in
       _ = try await answer(context, room: try roomOf(context))
@@ -211,10 +212,15 @@ extension QnAServerApp {
   }
 
   /// A page, in the language it was chosen for (caches keep one per `Accept-Language`).
-  static func html(_ page: String) -> Response {
-    Response(
-      status: .ok, headers: [.contentType: "text/html; charset=utf-8", .vary: "Accept-Language"],
-      body: .init(byteBuffer: ByteBuffer(string: page)))
+  /// `showsJoinAddress`: the page shows where to join, made from the request's host when no
+  /// `--public-url` is given, so no shared cache may keep it for another (`private, no-store`).
+  static func html(_ page: String, showsJoinAddress: Bool = false) -> Response {
+    var headers: HTTPFields = [
+      .contentType: "text/html; charset=utf-8", .vary: "Accept-Language",
+    ]
+    if showsJoinAddress { headers[.cacheControl] = "private, no-store" }
+    return Response(
+      status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: page)))
   }
 
   /// The catalogues the pages speak, loaded once (the terminal's, from the same place).
