@@ -226,7 +226,12 @@ let package = Package(
         "QnAStore", "QnAStoreLocation", "QnAStoreSQLite", "QnAStorePostgres", "QnA", "TestSupport",
       ]),
     .testTarget(name: "QnAStoreSQLiteTests", dependencies: ["QnAStoreSQLite", "TestSupport"]),
-    .testTarget(name: "QnAStorePostgresTests", dependencies: ["QnAStorePostgres", "QnAStore"]),
+    .testTarget(
+      name: "QnAStorePostgresTests",
+      dependencies: [
+        "QnAStorePostgres", "QnAStore", "TestSupport",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+      ]),
     .testTarget(name: "QnAStoreLocationTests", dependencies: ["QnAStoreLocation", "QnAStore"]),
     .testTarget(
       name: "QnAPagesTests", dependencies: ["QnAPages", "QnAStore", "CommandLineValues", "QnA"]),

@@ -123,7 +123,9 @@ struct FailoverTests {
     #expect(acknowledged.isSubset(of: ids), "nothing acknowledged is lost")
     #expect(stored.allSatisfy { $0["votes"] as? Int == votesEach }, "every vote once")
     let caughtUp = try #require(current, "every room came to equal the database")
-    #expect(caughtUp < .seconds(10))
+    // A bound that catches a room stuck behind the database, not a speed test (runs on two
+    // cores took 6.6, 9.0 and 13.6 s; a 10 s bound failed CI): docs/scale-out.md reports it.
+    #expect(caughtUp < .seconds(30))
   }
 
   /// A client's room as its `room` events left it: question id → votes.

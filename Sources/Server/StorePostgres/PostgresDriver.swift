@@ -158,9 +158,16 @@ package final class PostgresDriver: StoreDriver {
         readOnly
           ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
           : "BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
-      // PostgreSQL gives up on its own before the caller does, and lets go of the lock.
+      // PostgreSQL gives up on its own before the caller does, and lets go of the lock: a
+      // statement past the limit fails, and so does a transaction left idle as long (its
+      // caller gave up and closed a connection whose FIN never arrived: a half-open link
+      // would otherwise hold the session's lock, and stop its every write, for good).
+      let limit = String(serverLimit)
       try await connection.query(
-        "SET LOCAL statement_timeout = \(unescaped: String(serverLimit))", logger: logger)
+        """
+        SELECT set_config('statement_timeout', \(limit), true),
+          set_config('idle_in_transaction_session_timeout', \(limit), true)
+        """, logger: logger)
       if let session {
         let key = Int32(truncatingIfNeeded: session)
         try await connection.query(
