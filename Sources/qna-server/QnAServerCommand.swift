@@ -15,16 +15,17 @@ struct QnAServerCommand: AsyncParsableCommand {
     discussion: """
       `qna-server export` writes every question of a database (`qna-server export --help`); \
       `qna-server session` creates and manages sessions with join codes \
-      (`qna-server session --help`). \
+      (`qna-server session --help`); `qna-server logout-all` ends every presenter login. \
       The first line on stdout is "listening on ws://HOST:PORT/socket". Logs go to stderr, \
       one line per event. SIGINT/SIGTERM close every socket with 1001 and exit 0. \
       Durations: 1, 0.5, 500ms, 2s, 1m.
       """,
     version: ProjectVersion.current,
-    subcommands: CommandTree.isDescribing ? [ExportCommand.self, SessionCommand.self] : [])
+    subcommands: CommandTree.isDescribing
+      ? [ExportCommand.self, SessionCommand.self, LogoutAllCommand.self] : [])
 
   /// `qna-server export …` writes a database's questions, `qna-server session …` manages
-  /// sessions; anything else serves.
+  /// sessions, `qna-server logout-all` ends presenters' logins; anything else serves.
   static func main() async {
     await dispatch(Array(CommandLine.arguments.dropFirst()))
   }
@@ -37,6 +38,8 @@ struct QnAServerCommand: AsyncParsableCommand {
       await ExportCommand.main(Array(arguments.dropFirst()))
     } else if arguments.first == "session" {
       await SessionCommand.main(Array(arguments.dropFirst()))
+    } else if arguments.first == "logout-all" {
+      await LogoutAllCommand.main(Array(arguments.dropFirst()))
     } else {
       await main(arguments)
     }

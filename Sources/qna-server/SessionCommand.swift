@@ -18,7 +18,9 @@ struct SessionCommand: AsyncParsableCommand {
       printed token, or the page /s/CODE/.
       """,
     version: ProjectVersion.current,
-    subcommands: [Create.self, List.self, Close.self, Reopen.self, Delete.self])
+    subcommands: [
+      Create.self, List.self, Close.self, Reopen.self, Delete.self, RotateToken.self,
+    ])
 
   struct Database: ParsableArguments {
     @Option(
@@ -184,6 +186,41 @@ struct SessionCommand: AsyncParsableCommand {
         SessionCommand.fail("there is no session \(code)", status: 1)
       }
       print("deleted \(code.uppercased())")
+    }
+  }
+
+  struct RotateToken: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "rotate-token",
+      abstract: """
+        Give a session a new presenter token and print it: the old one and the session's \
+        logins stop working.
+        """,
+      discussion: """
+        Prints `token: …`, once. A running server on the database refuses the old token and \
+        the session's logins (whoever made them) at once, and closes the session's \
+        presenter sockets: at once on PostgreSQL, at the next lookup of the session on SQLite.
+        """)
+    @Argument(help: "The session's code (any case).") var code: String
+    @OptionGroup var database: Database
+
+    func run() async throws {
+      let store = await database.open()
+      var random = SystemRandomNumberGenerator()
+      guard
+        let rotated = try await SessionCommand.run({
+          try await store.rotateToken(code: code, at: Date(), using: &random)
+        })
+      else {
+        SessionCommand.fail("there is no session \(code)", status: 1)
+      }
+      print("token: \(rotated.session.token)")
+      // What was done, for the operator's record (never the old token).
+      let ended = rotated.endedLogins == 1 ? "1 login" : "\(rotated.endedLogins) logins"
+      let done =
+        "qna-server: session \(rotated.session.code) has a new presenter token; the old one "
+        + "no longer admits, and \(ended) of the session ended\n"
+      FileHandle.standardError.write(Data(done.utf8))
     }
   }
 

@@ -32,7 +32,8 @@ PROGRAMS = ["qna", "qna-server", "wsc"]
 PAGES = [
     "qna", "qna-join", "qna-present", "qna-screen", "qna-server", "qna-server-export", "qna-server-session",
     "qna-server-session-create", "qna-server-session-list", "qna-server-session-close",
-    "qna-server-session-open", "qna-server-session-delete", "wsc",
+    "qna-server-session-open", "qna-server-session-delete", "qna-server-session-rotate-token",
+    "qna-server-logout-all", "wsc",
 ]
 LANGUAGES = ["de", "es", "pl"]
 TOKEN = "packaged-admin-token-0123"
@@ -103,10 +104,17 @@ def check_pages_and_completions(share, gzipped=False):
 HELP = {}
 
 
+# Subcommands whose own names hold a dash: one word each in a page's name.
+DASHED = ["rotate-token", "logout-all"]
+
+
 def collect_help(bin_dir):
     for page in PAGES:
         program = "qna-server" if page.startswith("qna-server") else page.split("-")[0]
-        subcommands = page[len(program):].split("-")[1:]
+        rest = page[len(program):]
+        for name in DASHED:
+            rest = rest.replace(name, name.replace("-", "_"))
+        subcommands = [word.replace("_", "-") for word in rest.split("-")[1:]]
         HELP[page] = run(str(bin_dir / program), *subcommands, "--help")
 
 

@@ -87,13 +87,13 @@ struct RequestGateTests {
     let asked = Refusals()
     let (channel, _) = try await Self.channel { _, _ in
       asked.statuses.withLock { $0.append(0) }
-      return .decided(.refuse(.unauthorized, "no", wait: .zero))
+      return .decided(.refuse(.unauthorized, "no"))
     }
     try await channel.writeInbound(Self.head(headers: [("Host", "127.0.0.1")]))
     _ = try await channel.waitForInboundWrite(as: HTTPServerRequestPart.self)
     #expect(asked.statuses.withLock { $0 }.isEmpty, "a plain request is not an upgrade")
     let (upgrading, _) = try await Self.channel { _, _ in
-      .decided(.refuse(.unauthorized, "no", wait: .zero))
+      .decided(.refuse(.unauthorized, "no"))
     }
     try await upgrading.writeInbound(Self.head("/socket?role=presenter", headers: Self.upgrade))
     #expect(try await Self.status(of: upgrading) == 401)

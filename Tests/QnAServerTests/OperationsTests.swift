@@ -157,6 +157,21 @@ struct OperationsTests {
     #expect(!logged.contains { $0.hasPrefix("error") }, "\(logged)")
   }
 
+  /// A server on the network without `--public-url` shows join addresses built from each
+  /// request's `Host`: said once at start, when there are sessions to join.
+  @Test func sessionsWithoutAPublicURLAreWarnedOfAtStart() async throws {
+    let lines = Lines()
+    let logger = Logger(label: "qna-server") { _ in CapturingLogHandler(lines: lines) }
+    let store = try StoreLocation.open(":memory:")
+    await QnAServerApp.warnOfJoinAddresses(store: store, logger: logger)
+    #expect(lines.lines.withLock { $0.isEmpty }, "no session, nothing to say")
+    var random = SystemRandomNumberGenerator()
+    _ = try await store.createSession(title: "Keynote", at: Date(), using: &random)
+    await QnAServerApp.warnOfJoinAddresses(store: store, logger: logger)
+    let said = lines.lines.withLock { $0 }
+    #expect(said.count == 1 && said[0].hasPrefix("warning") && said[0].contains("--public-url"))
+  }
+
   final class Lines: Sendable {
     let lines = Mutex<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }

@@ -78,23 +78,72 @@ struct OutputHygieneTests {
         count.withLock { $0 += 1 }
         return uuid(count.withLock { $0 }, group: 0x1061)
       })
-    let admin = try await logins.create()
-    let other = try await logins.create(scope: 2)
+    // Every login here made with the token that admits to its scope.
+    let adminToken = "admin-token-0123"
+    func token(_ session: Int64) -> String { "session-token-\(session)" }
+    func valid(_ id: String, for session: Int64? = nil) async -> Bool {
+      await logins.isValid(
+        id, for: session, adminToken: adminToken, sessionToken: session.map(token))
+    }
+    let admin = try await logins.create(token: adminToken)
+    let other = try await logins.create(scope: 2, token: token(2))
     for _ in 0..<150 {
       clock.withLock { $0 += 0.001 }
-      _ = try await logins.create(scope: 1)
+      _ = try await logins.create(scope: 1, token: token(1))
     }
-    #expect(await logins.isValid(admin), "the admin's login stays")
-    #expect(await logins.isValid(other, for: 2), "another session's login stays")
-    let latest = try await logins.create(scope: 1)
-    #expect(await logins.isValid(latest, for: 1))
-    #expect(await !logins.isValid(latest, for: 2), "a session's login opens that session only")
-    #expect(await logins.isValid(admin, for: 2), "the admin's opens all")
+    #expect(await valid(admin), "the admin's login stays")
+    #expect(await valid(other, for: 2), "another session's login stays")
+    let latest = try await logins.create(scope: 1, token: token(1))
+    #expect(await valid(latest, for: 1))
+    #expect(await !valid(latest, for: 2), "a session's login opens that session only")
+    #expect(await valid(admin, for: 2), "the admin's opens all")
     // Expiry and logout, by the database's record: what every instance reads.
     await logins.end(other)
-    #expect(await !logins.isValid(other, for: 2))
+    #expect(await !valid(other, for: 2))
     clock.withLock { $0 += 3601 }
-    #expect(await !logins.isValid(admin), "expired")
-    #expect(await !logins.isValid("not-a-login"))
+    #expect(await !valid(admin), "expired")
+    #expect(await !valid("not-a-login"))
+  }
+
+  /// A login admits only while the token that made it admits to its scope: the admin's
+  /// while the admin token is the one it was made with, a session's while its own token
+  /// (or the admin token, if the admin made it) is.
+  @Test func aLoginEndsWhenTheTokenThatMadeItChanges() async throws {
+    let store = try StoreLocation.open(":memory:")
+    let logins = PresenterLogins(
+      lifetime: .seconds(3600), store: store, now: { Date() }, makeID: { UUID() })
+    let (adminA, adminB) = ("admin-token-A-0123", "admin-token-B-0123")
+    let (own1, own2) = ("session-token-1", "session-token-2")
+    func admits(_ id: String, to session: Int64? = nil, admin: String?, own: String? = nil)
+      async -> Bool
+    {
+      await logins.isValid(id, for: session, adminToken: admin, sessionToken: own)
+    }
+    let admin = try await logins.create(token: adminA)
+    let byOwnToken = try await logins.create(scope: 7, token: own1)
+    let byAdmin = try await logins.create(scope: 7, token: adminA)
+    // As made.
+    #expect(await admits(admin, admin: adminA))
+    #expect(await admits(byOwnToken, to: 7, admin: adminA, own: own1))
+    #expect(await admits(byAdmin, to: 7, admin: adminA, own: own1))
+    // The server restarted with another admin token: the logins the old one made end; a
+    // session's made with its own token stays.
+    #expect(await !admits(admin, admin: adminB))
+    #expect(await !admits(admin, to: 7, admin: adminB, own: own1))
+    #expect(await !admits(byAdmin, to: 7, admin: adminB, own: own1))
+    #expect(await admits(byOwnToken, to: 7, admin: adminB, own: own1))
+    // The session's token changed: the login made with the old one ends, the admin's stays.
+    #expect(await !admits(byOwnToken, to: 7, admin: adminA, own: own2))
+    #expect(await admits(byAdmin, to: 7, admin: adminA, own: own2))
+    // No admin token (a loopback server): only a session's own token backs its logins.
+    #expect(await !admits(admin, admin: nil))
+    #expect(await admits(byOwnToken, to: 7, admin: nil, own: own1))
+    // What the database keeps is not the token, and differs from login to login.
+    let kept = try #require(
+      try await store.login(digest: PresenterLogins.digest(byAdmin), now: Date()))
+    #expect(!kept.credential.contains(adminA) && kept.credential.count == 64)
+    let other = try #require(
+      try await store.login(digest: PresenterLogins.digest(admin), now: Date()))
+    #expect(other.credential != kept.credential, "keyed by each login's own id")
   }
 }

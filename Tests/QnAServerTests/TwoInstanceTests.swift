@@ -159,4 +159,43 @@ struct TwoInstanceTests {
     let gone = try await two.http("GET", talk.socket, headers: SessionServerTests.upgrade)
     #expect(gone.status == 404)
   }
+
+  /// The projector's head count is the session's, not the instance's: a screen on each
+  /// instance shows the distinct attendees joined through either, on the default timings;
+  /// an attendee joined through both (two sockets, one identity) counts once.
+  @Test func screensOnBothInstancesShowTheSameHeadCount() async throws {
+    let (one, two) = try await Self.pair()
+    defer {
+      Task {
+        await one.stop()
+        await two.stop()
+      }
+    }
+    let talk = try await MadeSession.create(one, "Head count", admin: Self.admin)
+    let screens = [
+      try await RoomScreen.join(one, path: talk.socket),
+      try await RoomScreen.join(two, path: talk.socket),
+    ]
+    // Alice through both instances, with the credential instance one issued her; Bob
+    // through instance two.
+    let alice = try await RoomMember.join(one, as: Self.alice, path: talk.socket)
+    let credential = try await alice.credential()
+    let aliceOnTwo = try await RoomMember.join(
+      two, as: Self.alice, credential: credential, path: talk.socket)
+    #expect(try await aliceOnTwo.joined().attendee == Self.alice)
+    let bob = try await RoomMember.join(two, as: Self.bob, path: talk.socket)
+    #expect(try await bob.joined().credential != nil)
+    for screen in screens { try await screen.waitForCount(2) }
+    #expect(try await screens[0].settledCount() == 2)
+    #expect(screens[1].counts.last == 2)
+    // Alice's socket on instance one closes (she is still in the room through two), and
+    // Bob leaves.
+    await alice.socket.close()
+    await bob.socket.close()
+    for screen in screens { try await screen.waitForCount(1) }
+    #expect(try await screens[0].settledCount() == 1)
+    #expect(screens[1].counts.last == 1)
+    await aliceOnTwo.socket.close()
+    for screen in screens { try await screen.waitForCount(0) }
+  }
 }

@@ -94,10 +94,10 @@ public struct QnAServerApp: Sendable {
       logins: PresenterLogins(
         lifetime: configuration.loginLifetime, store: store, now: environment.now,
         makeID: environment.makeID),
-      throttle: LoginThrottle(
+      throttle: GuessThrottle(
         uptime: environment.uptime,
         shared: shared ? .init(store: store, kind: "token", now: environment.now) : nil),
-      codeGuesses: LoginThrottle(
+      codeGuesses: GuessThrottle(
         uptime: environment.uptime,
         shared: shared ? .init(store: store, kind: "code", now: environment.now) : nil))
     addresses = ClientAddress(trustedProxies: Set(configuration.trustedProxies)) {
@@ -127,9 +127,28 @@ public struct QnAServerApp: Sendable {
     let store = rooms.main.store
     // PostgreSQL's schema, before the first socket. (The store closes with its service.)
     application.beforeServerStarts { try await store.prepare() }
+    if configuration.publicURL == nil, !configuration.bindsLoopbackOnly {
+      application.beforeServerStarts { [logger] in
+        await Self.warnOfJoinAddresses(store: store, logger: logger)
+      }
+    }
     // Services stop in reverse order: the store after the server.
     application.addServices(StoreService(store: store, rooms: rooms))
+    // Stops before the store closes: its rows go first.
+    application.addServices(HeadCountService(headCount: rooms.main.headCount))
     return application
+  }
+
+  /// Sessions shown to a network without `--public-url`: their QR codes and join addresses
+  /// follow each request's `Host` (or the trusted proxy's `X-Forwarded-Host`), which the
+  /// operator may not mean. Said once at start, when there are sessions to join.
+  static func warnOfJoinAddresses(store: QuestionStore, logger: Logger) async {
+    guard let sessions = try? await store.sessions(), !sessions.isEmpty else { return }
+    logger.warning(
+      """
+      \(sessions.count) session(s) and no --public-url: the join address and QR code each page \
+      shows follow the request's Host header; give --public-url https://your.host to fix it
+      """)
   }
 
   /// Serves until SIGINT/SIGTERM (then closes every socket with 1001 and returns) or until
@@ -170,7 +189,12 @@ public struct QnAServerApp: Sendable {
     Self.addPresenterRoutes(
       to: presenter, base: { _ in "/" }, room: { [rooms] _ in rooms.main },
       join: { request, context in pages.joinAddress(request, context, code: nil) })
-    addSessionAdminRoutes(to: presenter)
+    if configuration.adminToken == nil {
+      addSessionAdminRoutes(
+        to: presenter.group().add(middleware: LoopbackAdminGate(addresses: addresses)))
+    } else {
+      addSessionAdminRoutes(to: presenter)
+    }
     pages.add(to: router)
     addSessionRoutes(to: router, pages: pages)
     addProbeRoutes(to: router)

@@ -76,7 +76,7 @@ extension QnAServerApp {
       guard !sockets.isDraining else {
         return .decided(
           .refuse(
-            .serviceUnavailable, "This instance is shutting down: connect again.", wait: .zero))
+            .serviceUnavailable, "This instance is shutting down: connect again."))
       }
       return judge(head, peer)
     }

@@ -70,7 +70,7 @@ struct ClientAddress: Sendable {
     {
       return nil
     }
-    return LoginThrottle.key(address)
+    return GuessThrottle.key(address)
   }
 
   /// Whether the request reached the proxy over TLS (so cookies must be `Secure`).

@@ -24,6 +24,18 @@ struct StoreService: Service {
   }
 }
 
+/// The projector's head count for the server's life: this instance's attendees written and
+/// the screens' counts read once a tick; at shutdown its rows are deleted, so that the other
+/// instances' screens stop counting its attendees at once, not after the rows lapse.
+struct HeadCountService: Service {
+  let headCount: HeadCount
+
+  func run() async throws {
+    await cancelWhenGracefulShutdown { await headCount.run() }
+    await headCount.end()
+  }
+}
+
 /// Graceful shutdown, before the server stops: the instance turns unready and away from new
 /// sockets at once, keeps serving the open ones for `delay` (for a balancer that polls
 /// `/readyz` to notice), then closes every socket with 1001 so its client reconnects, through

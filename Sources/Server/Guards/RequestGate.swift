@@ -26,10 +26,10 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
   private var refused = false
   /// Requests passed on whose responses have not ended yet.
   private var inFlight = 0
-  /// A refusal waiting for the responses to the requests before it, and when it is due (a
-  /// throttled guess is not answered sooner for having followed another request).
-  private var pendingRefusal: (status: HTTPResponseStatus, reason: String, head: HTTPRequestHead)?
-  private var refusalDue: NIODeadline?
+  /// A refusal waiting for the responses to the requests before it, and when to try again
+  /// (`Retry-After`, for a guess over its rate).
+  private var pendingRefusal:
+    (status: HTTPResponseStatus, reason: String, head: HTTPRequestHead, retryAfter: Duration?)?
 
   /// `judgeUpgrade`: who may open which WebSocket (the app's credentials), asked for every
   /// upgrade the policy lets through.
@@ -51,20 +51,20 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     if case .head(let head) = unwrapInboundIn(data) {
       context.triggerUserOutboundEvent(ConnectionMilestone.requestHead, promise: nil)
       var verdict = policy.judge(head)
-      var wait = Duration.zero
+      var retryAfter: Duration?
       if verdict == .pass, RequestPolicy.isUpgrade(head), let judgeUpgrade {
         let peer = context.channel.remoteAddress?.ipAddress ?? ""
         switch judgeUpgrade(head, peer) {
         case .decided(.pass): break
-        case .decided(.refuse(let status, let reason, let delay)):
+        case .decided(.refuse(let status, let reason, let after)):
           verdict = .refuse(status, reason)
-          wait = delay
+          retryAfter = after
         case .pending(let judgement):
           return hold(data, until: judgement, judges: head, context: context)
         }
       }
       if case .refuse(let status, let reason) = verdict {
-        return refuse(status, reason, head, after: wait, context: context)
+        return refuse(status, reason, head, retryAfter: retryAfter, context: context)
       }
       inFlight += 1
     }
@@ -72,21 +72,13 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   private func refuse(
-    _ status: HTTPResponseStatus, _ reason: String, _ head: HTTPRequestHead, after wait: Duration,
-    context: ChannelHandlerContext
+    _ status: HTTPResponseStatus, _ reason: String, _ head: HTTPRequestHead,
+    retryAfter: Duration?, context: ChannelHandlerContext
   ) {
     refused = true
     onRefusal(status, reason, head)
-    pendingRefusal = (status, reason, head)
-    refusalDue = .now() + TimeAmount(wait)
-    if inFlight == 0 { refuseWhenDue(context: context) }
-  }
-
-  /// A wrong guess is answered at its turn (the login form's throttle), not before.
-  private func refuseWhenDue(context: ChannelHandlerContext) {
-    guard let due = refusalDue, due > .now() else { return refuseNow(context: context) }
-    let loop = context.eventLoop.assumeIsolated()
-    loop.scheduleTask(deadline: due) { self.refuseNow(context: context) }
+    pendingRefusal = (status, reason, head, retryAfter)
+    if inFlight == 0 { refuseNow(context: context) }
   }
 
   package func read(context: ChannelHandlerContext) {
@@ -122,8 +114,8 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     let parts = held ?? []
     held = nil
     switch verdict {
-    case .refuse(let status, let reason, let wait):
-      refuse(status, reason, head, after: wait, context: context)
+    case .refuse(let status, let reason, let retryAfter):
+      refuse(status, reason, head, retryAfter: retryAfter, context: context)
     case .pass:
       inFlight += 1
       context.fireChannelRead(parts[0])
@@ -147,7 +139,7 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
       return
     }
     let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "*")
-    refuse(.badRequest, "The request could not be parsed.", head, after: .zero, context: context)
+    refuse(.badRequest, "The request could not be parsed.", head, retryAfter: nil, context: context)
   }
 
   package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?)
@@ -166,7 +158,7 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     case .end:
       context.write(data, promise: promise)
       inFlight = max(0, inFlight - 1)
-      if inFlight == 0, pendingRefusal != nil { refuseWhenDue(context: context) }
+      if inFlight == 0, pendingRefusal != nil { refuseNow(context: context) }
       if inFlight == 0 {
         context.triggerUserOutboundEvent(ConnectionMilestone.responseEnded, promise: nil)
       }
@@ -176,7 +168,7 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
   }
 
   private func refuseNow(context: ChannelHandlerContext) {
-    guard let (status, reason, head) = pendingRefusal else { return }
+    guard let (status, reason, head, retryAfter) = pendingRefusal else { return }
     pendingRefusal = nil
     let body = context.channel.allocator.buffer(string: reason + "\n")
     var headers = HTTPHeaders()
@@ -186,6 +178,9 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     for (name, value) in SecurityHeaders.fields { headers.add(name: name, value: value) }
     if status == .unauthorized {
       headers.add(name: "WWW-Authenticate", value: "Bearer realm=\"qna presenter\"")
+    }
+    if let retryAfter {
+      headers.add(name: "Retry-After", value: Self.seconds(retryAfter))
     }
     let response = HTTPResponseHead(version: head.version, status: status, headers: headers)
     context.write(wrapOutboundOut(.head(response)), promise: nil)
@@ -197,5 +192,13 @@ package final class RequestGate: ChannelDuplexHandler, RemovableChannelHandler {
     context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
       channel.close(promise: nil)
     }
+  }
+}
+
+extension RequestGate {
+  /// Seconds for a `Retry-After` header: whole, rounded up, at least 1.
+  package static func seconds(_ wait: Duration) -> String {
+    let (seconds, attoseconds) = wait.components
+    return String(max(1, seconds + (attoseconds > 0 ? 1 : 0)))
   }
 }

@@ -3,8 +3,9 @@ import NIOHTTP1
 /// Whether a WebSocket upgrade may go on, as the app's credentials judge it.
 package enum UpgradeVerdict: Sendable, Equatable {
   case pass
-  /// The status and one line saying why, answered after `wait` (a wrong guess waits its turn).
-  case refuse(HTTPResponseStatus, String, wait: Duration)
+  /// The status and one line saying why, answered at once; with `retryAfter` (429, a guess
+  /// over its rate), a `Retry-After` header says when to try again.
+  case refuse(HTTPResponseStatus, String, retryAfter: Duration? = nil)
 }
 
 /// A verdict now, or one a lookup away (a session's row): the gate holds the request, and

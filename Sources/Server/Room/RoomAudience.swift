@@ -2,48 +2,43 @@ import Foundation
 import NIOCore
 import QnA
 
-/// Extension `audience`: how many attendees the room has on this instance (joined sockets,
-/// less presenters and screens), told to its screens at most once per `interval` while it
-/// changes — one message, encoded and framed once, for every screen. Kept by the fan-out's
-/// one task.
+/// Extension `audience`: the session's head count (`HeadCount`: its distinct attendees on
+/// every instance), told to its screens on this instance when it changes, and to a screen as
+/// it joins; one message, encoded and framed once, for every screen. The count comes at most
+/// once per `HeadCount.interval`, so a screen is told at most that often. Kept by the
+/// fan-out's one task.
 struct RoomAudience {
-  static let interval: Duration = .seconds(1)
-  private var counted: Set<UUID> = []
+  /// The count as last read; `nil` until a read since a screen came.
+  private var count: Int?
   private var screens: [UUID: SocketConnection] = [:]
-  /// Screens that joined since the last flush: they are told the count even if it is the
+  /// Screens that joined since the last message: they are told the count even if it is the
   /// one the others know.
   private var untold: Set<UUID> = []
   private var lastSent: Int?
-  /// A flush is on its way.
-  private var scheduled = false
 
   /// A socket is in the room (its snapshot is on its way or sent). `true` for a screen,
-  /// which is told the count at once rather than within the interval.
+  /// which is told the count at once, if it is known yet.
   mutating func arrived(_ connection: SocketConnection) -> Bool {
-    if connection.isScreen {
-      screens[connection.id] = connection
-      untold.insert(connection.id)
-      return true
-    }
-    if !connection.isPresenter { counted.insert(connection.id) }
-    return false
+    guard connection.isScreen else { return false }
+    screens[connection.id] = connection
+    untold.insert(connection.id)
+    return true
   }
 
   mutating func left(_ id: UUID) {
-    counted.remove(id)
     screens[id] = nil
     untold.remove(id)
+    // A screen that comes later waits for a fresh read rather than an old count.
+    if screens.isEmpty {
+      count = nil
+      lastSent = nil
+    }
   }
 
-  /// Asks for a flush (`ask`) within `interval` when one would tell any screen anything, once
-  /// for every change meanwhile.
-  mutating func schedule(_ ask: @escaping @Sendable () -> Void) {
-    guard isDue, !scheduled else { return }
-    scheduled = true
-    Task {
-      try? await Task.sleep(for: Self.interval)
-      ask()
-    }
+  /// The session's count, as just read.
+  mutating func counted(_ count: Int) {
+    guard !screens.isEmpty else { return }
+    self.count = count
   }
 
   /// Tells the screens that need it, one message for all of them.
@@ -53,21 +48,17 @@ struct RoomAudience {
     }
   }
 
-  /// Whether a flush would tell any screen anything.
-  private var isDue: Bool { !screens.isEmpty && (lastSent != counted.count || !untold.isEmpty) }
-
   /// The message, and the screens to get it: every screen when the count changed, else the
-  /// new ones; `nil` when every screen knows the count already.
+  /// new ones; `nil` when every screen knows the count already, or it is not known yet.
   private mutating func flush(codec: WireCodec, deflaters: SharedDeflaters?) -> (
     OutgoingMessage, [SocketConnection]
   )? {
-    scheduled = false
-    guard isDue else { return nil }
+    guard let count, !screens.isEmpty, lastSent != count || !untold.isEmpty else { return nil }
     let recipients =
-      lastSent == counted.count ? untold.compactMap { screens[$0] } : Array(screens.values)
-    lastSent = counted.count
+      lastSent == count ? untold.compactMap { screens[$0] } : Array(screens.values)
+    lastSent = count
     untold = []
-    let bytes = codec.encode(.audience(Audience(count: counted.count)))
+    let bytes = codec.encode(.audience(Audience(count: count)))
     return (OutgoingMessage(bytes, deflaters: deflaters), recipients)
   }
 }

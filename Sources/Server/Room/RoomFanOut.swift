@@ -31,8 +31,10 @@ package final class RoomFanOut: Sendable {
     case snapshotSent(SocketConnection, seq: Int)
     /// Sockets whose deltas wait for them to read: see whether they do now.
     case retryBehind
-    /// Tell the screens the room's size (extension `audience`).
+    /// Tell the screens that need it the room's size (extension `audience`).
     case audience
+    /// The session's head count, as just read (`HeadCount`).
+    case headCount(Int)
   }
 
   package let window: Duration
@@ -63,6 +65,8 @@ package final class RoomFanOut: Sendable {
     commands.yield(.join(connection, join, attendee: attendee))
   }
   package func leave(_ connection: UUID) { commands.yield(.leave(connection)) }
+  /// The session's head count, for the screens here (extension `audience`).
+  package func headCount(_ count: Int) { commands.yield(.headCount(count)) }
   /// Something in the room changed (its log row is committed). A presenter's action is
   /// `urgent`: it goes out at once, window or not (votes may storm; presenters do not).
   package func changed(urgent: Bool = false) { commands.yield(.changed(urgent: urgent)) }
@@ -126,18 +130,16 @@ package final class RoomFanOut: Sendable {
             // after it: its joins meanwhile cost the room nothing.
             guard !joining.contains(connection.id) else { continue }
             connection.isCompact = join.counts == true
-            if audience.arrived(connection) {
-              commands.yield(.audience)
-            } else {
-              audience.schedule { [commands] in commands.yield(.audience) }
-            }
+            if audience.arrived(connection) { commands.yield(.audience) }
             try await welcome(connection, join, attendee: attendee)
           case .leave(let id):
             members[id] = nil
             joining.remove(id)
             audience.left(id)
-            audience.schedule { [commands] in commands.yield(.audience) }
           case .audience: audience.tell(codec: codec, deflaters: deflaters)
+          case .headCount(let count):
+            audience.counted(count)
+            audience.tell(codec: codec, deflaters: deflaters)
           case .snapshotSent(let connection, let seq): try await caughtUp(connection, from: seq)
           case .changed(let urgent):
             if changedSince == nil { changedSince = ContinuousClock.now }

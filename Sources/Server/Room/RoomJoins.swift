@@ -40,7 +40,7 @@ package struct RoomJoins: Sendable {
     // first join decides, for its life.
     connection.settleRole(screen: join.screen == true && !connection.isPresenter)
     if connection.isScreen {
-      room.fanOut.join(connection, join, attendee: nil)
+      room.enter(connection, join, attendee: nil)
       return
     }
     let name = Self.name(join.name)
@@ -50,7 +50,7 @@ package struct RoomJoins: Sendable {
       if let identity { tell(connection, identity) }
       // Without an identity (not now: `joined` said when to ask again) the room is still
       // shown; votes wait for the identity.
-      room.fanOut.join(connection, join, attendee: identity?.attendee)
+      room.enter(connection, join, attendee: identity?.attendee)
       return
     }
     if name != identity.name {
@@ -64,7 +64,7 @@ package struct RoomJoins: Sendable {
       }
     }
     tell(connection, identity)
-    room.fanOut.join(connection, join, attendee: identity.attendee)
+    room.enter(connection, join, attendee: identity.attendee)
   }
 
   /// Who the join's sender is: the id it claims, proved by its credential, or issued the one

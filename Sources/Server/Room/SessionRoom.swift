@@ -21,6 +21,8 @@ package final class SessionRoom: Sendable {
   package let identities: AddressBudgets
   /// The form's questions per address, shared by every session of the instance.
   package let formQuestions: AddressBudgets
+  /// The projector's head count, shared by every session of the instance.
+  package let headCount: HeadCount
   /// This session's word filter.
   package let wordFilters: WordFilters
   package let logger: Logger
@@ -29,7 +31,8 @@ package final class SessionRoom: Sendable {
   package init(
     store: QuestionStore, sockets: SocketHub, settings: RoomSettings,
     environment: ServerEnvironment, metrics: ServerMetrics, hooks: RoomHooks = .none,
-    identities: AddressBudgets? = nil, formQuestions: AddressBudgets? = nil, logger: Logger
+    identities: AddressBudgets? = nil, formQuestions: AddressBudgets? = nil,
+    headCount: HeadCount? = nil, logger: Logger
   ) {
     self.store = store
     self.sockets = sockets
@@ -44,6 +47,7 @@ package final class SessionRoom: Sendable {
       formQuestions
       ?? AddressBudgets(
         burst: settings.formQuestionsPerAddress, window: settings.formQuestionWindow)
+    self.headCount = headCount ?? HeadCount(store: store, now: environment.now, logger: logger)
     self.logger = logger
     wordFilters = WordFilters(store: store, server: settings.serverFilter)
     fanOut = RoomFanOut(
@@ -57,7 +61,20 @@ package final class SessionRoom: Sendable {
     SessionRoom(
       store: store.session(id), sockets: sockets, settings: settings, environment: environment,
       metrics: metrics, hooks: hooks, identities: identities, formQuestions: formQuestions,
-      logger: logger)
+      headCount: headCount, logger: logger)
+  }
+
+  /// A socket's join: counted (extension `audience`; `attendee` is the identity the join was
+  /// issued or proved, `nil` for none), then welcomed by the fan-out.
+  package func enter(_ connection: SocketConnection, _ join: Join, attendee: UUID?) {
+    headCount.joined(connection, session: store.session, attendee: attendee, fanOut: fanOut)
+    fanOut.join(connection, join, attendee: attendee)
+  }
+
+  /// A socket ended: no longer counted, nor in the fan-out.
+  package func leave(_ connection: UUID) {
+    headCount.left(connection)
+    fanOut.leave(connection)
   }
 
   /// Queues a message for one socket (written after the hooks' delay, if any, in order); it

@@ -38,21 +38,26 @@ package final class SessionRooms: Sendable {
     }
     let (room, stale) = rooms.withLock { rooms -> (SessionRoom, Bool) in
       if let known = rooms[id] {
-        return (known.room, known.told.open != record.open || known.told.title != record.title)
+        return (
+          known.room,
+          known.told.open != record.open || known.told.title != record.title
+            || known.told.token != record.token
+        )
       }
       let room = main.forSession(id)
       rooms[id] = Entry(told: record, room: room)
       return (room, false)
     }
-    // Changed behind this instance's back (`qna-server session close` beside a server on
-    // SQLite, which has no notices): its sockets are told now, in order.
+    // Changed behind this instance's back (`qna-server session close` or `rotate-token`
+    // beside a server on SQLite, which has no notices): its sockets are told now, in order.
     if stale { refresh(id) }
     return (record, room)
   }
 
   /// Reads session `id` again and tells its sockets here if it was closed, reopened or
-  /// deleted since they were last told. Re-reads of one session run one after another (one
-  /// asked for meanwhile runs after), so a later state is never overtaken by an earlier one.
+  /// deleted since they were last told; closes its presenters' sockets if its token changed.
+  /// Re-reads of one session run one after another (one asked for meanwhile runs after), so
+  /// a later state is never overtaken by an earlier one.
   package func refresh(_ id: Int64) {
     let code = rooms.withLock { rooms -> String? in
       guard let entry = rooms[id] else { return nil }
@@ -78,15 +83,16 @@ package final class SessionRooms: Sendable {
           retire(code: code)
           return
         }
-        let (news, again) = rooms.withLock { rooms -> (SessionRecord?, Bool) in
-          guard let entry = rooms[id] else { return (nil, false) }
+        let (news, rotated, again) = rooms.withLock { rooms -> (SessionRecord?, Bool, Bool) in
+          guard let entry = rooms[id] else { return (nil, false, false) }
           let changed = entry.told.open != record.open || entry.told.title != record.title
           rooms[id]?.told = record
           rooms[id]?.again = false
           if !entry.again { rooms[id]?.refreshing = false }
-          return (changed ? record : nil, entry.again)
+          return (changed ? record : nil, entry.told.token != record.token, entry.again)
         }
         if let news { tell(news, deleted: false) }
+        if rotated { closePresenters(of: record) }
         if !again { return }
       }
     }
@@ -125,6 +131,18 @@ package final class SessionRooms: Sendable {
         // A read of its own: notices keep coming meanwhile.
         Task { await AskerNotices(room: room).tellAsker(question, of: notice.kind) }
       }
+    }
+  }
+
+  /// A session's token changed: its presenters' sockets here close (1008), as each may have
+  /// been opened with the old token or a login that ended with it. One whose credential
+  /// still holds (the admin token) may reconnect.
+  private func closePresenters(of session: SessionRecord) {
+    let sockets = main.sockets.all.filter { $0.session == session.id && $0.isPresenter }
+    logger.notice(
+      "session \(session.code): new presenter token: closing \(sockets.count) presenter sockets")
+    for socket in sockets {
+      socket.close(code: .policyViolation, reason: "the session's presenter token changed")
     }
   }
 

@@ -3,7 +3,8 @@ import Foundation
 /// Presenters' logins and wrong guesses, kept in the database so that every instance on it
 /// sees the same: a login made through one instance opens the others, a logout or an
 /// expiry holds on all, and wrong guesses from one address take turns across all of them.
-/// Logins are stored under a digest of their id (`PresenterLogins`), never the id itself.
+/// Logins are stored under a digest of their id (`PresenterLogins`), never the id itself,
+/// with a digest of the token that made them, never the token.
 extension QuestionStore {
   /// What a login admits to: every session (the admin's), or one.
   public enum LoginScope: Sendable, Hashable {
@@ -30,25 +31,43 @@ extension QuestionStore {
     public init() {}
   }
 
+  /// A live login as stored: what it admits to, and the digest of the token that made it
+  /// (`PresenterLogins` makes and checks it; the store only keeps it).
+  public struct StoredLogin: Sendable, Hashable {
+    public var scope: LoginScope
+    public var credential: String
+  }
+
   public func addLogin(
-    digest: String, scope: LoginScope, expiresAt: Date, now: Date, limits: LoginLimits
+    digest: String, scope: LoginScope, credential: String, expiresAt: Date, now: Date,
+    limits: LoginLimits
   ) async throws(StoreError) {
     try await timed {
       try await driver.addLogin(
-        digest: digest, scope: scope.stored, expiresAt: expiresAt.timeIntervalSince1970,
-        now: now.timeIntervalSince1970, perScope: limits.perScope, total: limits.total)
+        digest: digest, scope: scope.stored, credential: credential,
+        expiresAt: expiresAt.timeIntervalSince1970, now: now.timeIntervalSince1970,
+        perScope: limits.perScope, total: limits.total)
     }
   }
 
-  /// The scope of the live login with this digest; `nil` when there is none (or it expired).
-  public func login(digest: String, now: Date) async throws(StoreError) -> LoginScope? {
+  /// The live login with this digest; `nil` when there is none (or it expired).
+  public func login(digest: String, now: Date) async throws(StoreError) -> StoredLogin? {
     try await timed {
-      try await driver.loginScope(digest: digest, now: now.timeIntervalSince1970)
-    }.map(LoginScope.init(stored:))
+      try await driver.login(digest: digest, now: now.timeIntervalSince1970)
+    }.map { StoredLogin(scope: LoginScope(stored: $0.scope), credential: $0.credential) }
   }
 
   public func endLogin(digest: String) async throws(StoreError) {
     try await timed { try await driver.endLogin(digest: digest) }
+  }
+
+  /// Logs out everywhere: ends every login of `scope`, or every login of every scope
+  /// (`nil`), on every instance on the database. Returns how many were live at `now`.
+  @discardableResult
+  public func endLogins(scope: LoginScope?, now: Date) async throws(StoreError) -> Int {
+    try await timed {
+      try await driver.endLogins(scope: scope?.stored, now: now.timeIntervalSince1970)
+    }
   }
 
   /// Counts one wrong guess under `key` and gives its turn: the time its answer is due, by

@@ -130,6 +130,21 @@ extension QuestionStore {
     return try await timed { try await driver.setSession(code: code, open: open) }
   }
 
+  /// Gives the session with this code a new presenter token (as creation draws them) and
+  /// ends every login of the session, whichever token made it, in one transaction: from its
+  /// commit the old token admits nobody on any instance (each reads the session's row on
+  /// every lookup), and on PostgreSQL the other instances hear of it as of a close (their
+  /// presenters' sockets of the session are closed). `nil` if there is no such session.
+  public func rotateToken(
+    code: String, at time: Date, using random: inout some RandomNumberGenerator
+  ) async throws(StoreError) -> (session: SessionRecord, endedLogins: Int)? {
+    guard let code = JoinCode.canonical(code) else { return nil }
+    let token = Self.randomLetters(Self.tokenLength, using: &random)
+    return try await timed {
+      try await driver.rotateToken(code: code, token: token, now: time.timeIntervalSince1970)
+    }
+  }
+
   /// Deletes the session with this code and everything in it: questions, votes, the
   /// presenters' history, the room's log and state, attendees' names. `nil` if there is none.
   public func deleteSession(code: String) async throws(StoreError) -> SessionRecord? {

@@ -87,13 +87,25 @@ package protocol StoreDriver: Sendable {
   func setSession(code: String, open: Bool) async throws(StoreError) -> SessionRecord?
   func deleteSession(code: String) async throws(StoreError) -> SessionRecord?
 
-  /// Presenters' logins (`scope` -1 for the admin's) and wrong guesses, shared by the
-  /// instances on the database (`QuestionStore+Logins`). Times are seconds since 1970.
+  /// Presenters' logins (`scope` -1 for the admin's; `credential`: the digest of the token
+  /// that made it) and wrong guesses, shared by the instances on the database
+  /// (`QuestionStore+Logins`). Times are seconds since 1970.
   func addLogin(
-    digest: String, scope: Int64, expiresAt: Double, now: Double, perScope: Int, total: Int
+    digest: String, scope: Int64, credential: String, expiresAt: Double, now: Double,
+    perScope: Int, total: Int
   ) async throws(StoreError)
-  func loginScope(digest: String, now: Double) async throws(StoreError) -> Int64?
+  func login(digest: String, now: Double) async throws(StoreError) -> (
+    scope: Int64, credential: String
+  )?
   func endLogin(digest: String) async throws(StoreError)
+  /// Ends every login of `scope` (every login at all with `nil`); returns how many were live.
+  func endLogins(scope: Int64?, now: Double) async throws(StoreError) -> Int
+  /// Gives the session with this code a new presenter token and ends its logins, in one
+  /// transaction that tells the other instances as a session's close does; `nil` if there is
+  /// no such session.
+  func rotateToken(code: String, token: String, now: Double) async throws(StoreError) -> (
+    session: SessionRecord, endedLogins: Int
+  )?
   /// Counts a wrong guess under `key` (a key last seen before `forgetBefore` starts from
   /// nothing) and returns its turn: the later of now and the key's next turn, which moves
   /// on by `spacing(failures)` seconds.
@@ -102,6 +114,12 @@ package protocol StoreDriver: Sendable {
     spacing: @escaping @Sendable (Int) -> Double
   ) async throws(StoreError) -> Double
   func forgetGuesses(key: String) async throws(StoreError)
+
+  /// The head count's rows (`QuestionStore+Presence`): one instance's changes written, then
+  /// each session's distinct attendees on every instance counted, in one transaction.
+  func presence(_ changes: PresenceChanges, counting sessions: [Int64])
+    async throws(StoreError) -> [Int64: Int]
+  func endPresence(instance: UUID) async throws(StoreError)
 
   /// What other instances on the same database changed, as they commit it: `nil` for a
   /// database only this process writes to.

@@ -9,7 +9,8 @@ extension PostgresDriver {
   static let loginLock: (Int32, Int32) = (0x716E_6C, 1)
 
   package func addLogin(
-    digest: String, scope: Int64, expiresAt: Double, now: Double, perScope: Int, total: Int
+    digest: String, scope: Int64, credential: String, expiresAt: Double, now: Double,
+    perScope: Int, total: Int
   ) async throws(StoreError) {
     try await transaction(locking: nil) { [logger] connection in
       try await connection.query(
@@ -44,19 +45,25 @@ extension PostgresDriver {
       }
       try await connection.query(
         """
-        INSERT INTO presenterLogin (digest, scope, expiresAt) VALUES (\(digest), \(scope), \(expiresAt))
-        ON CONFLICT (digest) DO UPDATE SET scope = EXCLUDED.scope, expiresAt = EXCLUDED.expiresAt
+        INSERT INTO presenterLogin (digest, scope, credential, expiresAt)
+        VALUES (\(digest), \(scope), \(credential), \(expiresAt))
+        ON CONFLICT (digest) DO UPDATE SET scope = EXCLUDED.scope,
+          credential = EXCLUDED.credential, expiresAt = EXCLUDED.expiresAt
         """, logger: logger)
     }
   }
 
-  package func loginScope(digest: String, now: Double) async throws(StoreError) -> Int64? {
+  package func login(digest: String, now: Double) async throws(StoreError) -> (
+    scope: Int64, credential: String
+  )? {
     try await read { [logger] connection in
-      for try await scope in try await connection.query(
-        "SELECT scope FROM presenterLogin WHERE digest = \(digest) AND expiresAt > \(now)",
-        logger: logger
-      ).decode(Int64.self) {
-        return scope
+      for try await (scope, credential) in try await connection.query(
+        """
+        SELECT scope, credential FROM presenterLogin
+        WHERE digest = \(digest) AND expiresAt > \(now)
+        """, logger: logger
+      ).decode((Int64, String).self) {
+        return (scope: scope, credential: credential)
       }
       return nil
     }
@@ -66,6 +73,49 @@ extension PostgresDriver {
     try await transaction(locking: nil) { [logger] connection in
       try await connection.query(
         "DELETE FROM presenterLogin WHERE digest = \(digest)", logger: logger)
+    }
+  }
+
+  package func endLogins(scope: Int64?, now: Double) async throws(StoreError) -> Int {
+    try await transaction(locking: nil) { [logger] connection in
+      try await Self.endLogins(connection, scope: scope, now: now, logger: logger)
+    }
+  }
+
+  /// Inside a transaction: deletes the logins of `scope` (all with `nil`); how many were live.
+  static func endLogins(
+    _ connection: PostgresConnection, scope: Int64?, now: Double, logger: Logger
+  ) async throws -> Int {
+    var query: PostgresQuery = """
+      WITH ended AS (DELETE FROM presenterLogin RETURNING expiresAt)
+      SELECT COUNT(*)::bigint FROM ended WHERE expiresAt > \(now)
+      """
+    if let scope {
+      query = """
+        WITH ended AS (DELETE FROM presenterLogin WHERE scope = \(scope) RETURNING expiresAt)
+        SELECT COUNT(*)::bigint FROM ended WHERE expiresAt > \(now)
+        """
+    }
+    return try await Self.int(connection.query(query, logger: logger)) ?? 0
+  }
+
+  package func rotateToken(code: String, token: String, now: Double) async throws(StoreError)
+    -> (session: SessionRecord, endedLogins: Int)?
+  {
+    try await transaction(locking: nil) { [logger] connection in
+      // The row's lock orders it with a close or another rotation of the same session.
+      let record = try await Self.sessions(
+        connection.query(
+          """
+          UPDATE session SET token = \(token) WHERE code = \(code)
+          RETURNING \(unescaped: Self.sessionColumns)
+          """, logger: logger)
+      ).first
+      guard let record, let id = record.id else { return nil }
+      let ended = try await Self.endLogins(connection, scope: id, now: now, logger: logger)
+      // Other instances re-read the session, and close its presenters' sockets there.
+      try await self.announce(connection, id, nil, .session)
+      return (session: record, endedLogins: ended)
     }
   }
 

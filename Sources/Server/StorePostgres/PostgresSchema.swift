@@ -129,6 +129,29 @@ package enum PostgresSchema {
       ]
     ),
     ("v8: labels", ["ALTER TABLE question ADD COLUMN label text"]),
+    // Each login remembers the digest of the token that made it; the logins made before
+    // cannot say which, so they end here (their presenters log in again). The default is for
+    // an older instance still writing during a rolling upgrade: '' matches no token's digest.
+    (
+      "v9: login credentials",
+      [
+        "DELETE FROM presenterLogin",
+        "ALTER TABLE presenterLogin ADD COLUMN credential text NOT NULL DEFAULT ''",
+      ]
+    ),
+    // The head count: which instance has which attendee in which session's room, until when
+    // (a killed instance's rows lapse on their own).
+    (
+      "v10: presence",
+      [
+        """
+        CREATE TABLE presence (
+          session bigint NOT NULL, attendee text NOT NULL, instance text NOT NULL,
+          expiresAt double precision NOT NULL, PRIMARY KEY (session, attendee, instance))
+        """,
+        "CREATE INDEX presence_instance ON presence (instance)",
+      ]
+    ),
   ]
 
   /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from

@@ -21,8 +21,19 @@ extension SQLiteDriver {
     try db.create(index: "wrongGuess_lastAt", on: "wrongGuess", columns: ["lastAt"])
   }
 
+  /// Each login remembers the token that made it (`credential`, a digest): the logins made
+  /// before cannot say which, so this step ends them (their presenters log in again).
+  package static func addLoginCredentials(_ db: Database) throws {
+    try db.execute(sql: "DELETE FROM presenterLogin")
+    // A default for an older binary still writing here: '' matches no token's digest.
+    try db.alter(table: "presenterLogin") { table in
+      table.add(column: "credential", .text).notNull().defaults(to: "")
+    }
+  }
+
   package func addLogin(
-    digest: String, scope: Int64, expiresAt: Double, now: Double, perScope: Int, total: Int
+    digest: String, scope: Int64, credential: String, expiresAt: Double, now: Double,
+    perScope: Int, total: Int
   ) async throws(StoreError) {
     try await run { db in
       try db.execute(sql: "DELETE FROM presenterLogin WHERE expiresAt <= ?", arguments: [now])
@@ -47,22 +58,66 @@ extension SQLiteDriver {
             """, arguments: [crowded])
       }
       try db.execute(
-        sql: "INSERT OR REPLACE INTO presenterLogin (digest, scope, expiresAt) VALUES (?, ?, ?)",
-        arguments: [digest, scope, expiresAt])
+        sql: """
+          INSERT OR REPLACE INTO presenterLogin (digest, scope, credential, expiresAt)
+          VALUES (?, ?, ?, ?)
+          """, arguments: [digest, scope, credential, expiresAt])
     }
   }
 
-  package func loginScope(digest: String, now: Double) async throws(StoreError) -> Int64? {
+  package func login(digest: String, now: Double) async throws(StoreError) -> (
+    scope: Int64, credential: String
+  )? {
     try await read { db in
-      try Int64.fetchOne(
-        db, sql: "SELECT scope FROM presenterLogin WHERE digest = ? AND expiresAt > ?",
-        arguments: [digest, now])
+      guard
+        let row = try Row.fetchOne(
+          db,
+          sql: "SELECT scope, credential FROM presenterLogin WHERE digest = ? AND expiresAt > ?",
+          arguments: [digest, now])
+      else { return nil }
+      return (scope: row["scope"] as Int64, credential: row["credential"] as String)
     }
   }
 
   package func endLogin(digest: String) async throws(StoreError) {
     try await run { db in
       try db.execute(sql: "DELETE FROM presenterLogin WHERE digest = ?", arguments: [digest])
+    }
+  }
+
+  package func endLogins(scope: Int64?, now: Double) async throws(StoreError) -> Int {
+    try await run { db in try Self.endLogins(db, scope: scope, now: now) }
+  }
+
+  /// Inside a write: deletes the logins of `scope` (all with `nil`); how many were live.
+  static func endLogins(_ db: Database, scope: Int64?, now: Double) throws -> Int {
+    guard let scope else {
+      let live =
+        try Int.fetchOne(
+          db, sql: "SELECT COUNT(*) FROM presenterLogin WHERE expiresAt > ?", arguments: [now])
+        ?? 0
+      try db.execute(sql: "DELETE FROM presenterLogin")
+      return live
+    }
+    let live =
+      try Int.fetchOne(
+        db, sql: "SELECT COUNT(*) FROM presenterLogin WHERE scope = ? AND expiresAt > ?",
+        arguments: [scope, now]) ?? 0
+    try db.execute(sql: "DELETE FROM presenterLogin WHERE scope = ?", arguments: [scope])
+    return live
+  }
+
+  package func rotateToken(code: String, token: String, now: Double) async throws(StoreError)
+    -> (session: SessionRecord, endedLogins: Int)?
+  {
+    try await run { db in
+      guard var record = try SessionRecord.filter(Column("code") == code).fetchOne(db),
+        let id = record.id
+      else { return nil }
+      record.token = token
+      try record.update(db)
+      let ended = try Self.endLogins(db, scope: id, now: now)
+      return (session: record, endedLogins: ended)
     }
   }
 

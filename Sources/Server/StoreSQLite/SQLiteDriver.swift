@@ -155,6 +155,10 @@ package final class SQLiteDriver: StoreDriver {
     migrator.registerMigration("v8: labels") { db in
       try db.alter(table: QuestionRecord.databaseTableName) { $0.add(column: "label", .text) }
     }
+    // Logins tied to the token that made them; the logins made before end here.
+    migrator.registerMigration("v9: login credentials", migrate: Self.addLoginCredentials)
+    // The head count: which instance has which attendee in which session's room.
+    migrator.registerMigration("v10: presence", migrate: Self.addPresence)
     return migrator
   }
 

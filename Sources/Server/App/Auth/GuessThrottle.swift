@@ -2,22 +2,22 @@ import Foundation
 import QnAStore
 import Synchronization
 
-/// Slows guessing of a secret (a token, a join code) from one address without ever locking
-/// its holder out: the right one is let in at once, whatever came before it; a wrong one is
-/// answered only at its turn, and the turns of one address come one after another, spaced
-/// from 250 ms doubling to 5 s. However many guesses an address sends at once, it learns
-/// their results a few a second at most. An IPv6 address counts as its /64 (one host's
-/// share; its other addresses are free to it), an IPv4-mapped one as its IPv4 address.
-final class LoginThrottle: Sendable {
-  private struct Record {
-    var failures = 0
-    var nextTurn: Duration = .zero
-    var lastSeen: Duration = .zero
-  }
-
-  static let firstDelay = Duration.milliseconds(250)
-  static let longestDelay = Duration.seconds(5)
+/// Bounds how fast one address may guess a secret (a token, a join code), and never makes
+/// anyone wait: an address may make `burst` wrong guesses at once, then one per `interval`
+/// (the generic cell rate algorithm's budget). Past that rate every guess from the address,
+/// right or wrong, is answered at once with the same refusal and when to try again, and is
+/// not judged: however many guesses it sends, in parallel or not, it learns the result of no
+/// more than the rate allows. A right guess takes nothing from the budget. An IPv6 address
+/// counts as its /64 (one host's share), an IPv4-mapped one as its IPv4 address.
+final class GuessThrottle: Sendable {
+  static let burst = 10
+  static let interval = Duration.seconds(2)
   static let maxAddresses = 10_000
+  /// How long the database keeps a key's record after its last wrong guess.
+  static let memory = Duration.seconds(900)
+
+  /// How far ahead of now a key's budget may be spent and still take a guess.
+  static var tolerance: Duration { interval * (burst - 1) }
 
   /// The instances' shared record of wrong guesses (`QuestionStore.wrongGuess`), and what
   /// this throttle's keys are called there.
@@ -27,58 +27,64 @@ final class LoginThrottle: Sendable {
     let now: @Sendable () -> Date
   }
 
-  /// How long a key's record is kept after its last wrong guess.
-  static let memory = Duration.seconds(900)
-
   private let uptime: @Sendable () -> Duration
   private let shared: Shared?
-  private let records = Mutex<[String: Record]>([:])
+  /// Each key's budget as the time it is whole again (on `uptime`'s clock).
+  private let due = Mutex<[String: Duration]>([:])
 
-  /// With `shared`, an address's wrong guesses take turns across every instance on the
-  /// database: here first (so that the database sees at most one guess per address per turn
-  /// of this instance), then in the shared queue.
+  /// With `shared`, an address's wrong guesses count on every instance on the database.
   init(uptime: @escaping @Sendable () -> Duration, shared: Shared? = nil) {
     self.uptime = uptime
     self.shared = shared
   }
 
-  /// Whether the attempt gets in: `correct` says whether its token was right (compared in
-  /// constant time by the caller). A wrong one returns at its turn.
-  func judge(_ address: String, correct: Bool) async -> Bool {
-    if correct {
-      forget(address)
-      return true
-    }
-    let wait = await failed(address)
-    if wait > .zero { try? await Task.sleep(for: wait) }
-    return false
+  /// `nil` when a guess from `address` may be judged now; else how long until one may. A
+  /// right guess asks this after it is judged, as a wrong one is counted: both get the same
+  /// answer at the same moment.
+  func overRate(_ address: String) -> Duration? {
+    let key = Self.key(address)
+    let now = uptime()
+    return due.withLock { Self.excess($0[key], now) }
   }
 
-  /// A wrong secret from `address`: waits for this instance's turn, then says how much
-  /// longer its refusal must wait for the shared one.
-  func failed(_ address: String) async -> Duration {
-    let local = takeTurn(address)
-    guard let shared else { return local }
-    if local > .zero { try? await Task.sleep(for: local) }
-    // A database that does not answer leaves the local turn, already waited, as the answer.
+  /// A wrong guess from `address`: `nil` when it was within the rate (it is counted, and
+  /// refused as wrong); else how long the address is over the rate (refused as such, not
+  /// counted). With `shared`, the database's record decides too, and is what this instance
+  /// knows of the key from then on.
+  func wrongGuess(_ address: String) async -> Duration? {
+    let key = Self.key(address)
+    let now = uptime()
+    let over: Duration? = due.withLock { due in
+      if let wait = Self.excess(due[key], now) { return wait }
+      Self.makeRoom(for: key, in: &due, now: now)
+      due[key] = max(due[key] ?? now, now) + Self.interval
+      return nil
+    }
+    if let over { return over }
+    guard let shared else { return nil }
+    // A database that does not answer leaves this instance's count as the answer.
     guard
       let turn = try? await shared.store.wrongGuess(
-        key: "\(shared.kind) \(Self.key(address))", now: shared.now(), forgetAfter: Self.memory,
-        spacing: Self.delay(after:))
-    else { return .zero }
-    let wait = turn.timeIntervalSince(shared.now())
-    return wait > 0 ? .milliseconds(Int64(wait * 1000)) : .zero
+        key: "\(shared.kind) \(key)", now: shared.now(), forgetAfter: Self.memory,
+        spacing: { _ in Self.interval })
+    else { return nil }
+    let ahead = Duration.milliseconds(Int64(max(0, turn.timeIntervalSince(shared.now())) * 1000))
+    due.withLock { $0[key] = max($0[key] ?? now, now + ahead + Self.interval) }
+    return ahead > Self.tolerance ? ahead - Self.tolerance : nil
   }
 
-  /// The admin token from `address` was right: its wrong guesses are forgotten, here and
-  /// on the database.
+  /// The admin token came from `address`: its wrong guesses are forgotten, here and on the
+  /// database.
   func forget(_ address: String) {
     let key = Self.key(address)
-    let known = records.withLock { $0.removeValue(forKey: key) != nil }
+    let known = due.withLock { $0.removeValue(forKey: key) != nil }
     if known, let shared {
       Task { try? await shared.store.forgetGuesses(key: "\(shared.kind) \(key)") }
     }
   }
+
+  /// How many addresses it keeps a budget for (at most `maxAddresses`).
+  var trackedAddresses: Int { due.withLock { $0.count } }
 
   /// What an address is counted as: itself, or its /64 for IPv6.
   static func key(_ address: String) -> String {
@@ -93,29 +99,18 @@ final class LoginThrottle: Sendable {
     }
   }
 
-  /// Counts a failure and says how long until its answer is due.
-  private func takeTurn(_ raw: String) -> Duration {
-    let address = Self.key(raw)
-    let now = uptime()
-    return records.withLock { records in
-      if records.count >= Self.maxAddresses, records[address] == nil,
-        let quietest = records.min(by: { $0.value.lastSeen < $1.value.lastSeen })
-      {
-        // Forget the quietest address: the table stays bounded.
-        records[quietest.key] = nil
-      }
-      var record = records[address] ?? Record()
-      record.failures += 1
-      let turn = max(now, record.nextTurn)
-      record.nextTurn = turn + Self.delay(after: record.failures)
-      record.lastSeen = now
-      records[address] = record
-      return turn - now
-    }
+  /// How long a budget due at `due` is past the tolerance at `now`; `nil` when it is not.
+  private static func excess(_ due: Duration?, _ now: Duration) -> Duration? {
+    guard let due, due - now > tolerance else { return nil }
+    return due - now - tolerance
   }
 
-  /// The spacing after `failures` failures.
-  static func delay(after failures: Int) -> Duration {
-    min(longestDelay, firstDelay * (1 << min(max(failures - 1, 0), 10)))
+  /// Keeps the table bounded: keys whose budget is whole go first, then the one due soonest.
+  private static func makeRoom(for key: String, in due: inout [String: Duration], now: Duration) {
+    guard due.count >= maxAddresses, due[key] == nil else { return }
+    due = due.filter { $0.value > now }
+    if due.count >= maxAddresses, let soonest = due.min(by: { $0.value < $1.value }) {
+      due[soonest.key] = nil
+    }
   }
 }

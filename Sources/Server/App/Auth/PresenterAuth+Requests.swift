@@ -35,21 +35,21 @@ extension PresenterAuth {
   }
 
   /// The request gate's judge of WebSocket upgrades: a session's socket needs a session
-  /// that exists (404, answered at its turn: codes are not for guessing), and a presenter's
-  /// socket needs that scope's credentials (401). Attendees of a closed session get in: it
-  /// stays readable.
+  /// that exists (404; codes are not for guessing: past the address's rate, 429 for a right
+  /// code and a wrong one alike), and a presenter's socket needs that scope's credentials
+  /// (401). Attendees of a closed session get in: it stays readable.
   func upgradeJudge(rooms: SessionRooms) -> UpgradeJudge {
     { head, peer in
       if let code = Self.sessionCode(ofTarget: head.uri).map(String.init) {
         return .pending { await judgeSessionUpgrade(code: code, head: head, peer: peer, rooms) }
       }
       guard Self.asksForPresenter(head) else { return .decided(.pass) }
-      // A login is a database read, and a wrong token waits its turn: both off the loop.
+      // A login is a database read, and so may a wrong token's count be: both off the loop.
       return .pending {
         switch await judge(offer(of: head, for: .admin), for: .admin, from: peer, forgets: false) {
         case .admitted: return .pass
-        case .refused(let wait):
-          return .refuse(.unauthorized, "A presenter's socket needs the admin token.", wait: wait)
+        case .refused: return .refuse(.unauthorized, "A presenter's socket needs the admin token.")
+        case .overRate(let wait): return Self.overRate(wait)
         }
       }
     }
@@ -62,22 +62,36 @@ extension PresenterAuth {
     do {
       found = try await rooms.resolve(code)
     } catch {
-      return .refuse(.serviceUnavailable, "The sessions cannot be read now.", wait: .zero)
+      return .refuse(.serviceUnavailable, "The sessions cannot be read now.")
     }
     guard let session = found?.session else {
-      return .refuse(
-        .notFound, "There is no session \(code) on this server.",
-        wait: await codeGuesses.failed(peer))
+      if let wait = await codeGuesses.wrongGuess(peer) { return Self.overRate(wait) }
+      return .refuse(.notFound, "There is no session \(code) on this server.")
     }
+    if let wait = codeGuesses.overRate(peer) { return Self.overRate(wait) }
     guard Self.asksForPresenter(head) else { return .pass }
     let scope = Scope.session(session)
     switch await judge(offer(of: head, for: scope), for: scope, from: peer, forgets: false) {
     case .admitted: return .pass
-    case .refused(let wait):
+    case .refused:
       return .refuse(
-        .unauthorized, "A presenter's socket for session \(session.code) needs its token.",
-        wait: wait)
+        .unauthorized, "A presenter's socket for session \(session.code) needs its token.")
+    case .overRate(let wait): return Self.overRate(wait)
     }
+  }
+
+  static func overRate(_ wait: Duration) -> UpgradeVerdict {
+    .refuse(.tooManyRequests, Self.overRateReason, retryAfter: wait)
+  }
+
+  /// What a guess over the rate is told, on every route.
+  static let overRateReason = "Too many wrong guesses from this address: try again later."
+
+  /// The same refusal for a route.
+  static func overRateError(_ wait: Duration) -> HTTPError {
+    HTTPError(
+      .tooManyRequests, headers: [.retryAfter: RequestGate.seconds(wait)],
+      message: overRateReason)
   }
 }
 
@@ -110,13 +124,14 @@ struct PresenterGate: RouterMiddleware {
     switch await auth.judge(auth.offer(of: request, for: scope), for: scope, from: address) {
     case .admitted:
       return try await next(request, context)
-    case .refused(let wait):
+    case .overRate(let wait):
+      throw PresenterAuth.overRateError(wait)
+    case .refused:
       if let attendeePage, request.method == .get, auth.offer(of: request, for: scope) == .none,
         request.uri.path.uppercased() == LoginRoutes.base(of: scope).uppercased()
       {
         return try await attendeePage(request, context)
       }
-      await Self.wait(wait)
       if case .token = auth.offer(of: request, for: scope) {
         return PresenterAuth.unauthorized
       }
@@ -127,9 +142,5 @@ struct PresenterGate: RouterMiddleware {
       }
       return PresenterAuth.unauthorized
     }
-  }
-
-  static func wait(_ duration: Duration) async {
-    if duration > .zero { try? await Task.sleep(for: duration) }
   }
 }

@@ -7,17 +7,18 @@ import QnAStore
 ///
 /// A request offers credentials as `Authorization: Bearer TOKEN` or as a login cookie
 /// (`qna_session` for the admin's login, `qna_session_CODE` for a session's, scoped to its
-/// path). A wrong token counts against its address in the `LoginThrottle` and is answered at
-/// its turn; a right admin token forgets the address's wrong guesses (a session's token does
-/// not: its holder could otherwise guess others' unthrottled).
+/// path). A wrong token counts against its address in the `GuessThrottle`; past its rate,
+/// any token from the address, right or wrong, is refused at once as over the rate. A right
+/// admin token forgets the address's wrong guesses (a session's token does not: its holder
+/// could otherwise guess others' unthrottled).
 struct PresenterAuth: Sendable {
   /// `nil`: a loopback-only server, whose presenters need no token.
   let adminToken: String?
   let logins: PresenterLogins
-  let throttle: LoginThrottle
+  let throttle: GuessThrottle
   /// Join codes no session has, looked up by any route: wrong guesses too (a right code
-  /// never waits, nor forgets them: an attendee holding one could otherwise guess others).
-  let codeGuesses: LoginThrottle
+  /// never forgets them: an attendee holding one could otherwise guess others).
+  let codeGuesses: GuessThrottle
 
   /// The admin's login cookie.
   static let adminCookie = "qna_session"
@@ -40,6 +41,12 @@ struct PresenterAuth: Sendable {
     /// The session a login must be for (`nil`: an admin login).
     var loginScope: Int64? {
       if case .session(let session) = self { return session.id }
+      return nil
+    }
+
+    /// The session's token as its row says now: its own logins admit while made with it.
+    var sessionToken: String? {
+      if case .session(let session) = self { return session.token }
       return nil
     }
   }
@@ -81,10 +88,12 @@ struct PresenterAuth: Sendable {
     }
   }
 
-  /// The verdict on an offer, and how long a refusal waits for its turn.
+  /// The verdict on an offer.
   enum Decision: Equatable {
     case admitted
-    case refused(wait: Duration)
+    case refused
+    /// Tokens from the address are over the guessing rate: refused unjudged, until then.
+    case overRate(retryAfter: Duration)
   }
 
   /// Judges `offer` for `scope`, counting a wrong token against `address`. The right admin
@@ -98,10 +107,17 @@ struct PresenterAuth: Sendable {
     switch offer {
     case .token(let offered):
       let verdict = tokenVerdict(offered, for: scope)
+      guard verdict.admitted else {
+        return await throttle.wrongGuess(address).map { .overRate(retryAfter: $0) } ?? .refused
+      }
+      // Asked after judging, as a wrong token is counted: over the rate, a right token is
+      // refused as a wrong one would be, so that no answer tells them apart.
+      if let wait = throttle.overRate(address) { return .overRate(retryAfter: wait) }
       if verdict.admin, forgets { throttle.forget(address) }
-      return verdict.admitted ? .admitted : .refused(wait: await throttle.failed(address))
+      return .admitted
     case .logins, .none:
-      return await admits(offer, to: scope) ? .admitted : .refused(wait: .zero)
+      // A login id has 244 random bits: not for guessing, and not counted.
+      return await admits(offer, to: scope) ? .admitted : .refused
     }
   }
 
@@ -112,7 +128,13 @@ struct PresenterAuth: Sendable {
     switch offer {
     case .token(let offered): return tokenVerdict(offered, for: scope).admitted
     case .logins(let ids):
-      for id in ids where await logins.isValid(id, for: scope.loginScope) { return true }
+      // Each login admits while the token that made it still does (`PresenterLogins`).
+      for id in ids
+      where await logins.isValid(
+        id, for: scope.loginScope, adminToken: adminToken, sessionToken: scope.sessionToken)
+      {
+        return true
+      }
       return false
     case .none: return false
     }

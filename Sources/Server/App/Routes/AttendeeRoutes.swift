@@ -13,7 +13,7 @@ struct AttendeePages: Sendable {
   let rooms: SessionRooms
   let addresses: ClientAddress
   let join: JoinAddress
-  let guesses: LoginThrottle
+  let guesses: GuessThrottle
   let maxQuestionLength: Int
   private let recent = RecentRooms()
 

@@ -50,10 +50,10 @@ struct LoginRoutes: Sendable {
     let body = try await request.body.collect(upTo: 4096)
     let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: body))
     let address = addresses.of(request, peer: context.remoteAddress)
-    // Judged as a bearer token would be: a wrong one waits its turn.
+    // Judged as a bearer token would be, under the same guessing rate.
     let decision = await auth.judge(.token(form?.token ?? ""), for: scope, from: address)
+    if case .overRate(let wait) = decision { throw PresenterAuth.overRateError(wait) }
     guard decision == .admitted, form != nil else {
-      if case .refused(let wait) = decision { await PresenterGate.wait(wait) }
       var refused = QnAServerApp.html(
         PresenterPage.login(failed: true, base: base, words: QnAServerApp.words(for: request)))
       refused.status = .unauthorized
@@ -61,7 +61,8 @@ struct LoginRoutes: Sendable {
     }
     let login: String
     do {
-      login = try await auth.logins.create(scope: scope.loginScope)
+      // Tied to the token just judged right: it ends when that token no longer admits.
+      login = try await auth.logins.create(scope: scope.loginScope, token: form?.token ?? "")
     } catch {
       throw HTTPError(.serviceUnavailable, message: "Logins cannot be stored now: try again.")
     }

@@ -6,7 +6,7 @@ import QnAStore
 
 extension QnAServerApp {
   /// Sessions, for the admin (the default session's presenter): create, list, close, reopen
-  /// and delete them.
+  /// and delete them, and give one a new presenter token.
   func addSessionAdminRoutes(to router: some RouterMethods<ServerRequestContext>) {
     let rooms = self.rooms
     let store = rooms.main.store
@@ -69,6 +69,8 @@ extension QnAServerApp {
       rooms.retire(code: session.code)
       return Response(status: .noContent)
     }
+    // A session's new token and a logout of everyone: the same admin's routes.
+    addCredentialRoutes(to: router)
   }
 }
 

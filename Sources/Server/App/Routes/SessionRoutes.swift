@@ -4,17 +4,19 @@ import QnARoom
 import QnAStore
 
 extension QnAServerApp {
-  /// The session the route's `{code}` names; 404 when there is none, answered at the
-  /// address's turn (`guesses`): codes are not for guessing, by any route.
+  /// The session the route's `{code}` names; 404 when there is none. Codes are not for
+  /// guessing, by any route: past the address's rate (`guesses`), 429 for a right code and a
+  /// wrong one alike, asked once the code is looked up.
   static func session(
-    _ context: ServerRequestContext, rooms: SessionRooms, guesses: LoginThrottle,
+    _ context: ServerRequestContext, rooms: SessionRooms, guesses: GuessThrottle,
     from address: String
   ) async throws -> (SessionRecord, SessionRoom) {
     let code = context.parameters.get("code") ?? ""
     guard let found = try await rooms.resolve(code) else {
-      await PresenterGate.wait(await guesses.failed(address))
+      if let wait = await guesses.wrongGuess(address) { throw PresenterAuth.overRateError(wait) }
       throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)) on this server.")
     }
+    if let wait = guesses.overRate(address) { throw PresenterAuth.overRateError(wait) }
     return found
   }
 
@@ -33,11 +35,10 @@ extension QnAServerApp {
         context, rooms: rooms, guesses: auth.codeGuesses, from: address)
       let scope = PresenterAuth.Scope.session(session)
       if PresenterAuth.asksForPresenter(request) {
-        if case .refused(let wait) = await auth.judge(
-          auth.offer(of: request, for: scope), for: scope, from: address)
-        {
-          await PresenterGate.wait(wait)
-          return PresenterAuth.unauthorized
+        switch await auth.judge(auth.offer(of: request, for: scope), for: scope, from: address) {
+        case .admitted: break
+        case .refused: return PresenterAuth.unauthorized
+        case .overRate(let wait): throw PresenterAuth.overRateError(wait)
         }
       }
       throw HTTPError(.upgradeRequired, message: "This is a WebSocket endpoint.")

@@ -60,7 +60,7 @@ struct SocketHandler: Sendable {
     }
     defer {
       room.sockets.remove(connection.id)
-      room.fanOut.leave(connection.id)
+      room.leave(connection.id)
     }
     // A session deleted while this socket was being upgraded: its sockets were closed before
     // this one was among them.
