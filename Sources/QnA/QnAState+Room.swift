@@ -112,8 +112,10 @@ extension QnAState {
     let lines = room.awaitingOwn ? [] : allRoomLines()
     let behind = room.newestSeen > assembly.seq ? catchUp(from: assembly.seq) : []
     var own: [QnAEffect] = []
-    for question in questions where question.state != nil {
+    for question in questions {
       guard let token = tokenByServerID[question.id] else { continue }
+      own += ownAnswered(question, token)
+      guard question.state != nil else { continue }
       own += updateLifecycle(
         token, state: question.lifecycle, answer: question.answer,
         content: question.edited == true ? question.content : nil)
@@ -159,6 +161,7 @@ extension QnAState {
       // A delta may repeat what a vote's answer already said: news only.
       if entry(for: updated) != before { effects += roomLine(question.id).map { [$0] } ?? [] }
       if let token = tokenByServerID[question.id] {
+        effects += ownAnswered(question, token)
         effects += updateLifecycle(
           token, state: question.state.map { _ in question.lifecycle }, answer: question.answer,
           content: question.edited == true ? question.content : nil)
@@ -239,6 +242,7 @@ extension QnAState {
       mine.voted = nil
       room.questions[question.id] = mine
       effects += roomLine(question.id).map { [$0] } ?? []
+      if let token = tokenByServerID[question.id] { effects += ownAnswered(question, token) }
       if question.state != nil, let token = tokenByServerID[question.id] {
         effects += updateLifecycle(
           token, state: question.lifecycle, answer: question.answer,
@@ -259,6 +263,14 @@ extension QnAState {
         + allRoomLines()
     }
     return effects
+  }
+
+  /// The room says a question of ours is answered: the asker hears it as from the `answer`
+  /// message, which may be lost where the room's state is not (another instance answered
+  /// while this one's notices were down, and the asker's socket stayed up: no resume).
+  private mutating func ownAnswered(_ question: RoomQuestion, _ token: UUID) -> [QnAEffect] {
+    guard question.answered || question.lifecycle == .answered else { return [] }
+    return markAnswered(token)
   }
 
   /// Asks for what changed since `seq`, once (again if the answer seems lost).

@@ -245,7 +245,7 @@ extension QnAState {
   /// Questions a server may add to the list that were not typed here.
   static let maxForeignQuestions = 10_000
 
-  private mutating func markAnswered(_ token: UUID) -> [QnAEffect] {
+  mutating func markAnswered(_ token: UUID) -> [QnAEffect] {
     // Found once, changed in place: this is the hot path of a busy session.
     guard let index = questions.index(forKey: token), questions.values[index].status != .answered
     else { return [] }

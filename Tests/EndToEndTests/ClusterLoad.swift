@@ -82,6 +82,32 @@ struct ClusterLoad: Sendable {
     #expect(stored.allSatisfy { $0["answered"] as? Bool == true })
   }
 
+  /// For each client, its questions created but never heard answered, with every event about
+  /// them and the stored row: what a failure of `--wait-answered` needs explained.
+  func unanswered(_ stored: [[String: Any]]) -> [String] {
+    let rows = Dictionary(
+      stored.compactMap { q in (q["id"] as? String).map { ($0, q) } },
+      uniquingKeysWith: { first, _ in first })
+    var report: [String] = []
+    for (number, client) in clients.enumerated() {
+      let events = client.events
+      let answered = Set(events.filter { $0.name == "answered" }.compactMap { $0["token"] })
+      for created in events where created.name == "created" {
+        guard let token = created["token"], !answered.contains(token) else { continue }
+        let id = created["id"] ?? "?"
+        let about = events.enumerated().filter { _, event in
+          event["token"] == token || event["id"] == id || event.name == "connected"
+            || event.name == "disconnected" || event.name == "handshake"
+        }
+        report.append(
+          "client \(number), \(created["content"] ?? "?") (\(id)); stored: "
+            + "\(rows[id].map { "\($0)" } ?? "no row")\n"
+            + about.map { "  #\($0.offset) \($0.element.raw)" }.joined(separator: "\n"))
+      }
+    }
+    return report
+  }
+
   /// The slowest answer an attendee's question got on the connection it went out on: from
   /// each `sent` to the `created`, `waiting` or `failed` for its token. A connection that
   /// ended first takes its unanswered questions with it (they go again, and are timed, on

@@ -155,7 +155,9 @@ struct DatabaseFaultTests {
       print(
         "instance \(index): \(lines.count) warnings\n" + lines.suffix(8).joined(separator: "\n"))
     }
-    #expect(statuses == [0, 0, 0], "\(clients.map(\.stderr))")
+    #expect(
+      statuses == [0, 0, 0],
+      "\(clients.map(\.stderr))\n\(load.unanswered(stored).joined(separator: "\n"))")
     load.expectStored(stored)
     // A request makes a few store calls, each given up at the limit: none hangs past them.
     #expect(worst < Self.callLimit * 3, "\(worstCall)")

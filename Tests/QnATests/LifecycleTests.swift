@@ -47,6 +47,25 @@ struct LifecycleTests {
     #expect(driver.effects.roomLines.last?.state == .review)
   }
 
+  /// Another instance answered while this one's notices were down: the asker's `answer`
+  /// message never came, and its socket stayed up (no resume). The room's state is the same
+  /// fact; the asker hears it once, and the answer's text later still.
+  @Test func theRoomSayingAnOwnQuestionIsAnsweredIsTheAnswer() throws {
+    var (driver, id) = Self.askedInReview()
+    _ = driver.receiveDelta(from: 1, to: 1, [Self.q(1, state: .live)])
+    var effects = driver.receiveDelta(from: 2, to: 2, [Self.q(1, state: .answered)])
+    #expect(driver.state.question(serverID: id)?.status == .answered)
+    #expect(effects.changeNames.filter { $0 == "answered" }.count == 1, "\(effects.changeNames)")
+    // Said again by a later delta or a snapshot: nothing new.
+    effects = driver.receiveDelta(from: 3, to: 3, [Self.q(1, state: .answered)])
+    #expect(!effects.changeNames.contains("answered"))
+    // The answer message after it: its text is the news.
+    effects = driver.apply(
+      .received(.questionAnswer(QuestionAnswer(questionId: id, text: "Yes.", isPrivate: false))))
+    #expect(driver.state.question(serverID: id)?.answer == "Yes.")
+    #expect(effects.changeNames.contains("answered"))
+  }
+
   @Test func approvalAndDismissalReachTheAskerInWords() throws {
     var (driver, id) = Self.askedInReview()
     var effects = driver.receiveDelta(from: 1, to: 1, [Self.q(1, state: .live)])

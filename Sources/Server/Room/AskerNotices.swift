@@ -19,15 +19,24 @@ package struct AskerNotices: Sendable {
     }
   }
 
-  /// Another instance changed a question: its asker hears of it if connected here.
+  /// Another instance changed a question: its asker hears of it if connected here. A read
+  /// that fails is tried again a second later, a few times (a client of the room also hears
+  /// an answer from the room's state, which the fan-out never drops).
   package func tellAsker(_ id: UUID, of kind: RoomChange) async {
-    do {
-      guard let question = try await room.store.question(id: id) else { return }
-      await tell(question, of: kind)
-    } catch {
-      room.logger.error("could not read a question another instance changed: \(error)")
+    for attempt in 1...Self.attempts {
+      do {
+        guard let question = try await room.store.question(id: id) else { return }
+        await tell(question, of: kind)
+        return
+      } catch {
+        room.logger.error(
+          "could not read a question another instance changed (try \(attempt)): \(error)")
+        if attempt < Self.attempts { try? await Task.sleep(for: RoomReplies.storageRetry) }
+      }
     }
   }
+
+  static let attempts = 5
 
   /// The asker hears of a decision (a client of the room knows this repeat), whether or not
   /// the room ever saw the question, or of the answer.

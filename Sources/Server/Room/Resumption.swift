@@ -11,6 +11,8 @@ package struct Resumption: Sendable {
   /// Ids read and moved per store call: a message holds a few hundred at most (the message
   /// size limit); a server configured with a larger one reads them in slices, each paced.
   package static let maxIDsPerSlice = 1000
+  /// The longest wait between tries of a slice the store failed.
+  package static let longestRetry: Duration = .seconds(10)
 
   package init(room: SessionRoom) { self.room = room }
 
@@ -28,8 +30,18 @@ package struct Resumption: Sendable {
       start += slice.count
       let ids = slice.filter { !$0.isToken }.map(\.id)
       let tokens = slice.filter { $0.isToken }.map(\.id)
-      guard let lost = await resumeSlice(ids: ids, tokens: tokens, from: connection) else { return }
-      missing += lost
+      var lost = await resumeSlice(ids: ids, tokens: tokens, from: connection)
+      // A store that failed (an outage) is tried again while the socket is open, backing off
+      // to 10 s: given up, the client would never hear what became of its questions meanwhile
+      // (an answer given while it was away), nor which to ask again.
+      var wait = RoomReplies.storageRetry
+      while lost == nil {
+        try? await Task.sleep(for: wait)
+        guard connection.channel.isActive else { return }
+        wait = min(wait * 2, Self.longestRetry)
+        lost = await resumeSlice(ids: ids, tokens: tokens, from: connection)
+      }
+      missing += lost ?? []
     }
     room.send(.resumed(Resumed(id: connection.id, missing: missing)), to: connection)
   }
