@@ -95,8 +95,9 @@ struct QnAServerCommand: AsyncParsableCommand {
   var maxQuestionLength: Int?
   @Option(
     help: """
-      Questions a connection may ask at once, refilled per --rate-window; more are refused \
-      with a time to retry after (default \(Self.defaults.rateLimit)).
+      Questions one attendee (all sockets of an identity; an address's sockets without one, \
+      together) may ask at once, refilled per --rate-window; more are refused with a time to \
+      retry after (default \(Self.defaults.rateLimit)).
       """)
   var rateLimit: Int?
   @Option(
@@ -107,8 +108,9 @@ struct QnAServerCommand: AsyncParsableCommand {
   var rateWindow: String?
   @Option(
     help: """
-      Votes a connection may cast at once, refilled per --rate-window; more are refused with \
-      a time to retry after (default \(Self.defaults.voteRateLimit)).
+      Votes one attendee (all sockets of an identity) may cast at once, refilled per \
+      --rate-window; more are refused with a time to retry after \
+      (default \(Self.defaults.voteRateLimit)).
       """)
   var voteRateLimit: Int?
   @Option(

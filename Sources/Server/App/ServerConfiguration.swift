@@ -26,12 +26,13 @@ public struct ServerConfiguration: Sendable {
   public var maxMessageSize = 16 * 1024
   /// Longest question, in characters.
   public var maxQuestionLength = 1000
-  /// Questions a connection may ask at once, refilled at that many per `rateWindow`: an
+  /// Questions one attendee (`PersonBudgets`) may ask at once, refilled at that many per
+  /// `rateWindow`: an
   /// attendee's backlog of 50 goes through in 15 s. Over it a question is refused with
   /// `retryAfter`, and the client sends it again then: nothing is lost.
   public var rateLimit = 20
   public var rateWindow: Duration = .seconds(10)
-  /// Votes a connection may cast (or take back) at once, refilled at that many per
+  /// Votes one attendee may cast (or take back) at once, refilled at that many per
   /// `rateWindow`: more than anyone clicks, fewer than a script that floods.
   public var voteRateLimit = 50
   /// New attendees (credentials issued by extension `identity`) one client address may get at
@@ -165,6 +166,9 @@ extension ServerConfiguration {
     settings.newAttendeesPerAddress = newAttendeeRateLimit
     settings.newAttendeeWindow = newAttendeeWindow
     settings.compactRoom = !legacyBroadcast
+    settings.questionsPerPerson = rateLimit
+    settings.votesPerPerson = voteRateLimit
+    settings.personWindow = rateWindow
     settings.formQuestionsPerAddress = rateLimit
     settings.formQuestionWindow = rateWindow
     settings.wordLists = wordLists

@@ -34,7 +34,7 @@ package struct QuestionIntake: Sendable {
       await room.pace(1, for: connection)
       if case .some(.some) = try? await room.store.question(token: token) { isResend = true }
     }
-    if !isResend, let wait = connection.takeQuestion(now: room.environment.uptime()) {
+    if !isResend, let wait = room.people.takeQuestion(connection, now: room.environment.uptime()) {
       return refuse(RoomReplies.rateLimited, retryAfter: wait)
     }
     if let refusal = room.hooks.refusal(question.content) { return refuse(refusal) }

@@ -23,6 +23,12 @@ package struct RoomSettings: Sendable {
   /// Questions the attendee page's form may post from one address at once, refilled at this
   /// many per `formQuestionWindow` (`--rate-limit` per `--rate-window`, as a socket's);
   /// addresses the budgets do not tell apart (loopback, a proxy) share one bucket.
+  /// Questions and votes one person (an identity, or an address's sockets without one) may
+  /// make at once, refilled at that many per `personWindow` (`--rate-limit`,
+  /// `--vote-rate-limit`, `--rate-window`).
+  package var questionsPerPerson = 20
+  package var votesPerPerson = 50
+  package var personWindow: Duration = .seconds(10)
   package var formQuestionsPerAddress = 20
   package var formQuestionWindow: Duration = .seconds(10)
   /// Whether the handshake announces the compact room (extension `counts`).

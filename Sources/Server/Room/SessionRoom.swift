@@ -23,6 +23,8 @@ package final class SessionRoom: Sendable {
   package let formQuestions: AddressBudgets
   /// The projector's head count, shared by every session of the instance.
   package let headCount: HeadCount
+  /// Questions and votes per person (identity, or address without one), shared by sessions.
+  package let people: PersonBudgets
   /// This session's word filter.
   package let wordFilters: WordFilters
   package let logger: Logger
@@ -32,7 +34,7 @@ package final class SessionRoom: Sendable {
     store: QuestionStore, sockets: SocketHub, settings: RoomSettings,
     environment: ServerEnvironment, metrics: ServerMetrics, hooks: RoomHooks = .none,
     identities: AddressBudgets? = nil, formQuestions: AddressBudgets? = nil,
-    headCount: HeadCount? = nil, logger: Logger
+    headCount: HeadCount? = nil, people: PersonBudgets? = nil, logger: Logger
   ) {
     self.store = store
     self.sockets = sockets
@@ -48,6 +50,11 @@ package final class SessionRoom: Sendable {
       ?? AddressBudgets(
         burst: settings.formQuestionsPerAddress, window: settings.formQuestionWindow)
     self.headCount = headCount ?? HeadCount(store: store, now: environment.now, logger: logger)
+    self.people =
+      people
+      ?? PersonBudgets(
+        questions: settings.questionsPerPerson, votes: settings.votesPerPerson,
+        window: settings.personWindow)
     self.logger = logger
     wordFilters = WordFilters(store: store, server: settings.serverFilter)
     fanOut = RoomFanOut(
@@ -61,7 +68,7 @@ package final class SessionRoom: Sendable {
     SessionRoom(
       store: store.session(id), sockets: sockets, settings: settings, environment: environment,
       metrics: metrics, hooks: hooks, identities: identities, formQuestions: formQuestions,
-      headCount: headCount, logger: logger)
+      headCount: headCount, people: people, logger: logger)
   }
 
   /// A socket's join: counted (extension `audience`; `attendee` is the identity the join was

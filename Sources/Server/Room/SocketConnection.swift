@@ -41,9 +41,9 @@ package final class SocketConnection: Sendable {
   private let maxQueuedBytes: Int
   /// Every socket's queue together, shared with the others.
   private let allQueued: SendBudget
-  /// New questions and votes (refused past it), and lookups (slowed past it).
+  /// New questions when the socket has no person to count them against (`PersonBudgets`),
+  /// refused past it; lookups, slowed past it.
   private let questionBudget: Mutex<TokenBucket>
-  private let voteBudget: Mutex<TokenBucket>
   private let lookupBudget: Mutex<TokenBucket>
   /// Joins: a few at once, then slowed (a client joins once per connection, and again on a
   /// gap in the room's deltas).
@@ -118,7 +118,7 @@ package final class SocketConnection: Sendable {
   package init(
     id: UUID, channel: any Channel, output: Output, serial: Bool = false, openedAt: Date,
     isPresenter: Bool = false, session: Int64 = SessionRecord.defaultID, address: String?,
-    questionBudget: TokenBucket, voteBudget: TokenBucket, lookupBudget: TokenBucket,
+    questionBudget: TokenBucket, lookupBudget: TokenBucket,
     joinBudget: TokenBucket, maxQueuedBytes: Int,
     allQueued: SendBudget, uptime: @escaping @Sendable () -> Duration
   ) {
@@ -132,7 +132,6 @@ package final class SocketConnection: Sendable {
     self.maxQueuedBytes = maxQueuedBytes
     self.allQueued = allQueued
     self.questionBudget = Mutex(questionBudget)
-    self.voteBudget = Mutex(voteBudget)
     self.lookupBudget = Mutex(lookupBudget)
     self.joinBudget = Mutex(joinBudget)
     if case .library = output { self.serial = true } else { self.serial = serial }
@@ -302,11 +301,6 @@ package final class SocketConnection: Sendable {
   /// `nil` if a new question may be stored now, else how long until one may.
   package func takeQuestion(now: Duration) -> Duration? {
     questionBudget.withLock { $0.take(now: now) }
-  }
-
-  /// `nil` if a vote may be counted now, else how long until one may.
-  package func takeVote(now: Duration) -> Duration? {
-    voteBudget.withLock { $0.take(now: now) }
   }
 
   /// How long to wait before this join is taken (zero: at once).

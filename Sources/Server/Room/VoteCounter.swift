@@ -23,7 +23,9 @@ package struct VoteCounter: Sendable {
       // A joined socket may be waiting for its identity (`joined` said when to ask again).
       return refuse("Join the room before voting.", retryAfter: RoomReplies.storageRetry)
     }
-    if let wait = connection.takeVote(now: room.environment.uptime()) {
+    if let wait = room.people.takeVote(
+      connection, attendee: attendee, now: room.environment.uptime())
+    {
       return refuse(RoomReplies.rateLimited, retryAfter: wait)
     }
     let outcome: QuestionStore.VoteOutcome?

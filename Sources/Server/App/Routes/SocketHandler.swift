@@ -36,9 +36,6 @@ struct SocketHandler: Sendable {
       questionBudget: TokenBucket(
         burst: configuration.rateLimit, window: configuration.rateWindow,
         now: environment.uptime()),
-      voteBudget: TokenBucket(
-        burst: configuration.voteRateLimit, window: configuration.rateWindow,
-        now: environment.uptime()),
       lookupBudget: TokenBucket(
         burst: configuration.lookupRate, window: .seconds(1), now: environment.uptime()),
       joinBudget: TokenBucket(

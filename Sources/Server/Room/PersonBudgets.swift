@@ -1,0 +1,45 @@
+import Foundation
+import QnA
+
+/// Questions and votes counted per person, not per socket: every socket of one attendee
+/// identity (issued or proved, extension `identity`) shares that identity's buckets, and the
+/// sockets of one address that have no identity (never joined: an old client, a script)
+/// share that address's question bucket, the size of one person's. A thousand sockets weigh
+/// what their identities weigh. A socket the budgets cannot place (loopback, the operator's
+/// own; a presenter's) keeps buckets of its own. Shared by every session's room; the tables
+/// are bounded as `AddressBudgets` bounds them.
+package final class PersonBudgets: Sendable {
+  private let questions: AddressBudgets
+  private let votes: AddressBudgets
+  private let unidentifiedQuestions: AddressBudgets
+
+  package init(questions: Int, votes: Int, window: Duration) {
+    self.questions = AddressBudgets(burst: questions, window: window)
+    self.votes = AddressBudgets(burst: votes, window: window)
+    unidentifiedQuestions = AddressBudgets(burst: questions, window: window)
+  }
+
+  /// `nil` if the socket's person may ask one more question now, else how long until then.
+  package func takeQuestion(_ connection: SocketConnection, now: Duration) -> Duration? {
+    if !connection.isPresenter, let identity = connection.identity {
+      return questions.take(Self.key(connection, identity.attendee), now: now)
+    }
+    if !connection.isPresenter, let address = connection.address {
+      return unidentifiedQuestions.take(address, now: now)
+    }
+    return connection.takeQuestion(now: now)
+  }
+
+  /// `nil` if `attendee` (the socket's identity) may cast one more vote now, else how long
+  /// until then.
+  package func takeVote(_ connection: SocketConnection, attendee: UUID, now: Duration)
+    -> Duration?
+  {
+    votes.take(Self.key(connection, attendee), now: now)
+  }
+
+  /// An attendee id names a person within one session.
+  private static func key(_ connection: SocketConnection, _ attendee: UUID) -> String {
+    "\(connection.session) \(attendee.uuidString)"
+  }
+}
