@@ -207,17 +207,22 @@ struct LifecycleServerTests {
     let first = try await PresenterMember.join(server)
     let second = try await PresenterMember.join(server)
     // Both highlight every question, dismiss the odd ones, and answer the even ones, at once.
+    // A highlight that comes after the other's answer or dismissal is refused (nothing to
+    // highlight there), so how many are done depends on the interleaving: each is counted.
     let questions = ids
-    try await withThrowingTaskGroup(of: Void.self) { group in
+    let done = try await withThrowingTaskGroup(of: Int.self) { group in
       for presenter in [first, second] {
         group.addTask {
+          var done = 0
           for (index, id) in questions.enumerated() {
-            try await presenter.act(.highlight, id)
-            try await presenter.act(index.isMultiple(of: 2) ? .answer : .dismiss, id)
+            if try await presenter.act(.highlight, id).success { done += 1 }
+            let kind: PresenterActionKind = index.isMultiple(of: 2) ? .answer : .dismiss
+            if try await presenter.act(kind, id).success { done += 1 }
           }
+          return done
         }
       }
-      try await group.waitForAll()
+      return try await group.reduce(0, +)
     }
     let store = server.store
     for (index, id) in ids.enumerated() {
@@ -226,10 +231,13 @@ struct LifecycleServerTests {
     }
     // At most one highlight, and none left on a dismissed or answered question.
     #expect(try await store.highlighted() == nil)
-    // Every action of both is in the history, each once.
+    // Every action of both that was done is in the history, each once; every answer and
+    // dismissal was (doing it again changes nothing, and is no error).
     var total = 0
     for id in ids { total += try await store.transitions(of: id).count }
-    #expect(total == 40)
+    #expect(total == done, "\(total) in the history, \(done) done")
+    // Both answered or dismissed each question; the first action on each is a highlight.
+    #expect(done >= 20 + 10, "\(done)")
   }
 
   @Test func aResentActionAfterAReconnectIsDoneOnce() async throws {
