@@ -7,7 +7,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-.PHONY: page-tools release dist deb packaging-tools package-test po locales gettext postgresql all build test lint format bench fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance conformance-full
+.PHONY: page-tools release dist deb packaging-tools package-test po locales gettext postgresql all build test lint format bench bench-crowd fuzz run clean tmux chromium proxies docs docs-check install uninstall conformance conformance-full
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -160,6 +160,15 @@ bench: $(VENV)/.installed
 	Benchmarks/.build/release/TerminalBenchmarks
 	# permessage-deflate: the release wsc against Python websockets' client, as processes.
 	$(VENV)/bin/python3 Benchmarks/deflate/deflate_bench.py Benchmarks/.build/release/wsc
+
+## A venue's crowd behind one address (2,000 attendees over 2 minutes, one in ten a `qna
+## --headless`) and an attacker with 1,000 sockets beside it for 60 s, against the release
+## qna-server on its defaults (docs/benchmarks.md). CROWD_ARGS adds options
+## (Benchmarks/crowd/crowd_bench.py --help).
+CROWD_ARGS ?=
+bench-crowd: release $(VENV)/.installed
+	bin="$(RELEASE_BIN)"; $(VENV)/bin/python3 Benchmarks/crowd/crowd_bench.py "$$bin/qna-server" \
+	  --qna "$$bin/qna" --attacker $(CROWD_ARGS)
 
 ## wsc against the Autobahn testsuite's fuzzing server: groups 1–7, 9, 10, 12, 13 with
 ## permessage-deflate and 1–7, 9, 10 without; then qna-server's WebSocket layer against its
