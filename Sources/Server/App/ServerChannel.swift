@@ -61,7 +61,7 @@ extension QnAServerApp {
   }
 
   /// The judge sees the client's address, not a trusted proxy's: behind nginx, one
-  /// attendee's unknown join codes must not make every attendee wait their turn.
+  /// attendee's unknown join codes must not use up every attendee's guessing budget.
   static func forwarded(_ judge: @escaping UpgradeJudge, addresses: ClientAddress) -> UpgradeJudge {
     { head, peer in
       judge(head, addresses.of(peer: peer, forwardedFor: head.headers["X-Forwarded-For"]))

@@ -3,7 +3,7 @@ import PostgresNIO
 import QnAStore
 
 /// Logins and wrong guesses in PostgreSQL, where every instance reads the same rows: a login
-/// made on one opens all of them, and an address's wrong guesses take one queue of turns.
+/// made on one opens all of them, and an address's wrong guesses count once across them.
 extension PostgresDriver {
   /// The lock that makes a scope's cap hold when two instances log presenters in at once.
   static let loginLock: (Int32, Int32) = (0x716E_6C, 1)
