@@ -86,6 +86,26 @@ struct RoomPagesTests {
     #expect(lookups.spend(5, now: .zero) == .milliseconds(500))
   }
 
+  /// A write the store failed gives its token back: an outage's retried refusals must not
+  /// leave the attendee rate limited once the store is back. Never past the burst.
+  @Test func aTokenForWorkNotDoneComesBack() {
+    var bucket = TokenBucket(burst: 2, window: .seconds(10), now: .zero)
+    #expect(bucket.take(now: .zero) == nil)
+    #expect(bucket.take(now: .zero) == nil)
+    bucket.giveBack(now: .zero)
+    #expect(bucket.take(now: .zero) == nil, "the one given back")
+    #expect(bucket.take(now: .zero) != nil)
+    bucket.giveBack(now: .seconds(60))
+    #expect(bucket.take(now: .seconds(60)) == nil)
+    #expect(bucket.take(now: .seconds(60)) == nil)
+    #expect(bucket.take(now: .seconds(60)) != nil, "full, the burst and no more")
+    let budgets = AddressBudgets(burst: 1, window: .seconds(10))
+    #expect(budgets.take("a", now: .zero) == nil)
+    budgets.giveBack("a", now: .zero)
+    #expect(budgets.take("a", now: .zero) == nil)
+    #expect(budgets.take("a", now: .zero) != nil)
+  }
+
   @Test func retryAfterIsInSecondsRoundedUpToTheMillisecond() {
     #expect(RoomReplies.seconds(.microseconds(1)) == 0.001)
     #expect(RoomReplies.seconds(.milliseconds(1500)) == 1.5)

@@ -15,6 +15,11 @@ package final class AddressBudgets: Sendable {
     self.window = window
   }
 
+  /// A token `take` gave `address` back, for work that was not done.
+  package func giveBack(_ address: String, now: Duration) {
+    buckets.withLock { buckets in buckets[address]?.giveBack(now: now) }
+  }
+
   /// `nil` if `address` may have one more now, else how long until it may.
   package func take(_ address: String, now: Duration) -> Duration? {
     buckets.withLock { buckets in

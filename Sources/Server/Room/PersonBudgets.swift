@@ -30,6 +30,22 @@ package final class PersonBudgets: Sendable {
     return connection.takeQuestion(now: now)
   }
 
+  /// A question `takeQuestion` counted was not stored (the store failed): its token back.
+  package func giveBackQuestion(_ connection: SocketConnection, now: Duration) {
+    if !connection.isPresenter, let identity = connection.identity {
+      questions.giveBack(Self.key(connection, identity.attendee), now: now)
+    } else if !connection.isPresenter, let address = connection.address {
+      unidentifiedQuestions.giveBack(address, now: now)
+    } else {
+      connection.giveBackQuestion(now: now)
+    }
+  }
+
+  /// A vote `takeVote` counted was not stored (the store failed): its token back.
+  package func giveBackVote(_ connection: SocketConnection, attendee: UUID, now: Duration) {
+    votes.giveBack(Self.key(connection, attendee), now: now)
+  }
+
   /// `nil` if `attendee` (the socket's identity) may cast one more vote now, else how long
   /// until then.
   package func takeVote(_ connection: SocketConnection, attendee: UUID, now: Duration)

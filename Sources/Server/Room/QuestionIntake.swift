@@ -69,8 +69,10 @@ package struct QuestionIntake: Sendable {
     } catch .sessionClosed(let reason), .refused(let reason) {
       return refuse(reason)
     } catch {
-      // Busy or failing storage is not the question's fault: the client tries again.
+      // Busy or failing storage is not the question's fault: the client tries again, and
+      // the try did not spend the attendee's budget.
       room.logger.error("could not store a question: \(error)")
+      if !isResend { room.people.giveBackQuestion(connection, now: room.environment.uptime()) }
       return refuse(RoomReplies.failedSave, retryAfter: RoomReplies.storageRetry)
     }
     return QuestionResponse(

@@ -303,6 +303,11 @@ package final class SocketConnection: Sendable {
     questionBudget.withLock { $0.take(now: now) }
   }
 
+  /// A question taken from this socket's own bucket was not stored: its token back.
+  package func giveBackQuestion(now: Duration) {
+    questionBudget.withLock { $0.giveBack(now: now) }
+  }
+
   /// How long to wait before this join is taken (zero: at once).
   package func spendJoin(now: Duration) -> Duration {
     joinBudget.withLock { $0.spend(1, now: now) }

@@ -33,6 +33,14 @@ package struct TokenBucket: Sendable {
     return nil
   }
 
+  /// Gives back a token taken for work that was not done (a write the store failed): a
+  /// client that retries an outage's refusals would otherwise spend its budget on them, and
+  /// find itself rate limited once the store is back.
+  package mutating func giveBack(now: Duration) {
+    refill(now: now)
+    tokens = min(burst, tokens + 1)
+  }
+
   /// Takes `amount` tokens whether or not they are there, going into debt: the result is how
   /// long the caller must wait for the debt to be paid (zero when there was enough). Work
   /// that must not be refused, only slowed, waits that long before it runs.

@@ -34,6 +34,8 @@ package struct VoteCounter: Sendable {
         attendee: attendee, question: vote.question, up: vote.up, at: room.environment.now())
     } catch {
       room.logger.error("could not store a vote: \(error)")
+      // Not counted, so not spent: the retry must not find the attendee rate limited.
+      room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
       return refuse(RoomReplies.failedSave, retryAfter: RoomReplies.storageRetry)
     }
     guard let outcome else { return refuse("There is no such question.") }
