@@ -319,31 +319,25 @@ class Crowd:
                     if a.t_room is None:
                         a.t_room = self.rel()
             elif kind == "voteResponse" and m.get("token") == a.vote_token:
-                if m.get("success"):
-                    a.vote = DONE
-                    a.t_vote = self.rel()
-                elif m.get("retryAfter") is not None:
-                    a.vote = PENDING
-                    a.vote_refusals += 1
-                    self.refusals.add("vote", m.get("message"))
-                    a.vote_due = now() + later(m["retryAfter"])
-                else:
-                    a.vote = FAILED
-                    a.vote_error = str(m.get("message"))[:160]
-                    self.refusals.add("vote, final", m.get("message"))
+                self.settle(a, "vote", m)
             elif kind == "questionResponse" and m.get("token") == a.question_token:
-                if m.get("success"):
-                    a.question = DONE
-                    a.t_question = self.rel()
-                elif m.get("retryAfter") is not None:
-                    a.question = PENDING
-                    a.question_refusals += 1
-                    self.refusals.add("question", m.get("message"))
-                    a.question_due = now() + later(m["retryAfter"])
-                else:
-                    a.question = FAILED
-                    a.question_error = str(m.get("message"))[:160]
-                    self.refusals.add("question, final", m.get("message"))
+                self.settle(a, "question", m)
+
+    def settle(self, a, step, m):
+        """A response to an attendee's vote or question (`step`): done, due again after its
+        retryAfter, or failed for good. Both steps keep the same fields under their name."""
+        if m.get("success"):
+            setattr(a, step, DONE)
+            setattr(a, f"t_{step}", self.rel())
+        elif m.get("retryAfter") is not None:
+            setattr(a, step, PENDING)
+            setattr(a, f"{step}_refusals", getattr(a, f"{step}_refusals") + 1)
+            self.refusals.add(step, m.get("message"))
+            setattr(a, f"{step}_due", now() + later(m["retryAfter"]))
+        else:
+            setattr(a, step, FAILED)
+            setattr(a, f"{step}_error", str(m.get("message"))[:160])
+            self.refusals.add(f"{step}, final", m.get("message"))
 
     # `qna --headless` attendees, through a relay that adds the venue's header.
     async def relay(self, reader, writer):
