@@ -19,7 +19,7 @@ struct BrowserTests {
         script.path, "--server", "http://127.0.0.1:\(server.port)", "--token", token,
         "--qna", HeadlessProcess.qnaPath,
       ])
-    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.status == 0, "\(run.output.suffix(4000))\n\(run.errors)")
   }
 }
 
@@ -38,7 +38,7 @@ struct AttendeeBrowserTests {
         script.path, "--qna-server", QnAServerProcess.path, "--qna", HeadlessProcess.qnaPath,
         "--artefacts", artefacts.path,
       ])
-    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.status == 0, "\(run.output.suffix(4000))\n\(run.errors)")
   }
 }
 
@@ -50,6 +50,6 @@ extension AttendeeBrowserTests {
     let run = try ProgramRun(
       PeerProcess.python,
       [script.path, "--qna-server", QnAServerProcess.path, "--qna", HeadlessProcess.qnaPath])
-    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.status == 0, "\(run.output.suffix(4000))\n\(run.errors)")
   }
 }

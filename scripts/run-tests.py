@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Runs the test binary's suites in several processes at once (`make test`'s test phase).
+
+Most of the suite's time is spent waiting (servers starting, reconnects backing off, tmux and
+Chromium drawing), not computing, so suites run side by side: JOBS worker processes, each
+running one suite at a time, serially inside (`--no-parallel`), and taking the next suite
+from one queue, the longest first. A process of its own per suite keeps what one suite does
+to its process (a raised descriptor limit, thousands of sockets, the locale) away from the
+others.
+
+The suites listed in Tests/serial-suites.txt run afterwards, one at a time, with nothing
+beside them: those whose point is a measured time or a process-wide limit.
+
+Every listed test must run: the run fails when the tests that ran are fewer than those the
+binary lists, or when any suite fails. Tests/suite-durations.json (seconds per suite, written
+by --record) only orders the queue; a suite it lacks goes first.
+
+Usage: run-tests.py BIN_DIR [--jobs N] [--record] [--filter REGEX]
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+DURATIONS = ROOT / "Tests" / "suite-durations.json"
+SERIAL = ROOT / "Tests" / "serial-suites.txt"
+# Two cores: four processes keep both busy while most of them wait on a socket or a timer
+# (the test phase 255 s); six starved the heavy suites' timers (nine failed).
+DEFAULT_JOBS = 4
+RUN_RESULT = re.compile(r"Test run with (\d+) tests?")
+
+
+def listed_suites(binary):
+    """Suite → number of tests, from the binary's own list ("Module.Suite/test()")."""
+    out = subprocess.run([binary, "--testing-library", "swift-testing", "--list-tests"],
+                         capture_output=True, text=True, check=True).stdout
+    suites = collections.Counter()
+    for line in out.splitlines():
+        if "/" in line:
+            suites[line.split("/", 1)[0]] += 1
+    return suites
+
+
+def serial_suites():
+    if not SERIAL.exists():
+        return set()
+    return {line.split("#", 1)[0].strip() for line in SERIAL.read_text().splitlines()} - {""}
+
+
+def run_suite(binary, suite, logs):
+    started = time.monotonic()
+    log = logs / f"{suite}.log"
+    with open(log, "w") as out:
+        child = subprocess.Popen(
+            [binary, "--testing-library", "swift-testing", "--no-parallel",
+             "--filter", f"^{re.escape(suite)}/"],
+            stdout=out, stderr=subprocess.STDOUT)
+        # wait4: the CPU time of this suite's process and the children it waited for.
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+    text = log.read_text(errors="replace")
+    match = RUN_RESULT.search(text)
+    ran = int(match.group(1)) if match else 0
+    cpu = usage.ru_utime + usage.ru_stime
+    return suite, child.returncode, ran, time.monotonic() - started, cpu, text
+
+
+def report(result, expected):
+    suite, status, ran, seconds, cpu, text = result
+    ok = status == 0 and ran == expected
+    print(f"{'passed' if ok else 'FAILED'}  {seconds:6.1f} s  {cpu:6.1f} s CPU  "
+          f"{ran:3d}/{expected:<3d} {suite}", flush=True)
+    if not ok:
+        print(text, flush=True)
+    return ok
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bin_dir")
+    parser.add_argument("--jobs", type=int, default=DEFAULT_JOBS)
+    parser.add_argument("--record", action="store_true",
+                        help="write each suite's time to Tests/suite-durations.json")
+    parser.add_argument("--filter", default="", help="only suites matching this regex")
+    options = parser.parse_args()
+    binary = str(pathlib.Path(options.bin_dir) / "qnaPackageTests.xctest")
+    listed = listed_suites(binary)
+    suites = {s: n for s, n in listed.items() if re.search(options.filter, s)}
+    durations = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    alone = serial_suites()
+    unknown = alone - set(listed)
+    if unknown:
+        sys.exit(f"Tests/serial-suites.txt names suites the binary lacks: {sorted(unknown)}")
+    queue = sorted((s for s in suites if s not in alone),
+                   key=lambda s: -durations.get(s, float("inf")))
+    started = time.monotonic()
+    failed, ran, cpu, timings = [], 0, 0.0, {}
+    with tempfile.TemporaryDirectory(prefix="qna-tests-") as logs:
+        logs = pathlib.Path(logs)
+        print(f"{len(queue)} suites in {options.jobs} processes, then "
+              f"{len(alone & set(suites))} alone", flush=True)
+        with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
+            running = [pool.submit(run_suite, binary, s, logs) for s in queue]
+            finished = []
+            for future in concurrent.futures.as_completed(running):
+                finished.append(future.result())
+                report(finished[-1], suites[finished[-1][0]])
+        for suite in sorted(alone & set(suites)):
+            result = run_suite(binary, suite, logs)
+            report(result, suites[suite])
+            finished.append(result)
+    for suite, status, count, seconds, used, _ in finished:
+        ran += count
+        cpu += used
+        timings[suite] = round(seconds, 1)
+        if status != 0 or count != suites[suite]:
+            failed.append(suite)
+    expected = sum(suites.values())
+    print(f"{ran} of {expected} tests in {len(suites)} suites ran in "
+          f"{time.monotonic() - started:.0f} s, {cpu:.0f} s of CPU; {len(failed)} suites failed"
+          + (": " + ", ".join(sorted(failed)) if failed else ""), flush=True)
+    if options.record:
+        durations.update(timings)
+        DURATIONS.write_text(json.dumps(dict(sorted(durations.items())), indent=1) + "\n")
+    return 1 if failed or ran != expected else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
