@@ -54,18 +54,21 @@ po: gettext
 ## share. The tests' own code runs in debug.
 test: lint $(VENV)/.installed tools locales
 	python3 scripts/po.py check
+	# Every module a target imports is declared for it in Package.swift.
+	SWIFT=$(SWIFT) python3 scripts/check-imports.py
 	$(SWIFT) build --build-tests
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
 	$(MAKE) release
 	# Suites side by side, each in a process of its own and serial inside; a few alone after
 	# (scripts/run-tests.py says why, Tests/serial-suites.txt which).
-	QNA_BIN_DIR="$(RELEASE_BIN)" python3 scripts/run-tests.py "$$($(SWIFT) build --show-bin-path)"
+	bin="$(RELEASE_BIN)" && [ -x "$$bin/qna-server" ] \
+	  && QNA_BIN_DIR="$$bin" python3 scripts/run-tests.py "$$($(SWIFT) build --show-bin-path)"
 	# The release as a user gets it: make install, make dist and make deb, each tried (on the
 	# release just built: -o skips SwiftPM's no-op build, half a minute).
 	$(MAKE) -o release package-test
 
-## What the tests need from Debian (scripts/install-tools.sh names each tool and why), in
-## one apt-get run when something is missing.
+## What the tests need from Debian (scripts/install-tools.sh names each tool and why), after
+## one index update when something is missing.
 tools:
 	@scripts/install-tools.sh test packaging
 
@@ -156,7 +159,7 @@ conformance: release
 	  echo "conformance: no Autobahn suite at $(AUTOBAHN_DIR): skipped"; exit 0; fi; \
 	bin="$(RELEASE_BIN)"; status=0; \
 	[ -d "$(AUTOBAHN_VENV)/autobahntestsuite-testdata" ] \
-	  || AUTOBAHN_VENV="$(AUTOBAHN_VENV)" bash "$(AUTOBAHN_DIR)/setup.sh"; \
+	  || AUTOBAHN_VENV="$(AUTOBAHN_VENV)" bash "$(AUTOBAHN_DIR)/setup.sh" || exit 1; \
 	scripts/conformance-server.sh "$(abspath $(AUTOBAHN_DIR))" "$$bin/qna-server" \
 	  "$(AUTOBAHN_VENV)" .build/conformance-server & server=$$!; \
 	scripts/conformance.sh "$(abspath $(AUTOBAHN_DIR))" "$$bin/wsc" "$(AUTOBAHN_VENV)" \

@@ -61,7 +61,8 @@ let package = Package(
         "CommandLineValues", .product(name: "DequeModule", package: "swift-collections"),
       ]),
     // The engine under every front end: WebSocketClient + wire codec + QnAState.
-    .target(name: "QnAClient", dependencies: ["QnA", "WebSocketClient", "CommandLineValues"]),
+    .target(
+      name: "QnAClient", dependencies: ["QnA", "WebSocketClient", "RFC6455", "CommandLineValues"]),
     // ncursesw's wide-character API, and C for what Swift cannot import (macros, wcwidth).
     .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
     // The terminal front end: pure view, line editor and key map; the ncurses backend and UI loop.
@@ -69,14 +70,17 @@ let package = Package(
     .systemLibrary(name: "CGettext"),
     .target(
       name: "QnATerminal",
-      dependencies: ["QnA", "QnAClient", "CNcurses", "CGettext", "CommandLineValues"],
+      dependencies: [
+        "QnA", "QnAClient", "WebSocketClient", "CNcurses", "CGettext", "CommandLineValues",
+      ],
       plugins: ["CompileCatalogues"]),
     // po/*.po compiled with msgfmt at build time, so that a build in the checkout finds them.
     .plugin(name: "CompileCatalogues", capability: .buildTool()),
     .executableTarget(
       name: "qna",
       dependencies: [
-        "QnAClient", "QnATerminal", "CommandLineValues", "ProxyTunnel", "WebSocketClient", "QRCode",
+        "QnA", "QnAClient", "QnATerminal", "CommandLineValues", "ProxyTunnel", "WebSocketClient",
+        "RFC6455", "QRCode",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -111,7 +115,7 @@ let package = Package(
     .target(
       name: "QnARoom",
       dependencies: [
-        "QnAStore", "QnA", "RFC6455", "ZlibCompression",
+        "QnAStore", "QnA", "RFC6455", "ZlibCompression", "CommandLineValues",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -141,7 +145,7 @@ let package = Package(
       name: "QnAServer",
       dependencies: [
         "QnA", "RFC6455", "CommandLineValues", "QnAStore", "QnAStoreLocation", "QnARoom",
-        "QnAGuards", "QnAPages", "QRCode",
+        "QnAGuards", "QnAPages", "QRCode", "ZlibCompression",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -173,7 +177,7 @@ let package = Package(
     .executableTarget(
       name: "wsc",
       dependencies: [
-        "WebSocketClient", "CommandLineValues", "ProxyTunnel",
+        "WebSocketClient", "RFC6455", "CommandLineValues", "ProxyTunnel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -188,7 +192,7 @@ let package = Package(
     .testTarget(
       name: "WebSocketClientTests",
       dependencies: [
-        "WebSocketClient", "ProxyTunnel", "TestSupport",
+        "WebSocketClient", "RFC6455", "ProxyTunnel", "TestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -205,7 +209,8 @@ let package = Package(
     ),
     // The engine and the built `qna --headless` against a real Q&A server.
     .testTarget(
-      name: "QnAClientTests", dependencies: ["QnAClient", "qna", "qna-server", "TestSupport"]),
+      name: "QnAClientTests",
+      dependencies: ["QnAClient", "QnA", "qna", "qna-server", "TestSupport"]),
     // The server in this process and as a process, over loopback, with our own client.
     .testTarget(
       name: "QnAServerTests",
@@ -213,7 +218,10 @@ let package = Package(
         "QnAServer", "qna-server", "QnA", "WebSocketClient", "TestSupport", "QnAStore",
         "QnAStoreLocation", "QnAStoreSQLite", "QnAStorePostgres", "QnARoom", "QnAGuards",
         "RFC6455", "ZlibCompression", "CommandLineValues", "QnALogHandlers",
+        .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
       ]
@@ -231,11 +239,14 @@ let package = Package(
       dependencies: [
         "QnAStorePostgres", "QnAStore", "TestSupport",
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     .testTarget(name: "QnAStoreLocationTests", dependencies: ["QnAStoreLocation", "QnAStore"]),
     .testTarget(
       name: "QnAPagesTests", dependencies: ["QnAPages", "QnAStore", "CommandLineValues", "QnA"]),
-    .testTarget(name: "QnALogHandlersTests", dependencies: ["QnALogHandlers"]),
+    .testTarget(
+      name: "QnALogHandlersTests",
+      dependencies: ["QnALogHandlers", .product(name: "Logging", package: "swift-log")]),
     // The room's parts without a socket: pages, budgets, the fan-out's coalescing.
     .testTarget(name: "QnARoomTests", dependencies: ["QnARoom", "QnAStore", "QnA", "TestSupport"]),
     // The request guards on NIO's EmbeddedChannel.
@@ -250,7 +261,7 @@ let package = Package(
     // Nothing lost under injected faults: the built client and server, as processes.
     .testTarget(name: "EndToEndTests", dependencies: ["qna", "qna-server", "TestSupport"]),
     // The pure view as snapshots, the editor, key handling and scrolling.
-    .testTarget(name: "QnATerminalTests", dependencies: ["QnATerminal", "TestSupport"]),
+    .testTarget(name: "QnATerminalTests", dependencies: ["QnATerminal", "QnA", "TestSupport"]),
     // Codes decoded by Debian's zbarimg, the reader's side of the standard.
     .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
     .testTarget(

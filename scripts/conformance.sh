@@ -37,7 +37,7 @@ PY
   fi
 }
 # Groups 12 and 13 (compression: 95% of the time, most of it in the suite's single-threaded
-# Python server) are graded by servers of their own, beside the rest, one per core.
+# Python server) are graded by servers of their own, beside the rest.
 graders=()
 grade deflate-12 "" '12.*' & graders+=($!)
 grade deflate-13 "" '13.*' & graders+=($!)

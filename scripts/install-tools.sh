@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Installs from Debian what `make test` (GROUP test) and `make deb` (GROUP packaging) need and
-# this machine lacks, in one apt-get run: on a fresh machine one index update and one round
-# of triggers, where one run per tool took a minute more. Root only; otherwise it says what
-# to install.
+# this machine lacks, after one index update: on a fresh machine one update and one install
+# per group, where each tool had its own. Root only; otherwise it says what to install.
 #
 #   scripts/install-tools.sh GROUP...
 set -euo pipefail
@@ -12,7 +11,7 @@ test_tools="msgfmt:gettext tmux:tmux tinyproxy:tinyproxy /usr/sbin/danted:dante-
   zbarimg:zbar-tools tidy:tidy chromium:chromium"
 # `make deb` and its test: shared-library dependencies, lintian, the unit's check, the user, the
 # man pages' rendering and index.
-packaging_tools="dpkg-shlibdeps:dpkg-dev lintian:lintian systemd-analyze:systemd adduser:adduser
+packaging_tools="dpkg-shlibdeps:dpkg-dev lintian:lintian systemd-analyze:systemd /usr/sbin/adduser:adduser
   groff:groff-base lexgrog:man-db"
 missing() {
   for tool in "$@"; do command -v "${tool%%:*}" >/dev/null || printf ' %s' "${tool#*:}"; done
@@ -25,8 +24,12 @@ for group in "$@"; do
     tests=$(missing $test_tools)
     # The scale-out tests start throwaway PostgreSQL servers (initdb and pg_ctl, not on PATH).
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || tests="$tests postgresql"
-    # The translations' tests need the locales' sources (`make locales` compiles them).
-    [ -f /usr/share/i18n/locales/de_DE ] || tests="$tests locales"
+    # The translations' tests need the locales: compiled already, or their sources (`make
+    # locales` compiles them).
+    for l in de_DE es_ES pl_PL; do
+      locale -a | grep -qix "$l.utf8" || [ -f "/usr/share/i18n/locales/$l" ] \
+        || { tests="$tests locales"; break; }
+    done
     ;;
   # shellcheck disable=SC2086
   packaging) packaging=$(missing $packaging_tools) ;;

@@ -8,8 +8,9 @@ from one queue, the longest first. A process of its own per suite keeps what one
 to its process (a raised descriptor limit, thousands of sockets, the locale) away from the
 others.
 
-The suites listed in Tests/serial-suites.txt run afterwards, one at a time, with nothing
-beside them: those whose point is a measured time or a process-wide limit.
+What Tests/serial-suites.txt names (suites, or whole test targets) runs afterwards, one suite
+at a time, with nothing beside it: suites that time an answer, or that read a room right
+after changing it, and failed beside others on two cores.
 
 Every listed test must run: the run fails when the tests that ran are fewer than those the
 binary lists, or when any suite fails. Tests/suite-durations.json (seconds per suite, written
@@ -25,28 +26,36 @@ import json
 import os
 import pathlib
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DURATIONS = ROOT / "Tests" / "suite-durations.json"
 SERIAL = ROOT / "Tests" / "serial-suites.txt"
-# Two cores: four processes keep both busy while most of them wait on a socket or a timer
-# (the test phase 255 s); six starved the heavy suites' timers (nine failed).
+# Two cores: four processes keep both busy while most of them wait on a socket or a timer;
+# six starved the heavy suites' timers (nine failed).
 DEFAULT_JOBS = 4
-RUN_RESULT = re.compile(r"Test run with (\d+) tests?")
+# A suite that takes longer than this is stopped with its children and fails (the longest
+# takes under two minutes beside the others).
+SUITE_TIMEOUT = 15 * 60
+# swift-testing's last line ("Test run with N tests in M suites passed"), and a skipped test,
+# which is counted in N but did not run.
+RUN_RESULT = re.compile(r"^\S+ Test run with (\d+) tests?", re.MULTILINE)
+SKIPPED = re.compile(r"^\S+ Test \S.* skipped", re.MULTILINE)
 
 
 def listed_suites(binary):
-    """Suite → number of tests, from the binary's own list ("Module.Suite/test()")."""
+    """Suite → number of tests, from the binary's own list: "Module.Suite/test()", or
+    "Module.test()/File.swift:line:column" for a test outside any suite (its own unit)."""
     out = subprocess.run([binary, "--testing-library", "swift-testing", "--list-tests"],
                          capture_output=True, text=True, check=True).stdout
-    suites = collections.Counter()
-    for line in out.splitlines():
-        if "/" in line:
-            suites[line.split("/", 1)[0]] += 1
+    suites = collections.Counter(line.split("/", 1)[0] for line in out.splitlines() if line)
+    if not suites:
+        sys.exit(f"{binary} --list-tests listed no tests")
     return suites
 
 
@@ -56,20 +65,34 @@ def serial_suites():
     return {line.split("#", 1)[0].strip() for line in SERIAL.read_text().splitlines()} - {""}
 
 
+def stop_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # it ended as its time ran out
+
+
 def run_suite(binary, suite, logs):
     started = time.monotonic()
     log = logs / f"{suite}.log"
     with open(log, "w") as out:
+        # A session of its own: a suite stopped for its time is stopped with its children.
         child = subprocess.Popen(
             [binary, "--testing-library", "swift-testing", "--no-parallel",
-             "--filter", f"^{re.escape(suite)}/"],
-            stdout=out, stderr=subprocess.STDOUT)
+             "--filter", f"^{re.escape(suite)}(/|$)"],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        timer = threading.Timer(SUITE_TIMEOUT, stop_group, (child.pid,))
+        timer.start()
         # wait4: the CPU time of this suite's process and the children it waited for.
         _, status, usage = os.wait4(child.pid, 0)
+        timer.cancel()
         child.returncode = os.waitstatus_to_exitcode(status)
     text = log.read_text(errors="replace")
-    match = RUN_RESULT.search(text)
-    ran = int(match.group(1)) if match else 0
+    if child.returncode == -signal.SIGKILL:
+        text += f"\nstopped after {SUITE_TIMEOUT} s\n"
+    counts = RUN_RESULT.findall(text)
+    # A skipped test did not run: the suite counts as short of it.
+    ran = int(counts[-1]) - len(SKIPPED.findall(text)) if counts else 0
     cpu = usage.ru_utime + usage.ru_stime
     return suite, child.returncode, ran, time.monotonic() - started, cpu, text
 
@@ -95,11 +118,16 @@ def main():
     binary = str(pathlib.Path(options.bin_dir) / "qnaPackageTests.xctest")
     listed = listed_suites(binary)
     suites = {s: n for s, n in listed.items() if re.search(options.filter, s)}
+    if not suites:
+        sys.exit(f"no suite matches {options.filter!r}")
     durations = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
-    alone = serial_suites()
-    unknown = alone - set(listed)
+    # An entry names a suite ("Module.Suite") or every suite of a test target ("Module").
+    entries = serial_suites()
+    modules = {s.split(".", 1)[0] for s in listed}
+    unknown = entries - set(listed) - modules
     if unknown:
-        sys.exit(f"Tests/serial-suites.txt names suites the binary lacks: {sorted(unknown)}")
+        sys.exit(f"Tests/serial-suites.txt names what the binary lacks: {sorted(unknown)}")
+    alone = {s for s in listed if s in entries or s.split(".", 1)[0] in entries}
     queue = sorted((s for s in suites if s not in alone),
                    key=lambda s: -durations.get(s, float("inf")))
     started = time.monotonic()

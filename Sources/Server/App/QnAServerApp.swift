@@ -37,7 +37,7 @@ public struct QnAServerApp: Sendable {
   let rooms: SessionRooms
   /// The compressors every socket's frames share; `nil` without deflate, or with
   /// `--legacy-broadcast`.
-  let deflaters: SharedDeflaters?
+  let deflaters: CompressorPool?
   let metrics: ServerMetrics
   let auth: PresenterAuth
   let addresses: ClientAddress
@@ -73,7 +73,7 @@ public struct QnAServerApp: Sendable {
     if store.health == nil { metrics.pool.unregister(from: metrics.registry) }
     let deflaters =
       configuration.deflate && !configuration.legacyBroadcast
-      ? SharedDeflaters(
+      ? CompressorPool(
         level: configuration.deflateLevel, memoryLevel: configuration.deflateMemoryLevel,
         maxWindowBits: configuration.deflateWindowBits)
       : nil

@@ -82,7 +82,7 @@ extension QnAServerApp {
     }
   }
 
-  /// permessage-deflate as the room shares it (`SharedDeflateBuilder`), or, with
+  /// permessage-deflate as the room shares it (`PooledDeflateBuilder`), or, with
   /// `--legacy-broadcast`, as hummingbird-websocket makes it for each socket.
   private func deflateExtensions() -> [WebSocketExtensionFactory] {
     guard configuration.deflate else { return [] }
@@ -91,14 +91,14 @@ extension QnAServerApp {
     // compression bomb) is answered with 1009 too.
     let maxInflated = configuration.maxMessageSize * 16
     if let deflaters {
-      let builder = SharedDeflateBuilder(
+      let builder = PooledDeflateBuilder(
         deflaters: deflaters,
         requireClientNoContextTakeover: configuration.deflateNoContextTakeover,
         maxInflatedFrameSize: maxInflated)
       return [WebSocketExtensionFactory { builder }]
     }
     return [
-      BoundedDeflateBuilder.factory(
+      PerSocketDeflateBuilder.factory(
         .perMessageDeflate(
           clientMaxWindow: configuration.deflateWindowBits,
           clientNoContextTakeover: configuration.deflateNoContextTakeover,

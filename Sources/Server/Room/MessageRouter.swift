@@ -45,7 +45,7 @@ package struct MessageRouter: Sendable {
     case .join(let join) where extensions:
       await RoomJoins(room: room).join(join, from: connection)
     case .vote(let vote) where extensions:
-      let response = await VoteCounter(room: room).respond(to: vote, from: connection)
+      let response = await VoteIntake(room: room).respond(to: vote, from: connection)
       room.send(.voteResponse(response), to: connection)
     case .presenterAction(let action) where extensions:
       let response = await PresenterActions(room: room).respond(to: action, from: connection)

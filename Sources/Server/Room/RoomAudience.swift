@@ -42,7 +42,7 @@ struct RoomAudience {
   }
 
   /// Tells the screens that need it, one message for all of them.
-  mutating func tell(codec: WireCodec, deflaters: SharedDeflaters?) {
+  mutating func tell(codec: WireCodec, deflaters: CompressorPool?) {
     if let (message, screens) = flush(codec: codec, deflaters: deflaters) {
       Broadcast.send([message], to: screens)
     }
@@ -50,7 +50,7 @@ struct RoomAudience {
 
   /// The message, and the screens to get it: every screen when the count changed, else the
   /// new ones; `nil` when every screen knows the count already, or it is not known yet.
-  private mutating func flush(codec: WireCodec, deflaters: SharedDeflaters?) -> (
+  private mutating func flush(codec: WireCodec, deflaters: CompressorPool?) -> (
     OutgoingMessage, [SocketConnection]
   )? {
     guard let count, !screens.isEmpty, lastSent != count || !untold.isEmpty else { return nil }

@@ -47,7 +47,7 @@ package final class RoomFanOut: Sendable {
   /// its hand-off to every joined socket's queue (the coalescing window included).
   package init(
     store: QuestionStore, window: Duration = .milliseconds(100),
-    deflaters: SharedDeflaters? = nil,
+    deflaters: CompressorPool? = nil,
     fanOutTime: @escaping @Sendable (Duration) -> Void = { _ in }, logger: Logger
   ) {
     self.store = store
@@ -81,7 +81,7 @@ package final class RoomFanOut: Sendable {
     // @unchecked: only `run`, one task, ever touches these fields.
     package let store: QuestionStore
     package let window: Duration
-    package let deflaters: SharedDeflaters?
+    package let deflaters: CompressorPool?
     package let commands: AsyncStream<Command>.Continuation
     package let fanOutTime: @Sendable (Duration) -> Void
     package let logger: Logger
@@ -109,7 +109,7 @@ package final class RoomFanOut: Sendable {
     }
 
     package init(
-      store: QuestionStore, window: Duration, deflaters: SharedDeflaters?,
+      store: QuestionStore, window: Duration, deflaters: CompressorPool?,
       commands: AsyncStream<Command>.Continuation,
       fanOutTime: @escaping @Sendable (Duration) -> Void, logger: Logger
     ) {

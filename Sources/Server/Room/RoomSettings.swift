@@ -19,16 +19,16 @@ package struct RoomSettings: Sendable {
   package var newAttendeeWindow: Duration = .seconds(60)
   /// The compressors every socket's frames share (`nil`: none negotiates compression here,
   /// or the library compresses per socket).
-  package var deflaters: SharedDeflaters?
-  /// Questions the attendee page's form may post from one address at once, refilled at this
-  /// many per `formQuestionWindow` (`--rate-limit` per `--rate-window`, as a socket's);
-  /// addresses the budgets do not tell apart (loopback, a proxy) share one bucket.
+  package var deflaters: CompressorPool?
   /// Questions and votes one person (an identity, or an address's sockets without one) may
   /// make at once, refilled at that many per `personWindow` (`--rate-limit`,
   /// `--vote-rate-limit`, `--rate-window`).
   package var questionsPerPerson = 20
   package var votesPerPerson = 50
   package var personWindow: Duration = .seconds(10)
+  /// Questions the attendee page's form may post from one address at once, refilled at this
+  /// many per `formQuestionWindow` (`--rate-limit` per `--rate-window`, as a socket's);
+  /// addresses the budgets do not tell apart (loopback, a proxy) share one bucket.
   package var formQuestionsPerAddress = 20
   package var formQuestionWindow: Duration = .seconds(10)
   /// Whether the handshake announces the compact room (extension `counts`).

@@ -6,7 +6,7 @@ import QnAStore
 
 /// One session's room on this instance: its view of the store, its fan-out, and the parts
 /// that answer what its sockets send. Each part does one thing (`MessageRouter` reads a
-/// message and hands it on; `QuestionIntake`, `Resumption`, `RoomJoins`, `VoteCounter` and
+/// message and hands it on; `QuestionIntake`, `Resumption`, `RoomJoins`, `VoteIntake` and
 /// `PresenterActions` answer it; `AskerNotices` tells an asker what became of a question).
 package final class SessionRoom: Sendable {
   package let store: QuestionStore

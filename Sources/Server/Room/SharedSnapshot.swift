@@ -34,13 +34,13 @@ package final class SharedSnapshot: Sendable {
   /// reading took 10 ms or more, 20 times that (at most a second), so that reading stays
   /// under a twentieth of the time; none for a cheaper one.
   package let reusableFor: Duration
-  private let deflaters: SharedDeflaters?
+  private let deflaters: CompressorPool?
   private let compact = Mutex<[OutgoingMessage]?>(nil)
 
   package init(
     seq: Int, epoch: UUID, questions: [RoomQuestion], highlighted: UUID?,
     announcement: Announcement? = nil, nextUp: NextUp? = nil, labels: [String] = [],
-    deflaters: SharedDeflaters? = nil, readAt: ContinuousClock.Instant = .now,
+    deflaters: CompressorPool? = nil, readAt: ContinuousClock.Instant = .now,
     readCost: Duration = .zero
   ) {
     reusableFor = readCost < .milliseconds(10) ? .zero : min(.seconds(1), readCost * 20)

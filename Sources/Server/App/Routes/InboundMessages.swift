@@ -10,7 +10,7 @@ import struct RFC6455.UTF8Validator
 /// text that is not UTF-8 fails at the first bad byte, fragment or not, with 1007 (§8.1,
 /// the project's incremental `UTF8Validator`); a message past `maxSize`, inflated or not,
 /// with 1009 (§7.4.1); fragments out of order with 1002 (§5.4). (A compression bomb is
-/// stopped while it inflates, by `BoundedDeflate`.)
+/// stopped while it inflates, by `PerSocketDeflate`.)
 struct InboundMessages {
   let maxSize: Int
   let logger: Logger

@@ -16,7 +16,7 @@ struct SocketHandler: Sendable {
   /// Every socket's send queue together, against `sendQueueTotalLimit`.
   let sendBudget: SendBudget
   /// The compressors every socket shares; `nil`: `--legacy-broadcast`, or no deflate.
-  let deflaters: SharedDeflaters?
+  let deflaters: CompressorPool?
 
   /// `session`: `nil` for the default one. The upgrade decided whether it is a presenter's;
   /// `arrival` is its ticket with the socket hub (`SocketHub.arrive`).

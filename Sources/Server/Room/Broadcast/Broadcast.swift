@@ -40,7 +40,7 @@ package enum Broadcast {
   /// The delta as one message when it fits the page limit (encoded once, as almost every
   /// delta is), else in pages; each question is measured only then.
   package static func pages(
-    of delta: RoomDelta, codec: WireCodec, deflaters: SharedDeflaters?
+    of delta: RoomDelta, codec: WireCodec, deflaters: CompressorPool?
   ) -> [OutgoingMessage] {
     let whole = codec.encode(.roomDelta(delta))
     if whole.count < RoomPages.messageLimit {

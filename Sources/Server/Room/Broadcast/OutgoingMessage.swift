@@ -9,15 +9,15 @@ import Synchronization
 package final class OutgoingMessage: Sendable {
   /// The message's JSON (for a writer that frames it itself: the per-socket baseline).
   package let payload: ByteBuffer
-  private let deflaters: SharedDeflaters?
+  private let deflaters: CompressorPool?
   private let frames = Mutex<[Framing: ByteBuffer]>([:])
 
-  package init(_ payload: ByteBuffer, deflaters: SharedDeflaters?) {
+  package init(_ payload: ByteBuffer, deflaters: CompressorPool?) {
     self.payload = payload
     self.deflaters = deflaters
   }
 
-  package convenience init(_ bytes: [UInt8], deflaters: SharedDeflaters?) {
+  package convenience init(_ bytes: [UInt8], deflaters: CompressorPool?) {
     self.init(ByteBuffer(bytes: bytes), deflaters: deflaters)
   }
 

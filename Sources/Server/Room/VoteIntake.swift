@@ -2,8 +2,8 @@ import Foundation
 import QnA
 import QnAStore
 
-/// Extension `room`: an attendee's votes, one per question, within the socket's budget.
-package struct VoteCounter: Sendable {
+/// Extension `room`: takes in votes, one per question, within the voter's budget.
+package struct VoteIntake: Sendable {
   package let room: SessionRoom
 
   package init(room: SessionRoom) { self.room = room }

@@ -6,12 +6,12 @@ import NIOWebSocket
 /// inflates past the bound (a compression bomb) fails the connection with 1009, as RFC 6455
 /// §7.4.1 has it for a message too big to process, not with the 1011 the library answers
 /// every extension error with.
-struct BoundedDeflateBuilder: WebSocketExtensionBuilder {
+struct PerSocketDeflateBuilder: WebSocketExtensionBuilder {
   static var name: String { "permessage-deflate" }
   let base: any WebSocketExtensionBuilder
 
   static func factory(_ deflate: WebSocketExtensionFactory) -> WebSocketExtensionFactory {
-    WebSocketExtensionFactory { BoundedDeflateBuilder(base: deflate.build()) }
+    WebSocketExtensionFactory { PerSocketDeflateBuilder(base: deflate.build()) }
   }
 
   func clientRequestHeader() -> String { base.clientRequestHeader() }
@@ -23,17 +23,17 @@ struct BoundedDeflateBuilder: WebSocketExtensionBuilder {
   func serverExtension(from request: WebSocketExtensionHTTPParameters) throws
     -> (any WebSocketExtension)?
   {
-    try base.serverExtension(from: request).map(BoundedDeflate.init)
+    try base.serverExtension(from: request).map(PerSocketDeflate.init)
   }
 
   func clientExtension(from response: WebSocketExtensionHTTPParameters) throws
     -> (any WebSocketExtension)?
   {
-    try base.clientExtension(from: response).map(BoundedDeflate.init)
+    try base.clientExtension(from: response).map(PerSocketDeflate.init)
   }
 }
 
-struct BoundedDeflate: WebSocketExtension {
+struct PerSocketDeflate: WebSocketExtension {
   let base: any WebSocketExtension
 
   var name: String { base.name }

@@ -9,7 +9,7 @@ import ZlibCompression
 /// What permessage-deflate (RFC 7692) this server agrees to for one offer: always without
 /// server context takeover (§7.1.1.1: the server may say so whatever the client offered), so
 /// that every message is compressed from a fresh state and one compression serves every
-/// socket with the same window (`SharedDeflaters`); the window the client asked the server to
+/// socket with the same window (`CompressorPool`); the window the client asked the server to
 /// keep to; and whether the client must forget its context after each message too (then a
 /// socket keeps no zlib state between messages at all).
 struct DeflateAgreement: Sendable, Equatable {
@@ -21,7 +21,7 @@ struct DeflateAgreement: Sendable, Equatable {
   /// range): the next offer is tried, and without one the socket is not compressed.
   init?(_ offer: WebSocketExtensionHTTPParameters, requireClientNoContextTakeover: Bool) {
     // Matched as hummingbird-websocket matches a builder's name: exactly.
-    guard offer.name == SharedDeflateBuilder.name else { return nil }
+    guard offer.name == PooledDeflateBuilder.name else { return nil }
     clientNoContextTakeover = requireClientNoContextTakeover
     for (name, value) in offer.parameters {
       switch name.lowercased() {
@@ -74,9 +74,9 @@ struct DeflateAgreement: Sendable, Equatable {
 }
 
 /// permessage-deflate with the server's compression shared (see `DeflateAgreement`).
-struct SharedDeflateBuilder: WebSocketExtensionBuilder {
+struct PooledDeflateBuilder: WebSocketExtensionBuilder {
   static var name: String { "permessage-deflate" }
-  let deflaters: SharedDeflaters
+  let deflaters: CompressorPool
   let requireClientNoContextTakeover: Bool
   /// A frame that inflates past this (a compression bomb) fails the connection with 1009.
   let maxInflatedFrameSize: Int
@@ -95,7 +95,7 @@ struct SharedDeflateBuilder: WebSocketExtensionBuilder {
       let agreed = DeflateAgreement(
         request, requireClientNoContextTakeover: requireClientNoContextTakeover)
     else { return nil }
-    return SharedDeflate(
+    return PooledDeflate(
       agreed: agreed, deflaters: deflaters, maxInflatedFrameSize: maxInflatedFrameSize)
   }
 
@@ -108,16 +108,16 @@ struct SharedDeflateBuilder: WebSocketExtensionBuilder {
 /// while a message is inflated, unless the client keeps its context); compresses what the
 /// WebSocket library itself sends (the echo route's replies) with the shared compressors.
 /// The room's frames do not pass here: they are made compressed (`OutgoingMessage`).
-final class SharedDeflate: WebSocketExtension, @unchecked Sendable {
+final class PooledDeflate: WebSocketExtension, @unchecked Sendable {
   // @unchecked: the library calls `processReceivedFrame` for one frame at a time.
   let name = "permessage-deflate"
   private let agreed: DeflateAgreement
-  private let deflaters: SharedDeflaters
+  private let deflaters: CompressorPool
   private let maxInflatedFrameSize: Int
   private let inflater: ZlibMessageInflater
   private var inflating = false
 
-  init(agreed: DeflateAgreement, deflaters: SharedDeflaters, maxInflatedFrameSize: Int) {
+  init(agreed: DeflateAgreement, deflaters: CompressorPool, maxInflatedFrameSize: Int) {
     self.agreed = agreed
     self.deflaters = deflaters
     self.maxInflatedFrameSize = maxInflatedFrameSize

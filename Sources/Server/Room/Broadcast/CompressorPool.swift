@@ -5,7 +5,7 @@ import ZlibCompression
 /// without server context takeover each message is compressed from a fresh state, so one
 /// compression serves every socket with that window (RFC 7692 §7.1.1.1). A socket keeps no
 /// compressor of its own.
-package final class SharedDeflaters: Sendable {
+package final class CompressorPool: Sendable {
   private let level: Int32
   private let memoryLevel: Int32
   /// Idle compressors by window size, made as peers need them, kept up to `pooled` each.
