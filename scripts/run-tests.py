@@ -97,14 +97,17 @@ def run_suite(binary, suite, logs):
     return suite, child.returncode, ran, time.monotonic() - started, cpu, text
 
 
-def report(result, expected):
+def report(result, listed, failed):
+    """Prints a suite's line (and its whole log if it failed, adding it to `failed`): it
+    passed if its process exited 0 having run every test the binary lists for it."""
     suite, status, ran, seconds, cpu, text = result
+    expected = listed[suite]
     ok = status == 0 and ran == expected
     print(f"{'passed' if ok else 'FAILED'}  {seconds:6.1f} s  {cpu:6.1f} s CPU  "
           f"{ran:3d}/{expected:<3d} {suite}", flush=True)
     if not ok:
         print(text, flush=True)
-    return ok
+        failed.append(suite)
 
 
 def main():
@@ -127,7 +130,7 @@ def main():
     unknown = entries - set(listed) - modules
     if unknown:
         sys.exit(f"Tests/serial-suites.txt names what the binary lacks: {sorted(unknown)}")
-    alone = {s for s in listed if s in entries or s.split(".", 1)[0] in entries}
+    alone = {s for s in suites if s in entries or s.split(".", 1)[0] in entries}
     queue = sorted((s for s in suites if s not in alone),
                    key=lambda s: -durations.get(s, float("inf")))
     started = time.monotonic()
@@ -135,23 +138,20 @@ def main():
     with tempfile.TemporaryDirectory(prefix="qna-tests-") as logs:
         logs = pathlib.Path(logs)
         print(f"{len(queue)} suites in {options.jobs} processes, then "
-              f"{len(alone & set(suites))} alone", flush=True)
+              f"{len(alone)} alone", flush=True)
         with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
             running = [pool.submit(run_suite, binary, s, logs) for s in queue]
             finished = []
             for future in concurrent.futures.as_completed(running):
                 finished.append(future.result())
-                report(finished[-1], suites[finished[-1][0]])
-        for suite in sorted(alone & set(suites)):
-            result = run_suite(binary, suite, logs)
-            report(result, suites[suite])
-            finished.append(result)
-    for suite, status, count, seconds, used, _ in finished:
+                report(finished[-1], suites, failed)
+        for suite in sorted(alone):
+            finished.append(run_suite(binary, suite, logs))
+            report(finished[-1], suites, failed)
+    for suite, _, count, seconds, used, _ in finished:
         ran += count
         cpu += used
         timings[suite] = round(seconds, 1)
-        if status != 0 or count != suites[suite]:
-            failed.append(suite)
     expected = sum(suites.values())
     print(f"{ran} of {expected} tests in {len(suites)} suites ran in "
           f"{time.monotonic() - started:.0f} s, {cpu:.0f} s of CPU; {len(failed)} suites failed"
