@@ -24,7 +24,7 @@ public enum StandardStream: Int32, Sendable {
   /// gone (EPIPE) ends the program as SIGPIPE would, even where SIGPIPE is ignored; another
   /// error (a full disk) exits 74, as FileHandle's failed write ended it too: a script must
   /// not take half a JSON line for the whole.
-  static func write(
+  package static func write(
     bytes: [UInt8], to descriptor: Int32,
     writing: (Int32, UnsafeRawPointer, Int) -> Int = { systemWrite($0, $1, $2) }
   ) {

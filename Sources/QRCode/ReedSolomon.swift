@@ -1,6 +1,6 @@
 /// Reed–Solomon error correction over GF(2⁸) with QR's polynomial x⁸+x⁴+x³+x²+1 (ISO/IEC
 /// 18004 §7.5.2): the generator for a number of check bytes, and the check bytes of a block.
-enum ReedSolomon {
+package enum ReedSolomon {
   /// The product of two field elements (shift-and-add, reduced by 0x11D).
   static func multiply(_ x: UInt8, _ y: UInt8) -> UInt8 {
     var product = 0
@@ -12,7 +12,7 @@ enum ReedSolomon {
   }
 
   /// The generator polynomial (x−α⁰)(x−α¹)…(x−α^(degree−1)), highest coefficient (1) left out.
-  static func generator(degree: Int) -> [UInt8] {
+  package static func generator(degree: Int) -> [UInt8] {
     var coefficients = [UInt8](repeating: 0, count: degree)
     coefficients[degree - 1] = 1
     var root: UInt8 = 1
@@ -27,7 +27,7 @@ enum ReedSolomon {
   }
 
   /// The check bytes of `data`: the remainder of data·x^degree divided by the generator.
-  static func remainder(of data: some Sequence<UInt8>, generator: [UInt8]) -> [UInt8] {
+  package static func remainder(of data: some Sequence<UInt8>, generator: [UInt8]) -> [UInt8] {
     var remainder = [UInt8](repeating: 0, count: generator.count)
     for byte in data {
       let factor = byte ^ remainder.removeFirst()

@@ -11,7 +11,7 @@ extension QnAState {
     question.mine == true || tokenByServerID[question.id] != nil
   }
 
-  func entry(for question: RoomQuestion) -> RoomEntry {
+  package func entry(for question: RoomQuestion) -> RoomEntry {
     let pending = room.pendingVotes[question.id]
     let counted = room.myVotes.contains(question.id)
     let voted = pending?.up ?? counted

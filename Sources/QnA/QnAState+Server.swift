@@ -175,7 +175,7 @@ extension QnAState {
   }
   /// Waits before each retry of a refusal from a back end without `retryAfter`; after the
   /// last, the question fails.
-  static let blindRetryDelays: [Duration] = [1, 2, 4].map { .seconds($0) }
+  package static let blindRetryDelays: [Duration] = [1, 2, 4].map { .seconds($0) }
 
   /// The server lost questions this client holds confirmed: they are asked again, by the same
   /// token, so that the server stores them once more.
@@ -241,9 +241,9 @@ extension QnAState {
   /// Longest answer text kept from a server.
   static let maxAnswerLength = 10_000
 
-  static let maxEarlyAnswers = 10_000
+  package static let maxEarlyAnswers = 10_000
   /// Questions a server may add to the list that were not typed here.
-  static let maxForeignQuestions = 10_000
+  package static let maxForeignQuestions = 10_000
 
   mutating func markAnswered(_ token: UUID) -> [QnAEffect] {
     // Found once, changed in place: this is the hot path of a busy session.

@@ -66,12 +66,12 @@ public struct QnAState: Sendable, Equatable {
   var tokenByServerID: [UUID: UUID] = [:]
   /// Tokens of the questions not yet confirmed, in typed order. Confirmed ones leave lazily
   /// (from the front at once, elsewhere in batches), so confirming stays O(1) amortized.
-  var unconfirmed: Deque<UUID> = []
+  package var unconfirmed: Deque<UUID> = []
   var confirmedInUnconfirmed = 0
   /// Answers that arrived before the response that names their question.
-  var earlyAnswers: Set<UUID> = []
+  package var earlyAnswers: Set<UUID> = []
   /// Server ids of failure responses seen, so that a repeated one changes nothing.
-  var failedServerIDs: Set<UUID> = []
+  package var failedServerIDs: Set<UUID> = []
   /// Questions in the list that were not typed here (a server sent them).
   var foreignQuestions = 0
   var nextSequence = 0
@@ -86,7 +86,7 @@ public struct QnAState: Sendable, Equatable {
   /// Set by a refusal that may be retried: from then on one question is on the wire at a
   /// time, in typed order, until none is left to send, so that a backlog meets a rate limit
   /// with one refusal per question at most instead of one per question per retry.
-  var pacing = false
+  package var pacing = false
   /// The whole room (extension `room`).
   public internal(set) var room = Room()
   /// Who this attendee is: a stable id the engine keeps per server, and an optional name.

@@ -41,7 +41,7 @@ public struct Room: Sendable, Equatable {
   /// Votes typed and not yet answered by the server, by question: the latest intent wins.
   var pendingVotes: [UUID: PendingVote] = [:]
   /// A snapshot arriving page by page.
-  var assembling: Assembly?
+  package var assembling: Assembly?
   /// When a catch-up was asked for after a gap (deltas past the gap wait for it).
   var catchUpAskedAt: Duration?
   /// The newest sequence number any delta reached, applied or set aside after a gap.
@@ -52,7 +52,7 @@ public struct Room: Sendable, Equatable {
   /// to join again.
   var joinAgainAt: Duration?
 
-  struct Assembly: Sendable, Equatable {
+  package struct Assembly: Sendable, Equatable {
     var seq: Int
     var parts: Int
     var pages: [Int: [RoomQuestion]] = [:]
@@ -62,8 +62,8 @@ public struct Room: Sendable, Equatable {
     var nextUp: NextUp?
     var labels: [String]?
     /// Questions and text bytes kept so far: the bounds hold while pages arrive, not after.
-    var count = 0
-    var textBytes = 0
+    package var count = 0
+    package var textBytes = 0
   }
 
   struct PendingVote: Sendable, Equatable {
@@ -85,13 +85,13 @@ public struct Room: Sendable, Equatable {
   private var risePruneSize = 64
 
   /// Questions a room may hold; a hostile server cannot grow it past this.
-  static let maxQuestions = 100_000
+  package static let maxQuestions = 100_000
   /// Text (questions, answers, names) a room may hold, in UTF-8 bytes: with `maxQuestions`,
   /// what bounds a hostile server's room in memory. A real room of 100,000 questions of
   /// 300 characters fits.
-  static let maxTextBytes = 64 << 20
+  package static let maxTextBytes = 64 << 20
   /// Text bytes the room holds now.
-  var textBytes = 0
+  package var textBytes = 0
 
   static func textBytes(of question: RoomQuestion) -> Int {
     question.content.utf8.count + (question.answer?.utf8.count ?? 0)

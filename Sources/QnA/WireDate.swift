@@ -6,7 +6,7 @@
 
 /// Dates on the wire: a number of seconds since 2001-01-01 (Foundation's default), or an
 /// ISO-8601 string from tolerant back ends, with or without fractional seconds.
-enum WireDate {
+package enum WireDate {
   static func decode(from decoder: any Decoder) throws -> Date {
     let container = try decoder.singleValueContainer()
     if let seconds = try? container.decode(Double.self) {
@@ -28,7 +28,7 @@ enum WireDate {
   static let earliest: Double = -63_114_076_800
   static let latest: Double = 252_423_993_599
 
-  static func parseISO8601(_ text: String) -> Date? {
+  package static func parseISO8601(_ text: String) -> Date? {
     let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     if let date = try? fractional.parse(text) { return date }
     return try? Date.ISO8601FormatStyle().parse(text)

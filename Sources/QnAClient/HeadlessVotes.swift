@@ -53,7 +53,7 @@ public struct VoteQueue: Sendable {
   }
 
   /// The waiting votes, to hand to the engine now that `state` has the room (none before).
-  mutating func take(once state: QnAState) -> [(question: UUID, up: Bool)] {
+  package mutating func take(once state: QnAState) -> [(question: UUID, up: Bool)] {
     guard state.room.seq != nil else { return [] }
     let taken = waiting
     waiting = []

@@ -344,4 +344,9 @@ public actor QnAEngine {
 public struct EngineUpdate: Sendable {
   public let state: QnAState
   public let changes: [QnAChange]
+
+  package init(state: QnAState, changes: [QnAChange]) {
+    self.state = state
+    self.changes = changes
+  }
 }

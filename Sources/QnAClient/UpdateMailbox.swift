@@ -18,7 +18,7 @@ import Synchronization
 /// now; a change to one of the attendee's questions (an answer, a refusal) waits in order and
 /// is never dropped; news of the connection (handshakes, notices) waits too, up to
 /// `maxWaiting` changes.
-final class UpdateMailbox: Sendable {
+package final class UpdateMailbox: Sendable {
   private struct Box {
     var pending = false
     var changes: [QnAChange] = []
@@ -29,8 +29,10 @@ final class UpdateMailbox: Sendable {
   }
 
   private let box = Mutex(Box())
+
+  package init() {}
   /// Changes waiting past which news of the connection is no longer kept.
-  static let maxWaiting = 10_000
+  package static let maxWaiting = 10_000
 
   static func isAboutTheConnection(_ change: QnAChange) -> Bool {
     switch change {
@@ -42,12 +44,12 @@ final class UpdateMailbox: Sendable {
   private let source = Mutex<(@Sendable () async -> QnAState?)?>(nil)
 
   /// Where `next` reads the state from (set once the engine exists).
-  func readState(from source: @escaping @Sendable () async -> QnAState?) {
+  package func readState(from source: @escaping @Sendable () async -> QnAState?) {
     self.source.withLock { $0 = source }
   }
 
   /// The state changed and reported `changes`; wakes the reader.
-  func post(changes: [QnAChange]) {
+  package func post(changes: [QnAChange]) {
     let reader = box.withLock { box -> CheckedContinuation<Void, Never>? in
       box.pending = true
       for change in changes {
@@ -70,7 +72,7 @@ final class UpdateMailbox: Sendable {
   }
 
   /// No more updates: the reader gets what waits, then `nil`.
-  func finish() {
+  package func finish() {
     let reader = box.withLock { box -> CheckedContinuation<Void, Never>? in
       box.finished = true
       defer { box.reader = nil }
@@ -81,7 +83,7 @@ final class UpdateMailbox: Sendable {
 
   /// Everything that waited, as one update (the state now, the changes since the last call);
   /// waits for one if nothing does. `nil` once finished and taken. One reader only.
-  func next() async -> EngineUpdate? {
+  package func next() async -> EngineUpdate? {
     while true {
       if let changes = take() {
         guard let state = await source.withLock({ $0 })?() else { return nil }

@@ -12,15 +12,17 @@ import QnA
 /// Which answers to tell the desktop about: each question once, however often the engine
 /// reports it answered (an answer edited, a reply restated after a reconnect, a server that
 /// repeats itself), and at most one notification per batch of news.
-struct AnswerNotices {
+package struct AnswerNotices {
   private var told: Set<UUID> = []
   /// Questions remembered at most: past it the oldest half is forgotten (a question answered
   /// that long ago is not reported again by an honest server).
   static let remembered = 10_000
   private var order: [UUID] = []
 
+  package init() {}
+
   /// The notification for `answered` (title, body), or `nil` when every one was told.
-  mutating func notice(for answered: [Question]) -> (title: String, body: String)? {
+  package mutating func notice(for answered: [Question]) -> (title: String, body: String)? {
     var fresh: [Question] = []
     for question in answered where told.insert(question.id).inserted {
       order.append(question.id)

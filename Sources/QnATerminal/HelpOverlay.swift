@@ -1,5 +1,5 @@
 /// F1 / `?`: every key, in a box over the question list.
-enum HelpOverlay {
+package enum HelpOverlay {
   static var keys: [(String, String)] {
     [
       ("Enter", tr("ask the question typed")),
@@ -27,7 +27,7 @@ enum HelpOverlay {
   }
 
   /// Glyphs the legend explains: not drawn, nor explained, for a screen reader.
-  static let glyphs: Set<Character> = ["▲", "◆", "✓", "↳", "●"]
+  package static let glyphs: Set<Character> = ["▲", "◆", "✓", "↳", "●"]
 
   /// The keys as a help draws them: for a screen reader (`plain`), without the legend of
   /// glyphs it never sees.

@@ -2,12 +2,14 @@ import QnA
 
 /// The view's styles, in colour or in monochrome (bold, reverse, underline only): the same
 /// meaning either way.
-struct Palette {
+package struct Palette {
   enum Tone {
     case good, warning, bad, quiet
   }
 
   let colors: Bool
+
+  package init(colors: Bool) { self.colors = colors }
 
   func style(_ tone: Tone) -> CellStyle {
     switch (tone, colors) {
@@ -35,7 +37,7 @@ struct Palette {
   }
 
   /// A question just answered.
-  var highlight: CellStyle {
+  package var highlight: CellStyle {
     colors
       ? CellStyle(color: .green, bold: true, reverse: true) : CellStyle(bold: true, reverse: true)
   }
@@ -47,7 +49,7 @@ struct Palette {
     colors ? CellStyle(color: .green, bold: true) : CellStyle(bold: true, reverse: true)
   }
   /// A question of the room moving up, for a moment.
-  var rising: CellStyle {
+  package var rising: CellStyle {
     colors
       ? CellStyle(color: .yellow, bold: true, reverse: true)
       : CellStyle(bold: true, underline: true)

@@ -2,17 +2,17 @@
 /// "STRAẞE" found by "lodz", "cafe" and "strasse"), from the standard library's Unicode
 /// properties and names rather than Foundation's diacritic-insensitive search, which would
 /// link ICU's 34 MB into qna.
-enum SearchText {
+package enum SearchText {
   /// Whether a text holds `needle`, case and accents ignored. A needle of nothing but accents
   /// looks for nothing: the whole room.
-  static func matcher(for needle: String) -> (String) -> Bool {
+  package static func matcher(for needle: String) -> (String) -> Bool {
     let needle = folded(needle)
     guard !needle.isEmpty else { return { _ in true } }
     return { folded($0).contains(needle) }
   }
 
   /// One table lookup a scalar below U+3100; ASCII by arithmetic.
-  static func folded(_ text: some StringProtocol) -> String {
+  package static func folded(_ text: some StringProtocol) -> String {
     var folded = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {
       switch scalar.value {

@@ -72,7 +72,7 @@ final class TerminalInbox: Sendable {
   }
 
   /// Everything posted since the last call (on the UI thread, after the pipe was readable).
-  func take() -> News {
+  package func take() -> News {
     var byte: UInt8 = 0
     awake.store(false, ordering: .sequentiallyConsistent)
     while read(wakeFD, &byte, 1) > 0 {}

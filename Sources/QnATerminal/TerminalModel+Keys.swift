@@ -300,7 +300,7 @@ extension TerminalModel {
 
   /// The confirmation line shown while `confirmingQuit`: the question first, so that a
   /// narrow terminal cuts the explanation rather than the question.
-  var quitQuestion: String {
+  package var quitQuestion: String {
     // TRANSLATORS: the quit questions: "y" is the key that answers yes in every
     // language, so "y/n" stays as it is.
     let actions = state.desk.pendingCount

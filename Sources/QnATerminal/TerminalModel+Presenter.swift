@@ -271,7 +271,7 @@ extension TerminalModel {
   }
 
   /// The tabs with their counts, for the footer: the one shown in brackets.
-  var tabSummary: String {
+  package var tabSummary: String {
     Self.presenterTabs.map { tab in
       let label = "\(Self.tabName(tab)) \(tabCounts[tab] ?? 0)"
       return tab == presenterTab ? "[\(label)]" : label

@@ -221,7 +221,7 @@ public struct TerminalModel: Sendable {
   /// The row of the "now answering" banner.
   var bannerRow: Int { showsAnnouncement ? 2 : 1 }
   /// The first row of the list area.
-  var listTop: Int { 1 + (showsAnnouncement ? 1 : 0) + (showsBanner ? 1 : 0) }
+  package var listTop: Int { 1 + (showsAnnouncement ? 1 : 0) + (showsBanner ? 1 : 0) }
   /// Rows between the header (and banner) and the footer (a screen reader's footer has a
   /// second line: its announcement, whole, apart from the counts).
   var listHeight: Int { max(0, rows - (options.screenReader ? 3 : 2) - listTop) }
@@ -263,7 +263,7 @@ public struct TerminalModel: Sendable {
   // MARK: Time
 
   /// Notices up now: the engine's and the UI's, oldest first.
-  var notices: [Notice] {
+  package var notices: [Notice] {
     (state.notices + localNotices).filter { $0.expiresAt > now }.sorted {
       $0.expiresAt < $1.expiresAt
     }

@@ -5,7 +5,7 @@
 /// asking the system generator each time costs a `getrandom` system call per frame, which
 /// dominates the cost of sending small messages. One 64-byte block yields sixteen keys.
 public struct ChaCha20Random: RandomNumberGenerator, Sendable {
-  private(set) var input: [UInt32]
+  package private(set) var input: [UInt32]
   private var block: [UInt32] = []
   private var nextWord = 16
 
@@ -25,7 +25,7 @@ public struct ChaCha20Random: RandomNumberGenerator, Sendable {
   }
 
   /// The RFC 8439 state: eight key words, a 32-bit block counter and a 96-bit nonce.
-  init(key: [UInt32], counter: UInt32, nonce: [UInt32]) {
+  package init(key: [UInt32], counter: UInt32, nonce: [UInt32]) {
     precondition(key.count == 8 && nonce.count == 3)
     input = [0x6170_7865, 0x3320_646E, 0x7962_2D32, 0x6B20_6574] + key + [counter] + nonce
   }
@@ -43,7 +43,7 @@ public struct ChaCha20Random: RandomNumberGenerator, Sendable {
   }
 
   /// RFC 8439 §2.3: twenty rounds over the state, then the input added back.
-  static func block(_ input: [UInt32]) -> [UInt32] {
+  package static func block(_ input: [UInt32]) -> [UInt32] {
     var x = input
     func quarterRound(_ a: Int, _ b: Int, _ c: Int, _ d: Int) {
       x[a] &+= x[b]

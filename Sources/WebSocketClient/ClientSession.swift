@@ -7,7 +7,7 @@ import Synchronization
 /// thread that read them (NIO's event loop) and their events go straight to the consumer's
 /// queue: no task sits between the socket and the consumer, which saves a thread wake-up per
 /// read. A lock serializes reads, sends and timers; nothing under it waits.
-final class ClientSession: TransportSink, Sendable {
+package final class ClientSession: TransportSink, Sendable {
   private struct State {
     var connection: ClientConnection
     var timers: SessionTimers
@@ -22,7 +22,7 @@ final class ClientSession: TransportSink, Sendable {
   }
 
   /// The longest a violation's close waits for the consumer's replies to the messages before it.
-  static let repliesGrace = Duration.milliseconds(250)
+  package static let repliesGrace = Duration.milliseconds(250)
 
   private let state: Mutex<State>
   private let channel: any TransportChannel
@@ -72,7 +72,7 @@ final class ClientSession: TransportSink, Sendable {
 
   // MARK: The transport's calls
 
-  func received(_ bytes: ByteBuffer) -> Bool {
+  package func received(_ bytes: ByteBuffer) -> Bool {
     let delivery = act { state in
       guard !state.finished else { return Delivery() }
       let now = clock.now
@@ -86,7 +86,7 @@ final class ClientSession: TransportSink, Sendable {
     return delivery.hasRoom
   }
 
-  func readingResumes() -> Bool {
+  package func readingResumes() -> Bool {
     state.withLock { state in
       // Full again: the append that filled it asked to be told of room, and that resumes.
       guard !state.finished, !events.isFull, state.timers.resumed(now: clock.now) else {
@@ -97,7 +97,7 @@ final class ClientSession: TransportSink, Sendable {
     }
   }
 
-  func ended(_ failure: TransportError?) {
+  package func ended(_ failure: TransportError?) {
     act { state in
       guard !state.finished else { return Delivery() }
       if let failure {

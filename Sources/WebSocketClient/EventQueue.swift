@@ -9,7 +9,7 @@ import Synchronization
 /// slow consumer holds back the producers instead of letting memory grow. Taking a batch
 /// makes room, so at most twice the capacity plus overshoot is held (the queue and the
 /// consumer's batch), the overshoot being what the reads in flight when it filled brought.
-final class EventQueue<Element: Sendable>: Sendable {
+package final class EventQueue<Element: Sendable>: Sendable {
   private struct State {
     var buffer: [Element] = []
     var finished = false
@@ -40,19 +40,19 @@ final class EventQueue<Element: Sendable>: Sendable {
   /// the queue's, so neither is reallocated per batch.
   private let batch = Mutex<[Element]>([])
 
-  init(capacity: Int) {
+  package init(capacity: Int) {
     precondition(capacity > 0)
     self.capacity = capacity
   }
 
   /// Whether a push would wait right now.
-  var isFull: Bool { state.withLock { $0.count >= capacity } }
+  package var isFull: Bool { state.withLock { $0.count >= capacity } }
 
-  func push(_ element: Element) async {
+  package func push(_ element: Element) async {
     await push(contentsOf: [element])
   }
 
-  func push(contentsOf elements: [Element]) async {
+  package func push(contentsOf elements: [Element]) async {
     guard !elements.isEmpty else { return }
     while offer(elements, waitsAllowed: true) == .full {
       await withCheckedContinuation { continuation in
@@ -107,7 +107,7 @@ final class EventQueue<Element: Sendable>: Sendable {
   /// Adds the element only if there is room now; never waits. For reports that may be
   /// dropped (a stall report is superseded by the next one anyway).
   @discardableResult
-  func tryPush(_ element: Element) -> Bool {
+  package func tryPush(_ element: Element) -> Bool {
     offer([element], waitsAllowed: false) == .appended
   }
 
@@ -127,7 +127,7 @@ final class EventQueue<Element: Sendable>: Sendable {
 
   /// From now on pushes never wait: the client is closing, and its consumer may have stopped
   /// reading (or be the task waiting for the close).
-  func stopHoldingProducers() {
+  package func stopHoldingProducers() {
     let producers = state.withLock { state in
       state.unbounded = true
       defer { state.producers = [] }
@@ -137,7 +137,7 @@ final class EventQueue<Element: Sendable>: Sendable {
   }
 
   /// Ends the sequence after the elements already queued; later pushes are dropped.
-  func finish() {
+  package func finish() {
     let (consumer, producers) = state.withLock { state in
       state.finished = true
       defer {
@@ -165,7 +165,7 @@ final class EventQueue<Element: Sendable>: Sendable {
   /// the waiting task is cancelled. Runs on the caller's executor: an element from the batch
   /// in hand costs no hop and no lock a producer takes, and a socket read's hundreds of small
   /// messages cost the consumer one of the queue's locks.
-  nonisolated(nonsending) func next() async -> Element? {
+  nonisolated(nonsending) package func next() async -> Element? {
     while true {
       if let element = batch.withLock({ $0.popLast() }) { return element }
       // Something to hand out (true), the end (false), or nil to wait.

@@ -181,9 +181,9 @@ struct NIOTransportChannel: TransportChannel {
 /// growing in memory. Nor while the channel is not writable: what is read may need replies
 /// (pongs), and a peer that sends but never reads must not grow our unsent bytes without
 /// bound; it is read again once our writes drain.
-final class InboundBridge: ChannelDuplexHandler, Sendable {
-  typealias InboundIn = ByteBuffer
-  typealias OutboundIn = ByteBuffer
+package final class InboundBridge: ChannelDuplexHandler, Sendable {
+  package typealias InboundIn = ByteBuffer
+  package typealias OutboundIn = ByteBuffer
 
   private struct State {
     var sink: (any TransportSink)?
@@ -198,9 +198,11 @@ final class InboundBridge: ChannelDuplexHandler, Sendable {
 
   private let state = Mutex(State())
 
+  package init() {}
+
   /// On the event loop, where every read and the end are handled, so what came early is
   /// delivered first and in order, then the end if it came too.
-  func start(_ sink: any TransportSink, on channel: any Channel) {
+  package func start(_ sink: any TransportSink, on channel: any Channel) {
     channel.eventLoop.execute {
       let (early, ending) = self.state.withLock { state in
         if state.ending == nil { state.sink = sink }
@@ -216,7 +218,7 @@ final class InboundBridge: ChannelDuplexHandler, Sendable {
     }
   }
 
-  func resumeReading(on channel: any Channel) {
+  package func resumeReading(on channel: any Channel) {
     channel.eventLoop.execute {
       guard let sink = self.state.withLock({ $0.sink }), sink.readingResumes() else { return }
       self.state.withLock { $0.wantsMore = true }
@@ -224,7 +226,7 @@ final class InboundBridge: ChannelDuplexHandler, Sendable {
     }
   }
 
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+  package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     // Passed on as is: the core reads straight from NIO's buffer, with no copy here.
     let bytes = unwrapInboundIn(data)
     let sink = state.withLock { state -> (any TransportSink)? in
@@ -241,24 +243,24 @@ final class InboundBridge: ChannelDuplexHandler, Sendable {
     if !wantsMore { state.withLock { $0.wantsMore = false } }
   }
 
-  func read(context: ChannelHandlerContext) {
+  package func read(context: ChannelHandlerContext) {
     guard context.channel.isWritable else { return }
     if state.withLock({ $0.wantsMore && $0.sink != nil }) { context.read() }
   }
 
-  func channelWritabilityChanged(context: ChannelHandlerContext) {
+  package func channelWritabilityChanged(context: ChannelHandlerContext) {
     if context.channel.isWritable, state.withLock({ $0.wantsMore && $0.sink != nil }) {
       context.read()
     }
     context.fireChannelWritabilityChanged()
   }
 
-  func channelInactive(context: ChannelHandlerContext) {
+  package func channelInactive(context: ChannelHandlerContext) {
     endSoon(with: nil, on: context.eventLoop)
     context.fireChannelInactive()
   }
 
-  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+  package func errorCaught(context: ChannelHandlerContext, error: any Error) {
     if let sslError = error as? NIOSSLError, case .uncleanShutdown = sslError {
       // The peer closed TCP without a TLS close_notify: an ordinary EOF here.
       endSoon(with: nil, on: context.eventLoop)

@@ -2,9 +2,9 @@
 /// stall reports, the ping timeout held back while reading is paused, and the grace a
 /// protocol violation's close waits for the consumer's replies. Given the time, it says what
 /// is due and when it next needs waking; `ClientSession` locks, feeds it and performs.
-struct SessionTimers: Sendable {
+package struct SessionTimers: Sendable {
   /// What the session must do, in this order, when a timer fires.
-  enum Action: Sendable, Equatable {
+  package enum Action: Sendable, Equatable {
     /// No 101 arrived in time.
     case handshakeTimedOut
     /// The protocol core's own deadline (close timeouts) may have passed: let it check.
@@ -25,21 +25,21 @@ struct SessionTimers: Sendable {
   private(set) var pausedSince: Duration?
   /// A read ended in a protocol violation, after messages the consumer may reply to: nothing
   /// else acts until the consumer has handled them, or until this.
-  private(set) var repliesDeadline: Duration?
+  package private(set) var repliesDeadline: Duration?
 
-  init(pingTimeout: Duration, stallThreshold: Duration) {
+  package init(pingTimeout: Duration, stallThreshold: Duration) {
     self.pingTimeout = pingTimeout
     self.stallThreshold = stallThreshold
   }
 
   // MARK: What happened
 
-  mutating func handshakeStarted(now: Duration, timeout: Duration) {
+  package mutating func handshakeStarted(now: Duration, timeout: Duration) {
     handshakeDeadline = now + timeout
   }
 
   /// The 101 arrived: the handshake timeout ends, the keep-alive starts (if configured).
-  mutating func opened(now: Duration, pingInterval: Duration?) {
+  package mutating func opened(now: Duration, pingInterval: Duration?) {
     handshakeDeadline = nil
     if let pingInterval {
       keepAlive = KeepAlive(interval: pingInterval, timeout: pingTimeout, now: now)
@@ -47,14 +47,14 @@ struct SessionTimers: Sendable {
   }
 
   /// A pong arrived; returns the round trip when it answers the outstanding ping.
-  mutating func pongReceived(_ payload: [UInt8], now: Duration) -> Duration? {
+  package mutating func pongReceived(_ payload: [UInt8], now: Duration) -> Duration? {
     guard let roundTrip = keepAlive?.pongReceived(payload, now: now) else { return nil }
     nextStallReport = nil
     return roundTrip
   }
 
   /// Reading paused (the consumer is behind); false if it already was.
-  mutating func paused(now: Duration) -> Bool {
+  package mutating func paused(now: Duration) -> Bool {
     guard pausedSince == nil else { return false }
     pausedSince = now
     return true
@@ -62,7 +62,7 @@ struct SessionTimers: Sendable {
 
   /// Reading resumes: the time it stood still no longer counts against the ping. Returns
   /// false if it was not paused.
-  mutating func resumed(now: Duration) -> Bool {
+  package mutating func resumed(now: Duration) -> Bool {
     guard let since = pausedSince else { return false }
     keepAlive?.postpone(by: min(now - since, pingTimeout))
     pausedSince = nil
@@ -71,7 +71,7 @@ struct SessionTimers: Sendable {
 
   /// A violation waits for the consumer's replies until `grace` from now; false if one
   /// already waits.
-  mutating func awaitReplies(now: Duration, grace: Duration) -> Bool {
+  package mutating func awaitReplies(now: Duration, grace: Duration) -> Bool {
     guard repliesDeadline == nil else { return false }
     repliesDeadline = now + grace
     return true
@@ -83,7 +83,7 @@ struct SessionTimers: Sendable {
   // MARK: Time
 
   /// What is due at `now`, in order. `isOpen`: the connection is open (keep-alive applies).
-  mutating func due(now: Duration, isOpen: Bool) -> [Action] {
+  package mutating func due(now: Duration, isOpen: Bool) -> [Action] {
     if let repliesDeadline {
       // The core's deadline handling would fail the held violation: wait for the replies.
       guard now >= repliesDeadline else { return [] }
@@ -120,7 +120,7 @@ struct SessionTimers: Sendable {
   }
 
   /// When `due` must next be called, given the core's own deadline; `nil` for never.
-  func nextDeadline(now: Duration, coreDeadline: Duration?, isOpen: Bool) -> Duration? {
+  package func nextDeadline(now: Duration, coreDeadline: Duration?, isOpen: Bool) -> Duration? {
     // Nothing else acts before the replies' deadline (see `due`).
     if let repliesDeadline { return repliesDeadline }
     var deadlines = [handshakeDeadline, coreDeadline].compactMap { $0 }

@@ -1,9 +1,8 @@
+import CommandLineValues
 import Foundation
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import CommandLineValues
 
 /// What stands in for Foundation's FileHandle, Thread and trimming in qna and wsc does what
 /// Foundation did.

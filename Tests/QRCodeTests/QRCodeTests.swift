@@ -1,8 +1,7 @@
 import Foundation
+import QRCode
 import TestSupport
 import Testing
-
-@testable import QRCode
 
 /// Every code is read back by zbarimg, an independent decoder: a code this encoder gets wrong
 /// (a table, a mask, the interleaving) does not scan.

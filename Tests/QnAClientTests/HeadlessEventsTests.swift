@@ -1,8 +1,7 @@
 import Foundation
 import QnA
+import QnAClient
 import Testing
-
-@testable import QnAClient
 
 @Suite("Headless JSON lines")
 struct HeadlessEventsTests {

@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnAClient
 import TestSupport
 import Testing
-
-@testable import QnAClient
 
 /// `qna --headless --vote`: when a vote counts as settled, and as refused.
 @Suite("Headless votes")

@@ -1,8 +1,7 @@
 import Foundation
 import QnA
+import QnAClient
 import Testing
-
-@testable import QnAClient
 
 /// What waits for a slow front end: merged per room question, every question's own news in
 /// order, the state read when the update is taken.

@@ -1,8 +1,7 @@
 import Foundation
+import QnAPages
 import QnAStore
 import Testing
-
-@testable import QnAPages
 
 @Suite("The attendee page and the projector view")
 struct AttendeePageTests {

@@ -1,8 +1,7 @@
 import CommandLineValues
 import Foundation
+import QnAPages
 import Testing
-
-@testable import QnAPages
 
 /// The pages in the browser's language, from the terminal's catalogues: a `.mo` read without
 /// glibc (one locale per process could not serve two browsers), its plural rule evaluated as

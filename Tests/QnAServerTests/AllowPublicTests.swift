@@ -1,8 +1,7 @@
 import Foundation
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// `--allow-public` without an admin token opens the default room's presenter routes to
 /// whoever reaches the server, as the operator accepted; the session administration (every

@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 extension PresenterMember {
   /// Sets the room's banner (`nil`: clears it) and waits for the outcome.

@@ -1,11 +1,10 @@
 import Foundation
 import QnA
+import QnAServer
 import QnAStore
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// The attendee page, its form and the projector view, over HTTP, on the server's default
 /// settings unless a test says why not.

@@ -1,8 +1,7 @@
 import Foundation
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// Unknown join codes behind a trusted proxy: each attendee's guesses count against the
 /// address the proxy forwarded, not the proxy's. (Behind nginx every socket comes from it:

@@ -1,11 +1,10 @@
 import Foundation
 import QnA
 import QnARoom
+import QnAServer
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// Extension `counts` and the shared broadcast, on the server's defaults: a client that asks
 /// for the compact room gets numbered questions, counts as numbers and its own marks apart;

@@ -3,6 +3,7 @@ import GRDB
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -10,8 +11,6 @@ import QnAStoreSQLite
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// Nothing lost on the server's side: refusals say when to retry, writes are durable before
 /// they are acknowledged, and a resume names what the server no longer has.

@@ -1,10 +1,9 @@
 import Foundation
 import QnA
 import QnARoom
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 extension Attendee {
   /// Asks `content` under `token` and returns the server's reply to it.

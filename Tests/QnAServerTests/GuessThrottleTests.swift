@@ -1,8 +1,7 @@
 import Foundation
+import QnAServer
 import Synchronization
 import Testing
-
-@testable import QnAServer
 
 /// The guessing budget on its own clock: a burst of wrong guesses, then one per interval;
 /// past it, the same answer for a right guess and a wrong one, and a wrong one not counted.

@@ -1,14 +1,13 @@
 import Foundation
 import QnA
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import RFC6455
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// An attendee with nothing but the room's socket: joins and votes at any rate, with any
 /// identity it can invent. Each finding of the hostile-attendee review, on the server's

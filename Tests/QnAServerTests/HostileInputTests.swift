@@ -2,6 +2,7 @@ import Foundation
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -10,8 +11,6 @@ import RFC6455
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// The hostile-input campaign's socket half, against the server's default limits: sizes at
 /// the edge, text that draws nothing or too much, floods, and attendees that stop reading.

@@ -3,10 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import QnAServer
 import QnAStore
 import Testing
-
-@testable import QnAServer
 
 /// The application driven in process through HummingbirdTesting's router: routes, the
 /// presenter's credentials, logins and sessions, with no port bound. (The request guards sit

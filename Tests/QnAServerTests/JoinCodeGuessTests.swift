@@ -1,8 +1,7 @@
 import Foundation
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// A join code is the only secret an attendee needs: whatever the route and method, a code no
 /// session has is a wrong guess, answered at once with the same 404; past the address's rate

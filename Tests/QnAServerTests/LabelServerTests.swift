@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 extension RoomMember {
   /// Asks `content` under `label` and waits for the server's response to it.

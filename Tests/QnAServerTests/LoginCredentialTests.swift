@@ -1,13 +1,12 @@
 import Foundation
 import GRDB
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStoreSQLite
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// Logins tied to the token that made them: a new admin token (a restart) or a session's new
 /// token ends the logins the old one made; `logout-all` ends them all; tokens still admit.

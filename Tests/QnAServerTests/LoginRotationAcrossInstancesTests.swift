@@ -1,9 +1,8 @@
 import Foundation
+import QnAServer
 import QnAStore
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// Rotation on two instances of one PostgreSQL database: the old admin and session logins
 /// (and the old session token) are refused on every instance; the new ones work on every one.

@@ -2,6 +2,7 @@ import Foundation
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -9,8 +10,6 @@ import QnAStoreSQLite
 import RFC6455
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 @Suite("qna-server --mock: controls and fault injection", .serialized)
 struct MockControlTests {

@@ -1,10 +1,9 @@
 import Foundation
 import QnA
 import QnARoom
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// Extension `moderation` on a server with its default settings: an edit reaches the room
 /// and its asker (who sees the new text), the original stays with the presenters' log; a

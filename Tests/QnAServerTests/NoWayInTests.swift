@@ -2,6 +2,7 @@ import Foundation
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -9,8 +10,6 @@ import QnAStoreSQLite
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// The hostile-input campaign's HTTP half: forged Host and Origin headers, cross-site posts,
 /// session cookies, and ids no presenter types.

@@ -3,6 +3,7 @@ import Logging
 import QnAGuards
 import QnALogHandlers
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -10,8 +11,6 @@ import QnAStoreSQLite
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// What operators point their tools at: the probes and the JSON log.
 @Suite("Operations: probes and JSON logs")

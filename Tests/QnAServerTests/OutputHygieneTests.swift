@@ -1,14 +1,13 @@
 import CommandLineValues
 import Foundation
 import QnA
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStoreSQLite
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// What attendees typed, stored as typed, made safe at every output; the files that hold
 /// presenter tokens, their owner's alone; and logins that no other presenter can push out.

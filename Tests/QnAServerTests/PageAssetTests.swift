@@ -1,8 +1,7 @@
 import Foundation
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// The pages' scripts and style sheets: a strong ETag from their bytes, revalidated on every
 /// load (`no-cache`), and a 304 without a body while they have not changed.

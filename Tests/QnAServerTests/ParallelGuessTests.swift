@@ -1,8 +1,7 @@
 import Foundation
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// The attacker at the throttle: 1,000 join codes guessed at once from one address,
 /// each client giving up after 100 ms, the right code among them; then SIGTERM while every

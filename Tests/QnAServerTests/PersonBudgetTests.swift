@@ -1,10 +1,9 @@
 import Foundation
 import QnA
+import QnAServer
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// Questions and votes per attendee, not per socket, on the default limits: the review's 25
 /// sockets from one address, none joined, stored 500 questions in half a second; one person's

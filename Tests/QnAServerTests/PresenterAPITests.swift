@@ -2,6 +2,7 @@ import Foundation
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -10,8 +11,6 @@ import RFC6455
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// The presenter's actions over HTTP (`/api/questions/{id}/ACTION`): every action and state,
 /// and what the API refuses.

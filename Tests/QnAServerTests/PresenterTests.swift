@@ -2,13 +2,12 @@ import Foundation
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
 import QnAStoreSQLite
 import Testing
-
-@testable import QnAServer
 
 @Suite("qna-server: the presenter side", .serialized)
 struct PresenterTests {

@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// Extension `queue` over sockets and the API: the presenters order the next questions and
 /// advance the highlight with one action; the room sees the queue only when shown.

@@ -2,6 +2,7 @@ import Foundation
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -10,8 +11,6 @@ import RFC6455
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// An attendee in the room, over a real socket: joins after the handshake, votes.
 struct RoomMember {

@@ -3,6 +3,7 @@ import GRDB
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -11,8 +12,6 @@ import RFC6455
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 @Suite("qna-server: the room", .serialized)
 struct RoomServerTests {

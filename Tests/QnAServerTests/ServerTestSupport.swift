@@ -3,6 +3,7 @@ import Logging
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -11,8 +12,6 @@ import RFC6455
 import Synchronization
 import TestSupport
 import WebSocketClient
-
-@testable import QnAServer
 
 /// A `qna-server` in this process on a free loopback port, with an in-memory database
 /// unless told otherwise; stopped by cancellation.

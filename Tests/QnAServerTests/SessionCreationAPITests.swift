@@ -1,8 +1,7 @@
 import Foundation
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// `POST /api/sessions` with an `Idempotency-Key`: a retry finds the first try's session.
 @Suite("qna-server: creating a session safely twice")

@@ -3,6 +3,7 @@ import GRDB
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
@@ -11,8 +12,6 @@ import RFC6455
 import TestSupport
 import Testing
 import WebSocketClient
-
-@testable import QnAServer
 
 /// Sessions on one server, on its default settings: what one session does never reaches
 /// another, each presenter token opens its own session only, and a deleted session leaves

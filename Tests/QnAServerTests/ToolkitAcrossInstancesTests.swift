@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnAServer
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// The presenter's toolkit across instances: what a presenter does through one instance
 /// reaches the attendees of another, by PostgreSQL's notices alone.

@@ -2,14 +2,13 @@ import Foundation
 import QnA
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
 import QnAStoreSQLite
 import TestSupport
 import Testing
-
-@testable import QnAServer
 
 /// Two servers on one PostgreSQL database, no proxy between: what happens through one
 /// reaches the sockets of the other, through PostgreSQL's `NOTIFY` alone (each server has its

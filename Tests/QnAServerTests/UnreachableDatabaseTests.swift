@@ -1,13 +1,12 @@
 import Foundation
 import QnAGuards
 import QnARoom
+import QnAServer
 import QnAStore
 import QnAStoreLocation
 import QnAStorePostgres
 import QnAStoreSQLite
 import Testing
-
-@testable import QnAServer
 
 /// `--db postgres://…`: libpq's URL form, TLS `prefer` unless told otherwise, and a clear
 /// error (never showing the password) for anything else.

@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnATerminal
 import TestSupport
 import Testing
-
-@testable import QnATerminal
 
 /// `--notify` tells of each answered question once, in one notification per batch, and
 /// keeps a private answer out of it.

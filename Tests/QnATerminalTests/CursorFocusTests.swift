@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnATerminal
 import TestSupport
 import Testing
-
-@testable import QnATerminal
 
 /// The cursor is the focus: screen readers and braille displays follow the terminal's cursor,
 /// not reverse video, so it sits on the selected question's first line after a move in a

@@ -1,6 +1,5 @@
+import QnATerminal
 import Testing
-
-@testable import QnATerminal
 
 /// `--notify`: which sequence for which terminal, and text from the network kept from
 /// ending a sequence early or reaching the terminal raw.

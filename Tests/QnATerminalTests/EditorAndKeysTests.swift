@@ -1,7 +1,6 @@
 import QnA
+import QnATerminal
 import Testing
-
-@testable import QnATerminal
 
 /// `"hel|lo"`: the text with the cursor where the bar is.
 func editor(_ marked: String) -> LineEditor {

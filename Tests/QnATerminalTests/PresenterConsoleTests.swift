@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnATerminal
 import TestSupport
 import Testing
-
-@testable import QnATerminal
 
 /// The presenter's console: lists by state, keys that act on the selected question, an
 /// answer typed in the input line, and a selection that live updates never move.

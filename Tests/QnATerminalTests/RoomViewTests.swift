@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnATerminal
 import TestSupport
 import Testing
-
-@testable import QnATerminal
 
 /// The room view: every question with votes, its keys, its order, a selection that stays
 /// put while the room reorders.

@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnATerminal
 import TestSupport
 import Testing
-
-@testable import QnATerminal
 
 /// `--screen-reader`: a screen reader speaks whatever the terminal writes, so nothing is
 /// written that is not news: no timer, no glyph, the room redrawn on a key (or for the

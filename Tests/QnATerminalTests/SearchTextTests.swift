@@ -1,7 +1,6 @@
 import Foundation
+import QnATerminal
 import Testing
-
-@testable import QnATerminal
 
 /// The room's search without Foundation finds what Foundation's case- and
 /// diacritic-insensitive search finds, and letters with strokes too.

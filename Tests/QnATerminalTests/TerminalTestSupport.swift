@@ -1,9 +1,8 @@
 import Foundation
 import QnA
+import QnATerminal
 import TestSupport
 import Testing
-
-@testable import QnATerminal
 
 /// Widths come from the C library, which needs a UTF-8 locale (as `qna` sets at start).
 let utf8Locale: Bool = setlocale(LC_ALL, "C.UTF-8") != nil

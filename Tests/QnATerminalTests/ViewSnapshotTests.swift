@@ -1,8 +1,7 @@
 import Foundation
 import QnA
+import QnATerminal
 import Testing
-
-@testable import QnATerminal
 
 @Suite("The pure view, as screens")
 struct ViewSnapshotTests {

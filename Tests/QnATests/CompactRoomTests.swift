@@ -1,8 +1,7 @@
 import Foundation
+import QnA
 import TestSupport
 import Testing
-
-@testable import QnA
 
 /// Extension `counts` in the reducer: asked for only when announced, numbered questions,
 /// counts applied by number without any text, and the attendee's own marks after a shared

@@ -1,9 +1,8 @@
 import Foundation
 import PropertyBased
+import QnA
 import TestSupport
 import Testing
-
-@testable import QnA
 
 /// A set of questions asked on one connection, and every server message about them.
 struct Scenario {

@@ -1,8 +1,7 @@
 import Foundation
+import QnA
 import TestSupport
 import Testing
-
-@testable import QnA
 
 @Suite("QnAState: protocol extensions and their absence")
 struct ExtensionTests {

@@ -1,8 +1,7 @@
 import Foundation
+import QnA
 import TestSupport
 import Testing
-
-@testable import QnA
 
 @Suite("QnAState against a hostile server: bounded, and nothing lost")
 struct HostileServerTests {

@@ -1,8 +1,7 @@
 import Foundation
+import QnA
 import TestSupport
 import Testing
-
-@testable import QnA
 
 /// The question life cycle (extension `lifecycle`) for the attendee, and the presenter's
 /// actions (extension `presenter`) in the reducer.

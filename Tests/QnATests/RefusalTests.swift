@@ -1,8 +1,7 @@
 import Foundation
+import QnA
 import TestSupport
 import Testing
-
-@testable import QnA
 
 @Suite("QnAState: refusals that may be retried are retried, final ones kept")
 struct RefusalTests {

@@ -1,9 +1,8 @@
 import Foundation
 import PropertyBased
+import QnA
 import TestSupport
 import Testing
-
-@testable import QnA
 
 /// A room server reduced to its rules (one vote per attendee, no vote for one's own or an
 /// answered question, a log of changes with sequence numbers, catch-up or snapshot on join),

@@ -1,8 +1,7 @@
 import Foundation
+import QnA
 import TestSupport
 import Testing
-
-@testable import QnA
 
 /// The room in the reducer: joining, snapshots in pages, deltas and gaps, votes.
 @Suite("QnAState: the room")

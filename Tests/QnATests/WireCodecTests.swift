@@ -1,8 +1,7 @@
 import Foundation
+import QnA
 import TestSupport
 import Testing
-
-@testable import QnA
 
 @Suite("Wire messages decode and encode as docs/protocol.md has them")
 struct WireCodecTests {

@@ -1,7 +1,6 @@
+import RFC6455
 import TestSupport
 import Testing
-
-@testable import RFC6455
 
 @Suite("ChaCha20 keystream for masking keys (RFC 8439)")
 struct ChaCha20RandomTests {

@@ -1,8 +1,7 @@
 import PropertyBased
+import RFC6455
 import TestSupport
 import Testing
-
-@testable import RFC6455
 
 @Suite("Any chunking of a valid frame stream yields the same events")
 struct ChunkingPropertyTests {

@@ -1,7 +1,6 @@
+import RFC6455
 import TestSupport
 import Testing
-
-@testable import RFC6455
 
 func openConnection(
   configuration: Configuration = Configuration(), firstFrames: [UInt8] = []

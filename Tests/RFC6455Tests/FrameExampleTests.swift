@@ -1,7 +1,6 @@
+import RFC6455
 import TestSupport
 import Testing
-
-@testable import RFC6455
 
 @Suite("RFC 6455 §5.7 frame examples, byte for byte")
 struct FrameExampleTests {

@@ -1,7 +1,6 @@
+import RFC6455
 import TestSupport
 import Testing
-
-@testable import RFC6455
 
 @Suite("Opening handshake (RFC 6455 §4.1, §4.2.2)")
 struct HandshakeTests {

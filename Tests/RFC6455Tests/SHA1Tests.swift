@@ -1,6 +1,5 @@
+import RFC6455
 import Testing
-
-@testable import RFC6455
 
 @Suite("SHA-1 (RFC 3174 §7.3 test vectors) and the accept key (RFC 6455 §1.3)")
 struct SHA1Tests {

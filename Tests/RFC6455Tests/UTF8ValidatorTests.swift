@@ -1,7 +1,6 @@
 import PropertyBased
+import RFC6455
 import Testing
-
-@testable import RFC6455
 
 @Suite("Incremental UTF-8 validation")
 struct UTF8ValidatorTests {

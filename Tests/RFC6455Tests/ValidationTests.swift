@@ -1,7 +1,6 @@
+import RFC6455
 import TestSupport
 import Testing
-
-@testable import RFC6455
 
 @Suite("Rejections, each with the RFC's close code (RFC 6455 §5, §7.4, §8.1)")
 struct ValidationTests {

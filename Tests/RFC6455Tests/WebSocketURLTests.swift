@@ -1,7 +1,6 @@
+import RFC6455
 import TestSupport
 import Testing
-
-@testable import RFC6455
 
 @Suite("WebSocket URLs (RFC 6455 §3)")
 struct WebSocketURLTests {

@@ -3,8 +3,7 @@ import NIOEmbedded
 import RFC6455
 import TestSupport
 import Testing
-
-@testable import WebSocketClient
+import WebSocketClient
 
 /// The two bounds a peer that floods and never reads runs into, each on its own.
 @Suite("Bounded replies")

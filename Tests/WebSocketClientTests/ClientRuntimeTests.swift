@@ -2,8 +2,7 @@ import RFC6455
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import WebSocketClient
+import WebSocketClient
 
 /// The runtime over an in-memory transport, with time driven by hand: keep-alive, timeouts
 /// and reconnect backoff are checked without sleeping.

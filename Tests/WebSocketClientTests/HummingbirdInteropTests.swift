@@ -7,8 +7,7 @@ import RFC6455
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import WebSocketClient
+import WebSocketClient
 
 /// A server built on hummingbird-websocket (an independent WebSocket implementation), run in
 /// this process on a free loopback port.

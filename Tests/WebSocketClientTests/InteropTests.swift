@@ -3,8 +3,7 @@ import RFC6455
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import WebSocketClient
+import WebSocketClient
 
 /// Runs `body` but fails the test instead of hanging when it takes longer than `seconds`.
 func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T)

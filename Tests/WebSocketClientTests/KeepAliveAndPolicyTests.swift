@@ -1,7 +1,6 @@
 import RFC6455
 import Testing
-
-@testable import WebSocketClient
+import WebSocketClient
 
 @Suite("Keep-alive state machine")
 struct KeepAliveTests {

@@ -1,6 +1,5 @@
 import Testing
-
-@testable import WebSocketClient
+import WebSocketClient
 
 @Suite("Session timers, as a value")
 struct SessionTimersTests {

@@ -2,8 +2,7 @@ import RFC6455
 import Synchronization
 import TestSupport
 import Testing
-
-@testable import WebSocketClient
+import WebSocketClient
 
 /// `TypedChannel`: Codable values over the client, on the in-memory transport and a manual
 /// clock: queued before the connection opens, decode failures as values, reconnects.

@@ -34,7 +34,7 @@ public enum ServerStartError: Error, CustomStringConvertible {
 public struct QnAServerApp: Sendable {
   public let configuration: ServerConfiguration
   /// Every session's room on this instance; `rooms.main` is the default session's.
-  let rooms: SessionRooms
+  package let rooms: SessionRooms
   /// The compressors every socket's frames share; `nil` without deflate, or with
   /// `--legacy-broadcast`.
   let deflaters: CompressorPool?
@@ -142,7 +142,7 @@ public struct QnAServerApp: Sendable {
   /// Sessions shown to a network without `--public-url`: their QR codes and join addresses
   /// follow each request's `Host` (or the trusted proxy's `X-Forwarded-Host`), which the
   /// operator may not mean. Said once at start, when there are sessions to join.
-  static func warnOfJoinAddresses(store: QuestionStore, logger: Logger) async {
+  package static func warnOfJoinAddresses(store: QuestionStore, logger: Logger) async {
     guard let sessions = try? await store.sessions(), !sessions.isEmpty else { return }
     logger.warning(
       """

@@ -9,10 +9,10 @@ import Synchronization
 /// not judged: however many guesses it sends, in parallel or not, it learns the result of no
 /// more than the rate allows. A right guess takes nothing from the budget. An IPv6 address
 /// counts as its /64 (one host's share), an IPv4-mapped one as its IPv4 address.
-final class GuessThrottle: Sendable {
-  static let burst = 10
-  static let interval = Duration.seconds(2)
-  static let maxAddresses = 10_000
+package final class GuessThrottle: Sendable {
+  package static let burst = 10
+  package static let interval = Duration.seconds(2)
+  package static let maxAddresses = 10_000
   /// How long the database keeps a key's record after its last wrong guess.
   static let memory = Duration.seconds(900)
 
@@ -21,7 +21,7 @@ final class GuessThrottle: Sendable {
 
   /// The instances' shared record of wrong guesses (`QuestionStore.wrongGuess`), and what
   /// this throttle's keys are called there.
-  struct Shared: Sendable {
+  package struct Shared: Sendable {
     let store: QuestionStore
     let kind: String
     let now: @Sendable () -> Date
@@ -33,7 +33,7 @@ final class GuessThrottle: Sendable {
   private let due = Mutex<[String: Duration]>([:])
 
   /// With `shared`, an address's wrong guesses count on every instance on the database.
-  init(uptime: @escaping @Sendable () -> Duration, shared: Shared? = nil) {
+  package init(uptime: @escaping @Sendable () -> Duration, shared: Shared? = nil) {
     self.uptime = uptime
     self.shared = shared
   }
@@ -41,7 +41,7 @@ final class GuessThrottle: Sendable {
   /// `nil` when a guess from `address` may be judged now; else how long until one may. A
   /// right guess asks this after it is judged, as a wrong one is counted: both get the same
   /// answer at the same moment.
-  func overRate(_ address: String) -> Duration? {
+  package func overRate(_ address: String) -> Duration? {
     let key = Self.key(address)
     let now = uptime()
     return due.withLock { Self.excess($0[key], now) }
@@ -51,7 +51,7 @@ final class GuessThrottle: Sendable {
   /// refused as wrong); else how long the address is over the rate (refused as such, not
   /// counted). With `shared`, the database's record decides too, and is what this instance
   /// knows of the key from then on.
-  func wrongGuess(_ address: String) async -> Duration? {
+  package func wrongGuess(_ address: String) async -> Duration? {
     let key = Self.key(address)
     let now = uptime()
     let over: Duration? = due.withLock { due in
@@ -75,7 +75,7 @@ final class GuessThrottle: Sendable {
 
   /// The admin token came from `address`: its wrong guesses are forgotten, here and on the
   /// database.
-  func forget(_ address: String) {
+  package func forget(_ address: String) {
     let key = Self.key(address)
     let known = due.withLock { $0.removeValue(forKey: key) != nil }
     if known, let shared {
@@ -84,10 +84,10 @@ final class GuessThrottle: Sendable {
   }
 
   /// How many addresses it keeps a budget for (at most `maxAddresses`).
-  var trackedAddresses: Int { due.withLock { $0.count } }
+  package var trackedAddresses: Int { due.withLock { $0.count } }
 
   /// What an address is counted as: itself, or its /64 for IPv6.
-  static func key(_ address: String) -> String {
+  package static func key(_ address: String) -> String {
     guard address.contains(":") else { return address }
     var bytes = in6_addr()
     guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }

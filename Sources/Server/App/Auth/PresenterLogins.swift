@@ -17,14 +17,14 @@ import QnAStore
 /// as it starts with the new one). A session's login: while it is the session's token, or
 /// the admin token when the admin logged in there (a session's new token ends the first kind,
 /// a new admin token the second).
-final class PresenterLogins: Sendable {
+package final class PresenterLogins: Sendable {
   let lifetime: Duration
   private let store: QuestionStore
   private let now: @Sendable () -> Date
   private let makeID: @Sendable () -> UUID
   private let limits = QuestionStore.LoginLimits()
 
-  init(
+  package init(
     lifetime: Duration, store: QuestionStore, now: @escaping @Sendable () -> Date,
     makeID: @escaping @Sendable () -> UUID
   ) {
@@ -37,7 +37,7 @@ final class PresenterLogins: Sendable {
   /// A new login, made with `token` (judged right for the scope just before); its id has
   /// 244 random bits (two version-4 UUIDs). `scope`: the one Q&A session it admits to, or
   /// `nil` for all (the admin token's).
-  func create(scope: Int64? = nil, token: String) async throws(StoreError) -> String {
+  package func create(scope: Int64? = nil, token: String) async throws(StoreError) -> String {
     let id = (makeID().uuidString + makeID().uuidString).replacingOccurrences(of: "-", with: "")
     let time = now()
     try await store.addLogin(
@@ -51,7 +51,7 @@ final class PresenterLogins: Sendable {
   /// routes, which only an admin login admits to), made with a token that admits there now:
   /// `adminToken` (this instance's) for any login, `sessionToken` (the session's, as its row
   /// says now) for a login of that session. A database that does not answer admits nobody.
-  func isValid(
+  package func isValid(
     _ id: String, for session: Int64? = nil, adminToken: String?, sessionToken: String? = nil
   ) async -> Bool {
     guard Self.wellFormed(id),
@@ -68,7 +68,7 @@ final class PresenterLogins: Sendable {
     }
   }
 
-  func end(_ id: String) async {
+  package func end(_ id: String) async {
     guard Self.wellFormed(id) else { return }
     try? await store.endLogin(digest: Self.digest(id))
   }
@@ -79,7 +79,7 @@ final class PresenterLogins: Sendable {
       && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) }
   }
 
-  static func digest(_ id: String) -> String {
+  package static func digest(_ id: String) -> String {
     SHA256.hash(data: Data(id.utf8)).map { String(format: "%02x", $0) }.joined()
   }
 

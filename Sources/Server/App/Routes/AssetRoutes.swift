@@ -19,7 +19,7 @@ extension QnAServerApp {
 /// `Cache-Control: no-cache` has the browser ask again on every load, and `If-None-Match`
 /// answers it with a 304 and no body while the bytes are the same: a reload costs a round
 /// trip, not the file, and a new build is seen at once.
-struct StaticAsset: Sendable {
+package struct StaticAsset: Sendable {
   let body: ByteBuffer
   let type: String
   /// `"…"`: the first 128 bits of the bytes' SHA-256, the same on every instance of a build.
@@ -57,7 +57,7 @@ struct StaticAsset: Sendable {
   /// Whether an `If-None-Match` value (every such field, joined with commas) names `eTag`:
   /// `*`, or a list compared weakly (RFC 9110 §13.1.2), since a proxy that compresses the
   /// file (nginx's gzip) hands the browser `W/"…"` for it.
-  static func matches(_ field: String, _ eTag: String) -> Bool {
+  package static func matches(_ field: String, _ eTag: String) -> Bool {
     field.split(separator: ",").contains { item in
       var tag = item.trimmingCharacters(in: .whitespaces)
       if tag == "*" { return true }

@@ -3,20 +3,20 @@ import Foundation
 /// One language's compiled catalogue (`qna.mo`, GNU gettext's format), read into memory for
 /// the pages: the server answers each request in that browser's language, which glibc's
 /// gettext (one locale per process) cannot do. The same files as the terminal's.
-struct MessageCatalogue: Sendable {
+package struct MessageCatalogue: Sendable {
   /// Message id (for a plural: the singular) → its translation, or its plural forms.
   private(set) var translations: [String: [String]] = [:]
   private(set) var rule = PluralRule.english
 
   /// `nil` for a file that is not a catalogue (or is larger than 4 MiB).
-  init?(contentsOf path: String) {
+  package init?(contentsOf path: String) {
     guard let data = FileManager.default.contents(atPath: path), data.count < 4 << 20 else {
       return nil
     }
     self.init(data: [UInt8](data))
   }
 
-  init?(data bytes: [UInt8]) {
+  package init?(data bytes: [UInt8]) {
     guard bytes.count >= 28 else { return nil }
     func word(_ offset: Int, _ little: Bool) -> Int? {
       guard offset >= 0, offset + 4 <= bytes.count else { return nil }
@@ -62,9 +62,9 @@ struct MessageCatalogue: Sendable {
     }
   }
 
-  func text(_ id: String) -> String { translations[id]?.first ?? id }
+  package func text(_ id: String) -> String { translations[id]?.first ?? id }
 
-  func plural(_ one: String, _ many: String, _ count: Int) -> String {
+  package func plural(_ one: String, _ many: String, _ count: Int) -> String {
     guard let forms = translations[one] else { return count == 1 ? one : many }
     let form = rule.form(count)
     return forms.indices.contains(form) ? forms[form] : forms[forms.count - 1]

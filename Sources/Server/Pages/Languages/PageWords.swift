@@ -43,7 +43,7 @@ func scriptWord(_ id: String) -> String { id }
 package struct PageLanguages: Sendable {
   let catalogues: [String: MessageCatalogue]
 
-  init(catalogues: [String: MessageCatalogue]) { self.catalogues = catalogues }
+  package init(catalogues: [String: MessageCatalogue]) { self.catalogues = catalogues }
 
   package init(directory: String?) {
     var catalogues: [String: MessageCatalogue] = [:]

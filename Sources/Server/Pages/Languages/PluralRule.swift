@@ -2,7 +2,7 @@
 /// gettext evaluates it (C's integer operators on `n`). Parsed once; a rule that does not
 /// parse is English's (`n != 1`). Bounded: a rule longer than 500 characters or nested more
 /// than 50 deep is refused.
-struct PluralRule: Sendable {
+package struct PluralRule: Sendable {
   indirect enum Node: Sendable {
     case number(Int)
     case n
@@ -17,7 +17,7 @@ struct PluralRule: Sendable {
   init(root: Node) { self.root = root }
 
   /// From the header's `Plural-Forms` value, e.g. `nplurals=2; plural=(n != 1);`.
-  init(header: String) {
+  package init(header: String) {
     guard let start = header.range(of: "plural=", options: .backwards), header.count <= 500
     else {
       self = .english
@@ -32,7 +32,7 @@ struct PluralRule: Sendable {
     }
   }
 
-  func form(_ count: Int) -> Int { max(0, Self.evaluate(root, count)) }
+  package func form(_ count: Int) -> Int { max(0, Self.evaluate(root, count)) }
 
   private static func evaluate(_ node: Node, _ n: Int) -> Int {
     switch node {
