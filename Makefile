@@ -19,7 +19,11 @@ DESTDIR ?=
 # One release build for install, dist and deb: the Swift runtime linked in, so that the
 # programs run where no Swift is installed (docs/install.md lists what stays); no $ORIGIN
 # library path; symbols bound at load time then read-only (full RELRO), as Debian builds.
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
+# The same build is the tests' (`make test`): the last two flags only serve the test bundle
+# (scripts/testing-modules.sh says how), and leave the programs as they were.
+TESTING_MODULES := .build/testing-modules
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now \
+  -Xswiftc -I$(abspath $(TESTING_MODULES)) -Xlinker -L$(abspath $(TESTING_MODULES))
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 
 all: build
@@ -47,22 +51,19 @@ locales: gettext
 po: gettext
 	python3 scripts/po.py update
 
-## Runs every test target, the format lint and the docs check (what CI runs). The tests
-## start the release programs, as they ship and as the package tests and the conformance
-## grading use them: built once, and the suites' CPU time a third less than with the debug
-## programs (8.5 to 5.4 minutes), which on two cores is what suites running side by side
-## share. The tests' own code runs in debug.
+## Runs every test target, the format lint and the docs check (what CI runs). One release
+## build serves all: the test bundle is built with the programs and starts them as they
+## ship, as the package tests and the conformance grading use them (a debug build beside it
+## cost a quarter of an hour on two cores).
 test: lint $(VENV)/.installed tools locales
 	python3 scripts/po.py check
 	# Every module a target imports is declared for it in Package.swift.
 	SWIFT=$(SWIFT) python3 scripts/check-imports.py
-	$(SWIFT) build --build-tests
-	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)"
-	$(MAKE) release
+	$(MAKE) release RELEASE_EXTRA=--build-tests
+	python3 scripts/docs-check.py "$(RELEASE_BIN)"
 	# Suites side by side, each in a process of its own and serial inside; a few alone after
 	# (scripts/run-tests.py says why, Tests/serial-suites.txt which).
-	bin="$(RELEASE_BIN)" && [ -x "$$bin/qna-server" ] \
-	  && QNA_BIN_DIR="$$bin" python3 scripts/run-tests.py "$$($(SWIFT) build --show-bin-path)"
+	python3 scripts/run-tests.py "$(RELEASE_BIN)"
 	# The release as a user gets it: make install, make dist and make deb, each tried (on the
 	# release just built: -o skips SwiftPM's no-op build, half a minute).
 	$(MAKE) -o release package-test
@@ -89,9 +90,13 @@ docs: build
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)" --write
 
 ## The release build of the three programs and ArgumentParser's man page generator.
-release: gettext
-	$(SWIFT) build $(RELEASE_FLAGS)
+## RELEASE_EXTRA: more for SwiftPM (`make test` gives --build-tests).
+release: gettext $(TESTING_MODULES)
+	$(SWIFT) build $(RELEASE_FLAGS) $(RELEASE_EXTRA)
 	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
+
+$(TESTING_MODULES): scripts/testing-modules.sh
+	SWIFT=$(SWIFT) scripts/testing-modules.sh $@
 
 ## The programs, with man pages for every subcommand, shell completions and catalogues, into
 ## PREFIX (scripts/release.py says what goes where).
