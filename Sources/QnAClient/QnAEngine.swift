@@ -155,16 +155,22 @@ public actor QnAEngine {
   /// then connects, and keeps connecting as the reconnect policy says. Returns the restored
   /// questions.
   @discardableResult
-  public func start() -> [Question] {
-    guard consumer == nil else { return [] }
+  public func start() -> [Question] { start(asking: []).restored }
+
+  /// `start()`, with `texts` asked after the restored questions and before the connection
+  /// starts: asked after, a refused connection without reconnecting could end the updates
+  /// first, and the questions would be queued unseen (`qna --headless --ask`).
+  public func start(asking texts: [String]) -> (restored: [Question], asked: [Question?]) {
+    guard consumer == nil else { return ([], []) }
     introduceAttendee()
     let restored = restorePending()
+    let asked = texts.map { ask($0) }
     client.start()
     let events = channel.events
     let questions = outboxQuestions
     consumer = Task { await self.consume(events) }
     sender = Task { await self.drainOutbox(questions) }
-    return restored
+    return (restored, asked)
   }
 
   /// The user typed a question. Its token is made here, from the injected randomness.

@@ -61,7 +61,10 @@ struct Headless {
     // SIGINT right after the handshake line must always stop qna).
     let signals = SignalWatch(signals: [SIGINT, SIGTERM, SIGHUP]) { _ in sink.yield(.interrupted) }
     defer { signals.cancel() }
-    let restored = await engine.start()
+    let (restored, asked) = await engine.start(asking: options.asks)
+    for (text, question) in zip(options.asks, asked) {
+      sink.yield(.asked(text: text, question: question))
+    }
     // One update at a time in `inputs`: the next is taken from the engine only once this one
     // is printed, so that while stdout blocks (a pipe nobody reads) updates wait merged in the
     // engine, bounded by the room, not one by one here.
@@ -171,14 +174,10 @@ struct Headless {
     return status
   }
 
-  /// `--ask` questions first, then stdin lines, each asked in turn.
+  /// Stdin lines, each asked in turn (the `--ask` questions were, as the engine started).
   private func startAsking(_ engine: QnAEngine, into sink: AsyncStream<Input>.Continuation) {
     let lines = options.readsStdin ? StandardInputLines() : nil
-    let asks = options.asks
     Task {
-      for text in asks {
-        sink.yield(.asked(text: text, question: await engine.ask(text)))
-      }
       if let lines {
         // Blank lines separate questions in files; they are not questions themselves.
         for await line in lines where !line.allSatisfy(\.isWhitespace) {
