@@ -158,8 +158,8 @@ bench-crowd: release $(VENV)/.installed
 ## permessage-deflate and 1–7, 9, 10 without; then qna-server's WebSocket layer against its
 ## fuzzing client (after, not beside: the client's compression groups keep both cores busy,
 ## and beside them the whole took 643 s instead of about 560). The suite's environment is
-## made first, once. Fails unless every case is OK or INFORMATIONAL. The release build is graded, as it ships (`make test` has built
-## it already, for the package tests).
+## made first, once. Fails unless every case is OK or INFORMATIONAL. The release build is
+## graded, as it ships (`make test` has built it already, for the tests).
 conformance: release
 	@if [ ! -d "$(AUTOBAHN_DIR)" ]; then \
 	  echo "conformance: no Autobahn suite at $(AUTOBAHN_DIR): skipped"; exit 0; fi; \
