@@ -110,10 +110,11 @@ struct DeflateTests {
   }
 
   @Test func theInflatedSizeIsTheLimitCheckedWhileInflating() {
-    // A bomb: 4 MiB of zeros in a few KiB, against a 64 KiB limit.
+    // A bomb: 4 MiB of zeros in a few KiB, against a 64 KiB limit. Packed at level 9, as an
+    // attacker would (the client's own level 1 leaves it at 18 KiB).
     let bomb = [UInt8](repeating: 0, count: 4 << 20)
     let compressed = bomb.withUnsafeBytes {
-      ZlibCompressor(DeflateParameters(), sendsAs: .client).deflate($0)
+      ZlibCompressor(DeflateParameters(), sendsAs: .client, level: 9).deflate($0)
     }
     #expect(compressed.count < 8 << 10)
     let result = Self.inflate(
