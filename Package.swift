@@ -219,11 +219,13 @@ let package = Package(
         "QnAStoreLocation", "QnAStoreSQLite", "QnAStorePostgres", "QnARoom", "QnAGuards",
         "RFC6455", "ZlibCompression", "CommandLineValues", "QnALogHandlers",
         .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]
     ),
     // The store's rules without a database, and the store suite: every test on SQLite and on

@@ -1,13 +1,12 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import QnAServer
 import QnAStore
 import Testing
 
-/// The application driven in process through HummingbirdTesting's router: routes, the
+/// The application driven in process through its router (`InProcessRouter`): routes, the
 /// presenter's credentials, logins and sessions, with no port bound. (The request guards sit
 /// in the channel, below the router: their tests are on NIO's testing channel, and the
 /// process tests keep what only a socket shows.)
@@ -34,12 +33,12 @@ struct InProcessAppTests {
   }
 
   /// The `name=value` of a response's `Set-Cookie`.
-  static func cookie(_ response: TestResponse) -> String? {
+  static func cookie(_ response: InProcessResponse) -> String? {
     response.headers[.setCookie]?.split(separator: ";").first.map(String.init)
   }
 
   @Test func probesAreOpenAndThePresentersRoutesNeedTheToken() async throws {
-    try await Self.app().test(.router) { client in
+    try await InProcessRouter(app: Self.app()).run { client in
       #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
       #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok)
       let refused = try await client.execute(uri: "/api/questions", method: .get)
@@ -61,7 +60,7 @@ struct InProcessAppTests {
   }
 
   @Test func aLoginCookieAdmitsUntilLogoutAndNeverHoldsTheToken() async throws {
-    try await Self.app().test(.router) { client in
+    try await InProcessRouter(app: Self.app()).run { client in
       let (headers, body) = Self.form("wrong-token-entirely")
       let failed = try await client.execute(
         uri: "/login", method: .post, headers: headers, body: body)
@@ -86,7 +85,7 @@ struct InProcessAppTests {
   }
 
   @Test func aSessionsTokenAdmitsToItsOwnRoutesOnlyAndTheAdminsToAll() async throws {
-    try await Self.app().test(.router) { client in
+    try await InProcessRouter(app: Self.app()).run { client in
       func create(_ title: String) async throws -> (code: String, token: String) {
         let response = try await client.execute(
           uri: "/api/sessions", method: .post,
@@ -125,7 +124,7 @@ struct InProcessAppTests {
   }
 
   @Test func withoutATokenALoopbackServersPresenterRoutesAreOpen() async throws {
-    try await Self.app { $0.adminToken = nil }.test(.router) { client in
+    try await InProcessRouter(app: Self.app { $0.adminToken = nil }).run { client in
       let open = try await client.execute(uri: "/api/questions", method: .get)
       let login = try await client.execute(uri: "/login", method: .get)
       #expect(open.status == .ok)
