@@ -23,6 +23,8 @@ import sys
 import tarfile
 import tempfile
 
+import manual_pages
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROGRAMS = ["qna", "qna-server", "wsc"]
 PACKAGING = ROOT / "packaging"
@@ -62,32 +64,6 @@ def command_pages(bin_dir, program):
 
     tree = json.loads(run(str(bin_dir / program), "--experimental-dump-help"))
     return list(walk(tree["command"], []))
-
-
-def man_page(text, words):
-    """generate-manual's page, made one that man-db's index reads: named the way git names its
-    commands' pages (qna-join), with the command as typed in the synopsis."""
-    page, typed = "-".join(words), " ".join(words)
-    text = text.replace(f".Dt {'.'.join(words).upper()} 1", f".Dt {page.upper()} 1", 1)
-    if len(words) > 1:
-        text = text.replace(f'.Nm "{typed}"\n', f".Nm {page}\n", 1)
-        text = text.replace(".Sh SYNOPSIS\n.Nm\n", f'.Sh SYNOPSIS\n.Nm "{typed}"\n', 1)
-    lines, see_also = [], []
-    for line in text.split("\n"):
-        if line.startswith(".Xr "):  # SEE ALSO's pages, less the `help` the programs lack
-            name = line[4:].split(" ")[0].replace(".", "-")
-            if not name.endswith("-help"):
-                see_also.append(name)
-            continue
-        if line.startswith('.Nd "') and line.endswith('"'):  # the summary, not in quotes
-            line = ".Nd " + line[5:-1]
-        lines.append(line)
-    if '.Sh "SEE ALSO"' in lines:
-        at = lines.index('.Sh "SEE ALSO"')
-        references = [f".Xr {name} 1 ," for name in see_also[:-1]]
-        references += [f".Xr {name} 1" for name in see_also[-1:]]
-        lines[at:at + 1] = ['.Sh "SEE ALSO"', *references] if see_also else []
-    return "\n".join(lines)
 
 
 class Layout:
@@ -140,29 +116,24 @@ def write(root, relative, data, mode=0o644):
 
 def stage(bin_dir, root, layout):
     """Writes the programs, their pages, completions and catalogues under root."""
-    with tempfile.TemporaryDirectory() as pages:
-        date = run("date", "-u", "-d", f"@{source_date()}", "+%Y-%m-%d").strip()
-        for program in PROGRAMS:
-            # Stripped, as Debian and `install -s` do: the symbols stay in the build directory.
-            target = root / layout.program(program)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            run("strip", "--strip-unneeded", "--remove-section=.comment",
-                "--remove-section=.note", "-o", str(target), str(bin_dir / program))
-            target.chmod(0o755)
-            run(
-                str(bin_dir / "generate-manual"), str(bin_dir / program), "--multi-page",
-                "--date", date, "--output-directory", pages)
-            for words in command_pages(bin_dir, program):
-                generated = (pathlib.Path(pages) / (".".join(words) + ".1")).read_text()
-                page = man_page(generated, words).encode()
-                if layout.gzip_pages:  # no name or time in the header: the same bytes each build
-                    page = gzip.compress(page, compresslevel=9, mtime=0)
-                write(root, layout.page(words), page)
-            for shell in ("bash", "zsh", "fish"):
-                script = run(str(bin_dir / program), "--generate-completion-script", shell)
-                if script.startswith("#!"):  # sourced by the shell, never run: no #! line
-                    script = script.split("\n", 1)[1]
-                write(root, layout.completion(program, shell), script.encode())
+    for program in PROGRAMS:
+        # Stripped, as Debian and `install -s` do: the symbols stay in the build directory.
+        target = root / layout.program(program)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        run("strip", "--strip-unneeded", "--remove-section=.comment",
+            "--remove-section=.note", "-o", str(target), str(bin_dir / program))
+        target.chmod(0o755)
+        tree = json.loads(run(str(bin_dir / program), "--experimental-dump-help"))
+        for words, text in manual_pages.pages(tree["command"], source_date()).items():
+            page = text.encode()
+            if layout.gzip_pages:  # no name or time in the header: the same bytes each build
+                page = gzip.compress(page, compresslevel=9, mtime=0)
+            write(root, layout.page(list(words)), page)
+        for shell in ("bash", "zsh", "fish"):
+            script = run(str(bin_dir / program), "--generate-completion-script", shell)
+            if script.startswith("#!"):  # sourced by the shell, never run: no #! line
+                script = script.split("\n", 1)[1]
+            write(root, layout.completion(program, shell), script.encode())
     if shutil.which("msgfmt"):
         for language in languages():
             target = root / layout.catalogue(language)

@@ -1,9 +1,9 @@
 /// The programs hand `qna join`, `qna present`, `qna-server export`, `qna-server session` and
 /// `qna-server logout-all` to their own commands before ArgumentParser reads a word, so that
-/// an attendee's options never mix with a subcommand's. The man pages (generate-manual reads
-/// `--experimental-dump-help`) and the shell completions still need the whole tree: only for
-/// those requests do the commands declare their subcommands to ArgumentParser, under their
-/// short names.
+/// an attendee's options never mix with a subcommand's. The man pages
+/// (scripts/manual_pages.py reads `--experimental-dump-help`) and the shell completions still
+/// need the whole tree: only for those requests do the commands declare their subcommands to
+/// ArgumentParser, under their short names.
 public enum CommandTree {
   /// True when this run only describes the program rather than running it.
   public static var isDescribing: Bool {
