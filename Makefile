@@ -25,6 +25,8 @@ TESTING_MODULES := .build/testing-modules
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now \
   -Xswiftc -I$(abspath $(TESTING_MODULES)) -Xlinker -L$(abspath $(TESTING_MODULES))
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
+# make, named so that `make -n` does not run the line that hands it to another program.
+SUBMAKE = $(MAKE)
 
 all: build
 
@@ -62,11 +64,10 @@ test: lint $(VENV)/.installed tools locales
 	$(MAKE) release RELEASE_EXTRA=--build-tests
 	python3 scripts/docs-check.py "$(RELEASE_BIN)"
 	# Suites side by side, each in a process of its own and serial inside; a few alone after
-	# (scripts/run-tests.py says why, Tests/serial-suites.txt which).
-	python3 scripts/run-tests.py "$(RELEASE_BIN)"
-	# The release as a user gets it: make install, make dist and make deb, each tried (on the
-	# release just built: -o skips SwiftPM's no-op build, half a minute).
-	$(MAKE) -o release package-test
+	# (scripts/run-tests.py says why, Tests/serial-suites.txt which). Beside the first: the
+	# release as a user gets it, make install, make dist and make deb, each tried (on the
+	# release just built: -o skips SwiftPM's no-op build).
+	python3 scripts/run-tests.py "$(RELEASE_BIN)" --beside "$(SUBMAKE) -o release package-test"
 
 ## What the tests need from Debian (scripts/install-tools.sh names each tool and why), after
 ## one index update when something is missing.
@@ -89,11 +90,11 @@ docs-check: build
 docs: build
 	python3 scripts/docs-check.py "$$($(SWIFT) build --show-bin-path)" --write
 
-## The release build of the three programs and ArgumentParser's man page generator.
-## RELEASE_EXTRA: more for SwiftPM (`make test` gives --build-tests).
+## The release build of the three programs (their man pages are written from the programs'
+## own command trees: scripts/manual_pages.py). RELEASE_EXTRA: more for SwiftPM (`make test`
+## gives --build-tests).
 release: gettext $(TESTING_MODULES)
 	$(SWIFT) build $(RELEASE_FLAGS) $(RELEASE_EXTRA)
-	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
 
 $(TESTING_MODULES): scripts/testing-modules.sh
 	SWIFT=$(SWIFT) scripts/testing-modules.sh $@
@@ -155,22 +156,16 @@ bench-crowd: release $(VENV)/.installed
 	  --qna "$$bin/qna" --attacker $(CROWD_ARGS)
 
 ## wsc against the Autobahn testsuite's fuzzing server: groups 1–7, 9, 10, 12, 13 with
-## permessage-deflate and 1–7, 9, 10 without; then qna-server's WebSocket layer against its
-## fuzzing client (after, not beside: the client's compression groups keep both cores busy,
-## and beside them the whole took 643 s instead of about 560). The suite's environment is
-## made first, once. Fails unless every case is OK or INFORMATIONAL. The release build is
-## graded, as it ships (`make test` has built it already, for the tests).
+## permessage-deflate and 1–7, 9, 10 without; qna-server's WebSocket layer against its fuzzing
+## client. The gradings run side by side, the longest first, a few at once (scripts/
+## conformance.sh says how they are cut). The suite's environment is made first, once. Fails
+## unless every case is OK or INFORMATIONAL. The release build is graded, as it ships
+## (`make test` has built it already, for the tests).
 conformance: release
 	@if [ ! -d "$(AUTOBAHN_DIR)" ]; then \
 	  echo "conformance: no Autobahn suite at $(AUTOBAHN_DIR): skipped"; exit 0; fi; \
-	bin="$(RELEASE_BIN)"; status=0; \
-	[ -d "$(AUTOBAHN_VENV)/autobahntestsuite-testdata" ] \
-	  || AUTOBAHN_VENV="$(AUTOBAHN_VENV)" bash "$(AUTOBAHN_DIR)/setup.sh" || exit 1; \
-	scripts/conformance.sh "$(abspath $(AUTOBAHN_DIR))" "$$bin/wsc" "$(AUTOBAHN_VENV)" \
-	  .build/conformance || status=1; \
-	scripts/conformance-server.sh "$(abspath $(AUTOBAHN_DIR))" "$$bin/qna-server" \
-	  "$(AUTOBAHN_VENV)" .build/conformance-server || status=1; \
-	exit $$status
+	scripts/conformance.sh "$(abspath $(AUTOBAHN_DIR))" "$(RELEASE_BIN)" "$(AUTOBAHN_VENV)" \
+	  .build/conformance
 
 ## The same, with every compression case of the server's grading (about 20 minutes more).
 conformance-full:

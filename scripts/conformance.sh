@@ -1,47 +1,89 @@
 #!/usr/bin/env bash
-# Grades `wsc --echo` with the Autobahn testsuite's fuzzing server (the Python 3 port in
-# SUITE, never copied here): groups 1–7, 9, 10, 12 and 13 with permessage-deflate offered,
-# and 1–7, 9 and 10 with it off. Fails unless every case is OK or INFORMATIONAL.
+# Grades `wsc --echo` with the Autobahn testsuite's fuzzing server, and qna-server's
+# WebSocket layer with its fuzzing client (the Python 3 port in SUITE, never copied here).
+# Fails unless every case is OK or INFORMATIONAL, but for the server's argued exceptions
+# (scripts/conformance-grade.sh says which and why).
 #
-#   scripts/conformance.sh SUITE WSC VENV OUT
+#   scripts/conformance.sh SUITE BIN VENV OUT
+#
+# BIN holds wsc and qna-server. Each grading below is a job with a suite process of its own;
+# CONFORMANCE_JOBS of them run at once (default: one more than the cores), the longest
+# first. A case is a ping-pong between the suite's single-threaded Python and the program
+# graded, so one grading keeps about one core busy; the compression groups are cut into
+# pieces of a minute or two so that no single grading is left running alone at the end.
 set -euo pipefail
-suite=$1 wsc=$2 venv=$3 out=$4
+suite=$1 bin=$2 venv=$3 out=$4
 mkdir -p "$out"
 # The suite's pinned environment, made once (setup.sh is idempotent but installs each time).
 if [ ! -d "$venv/autobahntestsuite-testdata" ]; then
   AUTOBAHN_VENV="$venv" bash "$suite/setup.sh"
 fi
-status=0
-grade() {
-  local label=$1 flags=$2 cases=$3
-  local started=$SECONDS
-  AUTOBAHN_VENV="$venv" python3 "$suite/run_client_suite.py" --agent "wsc-$label" \
-    --cmd "$wsc --echo $flags {url}" --cases "$cases" --out "$out/$label" >"$out/$label.log" 2>&1 || true
-  # Per group: OK/INFORMATIONAL/other counts from the per-case lines.
-  python3 - "$out/$label.log" "$label" <<'PY'
-import collections, re, sys
-counts = collections.defaultdict(collections.Counter)
-for line in open(sys.argv[1]):
-    m = re.match(r"\[\s*\d+/\d+\]\s+(\d+)\.\S+\s+(\S+)", line)
-    if m:
-        counts[int(m.group(1))][m.group(2)] += 1
-print(f"conformance ({sys.argv[2]}): " + ", ".join(
-    f"{g}: " + " ".join(f"{n} {k}" for k, n in sorted(c.items())) for g, c in sorted(counts.items())))
-PY
-  local last
-  last=$(tail -1 "$out/$label.log")
-  echo "conformance ($label): $last ($((SECONDS - started)) s)"
-  if ! [[ $last =~ ^autobahn:\ [0-9]+\ OK,\ 0\ NON-STRICT,\ [0-9]+\ INFORMATIONAL,\ 0\ UNIMPLEMENTED,\ 0\ FAILED ]]; then
-    echo "conformance ($label): FAILED — see $out/$label.log and $out/$label/reports" >&2
-    return 1
-  fi
+grade=$(dirname "$0")/conformance-grade.sh
+jobs=${CONFORMANCE_JOBS:-$(($(nproc) + 1))}
+basic='1.*,2.*,3.*,4.*,5.*,6.*,7.*,9.*,10.*'
+# Cases 10 and 15–18 of each of 12.1–12.5 send the largest messages: about 60% of a piece.
+large='10,15,16,17,18'
+small='1,2,3,4,5,6,7,8,9,11,12,13,14'
+cases() { # PREFIX NUMBERS: "12.2.1,12.2.2,…"
+  local prefix=$1 numbers=$2 list="" n
+  for n in ${numbers//,/ }; do list+="${list:+,}$prefix.$n"; done
+  echo "$list"
 }
-# Groups 12 and 13 (compression: 95% of the time, most of it in the suite's single-threaded
-# Python server) are graded by servers of their own, beside the rest.
-graders=()
-grade deflate-12 "" '12.*' & graders+=($!)
-grade deflate-13 "" '13.*' & graders+=($!)
-grade deflate "" '1.*,2.*,3.*,4.*,5.*,6.*,7.*,9.*,10.*' || status=1
-grade no-deflate "--no-deflate" '1.*,2.*,3.*,4.*,5.*,6.*,7.*,9.*,10.*' || status=1
-for grader in "${graders[@]}"; do wait "$grader" || status=1; done
+# The server's compression groups: 12.2–12.5 and 13.2–13.7 repeat 12.1 and 13.1 with larger
+# messages and every window parameter, a thousand round trips a case: about 20 minutes at
+# the suite's pace here, so CI grades 12.1 and 13.1, and `make conformance-full`
+# (SERVER_COMPRESSION=all) grades them all.
+server_compression='12.1.*,13.1.*' compression_weight=85
+[ "${SERVER_COMPRESSION:-}" = all ] && server_compression='12.*,13.*' compression_weight=1200
+
+# weight (seconds, measured here: the longest start first) | what | label | cases | exclude |
+# flags
+plan=(
+  "190|client|deflate-12.3-large|$(cases 12.3 $large)||"
+  "120|client|deflate-12.2-large|$(cases 12.2 $large)||"
+  "100|client|deflate-12.5|12.5.*||"
+  "100|client|deflate-12.1-12.4|12.1.*,12.4.*||"
+  "95|client|deflate-13.3|13.3.*||"
+  "85|client|deflate-12.3-small|$(cases 12.3 $small)||"
+  "85|server|large-messages|1.1.*,1.2.*,9.*,10.*||--max-message-size 16777216"
+  "$compression_weight|server|compression|$server_compression||--max-message-size 16777216"
+  "75|client|deflate-13.5-13.6|13.5.*,13.6.*||"
+  "75|client|deflate-13.7|13.7.*||"
+  "70|client|deflate-12.2-small|$(cases 12.2 $small)||"
+  "65|client|deflate-13.1-13.2|13.1.*,13.2.*||"
+  "50|client|no-deflate|$basic||--no-deflate"
+  "45|client|deflate|$basic||"
+  "40|client|deflate-13.4|13.4.*||"
+  # The server's defaults (16 KiB messages, permessage-deflate offered and accepted): every
+  # group whose messages fit. The cases with 64 KiB messages are refused with 1009 by design
+  # (docs/server.md), so they are graded above, with the limit raised.
+  "10|server|defaults|1.*,2.*,3.*,4.*,5.*,6.*,7.*,10.*|1.1.6,1.1.7,1.1.8,1.2.6,1.2.7,1.2.8,10.1.1|"
+)
+mapfile -t plan < <(printf '%s\n' "${plan[@]}" | sort -t'|' -k1,1nr)
+
+started=$SECONDS
+status=0
+running=0
+# Background jobs of a script ignore SIGINT: stopped here, with what they started.
+trap 'kill $(jobs -p) 2>/dev/null; exit 130' INT TERM
+for job in "${plan[@]}"; do
+  IFS='|' read -r _ what label cases exclude flags <<<"$job"
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+  if [ "$what" = client ]; then
+    "$grade" client "$suite" "$bin/wsc" "$venv" "$out/client" "$label" "$cases" "$flags" &
+  else
+    # shellcheck disable=SC2086 # the flags are words
+    "$grade" server "$suite" "$bin/qna-server" "$venv" "$out/server" "$label" "$cases" \
+      "$exclude" $flags &
+  fi
+  running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+  wait -n || status=1
+  running=$((running - 1))
+done
+echo "conformance: ${#plan[@]} gradings, $jobs at once, in $((SECONDS - started)) s"
 exit $status

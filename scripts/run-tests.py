@@ -12,11 +12,14 @@ What Tests/serial-suites.txt names (suites, or whole test targets) runs afterwar
 at a time, with nothing beside it: suites that time an answer, or that read a room right
 after changing it, and failed beside others on two cores.
 
+--beside CMD runs a shell command (the package tests) beside the suites that run side by
+side, and waits for it before the suites that run alone: it fails the run as a suite would.
+
 Every listed test must run: the run fails when the tests that ran are fewer than those the
 binary lists, or when any suite fails. Tests/suite-durations.json (seconds per suite, written
 by --record) only orders the queue; a suite it lacks goes first.
 
-Usage: run-tests.py BIN_DIR [--jobs N] [--record] [--filter REGEX]
+Usage: run-tests.py BIN_DIR [--jobs N] [--record] [--filter REGEX] [--beside CMD]
 """
 
 import argparse
@@ -97,6 +100,39 @@ def run_suite(binary, suite, logs):
     return suite, child.returncode, ran, time.monotonic() - started, cpu, text
 
 
+def start_beside(command, logs):
+    """`command` in a shell and a session of its own, its output in the logs."""
+    out = open(logs / "beside.log", "w")
+    child = subprocess.Popen(command, shell=True, stdout=out, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+    return child, out, time.monotonic()
+
+
+def finish_beside(beside, command, failed):
+    """Waits for the command beside the suites, then prints its line and its output (what
+    it checked, or why it failed or skipped)."""
+    child, out, started = beside
+    _, status, usage = os.wait4(child.pid, 0)
+    out.close()
+    ok = os.waitstatus_to_exitcode(status) == 0
+    print(f"{'passed' if ok else 'FAILED'}  {time.monotonic() - started:6.1f} s  "
+          f"{usage.ru_utime + usage.ru_stime:6.1f} s CPU  beside: {command}", flush=True)
+    print(pathlib.Path(out.name).read_text(errors="replace"), end="", flush=True)
+    if not ok:
+        failed.append(f"beside: {command}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def stop_beside(beside):
+    """On the way out with the command still running (an error, Ctrl-C): stopped with its
+    children, and waited for."""
+    child, out, _ = beside
+    if child.poll() is None:
+        stop_group(child.pid)
+        child.wait()
+    out.close()
+
+
 def report(result, listed, failed):
     """Prints a suite's line (and its whole log if it failed, adding it to `failed`): it
     passed if its process exited 0 having run every test the binary lists for it."""
@@ -117,6 +153,7 @@ def main():
     parser.add_argument("--record", action="store_true",
                         help="write each suite's time to Tests/suite-durations.json")
     parser.add_argument("--filter", default="", help="only suites matching this regex")
+    parser.add_argument("--beside", help="a shell command to run beside the side-by-side suites")
     options = parser.parse_args()
     binary = str(pathlib.Path(options.bin_dir) / "qnaPackageTests.xctest")
     listed = listed_suites(binary)
@@ -137,14 +174,22 @@ def main():
     failed, ran, cpu, timings = [], 0, 0.0, {}
     with tempfile.TemporaryDirectory(prefix="qna-tests-") as logs:
         logs = pathlib.Path(logs)
-        print(f"{len(queue)} suites in {options.jobs} processes, then "
-              f"{len(alone)} alone", flush=True)
-        with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-            running = [pool.submit(run_suite, binary, s, logs) for s in queue]
-            finished = []
-            for future in concurrent.futures.as_completed(running):
-                finished.append(future.result())
-                report(finished[-1], suites, failed)
+        print(f"{len(queue)} suites in {options.jobs} processes"
+              + (", and beside them: " + options.beside if options.beside else "")
+              + f"; then {len(alone)} alone", flush=True)
+        beside = start_beside(options.beside, logs) if options.beside else None
+        try:
+            with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
+                running = [pool.submit(run_suite, binary, s, logs) for s in queue]
+                finished = []
+                for future in concurrent.futures.as_completed(running):
+                    finished.append(future.result())
+                    report(finished[-1], suites, failed)
+            if beside:
+                cpu += finish_beside(beside, options.beside, failed)
+        finally:
+            if beside:
+                stop_beside(beside)
         for suite in sorted(alone):
             finished.append(run_suite(binary, suite, logs))
             report(finished[-1], suites, failed)
