@@ -22,20 +22,23 @@ MONTHS = ["January", "February", "March", "April", "May", "June", "July", "Augus
           "September", "October", "November", "December"]
 
 
+def commands(command, prefix=()):
+    """Each command of a tree (the dump's "command"), with the words a user types for it,
+    its subcommands after it."""
+    words = [*prefix, command["commandName"]]
+    yield words, command
+    for sub in subcommands(command):
+        yield from commands(sub, words)
+
+
+def subcommands(command):
+    """A command's subcommands but ArgumentParser's `help`, which the programs do not have."""
+    return [s for s in command.get("subcommands") or [] if s["commandName"] != "help"]
+
+
 def pages(tree, date):
-    """{words: page text} for the command of `tree` (the dump's "command") and each of its
-    subcommands but ArgumentParser's `help`, which the programs do not have."""
-    found = {}
-
-    def walk(command, prefix):
-        words = prefix + [command["commandName"]]
-        found[tuple(words)] = page(command, words, date)
-        for sub in command.get("subcommands") or []:
-            if sub["commandName"] != "help":
-                walk(sub, words)
-
-    walk(tree, [])
-    return found
+    """{words: page text} for every command of `tree`."""
+    return {tuple(words): page(command, words, date) for words, command in commands(tree)}
 
 
 def page(command, words, date):
@@ -53,8 +56,8 @@ def page(command, words, date):
     if command.get("abstract"):
         lines.append(".Nd " + described_line(command["abstract"]))
     lines += [".Sh SYNOPSIS", ".Nm " + argument(" ".join(words))]
-    subcommands = [s for s in command.get("subcommands") or [] if s["commandName"] != "help"]
-    if subcommands:
+    below = subcommands(command)
+    if below:
         if command.get("defaultSubcommand"):
             lines.append(".Op Ar subcommand")
         else:
@@ -90,8 +93,8 @@ def page(command, words, date):
     if description:
         lines += [".Sh DESCRIPTION", *description]
     lines += ['.Sh "EXIT STATUS"', ".Ex -std"]
-    if subcommands:
-        references = sorted(f"{name}-{s['commandName']}" for s in subcommands)
+    if below:
+        references = sorted(f"{name}-{s['commandName']}" for s in below)
         lines.append('.Sh "SEE ALSO"')
         lines += [f".Xr {r} 1 ," for r in references[:-1]] + [f".Xr {references[-1]} 1"]
     return "\n".join(lines) + "\n"

@@ -54,16 +54,8 @@ def source_date():
 
 def command_pages(bin_dir, program):
     """Every command of a program, as the words a user types: ["qna"], ["qna", "join"], …"""
-
-    def walk(command, prefix):
-        words = prefix + [command["commandName"]]
-        yield words
-        for sub in command.get("subcommands") or []:
-            if sub["commandName"] != "help":  # ArgumentParser's own; the programs have no such word
-                yield from walk(sub, words)
-
     tree = json.loads(run(str(bin_dir / program), "--experimental-dump-help"))
-    return list(walk(tree["command"], []))
+    return [words for words, _ in manual_pages.commands(tree["command"])]
 
 
 class Layout:
