@@ -13,9 +13,11 @@ import QnA
 extension TerminalModel {
   /// Applies a key; returns what the UI loop must do.
   public mutating func handle(_ key: Key) -> [TerminalAction] {
-    // A projector's screen takes no input: q, Escape or Ctrl-C ends it.
+    // A projector's screen takes no input: q, Escape or Ctrl-C ends it. Keys typed together
+    // arrive as one run of text ("xq"): a q anywhere in it ends it too.
     if options.projector != nil {
-      return [.text("q"), .text("Q"), .escape, .control("c")].contains(key) ? [.quit] : []
+      if case .text(let text) = key, text.contains(where: { "qQ".contains($0) }) { return [.quit] }
+      return [.escape, .control("c")].contains(key) ? [.quit] : []
     }
     // A screen reader's room waits for a key: it is brought up to date before the key acts.
     if catchUpBeforeKey() { return [] }

@@ -25,11 +25,7 @@ struct ToolkitAcrossInstancesTests {
     try await bob.waitForAnnouncement("Lunch is served")
     // Someone joining the other instance later gets it with the room.
     let carol = try await RoomMember.join(two, as: uuid(3, group: 0x2E))
-    // A snapshot read a moment before may serve her (a costly read is shared a while): then
-    // her catch-up brings the banner at once.
-    if try await !carol.snapshot().allSatisfy({ $0.announcement?.text == "Lunch is served" }) {
-      try await carol.waitForAnnouncement("Lunch is served")
-    }
+    try await carol.waitForAnnouncementOnJoining("Lunch is served")
     // Cleared through the second instance's socket, heard on the first.
     let alice = try await RoomMember.join(one, as: TwoInstanceTests.alice)
     _ = try await alice.snapshot()

@@ -175,6 +175,18 @@ struct KeyHandlingTests {
     #expect(model.press(.enter) == [.ask("line one line two")])
   }
 
+  /// `qna screen` takes no input but its way out, also when the q comes in one read with the
+  /// keys before it (as `x` then `q` typed quickly do: the loop joins them into "xq").
+  @Test func aProjectorEndsOnQAnywhereInARunOfKeys() {
+    var model = onScreen().model()
+    model.options.projector = ProjectorScreen(joinAddress: "http://h/room/", code: nil, qr: [])
+    #expect(model.press(.text("x"), .text("hello"), .enter, .up).isEmpty)
+    #expect(model.editor.isEmpty)
+    for key in [Key.text("q"), .text("Q"), .text("xq"), .escape, .control("c")] {
+      #expect(model.press(key) == [.quit], "\(key)")
+    }
+  }
+
   @Test func aQuestionNotYetTakenByTheEngineStillAsksBeforeQuitting() {
     var model = onScreen().model()
     model.type("just typed")
