@@ -7,7 +7,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-.PHONY: tools packaging-tools release dist deb package-test po locales gettext all build test lint format bench bench-crowd fuzz run clean docs docs-check install uninstall conformance conformance-full
+.PHONY: tools packaging-tools release dist deb package-test po locales gettext all build test lint format bench bench-crowd fuzz run clean docs docs-check install uninstall conformance conformance-setup conformance-full
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -161,11 +161,17 @@ bench-crowd: release $(VENV)/.installed
 ## conformance.sh says how they are cut). The suite's environment is made first, once. Fails
 ## unless every case is OK or INFORMATIONAL. The release build is graded, as it ships
 ## (`make test` has built it already, for the tests).
-conformance: release
+conformance: release conformance-setup
 	@if [ ! -d "$(AUTOBAHN_DIR)" ]; then \
 	  echo "conformance: no Autobahn suite at $(AUTOBAHN_DIR): skipped"; exit 0; fi; \
 	scripts/conformance.sh "$(abspath $(AUTOBAHN_DIR))" "$(RELEASE_BIN)" "$(AUTOBAHN_VENV)" \
 	  .build/conformance
+
+## The suite's pinned Python environment and its test data, made once (.ci/run makes it
+## beside the build: it waits on PyPI more than on the cores).
+conformance-setup:
+	@if [ -d "$(AUTOBAHN_DIR)" ] && [ ! -d "$(AUTOBAHN_VENV)/autobahntestsuite-testdata" ]; then \
+	  AUTOBAHN_VENV="$(AUTOBAHN_VENV)" bash "$(AUTOBAHN_DIR)/setup.sh"; fi
 
 ## The same, with every compression case of the server's grading (about 20 minutes more).
 conformance-full:
