@@ -7,7 +7,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-.PHONY: tools packaging-tools release dist deb package-test po locales gettext all build test lint format bench bench-crowd fuzz run clean docs docs-check install uninstall conformance conformance-setup conformance-full
+.PHONY: tools packaging-tools release dist deb package-test po locales gettext all build test lint format bench bench-crowd fuzz run clean docs docs-check install uninstall conformance conformance-setup conformance-full web-test
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -57,7 +57,7 @@ po: gettext
 ## build serves all: the test bundle is built with the programs and starts them as they
 ## ship, as the package tests and the conformance grading use them (a debug build beside it
 ## cost a quarter of an hour on two cores).
-test: lint $(VENV)/.installed tools locales
+test: lint $(VENV)/.installed tools locales web-test
 	python3 scripts/po.py check
 	# Every module a target imports is declared for it in Package.swift.
 	SWIFT=$(SWIFT) python3 scripts/check-imports.py
@@ -68,6 +68,12 @@ test: lint $(VENV)/.installed tools locales
 	# release as a user gets it, make install, make dist and make deb, each tried (on the
 	# release just built: -o skips SwiftPM's no-op build).
 	python3 scripts/run-tests.py "$(RELEASE_BIN)" --beside "$(SUBMAKE) -o release package-test"
+
+## The pages' scripts (Sources/Server/Pages/Assets): each parsed as the ES module it is, and
+## the unit tests of Tests/Web, with Node.
+web-test: tools
+	@for script in Sources/Server/Pages/Assets/*.js; do node --check "$$script" || exit 1; done
+	node --test Tests/Web/
 
 ## What the tests need from Debian (scripts/install-tools.sh names each tool and why), after
 ## one index update when something is missing.

@@ -76,6 +76,8 @@ let package = Package(
       plugins: ["CompileCatalogues"]),
     // po/*.po compiled with msgfmt at build time, so that a build in the checkout finds them.
     .plugin(name: "CompileCatalogues", capability: .buildTool()),
+    // The pages' scripts and style sheets (Sources/Server/Pages/Assets) as Swift strings.
+    .plugin(name: "EmbedAssets", capability: .buildTool()),
     .executableTarget(
       name: "qna",
       dependencies: [
@@ -137,10 +139,12 @@ let package = Package(
       name: "QnALogHandlers",
       dependencies: ["CommandLineValues", .product(name: "Logging", package: "swift-log")],
       path: "Sources/Server/Logging"),
-    // The presenter's pages, as HTML and script text, every text from the network escaped.
+    // The pages as HTML, every text from the network escaped, with their scripts and style
+    // sheets (Assets/, embedded at build time).
     .target(
       name: "QnAPages", dependencies: ["QnAStore", "QnA", "CommandLineValues"],
-      path: "Sources/Server/Pages", plugins: ["CompileCatalogues"]),
+      path: "Sources/Server/Pages", exclude: ["Assets"],
+      plugins: ["CompileCatalogues", "EmbedAssets"]),
     .target(
       name: "QnAServer",
       dependencies: [

@@ -65,8 +65,8 @@ struct AttendeePageTests {
   /// Every word the two scripts show goes through `word(…)` and is in their `messages`.
   @Test func everyWordOfTheScriptsIsOfferedForTranslation() {
     for (source, messages) in [
-      (AttendeeScript.source, AttendeeScript.messages),
-      (ProjectorScript.source, ProjectorScript.messages),
+      (asset("room.js"), AttendeeScript.messages),
+      (asset("screen.js"), ProjectorScript.messages),
     ] {
       var used = Set<String>()
       let regex = try! NSRegularExpression(
@@ -84,13 +84,13 @@ struct AttendeePageTests {
     }
   }
 
-  /// The first load, HTML, script and style sheet, stays small on a phone's link.
+  /// The first load, HTML, scripts and style sheet, stays small on a phone's link.
   @Test func theFirstLoadIsUnderFiftyKilobytes() {
     let room = Self.room(
       (0..<20).map { Self.question("Question \($0) " + String(repeating: "x", count: 100)) })
     let bytes =
-      AttendeePage.render(room, token: UUID()).utf8.count + AttendeeScript.source.utf8.count
-      + RoomStyle.source.utf8.count
+      AttendeePage.render(room, token: UUID()).utf8.count
+      + ["room.js", "common.js", "room.css"].map { asset($0).utf8.count }.reduce(0, +)
     #expect(bytes < 50_000, "\(bytes) bytes")
   }
 }

@@ -131,7 +131,7 @@ struct PageLanguageTests {
   }
 
   @Test func everyWordOfTheScriptIsOfferedForTranslation() {
-    let source = PresenterScript.source
+    let source = asset("presenter.js")
     var used = Set<String>()
     for pattern in [
       #"word\('((?:[^'\\]|\\.)*)'\)"#, #"word\(q\.private \? '([^']*)' : '([^']*)'\)"#,

@@ -125,7 +125,7 @@ struct NoWayInTests {
     let server = try await ServerUnderTest()
     let page = try await server.http("GET", "/")
     #expect(page.status == 200)
-    #expect(page.body.contains("<script src=\"/assets/presenter.js\"></script>"))
+    #expect(page.body.contains("<script type=\"module\" src=\"/assets/presenter.js\"></script>"))
     #expect(!page.body.contains("<script>") && !page.body.contains("<style>"))
     let script = try await server.http("GET", "/assets/presenter.js")
     #expect(

@@ -9,7 +9,7 @@ import Testing
 struct PageAssetTests {
   static let paths = [
     "/assets/room.js", "/assets/room.css", "/assets/screen.js", "/assets/presenter.js",
-    "/assets/presenter.css",
+    "/assets/presenter.css", "/assets/common.js",
   ]
 
   @Test func anAssetWithItsETagIsNotSentAgain() async throws {

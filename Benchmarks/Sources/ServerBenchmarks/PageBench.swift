@@ -45,7 +45,7 @@ enum PageBench {
         throw BenchError.timedOut("the room's questions")
       }
       if pages {
-        for path in ["/room/", "/assets/room.js", "/assets/room.css"] {
+        for path in firstLoadPaths {
           firstLoad.append((path, try await fetch(base + path)))
         }
       }
@@ -128,9 +128,15 @@ enum PageBench {
     return URLSession(configuration: configuration)
   }()
 
+  /// What a browser fetches to show the attendee page: the page, its scripts (room.js
+  /// imports common.js) and its style sheet.
+  static let firstLoadPaths = [
+    "/room/", "/assets/room.js", "/assets/common.js", "/assets/room.css",
+  ]
+
   static func loadPage(_ base: String) async throws -> Int {
     var bytes = 0
-    for path in ["/room/", "/assets/room.js", "/assets/room.css"] {
+    for path in firstLoadPaths {
       bytes += try await fetch(base + path)
     }
     return bytes

@@ -157,7 +157,7 @@ package enum AttendeePage {
       </main>
       <footer><a href="\(e(room.base))screen">\(t.projector)</a> · \
       <a href="\(e(room.base == "/room/" ? "/" : room.base + "login"))">\(t.presenterLogin)</a></footer>
-      <script src="/assets/room.js"></script><noscript><p>\(t.noScript)</p></noscript>
+      <script type="module" src="/assets/room.js"></script><noscript><p>\(t.noScript)</p></noscript>
       </body></html>
 
       """

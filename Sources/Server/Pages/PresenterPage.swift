@@ -4,8 +4,8 @@ import QnAStore
 /// The presenter's page: a page of questions, newest first, with an Answer button per
 /// unanswered row and a link to the older ones (what works without a script); then the
 /// script makes it live (`PresenterScript`). Content is attacker-controlled and always
-/// escaped. No inline script or style: both are assets (`PresenterPage.stylesheet`,
-/// `PresenterScript.source`), so the Content-Security-Policy forbids every inline one.
+/// escaped. No inline script or style: both are assets (`Assets/presenter.css`,
+/// `Assets/presenter.js`), so the Content-Security-Policy forbids every inline one.
 package enum PresenterPage {
   /// `base`: where the session's routes are (`/`, or `/s/CODE/`); `title`: a session's title;
   /// `words`: the browser's language (the script gets its own words in `data-messages`).
@@ -95,7 +95,7 @@ package enum PresenterPage {
       </tbody>
       </table>
       \(older)
-      <script src="/assets/presenter.js"></script>
+      <script type="module" src="/assets/presenter.js"></script>
       </body></html>
 
       """
@@ -124,21 +124,4 @@ package enum PresenterPage {
 
       """
   }
-
-  /// The page's style sheet, served as `/assets/presenter.css`.
-  package static let stylesheet = """
-    body { font-family: system-ui, sans-serif; margin: 2em; }
-    table { border-collapse: collapse; width: 100%; }
-    td, th { border-bottom: 1px solid #ddd; padding: .5em; text-align: left; vertical-align: top; }
-    td:first-child { white-space: pre-wrap; overflow-wrap: anywhere; }
-    tr.answered td, tr.dismissed td { color: #777; }
-    tr.now td { background: #fff6cc; }
-    #tabs button.current { font-weight: bold; }
-    #banner { background: #fff6cc; padding: .5em; font-weight: bold; }
-    #announce input { width: 28em; max-width: 100%; }
-    .flagged { color: #8a1c1c; margin-top: .3em; }
-    .label { background: #e6eefc; border-radius: .3em; padding: 0 .3em; margin-right: .3em; }
-    .answer { color: #264; margin-top: .3em; }
-    details svg { width: 16em; max-width: 100%; shape-rendering: crispEdges; }
-    """
 }

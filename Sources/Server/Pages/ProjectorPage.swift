@@ -60,7 +60,7 @@ package enum ProjectorPage {
       <p id="status" role="status">\(t.loading)</p>
       </aside>
       </main>
-      <script src="/assets/screen.js"></script><noscript><p>\(t.noScript)</p></noscript>
+      <script type="module" src="/assets/screen.js"></script><noscript><p>\(t.noScript)</p></noscript>
       </body></html>
 
       """

@@ -32,18 +32,10 @@ package struct StaticAsset: Sendable {
     eTag = "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
   }
 
-  /// Made when first asked for, once per process.
-  static let all: [(path: String, asset: StaticAsset)] = {
-    let script = "text/javascript; charset=utf-8"
-    let style = "text/css; charset=utf-8"
-    return [
-      ("/assets/presenter.js", StaticAsset(PresenterScript.source, type: script)),
-      ("/assets/presenter.css", StaticAsset(PresenterPage.stylesheet, type: style)),
-      ("/assets/room.js", StaticAsset(AttendeeScript.source, type: script)),
-      ("/assets/screen.js", StaticAsset(ProjectorScript.source, type: script)),
-      ("/assets/room.css", StaticAsset(RoomStyle.source, type: style)),
-    ]
-  }()
+  /// Made when first asked for, once per process: `/assets/NAME` for each page asset.
+  static let all: [(path: String, asset: StaticAsset)] = PageAssets.all.map { asset in
+    ("/assets/\(asset.name)", StaticAsset(asset.text, type: asset.type))
+  }
 
   func response(to request: Request) -> Response {
     var headers: HTTPFields = [.cacheControl: "no-cache", .eTag: eTag]

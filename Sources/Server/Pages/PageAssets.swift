@@ -1,0 +1,15 @@
+/// The pages' scripts and style sheets: the files of `Assets/`, embedded at build time by the
+/// EmbedAssets plugin (`EmbeddedAssets`), served as `/assets/NAME`. The page scripts are ES
+/// modules that import `common.js`.
+package enum PageAssets {
+  /// Every asset by name, with its text and its media type.
+  package static let all: [(name: String, text: String, type: String)] = EmbeddedAssets.files
+    .sorted { $0.key < $1.key }.map { name, text in (name, text, mediaType(name)) }
+
+  /// An asset's text, or `nil` when no asset has that name.
+  package static func text(_ name: String) -> String? { EmbeddedAssets.files[name] }
+
+  static func mediaType(_ name: String) -> String {
+    name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+  }
+}
