@@ -69,10 +69,12 @@ test: lint $(VENV)/.installed tools locales web-test
 	# release just built: -o skips SwiftPM's no-op build).
 	python3 scripts/run-tests.py "$(RELEASE_BIN)" --beside "$(SUBMAKE) -o release package-test"
 
-## The pages' scripts (Sources/Server/Pages/Assets): each parsed as the ES module it is, and
-## the unit tests of Tests/Web, with Node.
+## The pages' scripts (Sources/Server/Pages/Assets): each parsed as the ES module it is, the
+## modules they share type-checked (its tsconfig.json says how), and the unit tests of
+## Tests/Web, with Node.
 web-test: tools
 	@for script in Sources/Server/Pages/Assets/*.js; do node --check "$$script" || exit 1; done
+	tsc -p Sources/Server/Pages/Assets/tsconfig.json
 	node --test Tests/Web/
 
 ## What the tests need from Debian (scripts/install-tools.sh names each tool and why), after

@@ -7,9 +7,9 @@
 set -euo pipefail
 # command:package. msgfmt compiles the catalogues; the terminal UI's tests drive qna in tmux; the proxy tests run tinyproxy,
 # dante and nginx; the pages' tests Chromium, zbarimg (QR codes) and tidy; their scripts' tests
-# Node.
+# Node and TypeScript's checker.
 test_tools="msgfmt:gettext tmux:tmux tinyproxy:tinyproxy /usr/sbin/danted:dante-server /usr/sbin/nginx:nginx-light
-  zbarimg:zbar-tools tidy:tidy chromium:chromium node:nodejs"
+  zbarimg:zbar-tools tidy:tidy chromium:chromium node:nodejs tsc:node-typescript"
 # `make deb` and its test: shared-library dependencies, lintian, the unit's check, the user, the
 # man pages' rendering and index.
 packaging_tools="dpkg-shlibdeps:dpkg-dev lintian:lintian systemd-analyze:systemd /usr/sbin/adduser:adduser

@@ -83,14 +83,4 @@ struct AttendeePageTests {
       #expect(words.count >= 5)
     }
   }
-
-  /// The first load, HTML, scripts and style sheet, stays small on a phone's link.
-  @Test func theFirstLoadIsUnderFiftyKilobytes() {
-    let room = Self.room(
-      (0..<20).map { Self.question("Question \($0) " + String(repeating: "x", count: 100)) })
-    let bytes =
-      AttendeePage.render(room, token: UUID()).utf8.count
-      + ["room.js", "common.js", "room.css"].map { asset($0).utf8.count }.reduce(0, +)
-    #expect(bytes < 50_000, "\(bytes) bytes")
-  }
 }

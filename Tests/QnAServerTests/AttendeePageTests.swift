@@ -38,7 +38,11 @@ struct AttendeePageTests {
     let room = try await server.http("GET", "/room/")
     #expect(room.status == 200 && room.body.contains("data-socket=\"/socket\""))
     #expect(try await server.http("GET", "/s/ABCDEF/").status == 404)
-    for asset in ["/assets/room.js", "/assets/screen.js", "/assets/common.js", "/assets/room.css"] {
+    for asset in [
+      "/assets/room.js", "/assets/screen.js", "/assets/common.js", "/assets/room-state.js",
+      "/assets/room-socket.js",
+      "/assets/room.css",
+    ] {
       #expect(try await server.http("GET", asset).status == 200, "\(asset)")
     }
   }

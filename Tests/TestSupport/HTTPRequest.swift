@@ -6,6 +6,8 @@ public struct HTTPResponse: Sendable {
   public var status: Int
   public var headers: [String: String]
   public var body: String
+  /// The body's bytes as they came (a compressed body is not text); chunked: dechunked text's.
+  public var bodyBytes: [UInt8] = []
 }
 
 public enum HTTPRequestError: Error, CustomStringConvertible {
@@ -61,7 +63,12 @@ public func rawHTTPRequest(port: Int, _ request: String, headOnly: Bool = false)
       break
     }
   }
-  return try parse(String(decoding: response, as: UTF8.self))
+  var parsed = try parse(String(decoding: response, as: UTF8.self))
+  let headEnd = response.indices.dropLast(3).first { response[$0..<$0 + 4] == [13, 10, 13, 10] }
+  parsed.bodyBytes =
+    parsed.headers["transfer-encoding"]?.lowercased() == "chunked" || headEnd == nil
+    ? Array(parsed.body.utf8) : Array(response[(headEnd! + 4)...])
+  return parsed
 }
 
 private func parse(_ text: String) throws -> HTTPResponse {

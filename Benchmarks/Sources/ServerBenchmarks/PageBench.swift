@@ -129,9 +129,10 @@ enum PageBench {
   }()
 
   /// What a browser fetches to show the attendee page: the page, its scripts (room.js
-  /// imports common.js) and its style sheet.
+  /// imports common.js, room-state.js and room-socket.js) and its style sheet.
   static let firstLoadPaths = [
-    "/room/", "/assets/room.js", "/assets/common.js", "/assets/room.css",
+    "/room/", "/assets/room.js", "/assets/common.js", "/assets/room-state.js",
+    "/assets/room-socket.js", "/assets/room.css",
   ]
 
   static func loadPage(_ base: String) async throws -> Int {

@@ -3,32 +3,22 @@
 // counts, sort and search, and each action posted to the JSON API. Content goes in as text,
 // never as markup. Its words come translated in `data-messages` (PresenterScript.messages
 // lists them).
-import { printable, uuid, applyCounts } from './common.js';
+import { printable, uuid } from './common.js';
+import { RoomSocket, socketURL } from './room-socket.js';
+import { RoomState } from './room-state.js';
 
 const BASE = document.body.dataset.base || '/';
 const since2001 = 978307200;
-const questions = new Map();
-// Each question's number in the room, which count-only changes name it by.
-const numbers = new Map();
-const learn = (q) => {
-  questions.set(q.id, q);
-  if (Number.isInteger(q.n)) numbers.set(q.n, q.id);
-};
-let highlighted = null, seq = null, tab = 'live', sort = 'votes', filter = '';
-// Extension queue: the next questions in order, and whether the room sees them.
-let nextUp = [], nextUpShown = false;
-const learnNextUp = (n) => {
-  nextUp = n && Array.isArray(n.ids) ? n.ids.slice(0, 50) : [];
-  nextUpShown = !!(n && n.shown);
-  $('show-queue').textContent = word(nextUpShown ? 'Hide the queue' : 'Show the queue');
-};
+// Every question in every state; the queue (extension queue: its ids, and whether the room
+// sees them); the session's labels (extension labels).
+const room = new RoomState();
+let tab = 'live', sort = 'votes', filter = '';
 const $ = (id) => document.getElementById(id);
-// Extension labels: the session's labels, and the one the list shows ('' for all).
-let labels = [], labelFilter = '';
+// The label the list shows ('' for all).
+let labelFilter = '';
 const shortLabel = (l) => Array.from(printable(l)).slice(0, 40).join('');
-const learnLabels = (list) => {
-  if (!Array.isArray(list)) return;
-  labels = list.filter((l) => typeof l === 'string' && l.length <= 320).slice(0, 20);
+const showLabels = () => {
+  const { labels } = room;
   const select = $('label-filter');
   const option = (value, text) => { const o = document.createElement('option'); o.value = value; o.textContent = text; return o; };
   select.replaceChildren(option('', word('All labels')), ...labels.map((l) => option(l, shortLabel(l))));
@@ -55,10 +45,11 @@ const kept = (key, make) => {
 let attendee = kept('qna-presenter', uuid);
 let credential = kept('qna-presenter-credential', null);
 const keep = (key, value) => { try { localStorage.setItem(key, value); } catch {} };
-const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
+const stateOf = RoomState.stateOf;
 const tabs = ['review', 'live', 'answered', 'dismissed'];
 const say = (text) => { $('status').textContent = text; };
 function render() {
+  const { questions, highlighted } = room;
   const counts = Object.fromEntries(tabs.map((t) => [t, 0]));
   for (const q of questions.values()) counts[stateOf(q)] += 1;
   $('tabs').replaceChildren(...tabs.map((t) => {
@@ -82,6 +73,7 @@ function render() {
 }
 
 function row(q) {
+  const { highlighted } = room, nextUp = room.nextUp.ids;
   const tr = document.createElement('tr');
   tr.dataset.id = q.id;
   tr.className = stateOf(q) + (q.id === highlighted ? ' now' : '');
@@ -140,7 +132,7 @@ function row(q) {
   add(word('Silence asker'), 'silence');
   // Extension queue: a star, and the place next up.
   add(q.starred ? '★' : '☆', q.starred ? 'unstar' : 'star');
-  if (labels.length) add(word('Label…'), 'relabel');
+  if (room.labels.length) add(word('Label…'), 'relabel');
   if (nextUp.includes(q.id)) {
     add(word('Not next'), 'dequeue');
     add('↑', 'moveUp');
@@ -198,12 +190,12 @@ async function changeLabel(remove) {
 async function act(id, action) {
   let body;
   if (action === 'relabel') {
-    const q = questions.get(id);
-    const label = prompt(`${word('Label of the question (empty: none):')} ${labels.map(shortLabel).join(', ')}`, (q && q.label) || '');
+    const q = room.questions.get(id);
+    const label = prompt(`${word('Label of the question (empty: none):')} ${room.labels.map(shortLabel).join(', ')}`, (q && q.label) || '');
     if (label === null) return;
     body = JSON.stringify(label.trim() ? { label: label.trim() } : {});
   } else if (action === 'edit-text') {
-    const q = questions.get(id);
+    const q = room.questions.get(id);
     const text = prompt(word('New text of the question:'), q ? q.content : '');
     if (text === null || !text.trim()) return;
     body = JSON.stringify({ text: text.trim() });
@@ -222,64 +214,42 @@ async function act(id, action) {
   if (!response.ok) say(`${action}: ${response.status} ${await response.text()}`);
 }
 
-function connect() {
-  const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
-  const socket = new WebSocket(`${scheme}${location.host}${BASE}socket?role=presenter`);
-  socket.binaryType = 'arraybuffer';
-  let pages = null;
-  socket.onopen = () => say(word('Live'));
-  socket.onclose = () => { say(word('Reconnecting…')); setTimeout(connect, 1000); };
-  socket.onmessage = (event) => {
-    const text = typeof event.data === 'string'
-      ? event.data : new TextDecoder().decode(event.data);
-    const m = JSON.parse(text);
-    if (m.type === 'handshake') {
-      const join = { type: 'join', id: m.id, attendee };
-      if (credential) join.credential = credential;
-      // The compact room: count-only changes as numbers (extension counts).
-      if ((m.extensions || []).includes('counts')) join.counts = true;
-      socket.send(JSON.stringify(join));
-    } else if (m.type === 'joined') {
-      if (!m.attendee || !m.credential) return;
-      attendee = m.attendee;
-      credential = m.credential;
-      keep('qna-presenter', attendee);
-      keep('qna-presenter-credential', credential);
-    } else if (m.type === 'room') {
-      if (!pages || pages.seq !== m.seq) pages = { seq: m.seq, parts: m.parts, got: new Map() };
-      pages.got.set(m.part, m.questions);
-      if (pages.got.size < pages.parts) return;
-      questions.clear();
-      numbers.clear();
-      for (const page of pages.got.values()) for (const q of page) learn(q);
-      highlighted = m.highlighted || null;
-      showAnnouncement(m.announcement);
-      learnNextUp(m.nextUp);
-      learnLabels(m.labels || []);
-      seq = m.seq;
-      pages = null;
-      document.body.dataset.live = 'true';
-      render();
-    } else if (m.type === 'roomOwn') {
-      if (m.seq !== seq) return;
-      for (const q of m.questions) learn(q);
-      render();
-    } else if (m.type === 'roomDelta') {
-      if (seq === null || m.to <= seq) return;
-      // A gap: a fresh snapshot from a new connection.
-      if (m.from > seq + 1) { seq = null; socket.close(); return; }
-      for (const q of m.questions) learn(q);
-      applyCounts(m.counts, questions, numbers);
-      for (const id of m.removed || []) questions.delete(id);
-      if (m.highlight) highlighted = m.highlight.id || null;
-      if (m.announcement) showAnnouncement(m.announcement);
-      if (m.nextUp) learnNextUp(m.nextUp);
-      if (m.labels) learnLabels(m.labels);
-      // A large delta comes in pages of one from/to: the last one completes it.
-      if ((m.part || 1) === (m.parts || 1)) seq = m.to;
-      render();
-    }
-  };
+// The room's socket, a presenter's (the login cookie goes with it), joined as this
+// browser's presenter; after a drop or a gap, again from the last change seen.
+const socket = new RoomSocket({
+  url: socketURL(`${BASE}socket?role=presenter`),
+  room,
+  join: (extensions) => ({
+    attendee,
+    ...(credential ? { credential } : {}),
+    // The compact room: count-only changes as numbers (extension counts).
+    ...(extensions.includes('counts') ? { counts: true } : {}),
+  }),
+  opened: () => { say(word('Live')); socket.join(); },
+  changed: (kind, before) => {
+    if (kind === 'snapshot') document.body.dataset.live = 'true';
+    showRoom(before);
+  },
+  received: (m) => {
+    if (m.type !== 'joined' || !m.attendee || !m.credential) return;
+    attendee = m.attendee;
+    credential = m.credential;
+    keep('qna-presenter', attendee);
+    keep('qna-presenter-credential', credential);
+  },
+  closed: () => say(word('Reconnecting…')),
+});
+
+// What the room's news changes beside the list: the banner's field, the queue's button and
+// the label filter, each when it changed since `before` (all of them after a snapshot,
+// `before` null): the filter's list is made again only then.
+function showRoom(before) {
+  if (!before || room.announcement !== before.announcement) showAnnouncement(room.announcement);
+  if (!before || room.nextUp !== before.nextUp) {
+    $('show-queue').textContent = word(room.nextUp.shown ? 'Hide the queue' : 'Show the queue');
+  }
+  if (!before || room.labels !== before.labels) showLabels();
+  render();
 }
 
 $('tabs').addEventListener('click', (e) => {
@@ -302,11 +272,11 @@ const queue = async (path) => {
   if (!response.ok) say(`${response.status} ${await response.text()}`);
 };
 $('next').addEventListener('click', () => queue('next'));
-$('show-queue').addEventListener('click', () => queue(nextUpShown ? 'hide' : 'show'));
+$('show-queue').addEventListener('click', () => queue(room.nextUp.shown ? 'hide' : 'show'));
 $('unfilter').addEventListener('click', () => filterWord(true));
 $('labels').addEventListener('submit', (e) => { e.preventDefault(); changeLabel(false); });
 $('unlabel').addEventListener('click', () => changeLabel(true));
 $('label-filter').addEventListener('change', (e) => { labelFilter = e.target.value; render(); });
 $('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
 $('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
-connect();
+socket.connect();

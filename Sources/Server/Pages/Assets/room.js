@@ -5,14 +5,15 @@
 // it receives (the handshake, identity, snapshots and deltas, responses, resumes); which of a
 // room's tabs sends what waits; what it shows, and what clicks and keys do. Its words come
 // translated in `data-messages` (AttendeeScript.messages lists them).
-import { printable, uuid, applyCounts } from './common.js';
+import { printable, uuid } from './common.js';
+import { RoomSocket, socketURL } from './room-socket.js';
+import { RoomState } from './room-state.js';
 
 const body = document.body;
 const SOCKET = body.dataset.socket || '/socket';
 const words = (() => { try { return JSON.parse(body.dataset.messages || '{}'); } catch { return {}; } })();
 const word = (id) => words[id] || id;
 const $ = (id) => document.getElementById(id);
-const decoded = (data) => (typeof data === 'string' ? data : new TextDecoder().decode(data));
 const since2001 = 978307200;
 // Kept per room, across reloads and restarts of the browser.
 const key = (name) => `qna:${SOCKET}:${name}`;
@@ -36,15 +37,17 @@ let votes = load('votes', {});
 // My confirmed questions, newest last: {id, token, content}, for resume and "yours".
 let kept = load('kept', []);
 const mine = new Set(kept.map((q) => q.id));
-const questions = new Map(), numbers = new Map();
-let voted = new Set();
-let seq = null, epoch = null, highlighted = null, pages = null, gapAt = null;
+// The room: my questions stay when removed (shown dismissed), and their answers are read out.
+const room = new RoomState({
+  keeps: (id) => mine.has(id),
+  answered: (q) => { if (mine.has(q.id)) tellAnswered(q); },
+});
 // Extension queue: the presenters' next questions, while they show them.
-let nextUp = [];
-// Extension labels: the session's labels, and the one the list shows ('' for all).
-let labels = [], labelFilter = '';
-let socket = null, connection = null, joined = false, retry = 500, inFlight = null, timer = null, gone = false;
-let extensions = [];
+const queued = () => (room.nextUp.shown ? room.nextUp.ids : []);
+// Extension labels: the label the list shows ('' for all).
+let labelFilter = '';
+// Joined on the current connection (what waits is sent then); the question on the wire.
+let joined = false, inFlight = null;
 let sort = 'votes', filter = '';
 const keepLimit = 500;
 // Whether this tab sends what waits (questions and votes): one tab of a room at a time
@@ -67,35 +70,30 @@ const shortLabel = (l) => Array.from(printable(l)).slice(0, 40).join('');
 const fill = (select, first) => {
   const chosen = select.value;
   const option = (value, text) => { const o = document.createElement('option'); o.value = value; o.textContent = text; return o; };
-  select.replaceChildren(option('', word(first)), ...labels.map((l) => option(l, shortLabel(l))));
-  select.value = labels.includes(chosen) ? chosen : '';
+  select.replaceChildren(option('', word(first)), ...room.labels.map((l) => option(l, shortLabel(l))));
+  select.value = room.labels.includes(chosen) ? chosen : '';
 };
-const setLabels = (list) => {
-  if (!Array.isArray(list)) return;
-  // The names as the server sends them (the value a question is asked under); shown
-  // made printable and cut at 40 characters.
-  labels = list.filter((l) => typeof l === 'string' && l.length <= 320).slice(0, 20);
+// Extension labels: the session's labels (the room's), in both selects. The names as the
+// server sends them (the value a question is asked under); shown made printable and cut at
+// 40 characters.
+const setLabels = (labels) => {
   fill($('label'), 'No label');
   fill($('label-filter'), 'All labels');
   for (const id of ['label', 'label-caption', 'label-filter-caption']) $(id).hidden = !labels.length;
   if (!labels.includes(labelFilter)) labelFilter = '';
 };
-const stateOf = (q) => q.state || (q.answered ? 'answered' : 'live');
-const has = (name) => extensions.includes(name);
-// `news`: a change as it happens (not a snapshot), which the live region may read out.
+const stateOf = RoomState.stateOf;
+const has = (name) => socket.has(name);
+// The live region reads out an answer to one of my questions as it comes.
+function tellAnswered(q) {
+  announce(`${word('Your question was answered:')} ${printable(q.content)}`
+    + (q.answer ? ` ${word(q.private ? 'Answered privately:' : 'Answer:')} ${printable(q.answer)}` : ''));
+}
+// A question of mine as the server restates it; `news`: a change as it happens.
 const learn = (q, news) => {
-  const old = questions.get(q.id);
-  if (old && old.mine) q.mine = true;
-  if (old && old.answer && q.answer === undefined && q.answered) {
-    q.answer = old.answer;
-    q.private = old.private;
-  }
-  questions.set(q.id, q);
-  if (Number.isInteger(q.n)) numbers.set(q.n, q.id);
-  if (news && mine.has(q.id) && q.answered && old && !old.answered) {
-    announce(`${word('Your question was answered:')} ${printable(q.content)}`
-      + (q.answer ? ` ${word(q.private ? 'Answered privately:' : 'Answer:')} ${printable(q.answer)}` : ''));
-  }
+  const old = room.questions.get(q.id);
+  const now = room.learn(q, old);
+  if (news && mine.has(now.id) && now.answered && old && !old.answered) tellAnswered(now);
 };
 const remember = (id, token, content) => {
   if (mine.has(id)) return;
@@ -106,9 +104,7 @@ const remember = (id, token, content) => {
   save('kept', kept);
 };
 
-function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-}
+const send = (message) => socket.send(message);
 const later = (seconds) => Math.min(600, Math.max(0.05, Number(seconds) || 1)) * 1000;
 
 // One question on the wire at a time, the oldest first: nothing typed later overtakes it,
@@ -123,7 +119,7 @@ function pump() {
     return;
   }
   inFlight = next.token;
-  const message = { type: 'newQuestion', id: connection, content: next.content, token: next.token };
+  const message = { type: 'newQuestion', id: socket.connection, content: next.content, token: next.token };
   if (next.label && has('labels')) message.label = next.label;
   send(message);
 }
@@ -135,18 +131,40 @@ function sendVotes() {
     if (intent.sent) continue;
     if (intent.waitUntil > Date.now()) { wait = Math.min(wait ?? Infinity, intent.waitUntil - Date.now()); continue; }
     intent.sent = true;
-    send({ type: 'vote', id: connection, question, up: intent.up, token: intent.token });
+    send({ type: 'vote', id: socket.connection, question, up: intent.up, token: intent.token });
   }
   if (wait !== null) { clearTimeout(sendVotes.timer); sendVotes.timer = setTimeout(sendVotes, wait); }
 }
-function join(extra) {
-  const message = { type: 'join', id: connection, attendee, ...extra };
-  if (credential) message.credential = credential;
+// This attendee's fields of a join: who, the credential the server issued, the name typed,
+// and the compact room (extension counts).
+const joinFields = (extensions) => {
+  const fields = { attendee };
+  if (credential) fields.credential = credential;
   const name = $('name').value.trim();
-  if (name) message.name = name;
-  if (has('counts')) message.counts = true;
-  send(message);
-}
+  if (name) fields.name = name;
+  if (extensions.includes('counts')) fields.counts = true;
+  return fields;
+};
+
+// The room's socket (after a drop: again with backoff and jitter, the room resumed from
+// the last change seen). What the tab that sends heard of what it sent, the others hear too.
+const socket = new RoomSocket({
+  url: socketURL(SOCKET),
+  room,
+  join: joinFields,
+  opened: handshake,
+  changed: roomChanged,
+  received: (m) => {
+    receive(m);
+    if (sender && ['questionResponse', 'voteResponse', 'questionAnswer'].includes(m.type)) relay(m);
+  },
+  closed: () => {
+    joined = false; inFlight = null;
+    quit();
+    body.dataset.live = 'false';
+    say(navigator.onLine === false ? word('Offline: your questions wait here.') : word('Reconnecting…'));
+  },
+});
 
 // What it receives: the handshake, identity, the room's snapshots and deltas, responses
 // to questions and votes, and the answers to resumes.
@@ -173,44 +191,15 @@ const saveVotes = () => {
     .map(([id, { up, token, shown, at }]) => [id, { up, token, shown, at }])));
 };
 
-function connect() {
-  clearTimeout(timer);
-  if (socket) return;
-  const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
-  socket = new WebSocket(`${scheme}${location.host}${SOCKET}`);
-  const current = socket;
-  // The server's frames may be binary (one shared frame for every kind of client).
-  socket.binaryType = 'arraybuffer';
-  joined = false; inFlight = null;
-  socket.onopen = () => { retry = 500; };
-  socket.onclose = () => {
-    if (current !== socket || gone) return;
-    joined = false; inFlight = null; socket = null;
-    quit();
-    body.dataset.live = 'false';
-    say(navigator.onLine === false ? word('Offline: your questions wait here.') : word('Reconnecting…'));
-    // Backoff with jitter: a room dropped together does not come back as one wave.
-    timer = setTimeout(connect, retry * (0.5 + Math.random()));
-    retry = Math.min(retry * 2, 10000);
-  };
-  socket.onmessage = (event) => {
-    const m = JSON.parse(decoded(event.data));
-    receive(m);
-    if (sender && ['questionResponse', 'voteResponse', 'questionAnswer'].includes(m.type)) relay(m);
-  };
-}
-
 function handshake(m) {
-  connection = m.id;
-  extensions = m.extensions || [];
   if (m.session) closed(m.session.open === false);
   for (const intent of Object.values(votes)) intent.sent = false;
   if (has('room')) {
-    join(seq !== null && epoch ? { since: seq, epoch } : {});
+    socket.join();
     // Answers given while away come back (in pages of 256, the newest first).
-    const open = kept.filter((q) => !(questions.get(q.id) || {}).answered).map((q) => q.id).reverse();
+    const open = kept.filter((q) => !(room.questions.get(q.id) || {}).answered).map((q) => q.id).reverse();
     for (let i = 0; has('resume') && i < open.length; i += 256) {
-      send({ type: 'resume', id: connection, questions: open.slice(i, i + 256), tokens: [] });
+      send({ type: 'resume', id: socket.connection, questions: open.slice(i, i + 256), tokens: [] });
     }
   }
   joined = true;
@@ -223,7 +212,6 @@ function handshake(m) {
 
 function receive(m) {
   switch (m.type) {
-    case 'handshake': handshake(m); break;
     case 'joined':
       if (m.attendee && m.credential) {
         attendee = m.attendee; credential = m.credential;
@@ -231,42 +219,14 @@ function receive(m) {
         sendVotes();
       } else if (m.retryAfter) {
         // No identity yet: join again when the server said; votes wait for it.
-        const current = socket;
-        setTimeout(() => { if (socket === current) join({}); }, later(m.retryAfter));
+        const connection = socket.connection;
+        setTimeout(() => { if (socket.connection === connection) socket.join({}); }, later(m.retryAfter));
       }
       break;
-    case 'room': {
-      if (!pages || pages.seq !== m.seq) pages = { seq: m.seq, parts: m.parts || 1, got: new Map() };
-      pages.got.set(m.part || 1, m.questions);
-      if (pages.got.size < pages.parts) return;
-      const before = new Map(questions);
-      questions.clear(); numbers.clear(); voted = new Set();
-      seq = m.seq; epoch = m.epoch || null; highlighted = m.highlighted || null; gapAt = null;
-      banner(m.announcement);
-      setLabels(m.labels || []);
-      nextUp = m.nextUp && m.nextUp.shown && Array.isArray(m.nextUp.ids) ? m.nextUp.ids.slice(0, 50) : [];
-      for (const page of pages.got.values()) {
-        for (const q of page) {
-          if ((before.get(q.id) || {}).mine) q.mine = true;
-          learn(q, false);
-          if (q.voted) voted.add(q.id);
-        }
-      }
-      pages = null;
-      render();
-      break;
-    }
-    case 'roomOwn':
-      if (m.seq !== seq) return;
-      for (const q of m.questions) { q.mine = true; learn(q, false); }
-      for (const n of m.voted || []) { const id = numbers.get(n); if (id) voted.add(id); }
-      render();
-      break;
-    case 'roomDelta': delta(m); break;
     case 'session':
       // Extension sessionState: closed, reopened or deleted by the presenter.
       if (m.deleted === true) {
-        gone = true;
+        socket.stop();
         closed(true);
         body.dataset.live = 'false';
         say(word('The presenter deleted this session.'));
@@ -291,7 +251,7 @@ function receive(m) {
     }
     case 'questionResponse': response(m); break;
     case 'questionAnswer': {
-      const q = questions.get(m.questionId);
+      const q = room.questions.get(m.questionId);
       if (!q) return;
       const copy = { ...q, answered: true };
       if (m.text) { copy.answer = m.text; copy.private = !!m.private; }
@@ -310,9 +270,9 @@ function receive(m) {
         takenOut.add(intent.token);
         delete votes[m.question];
         if (m.success) {
-          if (m.voted) voted.add(m.question); else voted.delete(m.question);
-          const q = questions.get(m.question);
-          if (q && Number.isInteger(m.seq) && m.seq >= seq) q.votes = m.votes;
+          if (m.voted) room.voted.add(m.question); else room.voted.delete(m.question);
+          const q = room.questions.get(m.question);
+          if (q && Number.isInteger(m.seq) && m.seq >= room.seq) q.votes = m.votes;
         } else {
           announce(printable(m.message || ''));
         }
@@ -324,32 +284,15 @@ function receive(m) {
   }
 }
 
-function delta(m) {
-  if (seq === null || m.to <= seq) return;
-  if (m.from > seq + 1) {
-    // A gap: join again from what this page has; nothing past it applies until the
-    // catch-up comes (asked again after 5 s).
-    if (gapAt === null || Date.now() - gapAt > 5000) { gapAt = Date.now(); join({ since: seq, epoch }); }
-    return;
+// The room changed: a snapshot, my part of it, or a delta (`before`: the room's highlight and
+// labels before it). The live region reads out a new question being answered.
+function roomChanged(kind, before) {
+  if (before) {
+    const now = room.highlighted && room.questions.get(room.highlighted);
+    if (now && now.id !== before.highlighted) announce(`${word('Now answering:')} ${printable(now.content)}`);
   }
-  gapAt = null;
-  for (const q of m.questions || []) learn(q, true);
-  applyCounts(m.counts, questions, numbers);
-  for (const id of m.removed || []) {
-    const q = questions.get(id);
-    if (q && mine.has(id)) q.state = 'dismissed'; else questions.delete(id);
-  }
-  if (m.highlight) {
-    const now = m.highlight.id || null;
-    if (now && now !== highlighted && questions.get(now)) {
-      announce(`${word('Now answering:')} ${printable(questions.get(now).content)}`);
-    }
-    highlighted = now;
-  }
-  if (m.announcement) banner(m.announcement);
-  if (m.labels) setLabels(m.labels);
-  if (m.nextUp) nextUp = m.nextUp.shown && Array.isArray(m.nextUp.ids) ? m.nextUp.ids.slice(0, 50) : [];
-  if ((m.part || 1) === (m.parts || 1)) seq = m.to;
+  banner(room.announcement);
+  if (!before || room.labels !== before.labels) setLabels(room.labels);
   render();
 }
 
@@ -374,11 +317,11 @@ function response(m) {
 
 // One of my questions as the server restates it (a response, a resume's, the sender's).
 function own(m) {
-  const base = questions.get(m.id) || { id: m.id, content: m.content, votes: 0, createdAt: m.createdAt };
+  const base = room.questions.get(m.id) || { id: m.id, content: m.content, votes: 0, createdAt: m.createdAt };
   const copy = { ...base, mine: true, answered: !!m.answered };
   if (m.state) copy.state = m.state;
   if (m.answer) { copy.answer = m.answer; copy.private = !!m.private; }
-  learn(copy, !!questions.get(m.id));
+  learn(copy, !!room.questions.get(m.id));
 }
 
 function closed(isClosed) {
@@ -456,7 +399,7 @@ function heard(m) {
   if (m.type === 'questionAnswer') { receive(m); return; }
   if (m.type === 'questionResponse' && m.success && m.id && mine.has(m.id)) own(m);
   if (m.type === 'voteResponse' && m.success) {
-    if (m.voted) voted.add(m.question); else voted.delete(m.question);
+    if (m.voted) room.voted.add(m.question); else room.voted.delete(m.question);
   }
   render();
 }
@@ -466,7 +409,7 @@ if (!locks) {
 }
 
 // What it shows, and what the attendee's clicks and keys do.
-const intended = (id) => (votes[id] ? votes[id].up : voted.has(id));
+const intended = (id) => (votes[id] ? votes[id].up : room.voted.has(id));
 // While a vote is on its way the room's count may or may not have it yet: the count shown
 // is the one the click made, until the server answers.
 const shownVotes = (q) => (votes[q.id] && Number.isInteger(votes[q.id].shown) ? votes[q.id].shown : q.votes);
@@ -488,7 +431,7 @@ function answerOf(q) {
 function item(q) {
   const li = document.createElement('li');
   li.dataset.id = q.id;
-  li.className = stateOf(q) + (q.id === highlighted ? ' now' : '');
+  li.className = stateOf(q) + (q.id === room.highlighted ? ' now' : '');
   li.append(paragraph('text', printable(q.content)), ...answerOf(q));
   const meta = document.createElement('p');
   meta.className = 'meta';
@@ -513,7 +456,8 @@ function item(q) {
   meta.append(' ' + when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
   if (isMine(q)) meta.append(` · ${word('yours')}`);
   if (q.edited === true) meta.append(` · ${word('edited by the presenter')}`);
-  if (nextUp.includes(q.id)) meta.append(` · ${word('next up')} ${nextUp.indexOf(q.id) + 1}`);
+  const next = queued().indexOf(q.id);
+  if (next >= 0) meta.append(` · ${word('next up')} ${next + 1}`);
   if (typeof q.label === 'string' && q.label) {
     const label = document.createElement('span');
     label.className = 'label';
@@ -543,7 +487,8 @@ function render() {
   const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : {};
   const focus = ['vote', 'retry', 'discard'].find((name) => active[name]);
   // Until the room comes, what the server wrote stays.
-  if (seq !== null) {
+  const { questions, highlighted } = room;
+  if (room.known) {
     const now = highlighted && questions.get(highlighted);
     $('now').hidden = !now;
     $('now-text').textContent = now ? printable(now.content) : '';
@@ -590,12 +535,12 @@ $('name').value = $('name').value || load('name', '');
 $('name').addEventListener('change', () => {
   save('name', $('name').value.trim());
   // The same attendee, named now: the server records it from the join.
-  if (joined && has('room')) join(seq !== null && epoch ? { since: seq, epoch } : {});
+  if (joined && has('room')) socket.join();
 });
 $('questions').addEventListener('click', (event) => {
   const target = event.target.closest('button');
   const id = target && target.dataset.vote;
-  const q = id && questions.get(id);
+  const q = id && room.questions.get(id);
   if (!q) return;
   const up = !intended(id);
   const base = votes[id] && Number.isInteger(votes[id].shown) ? votes[id].shown : q.votes;
@@ -616,7 +561,7 @@ $('mine-list').addEventListener('click', (event) => {
 $('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
 $('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
 $('label-filter').addEventListener('change', (e) => { labelFilter = e.target.value; render(); });
-window.addEventListener('online', () => { retry = 500; connect(); });
+window.addEventListener('online', () => socket.reconnectNow());
 // Another tab of this room changed what waits: take its outbox and votes as they are now,
 // each with what this tab knows of it (sent on this connection, told to wait), so that
 // the sender does not send again what it has sent.
@@ -651,4 +596,4 @@ window.addEventListener('storage', (event) => {
 });
 say(word('Loading…'));
 render();
-connect();
+socket.connect();

@@ -1,0 +1,154 @@
+// The room's socket, written once for every page: connecting (on this page's origin), the
+// handshake, joining (again from the last change seen, after a drop or a gap), the room's
+// messages given to its RoomState, and reconnecting with backoff and jitter. The page says
+// how it joins and what it does with the rest. Timers, randomness and the WebSocket class
+// come from `environment`, so that Tests/Web drives it without a browser.
+
+/** The first wait before reconnecting, the longest, and how long a gap's join is awaited. */
+export const FIRST_RETRY = 500;
+export const LAST_RETRY = 10000;
+export const GAP_PATIENCE = 5000;
+
+export class RoomSocket {
+  /**
+   * `url`: the socket's address; `room`: the RoomState it keeps; `join(extensions)`: the
+   * page's fields of a join (attendee, credential, counts…). Told: `opened(handshake)` (the
+   * page joins from there, `join()`), `changed(kind, before)` after a snapshot ('snapshot'),
+   * an attendee's own part ('own') or a delta ('delta', with what the room's banner, queue,
+   * labels and highlight were before it), `received(message)` for every other message, and
+   * `closed()` when the socket drops (a reconnect is then on its way).
+   */
+  constructor({
+    url, room, join, opened = (_handshake) => {}, changed = (_kind, _before) => {},
+    received = (_message) => {}, closed = () => {},
+    environment = {},
+  }) {
+    this.url = url;
+    this.room = room;
+    this.fields = join;
+    this.opened = opened;
+    this.changed = changed;
+    this.received = received;
+    this.closed = closed;
+    this.env = {
+      WebSocket: globalThis.WebSocket,
+      random: Math.random,
+      now: Date.now,
+      setTimeout: (f, ms) => globalThis.setTimeout(f, ms),
+      clearTimeout: (t) => globalThis.clearTimeout(t),
+      ...environment,
+    };
+    this.socket = null;
+    /** The handshake's connection id and extensions, for the messages the page sends. */
+    this.connection = null;
+    this.extensions = [];
+    this.retry = FIRST_RETRY;
+    this.timer = null;
+    this.stopped = false;
+    this.gapAt = null;
+  }
+
+  has(name) { return this.extensions.includes(name); }
+
+  get isOpen() { return !!this.socket && this.socket.readyState === 1; }
+
+  connect() {
+    this.env.clearTimeout(this.timer);
+    if (this.socket || this.stopped) return;
+    const socket = new this.env.WebSocket(this.url);
+    this.socket = socket;
+    // The server's frames may be binary (one shared frame for every kind of client).
+    socket.binaryType = 'arraybuffer';
+    socket.onopen = () => { this.retry = FIRST_RETRY; };
+    socket.onclose = () => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      if (this.stopped) return;
+      this.closed();
+      // Backoff with jitter: a room dropped together does not come back as one wave.
+      this.timer = this.env.setTimeout(() => this.connect(), this.retry * (0.5 + this.env.random()));
+      this.retry = Math.min(this.retry * 2, LAST_RETRY);
+    };
+    socket.onmessage = (event) => {
+      if (socket !== this.socket) return;
+      let message;
+      try {
+        const text = typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data);
+        message = JSON.parse(text);
+      } catch { return; }
+      if (message && typeof message.type === 'string') this.take(message);
+    };
+  }
+
+  /** Connects now rather than after the wait (the browser is back online), waiting short next. */
+  reconnectNow() {
+    this.retry = FIRST_RETRY;
+    this.connect();
+  }
+
+  /** No more reconnecting (the session is gone). */
+  stop() {
+    this.stopped = true;
+    this.env.clearTimeout(this.timer);
+  }
+
+  /** Sends a message while the socket is open; false when it is not. */
+  send(message) {
+    if (!this.isOpen) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Where a join resumes from: the last change this page has, once it has the room. */
+  resumeFrom() {
+    return this.room.known && this.room.epoch ? { since: this.room.seq, epoch: this.room.epoch } : {};
+  }
+
+  /** Joins the room, from `from` (default: where this page is). */
+  join(from = this.resumeFrom()) {
+    return this.send({ type: 'join', id: this.connection, ...this.fields(this.extensions), ...from });
+  }
+
+  take(m) {
+    const { room } = this;
+    switch (m.type) {
+      case 'handshake':
+        this.connection = m.id;
+        this.extensions = Array.isArray(m.extensions) ? m.extensions : [];
+        this.gapAt = null;
+        this.opened(m);
+        break;
+      case 'room':
+        if (!room.snapshot(m)) return;
+        this.gapAt = null;
+        this.changed('snapshot', null);
+        break;
+      case 'roomOwn':
+        if (room.own(m)) this.changed('own', null);
+        break;
+      case 'roomDelta': {
+        const before = {
+          highlighted: room.highlighted, announcement: room.announcement, nextUp: room.nextUp,
+          labels: room.labels,
+        };
+        const result = room.delta(m);
+        // A gap: join again from what this page has (asked again after a while); nothing past
+        // it applies until the catch-up comes.
+        if (result === 'gap' && (this.gapAt === null || this.env.now() - this.gapAt > GAP_PATIENCE)) {
+          this.gapAt = this.env.now();
+          this.join();
+        }
+        if (result !== 'applied') return;
+        this.gapAt = null;
+        this.changed('delta', before);
+        break;
+      }
+      default:
+        this.received(m);
+    }
+  }
+}
+
+/** The address of a socket at `path` on this page's origin (wss:// under https://). */
+export const socketURL = (path, location = globalThis.location) =>
+  `${location.protocol === 'https:' ? 'wss://' : 'ws://'}${location.host}${path}`;

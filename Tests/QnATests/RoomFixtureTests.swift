@@ -1,0 +1,88 @@
+import Foundation
+import QnA
+import TestSupport
+import Testing
+
+/// The room's conversations of Tests/Fixtures/room, which the pages' script runs too
+/// (Tests/Web/room-state.test.mjs): each message decoded as the engine decodes it and given to
+/// the reducer, and the room after it compared with the one the fixture expects, so that the
+/// terminal and the pages cannot drift apart.
+@Suite("The room's shared conversations, in Swift as in the pages' script")
+struct RoomFixtureTests {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../Fixtures/room").standardized
+
+  static let names: [String] =
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+    .filter { $0.hasSuffix(".json") }.sorted()
+
+  @Test func thereAreConversations() {
+    #expect(Self.names.count >= 4, "\(Self.folder.path)")
+  }
+
+  @Test(arguments: names) func theRoomIsAsExpectedAfterEachMessage(_ name: String) throws {
+    let data = try Data(contentsOf: Self.folder.appendingPathComponent(name))
+    let fixture = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let steps = try #require(fixture["steps"] as? [[String: Any]])
+    // An attendee of a server with every extension the room's messages use.
+    var driver = StateDriver(configuration: QnAConfiguration(expectsRoom: true), now: .seconds(100))
+    driver.apply(.identity(attendee: StateDriver.attendee, name: nil))
+    driver.connect(
+      extensions: StateDriver.roomExtensions + [
+        ProtocolExtension.counts, ProtocolExtension.lifecycle, ProtocolExtension.announcements,
+        ProtocolExtension.queue, ProtocolExtension.labels,
+      ])
+    for (index, step) in steps.enumerated() {
+      let message = try #require(step["receive"] as? [String: Any])
+      let place = "\(name), step \(index + 1) (\(message["type"] ?? "?"))"
+      let bytes = try JSONSerialization.data(withJSONObject: message)
+      let effects = driver.apply(.received(try WireCodec().decode(bytes)))
+      // A gap asks for the changes missing: a join from the last one applied.
+      let joinedFrom = effects.compactMap { effect -> Int? in
+        if case .join(let join) = effect { join.since } else { nil }
+      }
+      if step["result"] as? String == "gap" {
+        #expect(joinedFrom == [driver.state.room.seq].compactMap { $0 }, "\(place)")
+      } else {
+        #expect(joinedFrom.isEmpty, "\(place)")
+      }
+      // Both sides as JSON with sorted keys, compared as text.
+      let expected = try Self.json(step["room"] ?? NSNull())
+      let actual = try Self.json(Self.view(driver.state))
+      #expect(actual == expected, "\(place): expected \(expected), got \(actual)")
+    }
+  }
+
+  static func json(_ value: Any) throws -> String {
+    String(
+      decoding: try JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys]),
+      as: UTF8.self)
+  }
+
+  /// What a fixture compares of the room, as JSON objects: null before the first snapshot.
+  static func view(_ state: QnAState) -> Any {
+    let room = state.room
+    guard let seq = room.seq else { return NSNull() }
+    let questions = room.questions.values.sorted { $0.id.uuidString < $1.id.uuidString }.map {
+      question -> [String: Any] in
+      let entry = state.roomEntry(question.id)
+      var shown: [String: Any] = [
+        "id": question.id.uuidString, "content": question.content, "votes": question.votes,
+        "state": question.lifecycle.rawValue,
+      ]
+      if let label = question.label, !label.isEmpty { shown["label"] = label }
+      if entry?.mine == true { shown["mine"] = true }
+      return shown
+    }
+    let voted = room.questions.keys.filter { state.roomEntry($0)?.voted == true }
+      .map(\.uuidString).sorted()
+    let announcement: Any =
+      room.announcement?.text.flatMap { $0.isEmpty ? nil : ["text": $0] } ?? NSNull()
+    return [
+      "seq": seq, "highlighted": room.highlighted?.uuidString ?? NSNull(),
+      "announcement": announcement, "labels": room.labels,
+      "nextUp": ["ids": room.nextUp.ids.map(\.uuidString), "shown": room.nextUp.shown],
+      "voted": voted, "questions": questions,
+    ] as [String: Any]
+  }
+}
