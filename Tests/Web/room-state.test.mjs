@@ -83,3 +83,33 @@ test('what a hostile server sends is bounded', () => {
   room.snapshot({ type: 'room', seq: 2, questions: [], labels: ['x'.repeat(321), 42, '', 'x'.repeat(40)] });
   assert.deepEqual(room.labels, ['x'.repeat(40)], 'cut to 40 characters, each once');
 });
+
+test('what a broken or hostile server sends in place of a message leaves the room as it was', () => {
+  const room = new RoomState();
+  const good = { id: 'A', content: 'a', votes: 1, answered: false, n: 1 };
+  // Pages out of their bounds, and entries that are no questions, are passed over.
+  for (const page of [{ seq: 1, parts: 1e9 }, { seq: 1, part: 'x1', parts: 2 }, { seq: 'one' }, { seq: 1, part: 3, parts: 2 }]) {
+    assert.equal(room.snapshot({ type: 'room', questions: [good], ...page }), false);
+  }
+  assert.equal(room.known, false);
+  assert.equal(room.snapshot({ type: 'room', seq: 1, questions: [null, 5, {}, { id: 'B' }, good] }), true);
+  assert.deepEqual([...room.questions.keys()], ['A']);
+  assert.equal(room.snapshot({ type: 'room', seq: 2, questions: {} }), true, 'no list: an empty room');
+  assert.equal(room.questions.size, 0);
+  room.snapshot({ type: 'room', seq: 3, questions: [good] });
+  // A delta without whole numbers for its changes is none.
+  assert.equal(room.delta({ type: 'roomDelta', from: 4, questions: [] }), 'old');
+  assert.equal(room.delta({ type: 'roomDelta', from: '4', to: '4', questions: [] }), 'old');
+  assert.equal(room.seq, 3);
+  // Lists that are not lists, and counts that never end, change nothing and end at once.
+  const started = Date.now();
+  assert.equal(room.delta({
+    type: 'roomDelta', from: 4, to: 4, questions: { length: 1e300 }, removed: 5,
+    counts: { length: 1e300 }, highlight: 'A',
+  }), 'applied');
+  assert.ok(Date.now() - started < 1000);
+  assert.equal(room.questions.get('A').votes, 1);
+  assert.equal(room.own({ type: 'roomOwn', seq: 4, questions: 7, voted: 5 }), true);
+  room.delta({ type: 'roomDelta', from: 5, to: 5, questions: [], counts: [1, 'many', 1, -3] });
+  assert.equal(room.questions.get('A').votes, 0, 'a count is a whole number, never below 0');
+});

@@ -27,10 +27,12 @@ export const uuid = () => {
 
 /** A compact delta's `counts` (extension `counts`), pairs of a question's number and its
  * whole count, onto the questions known (`questions` by id, `numbers` from number to id);
- * numbers not known, and an odd last element, are passed over. */
+ * numbers not known, counts that are not whole numbers, an odd last element, and anything
+ * but an array are passed over. */
 export const applyCounts = (counts, questions, numbers) => {
-  for (let i = 0; counts && i + 1 < counts.length; i += 2) {
+  if (!Array.isArray(counts)) return;
+  for (let i = 0; i + 1 < counts.length; i += 2) {
     const q = questions.get(numbers.get(counts[i]));
-    if (q) q.votes = counts[i + 1];
+    if (q && Number.isInteger(counts[i + 1])) q.votes = Math.max(0, counts[i + 1]);
   }
 };

@@ -8,6 +8,8 @@
 export const FIRST_RETRY = 500;
 export const LAST_RETRY = 10000;
 export const GAP_PATIENCE = 5000;
+/** Extensions a handshake may name, at most (ours are about twenty). */
+export const EXTENSIONS_LIMIT = 64;
 
 export class RoomSocket {
   /**
@@ -76,7 +78,9 @@ export class RoomSocket {
         const text = typeof event.data === 'string' ? event.data : new TextDecoder().decode(event.data);
         message = JSON.parse(text);
       } catch { return; }
-      if (message && typeof message.type === 'string') this.take(message);
+      if (!message || typeof message.type !== 'string') return;
+      // A message the page cannot make sense of is passed over; the socket goes on.
+      try { this.take(message); } catch (error) { console.error('qna: message passed over', error); }
     };
   }
 
@@ -114,7 +118,8 @@ export class RoomSocket {
     switch (m.type) {
       case 'handshake':
         this.connection = m.id;
-        this.extensions = Array.isArray(m.extensions) ? m.extensions : [];
+        this.extensions = Array.isArray(m.extensions)
+          ? m.extensions.filter((name) => typeof name === 'string').slice(0, EXTENSIONS_LIMIT) : [];
         this.gapAt = null;
         this.opened(m);
         break;

@@ -14,6 +14,8 @@ export const NEXT_UP_LIMIT = 50;
 export const LABEL_LIMIT = 20;
 export const LABEL_LENGTH_LIMIT = 40;
 export const ANNOUNCEMENT_LENGTH_LIMIT = 280;
+/** Pages of one snapshot, at most (as the terminal takes). */
+export const PARTS_LIMIT = 10000;
 
 export class RoomState {
   /**
@@ -46,27 +48,32 @@ export class RoomState {
 
   /**
    * One page of a snapshot. The room is replaced when its last page comes: true then.
-   * Pages of another `seq` start the gathering again.
+   * Pages of another `seq` (or count) start the gathering again; a page out of its bounds is
+   * passed over, as the terminal's reducer does.
    */
   snapshot(m) {
-    const parts = Number.isInteger(m.parts) && m.parts > 0 ? m.parts : 1;
-    if (!this.pages || this.pages.seq !== m.seq) this.pages = { seq: m.seq, parts, got: new Map() };
-    this.pages.got.set(m.part || 1, Array.isArray(m.questions) ? m.questions : []);
-    if (this.pages.got.size < this.pages.parts) return false;
+    const part = m.part ?? 1, parts = m.parts ?? 1;
+    if (!Number.isInteger(m.seq) || !Number.isInteger(parts) || !Number.isInteger(part)
+      || part < 1 || part > parts || parts > PARTS_LIMIT) return false;
+    if (!this.pages || this.pages.seq !== m.seq || this.pages.parts !== parts) {
+      this.pages = { seq: m.seq, parts, got: new Map() };
+    }
+    this.pages.got.set(part, questionsOf(m.questions));
+    if (this.pages.got.size < parts) return false;
+    // Made apart and put in place at once: nothing in a page can leave half a room.
     const before = this.questions;
-    this.questions = new Map();
-    this.numbers.clear();
-    this.voted = new Set();
-    for (const page of this.pages.got.values()) {
-      for (const q of page) {
-        this.learn(q, before.get(q.id));
-        if (q.voted) this.voted.add(q.id);
+    const questions = new Map(), numbers = new Map(), voted = new Set();
+    for (const index of [...this.pages.got.keys()].sort((a, b) => a - b)) {
+      for (const q of this.pages.got.get(index)) {
+        const copy = merged(q, before.get(q.id));
+        questions.set(copy.id, copy);
+        if (Number.isInteger(copy.n)) numbers.set(copy.n, copy.id);
+        if (q.voted === true) voted.add(copy.id);
       }
     }
-    this.pages = null;
-    this.seq = m.seq;
-    this.epoch = m.epoch || null;
-    this.highlighted = m.highlighted || null;
+    Object.assign(this, { questions, numbers, voted, pages: null, seq: m.seq });
+    this.epoch = typeof m.epoch === 'string' ? m.epoch : null;
+    this.highlighted = typeof m.highlighted === 'string' ? m.highlighted : null;
     this.announcement = announcementOf(m.announcement);
     this.nextUp = nextUpOf(m.nextUp);
     this.labels = labelsOf(m.labels) || [];
@@ -75,11 +82,9 @@ export class RoomState {
 
   /** An attendee's own questions and votes after the shared pages: true when applied. */
   own(m) {
-    if (m.seq !== this.seq) return false;
-    for (const q of m.questions || []) {
-      this.learn({ ...q, mine: true }, this.questions.get(q.id));
-    }
-    for (const n of m.voted || []) {
+    if (!this.known || m.seq !== this.seq) return false;
+    for (const q of questionsOf(m.questions)) this.learn({ ...q, mine: true });
+    for (const n of Array.isArray(m.voted) ? m.voted : []) {
       const id = this.numbers.get(n);
       if (id) this.voted.add(id);
     }
@@ -87,50 +92,53 @@ export class RoomState {
   }
 
   /**
-   * A delta: 'applied'; 'old' when it brings nothing past `seq` (or no snapshot came yet);
-   * 'gap' when changes are missing before it, which the page asks for by joining again from
-   * `seq` and `epoch` (nothing past a gap applies). A large delta comes in pages of one
-   * from/to: the last completes it.
+   * A delta: 'applied'; 'old' when it brings nothing past `seq` (or no snapshot came yet, or
+   * it names no changes); 'gap' when changes are missing before it, which the page asks for
+   * by joining again from `seq` and `epoch` (nothing past a gap applies). A large delta comes
+   * in pages of one from/to: the last completes it.
    */
   delta(m) {
-    if (this.seq === null || m.to <= this.seq) return 'old';
+    if (!this.known || !Number.isInteger(m.from) || !Number.isInteger(m.to) || m.to <= this.seq) {
+      return 'old';
+    }
     if (m.from > this.seq + 1) return 'gap';
-    for (const q of m.questions || []) {
+    for (const q of questionsOf(m.questions)) {
       const old = this.questions.get(q.id);
-      this.learn(q, old);
-      if (old && !old.answered && q.answered) this.answered(this.questions.get(q.id));
+      const now = this.learn(q, old);
+      if (old && !old.answered && now.answered) this.answered(now);
     }
     applyCounts(m.counts, this.questions, this.numbers);
-    for (const id of m.removed || []) {
+    for (const id of Array.isArray(m.removed) ? m.removed : []) {
       const q = this.questions.get(id);
-      if (q && this.keeps(id)) {
+      if (!q) continue;
+      if (this.keeps(id)) {
         q.state = 'dismissed';
-      } else if (this.questions.delete(id)) {
-        // Gone from the room: no longer answered now, nor voted for.
-        this.voted.delete(id);
-        if (this.highlighted === id) this.highlighted = null;
+        continue;
       }
+      // Gone from the room: no longer answered now, nor voted for, nor numbered.
+      this.questions.delete(id);
+      this.voted.delete(id);
+      if (this.highlighted === id) this.highlighted = null;
+      if (Number.isInteger(q.n) && this.numbers.get(q.n) === id) this.numbers.delete(q.n);
     }
-    if (m.highlight) this.highlighted = m.highlight.id || null;
+    if (m.highlight && typeof m.highlight === 'object') {
+      this.highlighted = typeof m.highlight.id === 'string' ? m.highlight.id : null;
+    }
     if (m.announcement) this.announcement = announcementOf(m.announcement);
     if (m.nextUp) this.nextUp = nextUpOf(m.nextUp);
     const labels = labelsOf(m.labels);
     if (labels) this.labels = labels;
-    if ((m.part || 1) === (m.parts || 1)) this.seq = m.to;
+    if ((m.part ?? 1) === (m.parts ?? 1)) this.seq = m.to;
     return 'applied';
   }
 
   /**
-   * A question as the server restates it: what the room knew of it that the message leaves
-   * out is kept (that it is this attendee's; an answer's text, sent only to the asker).
+   * A question as the server restates it, kept in the room: what the room knew of it that the
+   * message leaves out is kept (that it is this attendee's; an answer's text, sent only to the
+   * asker). Returns the room's copy.
    */
   learn(q, old = this.questions.get(q.id)) {
-    const copy = { ...q };
-    if (old && old.mine) copy.mine = true;
-    if (old && old.answer && copy.answer === undefined && copy.answered) {
-      copy.answer = old.answer;
-      copy.private = old.private;
-    }
+    const copy = merged(q, old);
     this.questions.set(copy.id, copy);
     if (Number.isInteger(copy.n)) this.numbers.set(copy.n, copy.id);
     return copy;
@@ -140,8 +148,31 @@ export class RoomState {
   static stateOf(q) { return q.state || (q.answered ? 'answered' : 'live'); }
 }
 
+// A question as a page can show it: an object with an id and a text; anything else a server
+// sends in its place is passed over.
+const isQuestion = (q) => !!q && typeof q === 'object' && typeof q.id === 'string'
+  && typeof q.content === 'string';
+const questionsOf = (list) => (Array.isArray(list) ? list.filter(isQuestion) : []);
+
+// `q` as restated, with what `old` knew that it leaves out.
+const merged = (q, old) => {
+  const copy = { ...q };
+  if (old && old.mine) copy.mine = true;
+  if (old && old.answer && copy.answer === undefined && copy.answered) {
+    copy.answer = old.answer;
+    copy.private = old.private;
+  }
+  return copy;
+};
+
+// Characters as people see them (grapheme clusters, as Swift counts them), where the browser
+// can tell; code points where it cannot.
+const segmenter = typeof Intl === 'object' && Intl.Segmenter ? new Intl.Segmenter() : null;
+const characters = (text) => (segmenter
+  ? Array.from(segmenter.segment(text), (piece) => piece.segment) : Array.from(text));
+
 // The first `limit` characters of a text.
-const cut = (text, limit) => Array.from(text).slice(0, limit).join('');
+const cut = (text, limit) => characters(text).slice(0, limit).join('');
 
 // The banner, cut to its length; null when none (cleared: `{}`, or an empty text).
 const announcementOf = (a) => {
