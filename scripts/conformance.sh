@@ -14,11 +14,8 @@
 set -euo pipefail
 suite=$1 bin=$2 venv=$3 out=$4
 mkdir -p "$out"
-# The suite's pinned environment, made once (setup.sh is idempotent but installs each time;
-# `make conformance-setup` makes it the same way).
-if [ ! -d "$venv/autobahntestsuite-testdata" ]; then
-  AUTOBAHN_VENV="$venv" bash "$suite/setup.sh"
-fi
+# The suite's pinned environment, made once.
+"$(dirname "$0")/conformance-setup.sh" "$suite" "$venv"
 grade=$(dirname "$0")/conformance-grade.sh
 jobs=${CONFORMANCE_JOBS:-$(($(nproc) + 1))}
 basic='1.*,2.*,3.*,4.*,5.*,6.*,7.*,9.*,10.*'
