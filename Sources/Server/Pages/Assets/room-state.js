@@ -43,6 +43,9 @@ export class RoomState {
     this.pages = null;
   }
 
+  /** The queue as attendees see it: its ids while the presenters show it, else none. */
+  get shownNextUp() { return this.nextUp.shown ? this.nextUp.ids : []; }
+
   /** Whether a snapshot has come: until then there is no room to show or to resume. */
   get known() { return this.seq !== null; }
 

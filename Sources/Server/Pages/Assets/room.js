@@ -42,8 +42,6 @@ const room = new RoomState({
   keeps: (id) => mine.has(id),
   answered: (q) => { if (mine.has(q.id)) tellAnswered(q); },
 });
-// Extension queue: the presenters' next questions, while they show them.
-const queued = () => (room.nextUp.shown ? room.nextUp.ids : []);
 // Extension labels: the label the list shows ('' for all).
 let labelFilter = '';
 // Joined on the current connection (what waits is sent then); the question on the wire.
@@ -286,7 +284,7 @@ function receive(m) {
 
 // The room changed: a snapshot, my part of it, or a delta (`before`: the room's highlight and
 // labels before it). The live region reads out a new question being answered.
-function roomChanged(kind, before) {
+function roomChanged(_kind, before) {
   if (before) {
     const now = room.highlighted && room.questions.get(room.highlighted);
     if (now && now.id !== before.highlighted) announce(`${word('Now answering:')} ${printable(now.content)}`);
@@ -456,7 +454,8 @@ function item(q) {
   meta.append(' ' + when.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
   if (isMine(q)) meta.append(` · ${word('yours')}`);
   if (q.edited === true) meta.append(` · ${word('edited by the presenter')}`);
-  const next = queued().indexOf(q.id);
+  // Extension queue: the presenters' next questions, while they show them.
+  const next = room.shownNextUp.indexOf(q.id);
   if (next >= 0) meta.append(` · ${word('next up')} ${next + 1}`);
   if (typeof q.label === 'string' && q.label) {
     const label = document.createElement('span');

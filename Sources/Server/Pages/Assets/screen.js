@@ -28,8 +28,7 @@ function render() {
   // A long question in a smaller size, so that all of it stays on the screen.
   $('now-text').className = now ? (now.content.length > 120 ? 'long' : '') : 'idle';
   // Extension queue: the presenters' next questions, when they show them.
-  const queued = (room.nextUp.shown ? room.nextUp.ids : [])
-    .map((id) => questions.get(id)).filter((q) => q && q.id !== highlighted);
+  const queued = room.shownNextUp.map((id) => questions.get(id)).filter((q) => q && q.id !== highlighted);
   const next = (queued.length ? queued : [...questions.values()]
     .filter((q) => RoomState.stateOf(q) === 'live' && !q.answered && q.id !== highlighted)
     .sort((a, b) => (b.votes - a.votes) || (a.createdAt - b.createdAt)))
