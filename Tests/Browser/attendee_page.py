@@ -267,8 +267,10 @@ def post_without_scripts(page, url, text):
         page.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
     deadline = time.time() + 10
     while time.time() < deadline:
-        history = page.call("Page.getNavigationHistory")
-        if "asked=" in history["entries"][history["currentIndex"]]["url"]:
+        # The form's post navigates the tab: asked while it does, the browser answers with an
+        # error ("Not attached to an active page"), and the next poll sees where it went.
+        history = page.try_call("Page.getNavigationHistory")
+        if "error" not in history and "asked=" in history["entries"][history["currentIndex"]]["url"]:
             return
         time.sleep(0.1)
     fail("the form post did not come back to the page")

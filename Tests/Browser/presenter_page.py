@@ -80,14 +80,20 @@ class Page:
         browser_call(self.browser_url, "Target.closeTarget", targetId=self.target)
 
     def call(self, method, **params):
+        result = self.try_call(method, **params)
+        if "error" in result:
+            fail(f"{method}: {result['error']}")
+        return result
+
+    def try_call(self, method, **params):
+        """The result, or {"error": …} as the browser answered (while a page navigates it may
+        answer "Not attached to an active page")."""
         self.next_id += 1
         self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
         while True:
             message = json.loads(self.socket.recv(timeout=30))
             if message.get("id") == self.next_id:
-                if "error" in message:
-                    fail(f"{method}: {message['error']}")
-                return message.get("result", {})
+                return {"error": message["error"]} if "error" in message else message.get("result", {})
 
     def watch(self):
         """Page events on; every Content-Security-Policy violation and every alert of every
