@@ -81,6 +81,9 @@ public enum QnAEffect: Sendable, Hashable {
   /// Put this `join` on the wire (servers with the room), before anything else after a
   /// handshake; if it fails, the next handshake sends another.
   case join(Join)
+  /// Extension `identityWork`: pay this price for a new identity on the join's connection,
+  /// then put the join on the wire with the work, still before anything after it.
+  case payAndJoin(Join, IdentityWork)
   /// Put this vote on the wire; if it fails, the next connection sends it again.
   case vote(Vote)
   /// Extension `identity`: keep this attendee id and credential for this server from now on.

@@ -47,6 +47,11 @@ extension QnAState {
     room.isAvailable = extensions.contains(ProtocolExtension.room)
     room.isCompact = extensions.contains(ProtocolExtension.counts)
     room.joined = false
+    room.identityWork =
+      extensions.contains(ProtocolExtension.identityWork)
+      ? message.identityWork.flatMap { $0.isPayable ? $0 : nil } : nil
+    room.workSent = false
+    room.workAsked = false
     if room.isAvailable {
       effects += join(message.id)
     } else if configuration.expectsRoom, !warnedAboutNoRoom {

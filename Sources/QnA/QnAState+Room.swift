@@ -14,15 +14,21 @@ extension QnAState {
     room.joinAgainAt = nil
     // A room without numbers cannot take counts by number: a compact server sends it whole.
     let catchesUp = !room.isCompact || room.numbered
-    return [
-      .join(
-        Join(
-          id: connectionID, attendee: attendeeID, credential: attendeeCredential,
-          name: attendeeName, since: catchesUp ? room.seq : nil,
-          epoch: catchesUp ? room.epoch : nil, counts: room.isCompact ? true : nil,
-          screen: configuration.screen && serverExtensions.contains(ProtocolExtension.audience)
-            ? true : nil))
-    ]
+    let screen = configuration.screen && serverExtensions.contains(ProtocolExtension.audience)
+    let join = Join(
+      id: connectionID, attendee: attendeeID, credential: attendeeCredential,
+      name: attendeeName, since: catchesUp ? room.seq : nil,
+      epoch: catchesUp ? room.epoch : nil, counts: room.isCompact ? true : nil,
+      screen: screen ? true : nil)
+    // A new identity is paid for (extension `identityWork`) before the join goes, once per
+    // connection; a screen needs none.
+    if !screen, !room.workSent, attendeeCredential == nil || room.workAsked,
+      let price = room.identityWork
+    {
+      room.workSent = true
+      return [.payAndJoin(join, price)]
+    }
+    return [.join(join)]
   }
 
   /// Extension `identity`: who the server says this attendee is (kept from now on), or
@@ -31,6 +37,15 @@ extension QnAState {
     guard joined.id == connectionID else { return [.log("ignored: joined for another connection")] }
     guard let attendee = joined.attendee, let credential = joined.credential else {
       let message = joined.message ?? "no reason given"
+      // Extension `identityWork`: a price named on the refusal is paid at once, once per
+      // connection (this client's credential was unknown there, or the price changed).
+      if let price = joined.work, price.isPayable, !room.workSent,
+        serverExtensions.contains(ProtocolExtension.identityWork), let connectionID
+      {
+        room.identityWork = price
+        room.workAsked = true
+        return [.log("room: paying for an identity (\(message))")] + join(connectionID)
+      }
       guard let seconds = joined.retryAfter else { return [.log("room: join refused: \(message)")] }
       room.joinAgainAt = now + Self.obeyed(retryAfter: seconds)
       return [.log("room: no identity yet (\(message)); joining again in \(seconds) s")]

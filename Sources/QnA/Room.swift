@@ -51,6 +51,13 @@ public struct Room: Sendable, Equatable {
   /// Extension `identity`: the server had no identity for this attendee yet and said when
   /// to join again.
   var joinAgainAt: Duration?
+  /// Extension `identityWork`: what a new identity costs on this connection, when the
+  /// server named a price a client can pay; whether this connection sent work already, and
+  /// whether the server asked for work though this client has a credential (it did not know
+  /// it).
+  var identityWork: IdentityWork?
+  var workSent = false
+  var workAsked = false
 
   package struct Assembly: Sendable, Equatable {
     var seq: Int

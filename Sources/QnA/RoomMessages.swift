@@ -30,12 +30,16 @@ public struct Join: Sendable, Hashable, Codable {
   /// Extension `audience`: this connection is a screen (a projector), which only watches:
   /// it is not counted and is told the room's size.
   public var screen: Bool?
+  /// Extension `identityWork`: the nonces that pay for a new identity on this connection
+  /// (`IdentityWork`), one per index; sent only by a client without a credential.
+  public var work: [UInt32]?
 
   public init(
     id: UUID, attendee: UUID, credential: UUID? = nil, name: String? = nil, since: Int? = nil,
-    epoch: UUID? = nil, counts: Bool? = nil, screen: Bool? = nil
+    epoch: UUID? = nil, counts: Bool? = nil, screen: Bool? = nil, work: [UInt32]? = nil
   ) {
     self.screen = screen
+    self.work = work
     self.id = id
     self.attendee = attendee
     self.credential = credential
@@ -58,11 +62,15 @@ public struct Joined: Sendable, Hashable, Codable {
   public var credential: UUID?
   public var message: String?
   public var retryAfter: Double?
+  /// Extension `identityWork`: on a refusal, the price that would have bought the identity
+  /// (the join had no work, or work that did not pay): join again with it, at once.
+  public var work: IdentityWork?
 
   public init(
     id: UUID, attendee: UUID? = nil, credential: UUID? = nil, message: String? = nil,
-    retryAfter: Double? = nil
+    retryAfter: Double? = nil, work: IdentityWork? = nil
   ) {
+    self.work = work
     self.id = id
     self.attendee = attendee
     self.credential = credential

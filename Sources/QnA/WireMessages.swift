@@ -72,14 +72,19 @@ public struct Handshake: Sendable, Hashable, Codable {
   /// Extension: the largest message, in bytes, this server reads (it closes with 1009 past
   /// it), so that a client splits what it sends in bulk (`resume`) to fit.
   public var maxMessageSize: Int?
+  /// Extension `identityWork`: what a new identity costs on this connection; absent where it
+  /// costs nothing (a client the server does not count by address, such as loopback).
+  public var identityWork: IdentityWork?
 
   public init(
-    id: UUID, extensions: [String]? = nil, session: SessionInfo? = nil, maxMessageSize: Int? = nil
+    id: UUID, extensions: [String]? = nil, session: SessionInfo? = nil,
+    maxMessageSize: Int? = nil, identityWork: IdentityWork? = nil
   ) {
     self.id = id
     self.extensions = extensions
     self.session = session
     self.maxMessageSize = maxMessageSize
+    self.identityWork = identityWork
   }
 }
 
@@ -117,6 +122,9 @@ public enum ProtocolExtension {
   public static let sessions = "sessions"
   /// The server issues each attendee's identity: `join.credential`, answered with `joined`.
   public static let identity = "identity"
+  /// A new identity is paid for with work, priced in the handshake (`IdentityWork`): `join`
+  /// carries `work`, and a refused `joined` names the price again.
+  public static let identityWork = "identityWork"
   /// The compact room, asked for in `join` (`counts`): questions numbered, count-only
   /// changes as numbers, snapshots shared with the attendee's marks in `roomOwn`.
   public static let counts = "counts"

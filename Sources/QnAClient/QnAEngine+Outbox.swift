@@ -19,6 +19,9 @@ extension QnAEngine {
     /// A message for the connection of `attempt` only (`resume`, `join`, `vote`): it names
     /// that connection; if it is gone, the next handshake makes new ones.
     case other(WireMessage, attempt: Int)
+    /// A join that pays for a new identity (extension `identityWork`): what comes after it
+    /// waits while the work is done, so that the server knows the asker first.
+    case paidJoin(Join, IdentityWork, attempt: Int)
   }
 
   func drainOutbox(_ messages: AsyncStream<Outgoing>) async {
@@ -38,6 +41,12 @@ extension QnAEngine {
         }
       case .other(let message, let attempt):
         _ = await write(message, onAttempt: attempt)
+      case .paidJoin(var join, let price, let attempt):
+        guard join.id == state.connectionID else { continue }
+        let started = clock.now
+        join.work = await IdentityWorkSolver.nonces(for: price, connection: join.id)
+        log("room: paid for an identity in \(clock.now - started)")
+        _ = await write(.join(join), onAttempt: attempt)
       }
     }
   }

@@ -82,7 +82,7 @@ public actor QnAEngine {
   let client: WebSocketClient
   /// The client's events with messages decoded (or undecodable, said so) by the wire codec.
   let channel: TypedChannel<WireMessage, WireMessage>
-  private let clock: any SessionClock
+  let clock: any SessionClock
   let codec = WireCodec()
   let sendsBinary: Bool
   /// `nil` also when another client holds the file (this run then keeps questions in memory).
@@ -292,6 +292,8 @@ public actor QnAEngine {
         outbox.yield(.question(message, token, attempt: openAttempt))
       case .resume(let message): outbox.yield(.other(.resume(message), attempt: openAttempt))
       case .join(let message): outbox.yield(.other(.join(message), attempt: openAttempt))
+      case .payAndJoin(let message, let price):
+        outbox.yield(.paidJoin(message, price, attempt: openAttempt))
       case .vote(let message): outbox.yield(.other(.vote(message), attempt: openAttempt))
       case .keepIdentity(let attendee, let credential):
         keepIdentity(attendee: attendee, credential: credential)

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandLineValues
 import Foundation
 import Logging
+import QnA
 import QnALogHandlers
 import QnAServer
 import QnAStore
@@ -115,11 +116,19 @@ struct QnAServerCommand: AsyncParsableCommand {
   var voteRateLimit: Int?
   @Option(
     help: """
-      New attendee identities one client address may be issued at once, refilled at that \
-      many per --new-attendee-window; past it a new attendee sees the room and may vote a \
-      little later (default \(Self.defaults.newAttendeeRateLimit)).
+      New attendee identities one client address may be issued without work at once (clients \
+      that cannot pay --identity-work-bits), refilled at that many per \
+      --new-attendee-window; past it a new attendee sees the room and may vote a little \
+      later (default \(Self.defaults.newAttendeeRateLimit)).
       """)
   var newAttendeeRateLimit: Int?
+  @Option(
+    help: """
+      What a new identity costs a client behind a counted address: leading zero bits of \
+      each of \(IdentityWork.standard.count) SHA-256 hashes, 1–\(IdentityWork.maxBits); 0 for \
+      no price (default \(Self.defaults.identityWorkBits)).
+      """)
+  var identityWorkBits: Int?
   @Option(
     help: """
       Time in which --new-attendee-rate-limit identities are issued again \
@@ -301,6 +310,10 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.newAttendeeRateLimit = newAttendeeRateLimit ?? configuration.newAttendeeRateLimit
     configuration.newAttendeeWindow =
       try newAttendeeWindow.map(DurationValue.parse) ?? configuration.newAttendeeWindow
+    configuration.identityWorkBits = identityWorkBits ?? configuration.identityWorkBits
+    guard (0...IdentityWork.maxBits).contains(configuration.identityWorkBits) else {
+      throw ValidationError("--identity-work-bits must be 0–\(IdentityWork.maxBits)")
+    }
     configuration.rateWindow = try rateWindow.map(DurationValue.parse) ?? configuration.rateWindow
     configuration.maxConnections = maxConnections ?? configuration.maxConnections
     configuration.allowedOrigins = try allowedOrigin.map(Self.origin)

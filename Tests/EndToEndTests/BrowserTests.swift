@@ -53,3 +53,16 @@ extension AttendeeBrowserTests {
     #expect(run.status == 0, "\(run.output.suffix(4000))\n\(run.errors)")
   }
 }
+
+extension AttendeeBrowserTests {
+  /// Tests/Browser/paid_identity.py, in a network namespace of its own: behind one address the
+  /// server counts, on its defaults, with the lane of clients that cannot pay spent, the page
+  /// pays for its identity in Web Workers (extension `identityWork`) and asks as itself.
+  @Test func thePagePaysForItsIdentityBehindOneAddress() throws {
+    let script = PeerProcess.packageRoot.appendingPathComponent("Tests/Browser/paid_identity.py")
+    let run = try ProgramRun(
+      "/usr/bin/unshare",
+      ["-n", PeerProcess.python, script.path, "--qna-server", QnAServerProcess.path])
+    #expect(run.status == 0, "\(run.output.suffix(4000))\n\(run.errors)")
+  }
+}

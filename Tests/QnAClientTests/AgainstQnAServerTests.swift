@@ -32,3 +32,33 @@ struct AgainstQnAServerTests {
     #expect(String(decoding: output, as: UTF8.self).hasPrefix("ok: 2 asked"))
   }
 }
+
+/// `qna --headless` behind one address the server counts, on its defaults (issue 46): more
+/// clients at once than the lane of those that cannot pay (10), each paying for its identity
+/// (extension `identityWork`), each issued one. In a network namespace of its own, where the
+/// address is not loopback (Tests/Interop/behind_one_address.sh).
+@Suite("qna --headless behind one address")
+struct BehindOneAddressTests {
+  @Test func everyClientPaysForItsIdentityAndGetsOne() async throws {
+    let clients = 14
+    let script = PeerProcess.packageRoot.appendingPathComponent(
+      "Tests/Interop/behind_one_address.sh"
+    ).path
+    let child = try ChildProcess(
+      "/usr/bin/unshare",
+      ["-n", "/bin/sh", script, AgainstQnAServerTests.binaries.path, String(clients)])
+    let output = await onOwnThread { child.stdout.readDataToEndOfFile() }
+    let errors = await onOwnThread { child.stderr.readDataToEndOfFile() }
+    #expect(await onOwnThread { child.wait() } == 0, "\(String(decoding: errors, as: UTF8.self))")
+    let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count == clients, "\(lines)")
+    var attendees: Set<Substring> = []
+    for line in lines {
+      // "client N exit STATUS identity ATTENDEE CREDENTIAL"
+      let words = line.split(separator: " ")
+      #expect(words.count == 7 && words[3] == "0", "\(line)")
+      if words.count == 7 { attendees.insert(words[5]) }
+    }
+    #expect(attendees.count == clients)
+  }
+}

@@ -45,6 +45,6 @@ struct PageAssetsTests {
         imported.insert(module)
       }
     }
-    #expect(imported == ["common.js", "room-socket.js", "room-state.js"])
+    #expect(imported == ["common.js", "room-socket.js", "room-state.js", "identity-work.js"])
   }
 }

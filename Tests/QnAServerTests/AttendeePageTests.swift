@@ -109,11 +109,15 @@ struct AttendeePageTests {
     #expect(try await member.own().questions.map(\.content) == ["Asked by the form"])
   }
 
-  /// A budget of 2 new attendees (not the default 200) so that the third post meets it; from
-  /// an address behind a trusted proxy, because loopback is not counted.
-  @Test func formPostsShareTheAddresssBudgetForNewAttendees() async throws {
+  /// The form's lane is its own (issue 46): its askers neither vote nor count, so its posts
+  /// take from the address's form questions, not from the new identities sockets may have
+  /// without work. The form's budget is cut to 2 (not the default 20) so that the third post
+  /// meets it, and the sockets' lane to 1, so that a post taking from it would show; from an
+  /// address behind a trusted proxy, because loopback is not counted.
+  @Test func formPostsHaveALaneOfTheirOwn() async throws {
     let server = try await ServerUnderTest {
-      $0.newAttendeeRateLimit = 2
+      $0.rateLimit = 2
+      $0.newAttendeeRateLimit = 1
       $0.trustedProxies = ["127.0.0.1"]
     }
     defer { Task { await server.stop() } }
@@ -129,6 +133,12 @@ struct AttendeePageTests {
       }
     }
     #expect(statuses == [303, 303, 429])
+    // The sockets' lane is untouched: a socket of that address gets its identity.
+    var venue = ClientConfiguration(pingInterval: nil)
+    venue.handshake.extraHeaders.append(name: "X-Forwarded-For", value: "203.0.113.9")
+    let member = try await RoomMember.join(server, as: UUID(), configuration: venue)
+    #expect(try await member.joined().credential != nil)
+    await member.socket.close()
     // Another address has its own budget.
     let other = try await server.http(
       "POST", "/room/ask", body: "content=Elsewhere",

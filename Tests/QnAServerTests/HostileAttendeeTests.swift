@@ -105,8 +105,9 @@ struct HostileAttendeeTests {
     await alice.socket.close()
   }
 
-  /// New identities come from the address's budget (200 at once by default); past it a new
-  /// attendee still sees the room, is told when to join again, and its votes wait. An
+  /// New identities without work (extension `identityWork`) come from the address's lane
+  /// for clients that cannot pay (10 at once by default); past it a new attendee still sees
+  /// the room, is told when to join again, and its votes wait. An
   /// attendee coming back with its credential takes nothing from the budget. The address is
   /// a forwarded one, behind a trusted proxy on loopback (loopback itself is not counted).
   @Test func newIdentitiesPerAddressAreBoundedAndReturningOnesAreFree() async throws {

@@ -20,20 +20,29 @@ struct RoomMember {
 
   /// Connects to `path` (a session's socket, or the default one) and joins as `attendee`,
   /// catching up from `since` when given. Coming back as an attendee the server knows takes
-  /// the `credential` it issued (`credential()` on the earlier member).
+  /// the `credential` it issued (`credential()` on the earlier member). `pays`: the join
+  /// carries the work for the price the handshake names (extension `identityWork`), as the
+  /// page and `qna` do; without, as a client that cannot pay.
   static func join(
     _ server: ServerUnderTest, as attendee: UUID, credential: UUID? = nil, since: Int? = nil,
     epoch: UUID? = nil, counts: Bool? = nil, path: String = "/socket",
-    configuration: ClientConfiguration = ClientConfiguration(pingInterval: nil)
+    configuration: ClientConfiguration = ClientConfiguration(pingInterval: nil), pays: Bool = false
   ) async throws -> RoomMember {
     let socket = try Attendee("ws://127.0.0.1:\(server.port)\(path)", configuration: configuration)
-    let connection = try await socket.handshake()
+    let handshake = try await socket.handshakeMessage()
+    let connection = handshake.id
+    let price = pays ? handshake.identityWork : nil
     try await socket.send(
       .join(
         Join(
           id: connection, attendee: attendee, credential: credential, since: since,
-          epoch: epoch, counts: counts)))
+          epoch: epoch, counts: counts, work: price.map { Self.pay($0, on: connection) })))
     return RoomMember(socket: socket, connection: connection, attendee: attendee)
+  }
+
+  /// The nonces that pay `price` on `connection`.
+  static func pay(_ price: IdentityWork, on connection: UUID) -> [UInt32] {
+    (0..<price.count).map { price.solve(connection: connection, index: $0) ?? 0 }
   }
 
   /// The `index`-th `joined` this member got (extension `identity`).

@@ -130,11 +130,15 @@ final class Attendee: Sendable {
   }
 
   func handshake() async throws -> UUID {
+    try await handshakeMessage().id
+  }
+
+  func handshakeMessage() async throws -> Handshake {
     let message = try await waitForMessage("handshake") {
       if case .handshake = $0 { true } else { false }
     }
     guard case .handshake(let body) = message else { throw ServerTestError.unexpected(message) }
-    return body.id
+    return body
   }
 
   func response(occurrence index: Int = 0) async throws -> QuestionResponse {

@@ -148,3 +148,70 @@ test('the socket is on the page’s origin, secure under https', () => {
   assert.equal(socketURL('/s/ABC/socket', { protocol: 'https:', host: 'q.example.org' }), 'wss://q.example.org/s/ABC/socket');
   assert.equal(socketURL('/socket', { protocol: 'http:', host: '127.0.0.1:8080' }), 'ws://127.0.0.1:8080/socket');
 });
+
+/** A start whose payments wait until the test settles them, with the page's credential given. */
+const startPaying = (credential) => {
+  FakeSocket.made = [];
+  const env = environment();
+  const payments = [];
+  env.pay = (price, connection) => new Promise((resolve) => payments.push({ price, connection, resolve }));
+  const told = [];
+  const client = new RoomSocket({
+    url: 'ws://hall/socket', room: new RoomState(), environment: env,
+    join: () => ({ attendee: 'ME', ...(credential ? { credential } : {}) }),
+    opened: () => { client.join(); client.send({ type: 'newQuestion', id: client.connection, content: 'Q' }); },
+    received: (m) => told.push(m),
+  });
+  client.connect();
+  const socket = FakeSocket.made.at(-1);
+  socket.open();
+  return { client, socket, payments, told };
+};
+const paid = { type: 'handshake', id: 'C1', extensions: ['room', 'identityWork'], identityWork: { bits: 15, count: 16 } };
+const settle = async (payment, nonces) => { payment.resolve(nonces); await Promise.resolve(); };
+
+test('a new identity is paid for before the join, and what the page sends meanwhile follows it', async () => {
+  const { socket, payments } = startPaying(null);
+  socket.hear(paid);
+  assert.deepEqual(socket.sent, [], 'nothing before the join is paid');
+  assert.deepEqual(payments.map(({ price, connection }) => ({ price, connection })),
+    [{ price: { bits: 15, count: 16 }, connection: 'C1' }]);
+  await settle(payments[0], [1, 2]);
+  assert.deepEqual(socket.sent.map((m) => m.type), ['join', 'newQuestion']);
+  assert.deepEqual(socket.sent[0].work, [1, 2]);
+});
+
+test('a page with a credential pays nothing, unless the server asks; a server that does not announce it is not paid', async () => {
+  const known = startPaying('CRED');
+  known.socket.hear(paid);
+  assert.deepEqual(known.socket.sent.map((m) => m.type), ['join', 'newQuestion']);
+  assert.equal(known.socket.sent[0].work, undefined);
+  // The credential was unknown there: the refusal's price is paid once, at once.
+  known.socket.hear({ type: 'joined', id: 'C1', message: 'no', retryAfter: 3, work: { bits: 15, count: 16 } });
+  assert.equal(known.payments.length, 1);
+  await settle(known.payments[0], [7]);
+  assert.deepEqual(known.socket.sent.at(-1).work, [7]);
+  assert.deepEqual(known.told, [], 'the paid refusal is not the page\'s');
+  // Refused again: not paid twice on one connection; the page hears it.
+  known.socket.hear({ type: 'joined', id: 'C1', message: 'no', work: { bits: 15, count: 16 } });
+  assert.equal(known.payments.length, 1);
+  assert.equal(known.told.length, 1);
+
+  const old = startPaying(null);
+  old.socket.hear({ ...paid, extensions: ['room'] });
+  assert.deepEqual(old.socket.sent.map((m) => m.type), ['join', 'newQuestion']);
+  assert.equal(old.payments.length, 0);
+});
+
+test('a hostile price is not paid, and a payment for a dropped connection sends nothing', async () => {
+  const hostile = startPaying(null);
+  hostile.socket.hear({ ...paid, identityWork: { bits: 40, count: 16 } });
+  assert.equal(hostile.payments.length, 0);
+  assert.equal(hostile.socket.sent[0].work, undefined);
+
+  const dropped = startPaying(null);
+  dropped.socket.hear(paid);
+  dropped.socket.drop();
+  await settle(dropped.payments[0], [1]);
+  assert.deepEqual(dropped.socket.sent, []);
+});

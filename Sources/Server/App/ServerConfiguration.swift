@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import QnA
 import QnAGuards
 import QnARoom
 import QnAStore
@@ -35,14 +36,17 @@ public struct ServerConfiguration: Sendable {
   /// Votes one attendee may cast (or take back) at once, refilled at that many per
   /// `rateWindow`: more than anyone clicks, fewer than a script that floods.
   public var voteRateLimit = 50
-  /// New attendees (credentials issued by extension `identity`) one client address may get at
-  /// once, refilled at that many per `newAttendeeWindow`; past it a join sees the room and gets
-  /// its identity later (`joined` with `retryAfter`). Attendees coming back with their
-  /// credential take none; loopback and trusted proxies themselves are not counted. Each new
-  /// identity is one more vote per question, so the refill is slow: a room arriving through
-  /// one NAT gets 200 at once, then 200 a minute.
-  public var newAttendeeRateLimit = 200
+  /// New attendees (credentials issued by extension `identity`) one client address may get
+  /// without work (extension `identityWork`) at once, refilled at that many per
+  /// `newAttendeeWindow`; past it a join sees the room and gets its identity later (`joined`
+  /// with `retryAfter`, and the price in work). The lane of clients that cannot pay: the
+  /// crowd's pages and `qna` pay, so it stays small. Attendees coming back with their
+  /// credential take none; loopback and trusted proxies themselves are not counted.
+  public var newAttendeeRateLimit = 10
   public var newAttendeeWindow: Duration = .seconds(60)
+  /// Leading zero bits of each of `IdentityWork.standard.count` hashes a new identity costs
+  /// on a counted address (0: no price, every new identity from `newAttendeeRateLimit`).
+  public var identityWorkBits = IdentityWork.standard.bits
   /// How long the room's changes are gathered into one delta after the first goes out:
   /// 2,000 attendees voting then cost one broadcast per window, not one per vote.
   public var roomWindow: Duration = .milliseconds(100)
@@ -165,6 +169,9 @@ extension ServerConfiguration {
     settings.window = roomWindow
     settings.newAttendeesPerAddress = newAttendeeRateLimit
     settings.newAttendeeWindow = newAttendeeWindow
+    settings.identityWork =
+      identityWorkBits > 0
+      ? IdentityWork(bits: identityWorkBits, count: IdentityWork.standard.count) : nil
     settings.compactRoom = !legacyBroadcast
     settings.questionsPerPerson = rateLimit
     settings.votesPerPerson = voteRateLimit

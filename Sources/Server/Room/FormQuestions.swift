@@ -4,8 +4,9 @@ import QnAStore
 
 /// A question posted by the attendee page's form, where scripts are off: no socket, so no
 /// identity to prove. Each new question is asked by a new anonymous attendee (named if the
-/// form says so), minted from its address's budget for new attendees, the budget a crowd
-/// behind one address shares; the form's token makes a resubmitted form ask once.
+/// form says so) who can neither vote nor be counted, so the form's lane is its own: the
+/// address's form questions (`formQuestions`), not the new identities sockets pay for; the
+/// form's token makes a resubmitted form ask once.
 package struct FormQuestions: Sendable {
   package let room: SessionRoom
 
@@ -53,9 +54,6 @@ package struct FormQuestions: Sendable {
       guard open else { return .failure(.closed) }
       let now = room.environment.uptime()
       if let wait = room.formQuestions.take(address ?? Self.unattributed, now: now) {
-        return .failure(.tryAgain(after: wait))
-      }
-      if let address, let wait = room.identities.take(address, now: now) {
         return .failure(.tryAgain(after: wait))
       }
       if let refusal = room.hooks.refusal(content) { return .failure(.refused(refusal)) }

@@ -69,16 +69,22 @@ extension SessionRoom {
       ProtocolExtension.announcements, ProtocolExtension.queue, ProtocolExtension.labels,
     ]
     let compact = settings.compactRoom ? [ProtocolExtension.counts] : []
+    let work = settings.identityWork != nil ? [ProtocolExtension.identityWork] : []
     return Handshake(
       id: connection.id,
-      extensions: extensions + compact
+      extensions: extensions + compact + work
         + (connection.isPresenter
           ? [
             ProtocolExtension.presenter, ProtocolExtension.wordFilter, ProtocolExtension.moderation,
           ]
           : []),
       session: session.map { SessionInfo(code: $0.code, title: $0.title, open: $0.open) },
-      maxMessageSize: settings.maxMessageSize)
+      maxMessageSize: settings.maxMessageSize, identityWork: identityWork(for: connection))
+  }
+
+  /// What a new identity costs on `connection`: nothing where its address is not counted.
+  package func identityWork(for connection: SocketConnection) -> IdentityWork? {
+    connection.address == nil || connection.isPresenter ? nil : settings.identityWork
   }
 }
 
@@ -94,6 +100,8 @@ package enum RoomReplies {
     "This session does not take that question: it has words the organisers filter out."
   package static let tooManyNewAttendees =
     "Too many new attendees from your network at once: votes count once you have joined."
+  /// A join whose work (extension `identityWork`) does not pay for its new identity.
+  package static let unpaidIdentity = "The work sent for a new identity does not check out."
   /// After a failed write, the client waits this long before sending again.
   package static let storageRetry: Duration = .seconds(1)
 

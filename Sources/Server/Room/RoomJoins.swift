@@ -70,8 +70,8 @@ package struct RoomJoins: Sendable {
   /// Who the join's sender is: the id it claims, proved by its credential, or issued the one
   /// already issued for it while no join has proved it; else that id with a new credential,
   /// if it has none yet, or a new id (someone else's id, or a client that lost a credential
-  /// it had proved). Only new credentials come from its address's budget. `nil` when none
-  /// can be had now; the client was told when to ask again.
+  /// it had proved). Only new credentials cost work or come from its address's budget.
+  /// `nil` when none can be had now; the client was told what it costs, or when to ask again.
   private func identify(_ join: Join, name: String?, from connection: SocketConnection) async
     -> SocketConnection.Identity?
   {
@@ -91,12 +91,7 @@ package struct RoomJoins: Sendable {
         return .init(attendee: attendee, credential: credential, claimed: join.attendee, name: name)
       case .needsMint, .taken: break
       }
-      if let address = connection.address,
-        let wait = room.identities.take(address, now: room.environment.uptime())
-      {
-        refuse(connection, RoomReplies.tooManyNewAttendees, retryAfter: wait)
-        return nil
-      }
+      guard mayMint(join, on: connection) else { return nil }
       let mint = room.environment.makeID()
       // Someone else's id: this client gets one of its own. Twice at most: a fresh id is
       // taken only by a race with another instance that made the same one.
@@ -118,6 +113,26 @@ package struct RoomJoins: Sendable {
     return nil
   }
 
+  /// Whether `connection` may have a new identity: free where its address is not counted;
+  /// else paid for with the join's work (extension `identityWork`), or taken from the
+  /// address's small budget for clients that cannot pay. Refused in `joined` otherwise, with
+  /// the price and, when the budget is spent, when to ask again.
+  private func mayMint(_ join: Join, on connection: SocketConnection) -> Bool {
+    guard let address = connection.address else { return true }
+    let price = room.identityWork(for: connection)
+    if let price, let nonces = join.work {
+      // At most `IdentityWork.maxCount` hashes, and at most the socket's joins' worth.
+      if price.isProved(by: nonces, connection: connection.id) { return true }
+      refuse(connection, RoomReplies.unpaidIdentity, work: price)
+      return false
+    }
+    if let wait = room.identities.take(address, now: room.environment.uptime()) {
+      refuse(connection, RoomReplies.tooManyNewAttendees, retryAfter: wait, work: price)
+      return false
+    }
+    return true
+  }
+
   private func tell(_ connection: SocketConnection, _ identity: SocketConnection.Identity) {
     room.send(
       .joined(
@@ -127,12 +142,14 @@ package struct RoomJoins: Sendable {
   }
 
   private func refuse(
-    _ connection: SocketConnection, _ message: String, retryAfter: Duration? = nil
+    _ connection: SocketConnection, _ message: String, retryAfter: Duration? = nil,
+    work: IdentityWork? = nil
   ) {
     room.send(
       .joined(
         Joined(
-          id: connection.id, message: message, retryAfter: retryAfter.map(RoomReplies.seconds))),
+          id: connection.id, message: message, retryAfter: retryAfter.map(RoomReplies.seconds),
+          work: work)),
       to: connection)
   }
 

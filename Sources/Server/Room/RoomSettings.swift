@@ -1,4 +1,5 @@
 import Foundation
+import QnA
 
 /// What the room needs of the server's settings: the app's `ServerConfiguration` makes it.
 package struct RoomSettings: Sendable {
@@ -13,9 +14,12 @@ package struct RoomSettings: Sendable {
   package var maxMessageSize = 16 * 1024
   /// How long the room's changes are gathered into one delta.
   package var window: Duration = .milliseconds(100)
-  /// New attendee credentials one address may be issued at once, refilled at this many per
-  /// `newAttendeeWindow` (loopback and the trusted proxies are not counted).
-  package var newAttendeesPerAddress = 200
+  /// New attendee credentials one address may be issued without work at once, refilled at
+  /// this many per `newAttendeeWindow` (loopback and the trusted proxies are not counted).
+  package var newAttendeesPerAddress = 10
+  /// What a new identity costs a counted address's client that can pay it (extension
+  /// `identityWork`); `nil`: nothing, and every new identity comes from the budget above.
+  package var identityWork: IdentityWork? = .standard
   package var newAttendeeWindow: Duration = .seconds(60)
   /// The compressors every socket's frames share (`nil`: none negotiates compression here,
   /// or the library compresses per socket).

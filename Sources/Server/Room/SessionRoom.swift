@@ -17,7 +17,8 @@ package final class SessionRoom: Sendable {
   package let environment: ServerEnvironment
   package let metrics: ServerMetrics
   package let hooks: RoomHooks
-  /// New attendees' credentials per address, shared by every session of the instance.
+  /// New attendees' credentials per address for clients that send no work (extension
+  /// `identityWork`), shared by every session of the instance.
   package let identities: AddressBudgets
   /// The form's questions per address, shared by every session of the instance.
   package let formQuestions: AddressBudgets

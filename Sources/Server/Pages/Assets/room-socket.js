@@ -3,6 +3,7 @@
 // messages given to its RoomState, and reconnecting with backoff and jitter. The page says
 // how it joins and what it does with the rest. Timers, randomness and the WebSocket class
 // come from `environment`, so that Tests/Web drives it without a browser.
+import { isPayable, pay } from './identity-work.js';
 
 /** The first wait before reconnecting, the longest, and how long a gap's join is awaited. */
 export const FIRST_RETRY = 500;
@@ -38,6 +39,7 @@ export class RoomSocket {
       now: Date.now,
       setTimeout: (f, ms) => globalThis.setTimeout(f, ms),
       clearTimeout: (t) => globalThis.clearTimeout(t),
+      pay,
       ...environment,
     };
     this.socket = null;
@@ -48,6 +50,19 @@ export class RoomSocket {
     this.timer = null;
     this.stopped = false;
     this.gapAt = null;
+    this.resetWork(null);
+  }
+
+  /**
+   * Extension identityWork, per connection: the price of a new identity here (null: free),
+   * whether this connection paid already, whether the server asked though the page has a
+   * credential (it did not know it), and the messages held while the join waits for its work.
+   */
+  resetWork(price) {
+    this.work = isPayable(price) ? { bits: price.bits, count: price.count } : null;
+    this.workSent = false;
+    this.workAsked = false;
+    this.held = null;
   }
 
   has(name) { return this.extensions.includes(name); }
@@ -65,6 +80,7 @@ export class RoomSocket {
     socket.onclose = () => {
       if (socket !== this.socket) return;
       this.socket = null;
+      this.held = null;
       if (this.stopped) return;
       this.closed();
       // Backoff with jitter: a room dropped together does not come back as one wave.
@@ -96,9 +112,13 @@ export class RoomSocket {
     this.env.clearTimeout(this.timer);
   }
 
-  /** Sends a message while the socket is open; false when it is not. */
+  /**
+   * Sends a message while the socket is open; false when it is not. While a join pays for its
+   * identity, messages after it wait, in order, so that the server knows who sends them.
+   */
   send(message) {
     if (!this.isOpen) return false;
+    if (this.held) { this.held.push(message); return true; }
     this.socket.send(JSON.stringify(message));
     return true;
   }
@@ -110,7 +130,22 @@ export class RoomSocket {
 
   /** Joins the room, from `from` (default: where this page is). */
   join(from = this.resumeFrom()) {
-    return this.send({ type: 'join', id: this.connection, ...this.fields(this.extensions), ...from });
+    const join = { type: 'join', id: this.connection, ...this.fields(this.extensions), ...from };
+    // A new identity is paid for first, once per connection; a screen needs none.
+    if (!this.work || this.workSent || join.screen || (join.credential && !this.workAsked) || !this.isOpen) {
+      return this.send(join);
+    }
+    this.workSent = true;
+    this.held = [];
+    const socket = this.socket, connection = this.connection;
+    this.env.pay(this.work, connection).then((nonces) => {
+      if (socket !== this.socket || connection !== this.connection || !this.isOpen) return;
+      const held = this.held || [];
+      this.held = null;
+      this.send(nonces ? { ...join, work: nonces } : join);
+      for (const message of held) this.send(message);
+    });
+    return true;
   }
 
   take(m) {
@@ -121,7 +156,19 @@ export class RoomSocket {
         this.extensions = Array.isArray(m.extensions)
           ? m.extensions.filter((name) => typeof name === 'string').slice(0, EXTENSIONS_LIMIT) : [];
         this.gapAt = null;
+        this.resetWork(this.has('identityWork') ? m.identityWork : null);
         this.opened(m);
+        break;
+      case 'joined':
+        // A refusal naming a price is paid at once, once per connection; its retryAfter is
+        // for clients that cannot pay.
+        if (!m.credential && isPayable(m.work) && this.has('identityWork') && !this.workSent) {
+          this.work = { bits: m.work.bits, count: m.work.count };
+          this.workAsked = true;
+          this.join();
+          return;
+        }
+        this.received(m);
         break;
       case 'room':
         if (!room.snapshot(m)) return;
