@@ -84,6 +84,46 @@ async def handshake(ws):
     return message["id"], message.get("extensions") or []
 
 
+def price_of(handshake_or_refusal, key):
+    """The price of a new identity a handshake (`identityWork`) or a refusal (`work`) names."""
+    price = handshake_or_refusal.get(key)
+    return price if isinstance(price, dict) and "bits" in price and "count" in price else None
+
+
+class Solver:
+    """Pays identities with Benchmarks/crowd/work_solver.c in a child process (one request at
+    a time; each process of the crowd or the attacker has its own). Keeps what paying cost."""
+
+    def __init__(self, path, nice=0):
+        self.path, self.nice, self.process, self.lock = path, nice, None, asyncio.Lock()
+        self.paid, self.seconds = 0, 0.0
+
+    def cpu_seconds(self):
+        """The solver's CPU time so far (user and system), from /proc."""
+        if self.process is None:
+            return 0.0
+        try:
+            with open(f"/proc/{self.process.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
+    async def pay(self, connection, price):
+        async with self.lock:
+            if self.process is None:
+                self.process = await asyncio.create_subprocess_exec(
+                    self.path, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                    preexec_fn=(lambda: os.nice(self.nice)) if self.nice else None)
+            started = now()
+            self.process.stdin.write(f"{connection} {price['bits']} {price['count']}\n".encode())
+            await self.process.stdin.drain()
+            line = await self.process.stdout.readline()
+            self.seconds += now() - started
+            self.paid += 1
+            return [int(n) for n in line.split()]
+
+
 # The room's messages are most of what a socket reads, and a snapshot page is 12 KB of
 # questions: their type and page numbers are read without decoding the page. A question's
 # text is a JSON string (its quotes escaped), so these keys can only be the message's own.
@@ -172,6 +212,7 @@ class Attendee:
         self.connects = self.connect_failures = 0
         self.vote_error = self.question_error = self.identity_error = self.last_error = None
         self.page_error = None
+        self.paying = None
 
     @property
     def finished(self):
@@ -182,7 +223,7 @@ class Attendee:
             "index", "kind", "arrival", "t_page", "t_handshake", "t_identity", "t_room", "t_vote",
             "t_question", "t_closed", "joins", "join_refusals", "vote_refusals",
             "question_refusals", "connects", "connect_failures", "vote_error", "question_error",
-            "identity_error", "last_error", "page_error")}
+            "identity_error", "last_error", "page_error", "paying")}
         return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in out.items()
                 if v not in (None, 0) or k in ("index", "arrival")}
 
@@ -194,6 +235,7 @@ class Crowd:
         self.attendees = []
         self.refusals = Tally()
         self.http = None
+        self.solver = Solver(cfg["solver"])
 
     def rel(self):
         return now() - self.t0
@@ -243,17 +285,27 @@ class Crowd:
             a.t_closed = self.rel()
 
     async def converse(self, a, ws):
-        connection, extensions = await handshake(ws)
+        first = json.loads(await asyncio.wait_for(ws.recv(), HANDSHAKE_TIMEOUT))
+        connection, extensions = first["id"], first.get("extensions") or []
         if a.t_handshake is None:
             a.t_handshake = self.rel()
         counts = "counts" in extensions
+        price = price_of(first, "identityWork") if "identityWork" in extensions else None
+        paid = False
 
-        async def join():
+        async def join(asked=False):
+            nonlocal paid
             message = {"type": "join", "id": connection, "attendee": a.attendee}
             if a.credential:
                 message["credential"] = a.credential
             if counts:
                 message["counts"] = True
+            # As the page: a new identity is paid for first, once per connection.
+            if price and not paid and (not a.credential or asked):
+                paid = True
+                started = now()
+                message["work"] = await self.solver.pay(connection, price)
+                a.paying = (a.paying or 0) + now() - started
             a.joins += 1
             await ws.send(json.dumps(message))
 
@@ -303,6 +355,9 @@ class Crowd:
                     identity = True
                     if a.t_identity is None:
                         a.t_identity = self.rel()
+                elif price_of(m, "work") and "identityWork" in extensions and not paid:
+                    price = price_of(m, "work")
+                    await join(asked=True)
                 elif m.get("retryAfter") is not None:
                     a.join_refusals += 1
                     self.refusals.add("join", m.get("message"))
@@ -499,6 +554,10 @@ class Attacker:
         self.refusals = Tally()
         self.samples = []
         self.serial = 0
+        # Niced: on a machine the attacker shares with the server and the crowd, its solving
+        # takes what they leave, as if it had cores of its own; its take is then scaled to
+        # two whole cores from what each identity cost it (identities_per_two_cores).
+        self.solver = Solver(cfg["solver"], nice=cfg["solver_nice"])
 
     def content(self):
         self.serial += 1
@@ -532,15 +591,22 @@ class Attacker:
             if ws is None:
                 return
             try:
-                connection, _ = await handshake(ws)
+                first = json.loads(await asyncio.wait_for(ws.recv(), HANDSHAKE_TIMEOUT))
+                connection = first["id"]
+                price = price_of(first, "identityWork") if self.cfg["pays"] else None
                 attendee = uid()
                 joins = 0
 
                 async def join():
-                    nonlocal joins
+                    nonlocal joins, price
                     joins += 1
-                    await ws.send(json.dumps({"type": "join", "id": connection,
-                                              "attendee": attendee, "counts": True}))
+                    message = {"type": "join", "id": connection, "attendee": attendee,
+                               "counts": True}
+                    if price:
+                        # Once per socket: a socket gets one identity.
+                        message["work"] = await self.solver.pay(connection, price)
+                        price = None
+                    await ws.send(json.dumps(message))
                 await join()
                 identity = False
                 join_due = None
@@ -717,7 +783,8 @@ class Attacker:
         await asyncio.wait(tasks, timeout=15)
         print(json.dumps({"attacker": dict(
             self.c, proc=self.proc, cpu_s=round(cpu_self(), 2), flooders=self.flooders,
-            farmers=self.farmers, holder_cap=self.holder_cap,
+            farmers=self.farmers, holder_cap=self.holder_cap, paid=self.solver.paid,
+            paying_s=round(self.solver.seconds, 2), solver_cpu_s=round(self.solver.cpu_seconds(), 2),
             identities_per_second=self.identities_per_second,
             audience=self.samples, open_identities=self.open_series,
             refusals=self.refusals.counts)}), flush=True)
@@ -811,8 +878,9 @@ def percentile(values, p):
     return None if v == float("inf") else round(v, 3)
 
 
-def latency_stats(clients, key):
-    values = [(c[key] - c["arrival"]) if c.get(key) is not None else float("inf") for c in clients]
+def latency_stats(clients, key, since_arrival=True):
+    values = [(c[key] - (c["arrival"] if since_arrival else 0)) if c.get(key) is not None
+              else float("inf") for c in clients]
     done = [v for v in values if v != float("inf")]
     return {"n": len(values), "managed": len(done), "never": len(values) - len(done),
             "within_10s": sum(1 for v in done if v <= 10),
@@ -869,8 +937,14 @@ async def orchestrate(args):
         attack_end = attack_start + args.attack_seconds
         last = max(args.arrival, args.attack_at + args.attack_seconds if args.attacker else 0)
         end = t0 + last + args.tail
+        solver = os.path.join(tmp, "work_solver")
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "work_solver.c")
+        compiled = await asyncio.create_subprocess_exec(
+            os.environ.get("CC", "cc"), "-O3", "-march=native", "-o", solver, source)
+        if await compiled.wait() != 0:
+            raise RuntimeError(f"could not compile {source}")
         common = {"t0": t0, "end": end, "port": port, "base": base, "ws_url": ws_url,
-                  "tmp": tmp}
+                  "tmp": tmp, "solver": solver}
         crowd_cfg = dict(common, clients=args.clients, arrival=args.arrival, question=question,
                          workers=args.crowd_procs, page_load=not args.no_page_load,
                          page_path=(base + "/") if base else "/room/",
@@ -909,7 +983,8 @@ async def orchestrate(args):
             for p in range(args.attacker_procs):
                 attackers.append(await spawn("attacker", dict(
                     common, proc=p, sockets=share[p], target=target,
-                    attack_start=attack_start, attack_end=attack_end)))
+                    attack_start=attack_start, attack_end=attack_end,
+                    pays=not args.attacker_never_pays, solver_nice=args.attacker_nice)))
         observed = []
         observer = asyncio.create_task(watch_screen(ws_url, observed, end + 5, t0))
         print(f"crowd_bench: qna-server on port {port} ({'session ' + base[3:] if base else 'the default room'}), "
@@ -981,6 +1056,10 @@ def report(args, defaults, records, workers_out, attackers_out, observed, export
              "identity": latency_stats([c for c in records if c["kind"] == "page"], "t_identity"),
              "vote": latency_stats(records, "t_vote"),
              "question": latency_stats(records, "t_question"),
+             # Seconds each page-like attendee's solver took to pay its identity (queued
+             # behind others of its process: a phone pays alone, with its own cores).
+             "paying": latency_stats([c for c in records if c.get("paying") is not None],
+                                     "paying", since_arrival=False),
              "join_refusals": sum(c.get("join_refusals", 0) for c in records),
              "vote_refusals": sum(c.get("vote_refusals", 0) for c in records),
              "question_refusals": sum(c.get("question_refusals", 0) for c in records),
@@ -1054,6 +1133,9 @@ def report(args, defaults, records, workers_out, attackers_out, observed, export
         result["attacker"] = dict(
             total, votes_on_target_stored=stuffed, questions_stored_in_export=stored,
             max_head_count_excess=excess, cpu_s=round(sum(a.get("cpu_s", 0) for a in attackers_out), 2),
+            identities_paid=sum(a.get("paid", 0) for a in attackers_out),
+            paying_s=round(sum(a.get("paying_s", 0) for a in attackers_out), 2),
+            solver_cpu_s=round(sum(a.get("solver_cpu_s", 0) for a in attackers_out), 2),
             reports=len(attackers_out),
             refusals=merge(a.get("refusals", {}) for a in attackers_out),
             identities_per_10s=bucket(attackers_out),
@@ -1095,6 +1177,7 @@ def summary(r):
              + (f"with {' '.join(r['config']['server_args'])}" if r['config']['server_args'] else "on its defaults")
              + f"; run {r['config']['run_s']:g} s",
              f"  arrival → identity:        {fmt(c['identity'])} (page-like)",
+             f"  paying for it (solver):    {fmt(c['paying'])} (page-like, queued in its process)",
              f"  arrival → vote counted:    {fmt(c['vote'])}",
              f"  arrival → question stored: {fmt(c['question'])}",
              f"  refusals obeyed: {c['join_refusals']} joins, {c['vote_refusals']} votes, "
@@ -1110,7 +1193,11 @@ def summary(r):
         a, w = r["attacker"], r["attacker"]["multiple_of_one_attendee"]
         lines += [f"attacker ({r['config']['attack_s']:g} s, {r['config']['attacker_sockets']} "
                   f"sockets, {a['sockets_opened']} opened, {a['cpu_s']:g} s of CPU):",
-                  f"  identities {a['identities']} (×{w['identities']} one attendee's 1)",
+                  f"  identities {a['identities']} (×{w['identities']} one attendee's 1); "
+                  f"{a['identities_paid']} paid for with {a['solver_cpu_s']:g} s of its solvers' CPU"
+                  + (f": with two cores of its own for {r['config']['attack_s']:g} s, about "
+                     f"{round(a['identities_paid'] * 2 * r['config']['attack_s'] / a['solver_cpu_s'])}"
+                     if a['solver_cpu_s'] else ""),
                   f"  votes on one question {a['votes_on_target_stored']} stored "
                   f"({a['votes_counted']} answered counted; ×{w['votes_on_one_question']} one attendee's 1)",
                   f"  questions stored {a['questions_stored_in_export']} (one attendee: "
@@ -1161,6 +1248,11 @@ def main():
                         help="how long the attack lasts (default 60)")
     parser.add_argument("--attacker-sockets", type=int, default=1000,
                         help="the attacker's sockets at once, in all (default 1000)")
+    parser.add_argument("--attacker-nice", type=int, default=19,
+                        help="the attacker's solver's niceness (19: it takes the CPU the server "
+                             "and the crowd leave, standing in for cores of its own)")
+    parser.add_argument("--attacker-never-pays", action="store_true",
+                        help="the attacker sends no work (the lane of clients that cannot pay)")
     parser.add_argument("--attacker-procs", type=int, default=2,
                         help="attacker processes (default 2: both cores)")
     parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
