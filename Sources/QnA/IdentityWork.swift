@@ -21,9 +21,14 @@ public struct IdentityWork: Sendable, Hashable, Codable {
   /// The price the server asks by default: 16 × 2^15 hashes, about 0.3 s for a page on one
   /// core of a laptop, well under a second for a phone's page on its cores.
   public static let standard = IdentityWork(bits: 15, count: 16)
-  /// A price past these is a hostile server's, which a client does not try to pay.
+  /// A price past these is a hostile server's, which a client does not try to pay: each
+  /// hash's bits and the count within bounds, and the expected hashes in all at most
+  /// `maxWork` (8 times the standard price: a few seconds for a slow phone's page).
   public static let maxBits = 24
   public static let maxCount = 64
+  public static let maxWork = 1 << 22
+  /// The most bits a server may ask with the standard count that clients still pay (18).
+  public static let maxStandardBits = (maxWork / standard.count).trailingZeroBitCount
 
   public init(bits: Int, count: Int) {
     self.bits = bits
@@ -33,6 +38,7 @@ public struct IdentityWork: Sendable, Hashable, Codable {
   /// Whether a client should try to pay it.
   public var isPayable: Bool {
     (1...Self.maxBits).contains(bits) && (1...Self.maxCount).contains(count)
+      && count << bits <= Self.maxWork
   }
 
   /// The 21 bytes hashed: the connection id, the nonce (big-endian), the index.

@@ -125,7 +125,8 @@ struct QnAServerCommand: AsyncParsableCommand {
   @Option(
     help: """
       What a new identity costs a client behind a counted address: leading zero bits of \
-      each of \(IdentityWork.standard.count) SHA-256 hashes, 1–\(IdentityWork.maxBits); 0 for \
+      each of \(IdentityWork.standard.count) SHA-256 hashes, 1–\(IdentityWork.maxStandardBits); \
+      0 for \
       no price (default \(Self.defaults.identityWorkBits)).
       """)
   var identityWorkBits: Int?
@@ -311,8 +312,8 @@ struct QnAServerCommand: AsyncParsableCommand {
     configuration.newAttendeeWindow =
       try newAttendeeWindow.map(DurationValue.parse) ?? configuration.newAttendeeWindow
     configuration.identityWorkBits = identityWorkBits ?? configuration.identityWorkBits
-    guard (0...IdentityWork.maxBits).contains(configuration.identityWorkBits) else {
-      throw ValidationError("--identity-work-bits must be 0–\(IdentityWork.maxBits)")
+    guard (0...IdentityWork.maxStandardBits).contains(configuration.identityWorkBits) else {
+      throw ValidationError("--identity-work-bits must be 0–\(IdentityWork.maxStandardBits)")
     }
     configuration.rateWindow = try rateWindow.map(DurationValue.parse) ?? configuration.rateWindow
     configuration.maxConnections = maxConnections ?? configuration.maxConnections

@@ -76,7 +76,9 @@ struct IdentityWorkTests {
     #expect(!IdentityWork(bits: 25, count: 16).isPayable)
     #expect(!IdentityWork(bits: 15, count: 65).isPayable)
     #expect(!IdentityWork(bits: 0, count: 16).isProved(by: [], connection: UUID()))
-    #expect(IdentityWork.standard.isPayable)
+    #expect(!IdentityWork(bits: 19, count: 16).isPayable, "more than 2^22 hashes")
+    #expect(IdentityWork.standard.isPayable && IdentityWork(bits: 18, count: 16).isPayable)
+    #expect(IdentityWork.maxStandardBits == 18)
   }
 
   // MARK: The reducer

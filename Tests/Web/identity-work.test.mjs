@@ -36,10 +36,10 @@ test('work that does not pay is refused: a wrong nonce, too few, too many, anoth
 
 test('a hostile price is not paid', () => {
   for (const price of [null, {}, { bits: 25, count: 16 }, { bits: 15, count: 65 }, { bits: 0, count: 1 },
-    { bits: 1.5, count: 2 }, { bits: '15', count: 16 }]) {
+    { bits: 1.5, count: 2 }, { bits: '15', count: 16 }, { bits: 19, count: 16 }, { bits: 24, count: 1 }]) {
     assert.ok(!isPayable(price), JSON.stringify(price));
   }
-  assert.ok(isPayable({ bits: 15, count: 16 }));
+  assert.ok(isPayable({ bits: 15, count: 16 }) && isPayable({ bits: 18, count: 16 }) && isPayable({ bits: 22, count: 1 }));
   assert.equal(uuidBytes('not a uuid'), null);
 });
 

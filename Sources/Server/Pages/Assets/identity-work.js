@@ -5,9 +5,14 @@
 // the vectors both languages check. The work is spread over Web Workers (one per core, at
 // most MAX_WORKERS) so that the page stays responsive.
 
-/** A price past these is a hostile server's, which the page does not try to pay. */
+/**
+ * A price past these is a hostile server's, which the page does not try to pay: each hash's
+ * bits and the count within bounds, and the expected hashes in all at most MAX_WORK (8 times
+ * the standard price: a few seconds for a slow phone), as IdentityWork.swift says.
+ */
 export const MAX_BITS = 24;
 export const MAX_COUNT = 64;
+export const MAX_WORK = 2 ** 22;
 export const MAX_WORKERS = 4;
 
 const K = new Int32Array([
@@ -24,7 +29,8 @@ const H = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688
 
 /** Whether `price` is one the page pays: whole numbers within the bounds. */
 export const isPayable = (price) => !!price && Number.isInteger(price.bits) && Number.isInteger(price.count)
-  && price.bits >= 1 && price.bits <= MAX_BITS && price.count >= 1 && price.count <= MAX_COUNT;
+  && price.bits >= 1 && price.bits <= MAX_BITS && price.count >= 1 && price.count <= MAX_COUNT
+  && price.count * 2 ** price.bits <= MAX_WORK;
 
 /** The UUID's 16 bytes, or null when it is not one. */
 export const uuidBytes = (uuid) => {
