@@ -123,7 +123,8 @@ extension QnAState {
 
   static func bounded(_ session: SessionInfo) -> SessionInfo {
     SessionInfo(
-      code: String(session.code.prefix(16)), title: String(session.title.prefix(maxSessionTitle)),
+      code: String(session.code.uppercased().prefix(16)),
+      title: String(session.title.prefix(maxSessionTitle)),
       open: session.open)
   }
 }

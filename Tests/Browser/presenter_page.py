@@ -123,6 +123,41 @@ class Page:
         fail(f"no {what} within {seconds} s; the page says:\n{body}")
 
 
+def room_tools(page):
+    """The page's own forms for the room (presenter-api.js): a banner, a label added and taken
+    out, a word for the filter, the queue shown; each read back from the API with the page's
+    login, and no error on the status line."""
+    def api(path):
+        return page.evaluate(f"fetch({json.dumps(path)}).then((r) => r.text())")
+
+    def submit(field, value, form):
+        page.evaluate(f"document.getElementById({json.dumps(field)}).value = {json.dumps(value)};"
+                      f" document.getElementById({json.dumps(form)}).requestSubmit(); true")
+
+    def until(what, check):
+        deadline = time.time() + 10
+        while not check():
+            if time.time() > deadline:
+                status = page.evaluate("document.getElementById('status').textContent")
+                fail(f"no {what}; the status line says: {status}")
+            time.sleep(0.1)
+
+    submit("announcement", "Coffee at 15:30", "announce")
+    until("banner", lambda: "Coffee at 15:30" in api("api/announcement"))
+    submit("label-name", "Panel", "labels")
+    until("label", lambda: "Panel" in api("api/labels"))
+    page.wait_for("the label in the page's filter",
+                  "[...document.getElementById('label-filter').options].some((o) => o.value === 'Panel')")
+    page.evaluate("document.getElementById('label-name').value = 'Panel';"
+                  " document.getElementById('unlabel').click(); true")
+    until("label taken out", lambda: "Panel" not in api("api/labels"))
+    submit("filter-word", "spamword", "filter")
+    until("word in the filter", lambda: "spamword" in api("api/filters/custom"))
+    page.evaluate("document.getElementById('show-queue').click(); true")
+    until("queue shown", lambda: json.loads(api("api/queue")).get("shown") is True)
+    page.wait_for("the queue's button", "document.getElementById('show-queue').textContent === 'Hide the queue'")
+
+
 def browser_call(browser_url, method, **params):
     """One call to the browser itself (not a tab), over a connection of its own."""
     with connect(browser_url, max_size=None) as socket:
@@ -179,6 +214,7 @@ def main():
         if attendee.returncode != 0 or "answered" not in events:
             fail(f"qna exited {attendee.returncode} with events {events}; stderr: {errors}")
         page.wait_for("the answered list's count", "document.body.innerText.includes('Answered (1)')")
+        room_tools(page)
         # The browser's language: the same catalogues as the terminal's, the page's words
         # and its script's (Polish: the answered tab is "Omówione").
         page.call("Network.enable")
@@ -198,6 +234,7 @@ def main():
         if "unsafe-inline" in (policy or "") or "script-src 'self'" not in (policy or ""):
             fail(f"the page's policy allows inline script: {policy}")
         print("browser test: asked, seen live, answered with a click, heard by the attendee,"
+              " a banner, a label, a filtered word and the queue from the page's forms,"
               " shown in Polish, no Content-Security-Policy violation")
     finally:
         if attendee and attendee.poll() is None:

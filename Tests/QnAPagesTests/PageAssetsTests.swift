@@ -1,4 +1,5 @@
 import Foundation
+import QnA
 import QnAPages
 import Testing
 
@@ -45,6 +46,21 @@ struct PageAssetsTests {
         imported.insert(module)
       }
     }
-    #expect(imported == ["common.js", "room-socket.js", "room-state.js", "identity-work.js"])
+    #expect(
+      imported == [
+        "common.js", "room-socket.js", "room-state.js", "identity-work.js", "tab-sender.js",
+        "room-outbox.js", "presenter-api.js", "room-identity.js",
+      ])
+  }
+
+  /// The presenter page's actions on a question are the ones the server routes
+  /// (`POST api/questions/ID/ACTION` for each of `PresenterActionKind.questionActions`).
+  @Test func thePresenterPageKnowsEveryQuestionActionTheServerRoutes() throws {
+    let script = try #require(PageAssets.text("presenter-api.js"))
+    let list = try #require(
+      script.range(of: #"QUESTION_ACTIONS = \[([^\]]*)\]"#, options: .regularExpression))
+    let names = script[list].split(separator: "'").enumerated()
+      .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    #expect(names == PresenterActionKind.questionActions.map(\.rawValue))
   }
 }

@@ -32,23 +32,30 @@ struct RoomFixtureTests {
         ProtocolExtension.counts, ProtocolExtension.lifecycle, ProtocolExtension.announcements,
         ProtocolExtension.queue, ProtocolExtension.labels,
       ])
+    // Extension sessionState: the reducer says a session was deleted; it keeps no flag.
+    var deleted = false
     for (index, step) in steps.enumerated() {
       let message = try #require(step["receive"] as? [String: Any])
       let place = "\(name), step \(index + 1) (\(message["type"] ?? "?"))"
       let bytes = try JSONSerialization.data(withJSONObject: message)
       let effects = driver.apply(.received(try WireCodec().decode(bytes)))
-      // A gap asks for the changes missing: a join from the last one applied.
+      let saysDeleted = effects.contains {
+        if case .report(.session(_, deleted: true)) = $0 { true } else { false }
+      }
+      deleted = deleted || saysDeleted
+      // A gap asks for the changes missing: a join from the last one applied. (A handshake
+      // joins, as it always does.)
       let joinedFrom = effects.compactMap { effect -> Int? in
         if case .join(let join) = effect { join.since } else { nil }
       }
       if step["result"] as? String == "gap" {
         #expect(joinedFrom == [driver.state.room.seq].compactMap { $0 }, "\(place)")
-      } else {
+      } else if message["type"] as? String != "handshake" {
         #expect(joinedFrom.isEmpty, "\(place)")
       }
       // Both sides as JSON with sorted keys, compared as text.
       let expected = try Self.json(step["room"] ?? NSNull())
-      let actual = try Self.json(Self.view(driver.state))
+      let actual = try Self.json(Self.view(driver.state, deleted: deleted))
       #expect(actual == expected, "\(place): expected \(expected), got \(actual)")
     }
   }
@@ -60,7 +67,7 @@ struct RoomFixtureTests {
   }
 
   /// What a fixture compares of the room, as JSON objects: null before the first snapshot.
-  static func view(_ state: QnAState) -> Any {
+  static func view(_ state: QnAState, deleted: Bool = false) -> Any {
     let room = state.room
     guard let seq = room.seq else { return NSNull() }
     let questions = room.questions.values.sorted { $0.id.uuidString < $1.id.uuidString }.map {
@@ -78,11 +85,18 @@ struct RoomFixtureTests {
       .map(\.uuidString).sorted()
     let announcement: Any =
       room.announcement?.text.flatMap { $0.isEmpty ? nil : ["text": $0] } ?? NSNull()
-    return [
+    var view: [String: Any] = [
       "seq": seq, "highlighted": room.highlighted?.uuidString ?? NSNull(),
       "announcement": announcement, "labels": room.labels,
       "nextUp": ["ids": room.nextUp.ids.map(\.uuidString), "shown": room.nextUp.shown],
       "voted": voted, "questions": questions,
-    ] as [String: Any]
+    ]
+    // Extension sessions: only in a session's room.
+    if let session = state.session {
+      view["session"] = [
+        "code": session.code, "title": session.title, "open": session.open, "deleted": deleted,
+      ]
+    }
+    return view
   }
 }

@@ -215,3 +215,18 @@ test('a hostile price is not paid, and a payment for a dropped connection sends 
   await settle(dropped.payments[0], [1]);
   assert.deepEqual(dropped.socket.sent, []);
 });
+
+test('news of this session is passed on once the room holds it; another session\'s, or none new, is not', () => {
+  const { socket, room, told } = start();
+  socket.hear({ type: 'handshake', id: 'C1', extensions: ['room', 'sessions', 'sessionState'], session: { code: 'K7QX2M', title: 'Talk', open: true } });
+  assert.deepEqual(room.session, { code: 'K7QX2M', title: 'Talk', open: true });
+  socket.hear({ type: 'session', session: { code: 'OTHER1', title: 'Else', open: false } });
+  socket.hear({ type: 'session', session: { code: 'K7QX2M', title: 'Talk', open: true } });
+  assert.deepEqual(told, ['opened']);
+  socket.hear({ type: 'session', session: { code: 'K7QX2M', title: 'Talk', open: false } });
+  assert.deepEqual(told, ['opened', 'session']);
+  assert.equal(room.session.open, false);
+  socket.hear({ type: 'session', session: { code: 'K7QX2M', title: 'Talk', open: false }, deleted: true });
+  assert.deepEqual(told, ['opened', 'session', 'session']);
+  assert.ok(room.deleted);
+});

@@ -21,6 +21,8 @@ export const view = (room) => (room.known ? {
     if (q.mine) shown.mine = true;
     return shown;
   }),
+  // Extension sessions: only in a session's room.
+  ...(room.session ? { session: { ...room.session, deleted: room.deleted } } : {}),
 } : null);
 
 const apply = (room, m) => {
@@ -28,6 +30,8 @@ const apply = (room, m) => {
     case 'room': return room.snapshot(m) ? 'snapshot' : 'waiting';
     case 'roomOwn': return room.own(m) ? 'own' : 'old';
     case 'roomDelta': return room.delta(m);
+    case 'handshake': room.joinedSession(m.session); return 'handshake';
+    case 'session': return room.sessionNews(m);
     default: throw new Error(`no step for ${m.type}`);
   }
 };

@@ -3,17 +3,33 @@
 // counts, sort and search, and each action posted to the JSON API. Content goes in as text,
 // never as markup. Its words come translated in `data-messages` (PresenterScript.messages
 // lists them).
-import { printable, uuid } from './common.js';
+import { printable } from './common.js';
+import { PresenterAPI } from './presenter-api.js';
+import { RoomIdentity } from './room-identity.js';
 import { RoomSocket, socketURL } from './room-socket.js';
 import { RoomState } from './room-state.js';
 
 const BASE = document.body.dataset.base || '/';
+const api = new PresenterAPI({ base: BASE });
+// What a refused action said, on the status line (`prefix`: which action); whether it went.
+const told = (result, prefix = '') => {
+  if (!result.ok) say(`${prefix}${result.status} ${printable(result.text)}`);
+  return result.ok;
+};
 const since2001 = 978307200;
 // Every question in every state; the queue (extension queue: its ids, and whether the room
 // sees them); the session's labels (extension labels).
 const room = new RoomState();
 let tab = 'live', sort = 'votes', filter = '';
+/**
+ * The page's element with this id (the page's own markup has it), typed loosely: what the
+ * checker sees of the DOM here is names, not each element's kind.
+ * @param {string} id
+ * @returns {any}
+ */
 const $ = (id) => document.getElementById(id);
+/** An event's target, typed as loosely. @param {Event} event @returns {any} */
+const targetOf = (event) => event.target;
 // The label the list shows ('' for all).
 let labelFilter = '';
 const shortLabel = (l) => Array.from(printable(l)).slice(0, 40).join('');
@@ -33,18 +49,12 @@ const word = (id) => words[id] || id;
 const tabNames = { review: 'Review', live: 'Live', answered: 'Answered', dismissed: 'Dismissed' };
 // One presenter per browser, across reloads (not a new attendee on each load): the id,
 // and the credential the server issued for it (extension identity).
-const kept = (key, make) => {
-  try {
-    const value = localStorage.getItem(key);
-    if (value || !make) return value;
-    const made = make();
-    localStorage.setItem(key, made);
-    return made;
-  } catch { return make ? make() : null; }
-};
-let attendee = kept('qna-presenter', uuid);
-let credential = kept('qna-presenter-credential', null);
-const keep = (key, value) => { try { localStorage.setItem(key, value); } catch {} };
+// Kept as plain strings under names of their own, as this page always kept them.
+const stored = { attendee: 'qna-presenter', credential: 'qna-presenter-credential' };
+const identity = new RoomIdentity({
+  load: (name) => { try { return localStorage.getItem(stored[name]); } catch { return null; } },
+  save: (name, value) => { try { localStorage.setItem(stored[name], value); } catch {} },
+});
 const stateOf = RoomState.stateOf;
 const tabs = ['review', 'live', 'answered', 'dismissed'];
 const say = (text) => { $('status').textContent = text; };
@@ -152,39 +162,25 @@ const showAnnouncement = (a) => {
   if (document.activeElement !== $('announcement')) $('announcement').value = announcement;
 };
 async function announce(text) {
-  const response = await fetch(`${BASE}api/announcement`, {
-    method: text ? 'PUT' : 'DELETE', credentials: 'same-origin',
-    body: text ? JSON.stringify({ text }) : undefined,
-    headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
-  });
-  if (!response.ok) say(`${response.status} ${await response.text()}`);
+  told(await api.announce(text));
 }
 
 // Extension wordFilter: a word into or out of the session's own list ("custom").
 async function filterWord(remove) {
   const entry = $('filter-word').value.trim();
   if (!entry) return;
-  const response = await fetch(`${BASE}api/filters/custom`, {
-    method: 'POST', credentials: 'same-origin',
-    body: JSON.stringify(remove ? { remove: [entry] } : { add: [entry] }),
-    headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
-  });
-  say(response.ok ? '' : `${response.status} ${await response.text()}`);
-  if (response.ok) $('filter-word').value = '';
+  if (!told(await api.filter(remove ? { remove: [entry] } : { add: [entry] }))) return;
+  say('');
+  $('filter-word').value = '';
 }
 
 // Extension labels: one label more for the session, or one fewer.
 async function changeLabel(remove) {
   const name = $('label-name').value.trim();
   if (!name) return;
-  const response = await fetch(
-    remove ? `${BASE}api/labels?name=${encodeURIComponent(name)}` : `${BASE}api/labels`, {
-      method: remove ? 'DELETE' : 'POST', credentials: 'same-origin',
-      body: remove ? undefined : JSON.stringify({ name }),
-      headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
-    });
-  say(response.ok ? '' : `${response.status} ${await response.text()}`);
-  if (response.ok) $('label-name').value = '';
+  if (!told(await (remove ? api.removeLabel(name) : api.addLabel(name)))) return;
+  say('');
+  $('label-name').value = '';
 }
 
 async function act(id, action) {
@@ -193,25 +189,21 @@ async function act(id, action) {
     const q = room.questions.get(id);
     const label = prompt(`${word('Label of the question (empty: none):')} ${room.labels.map(shortLabel).join(', ')}`, (q && q.label) || '');
     if (label === null) return;
-    body = JSON.stringify(label.trim() ? { label: label.trim() } : {});
+    body = label.trim() ? { label: label.trim() } : {};
   } else if (action === 'edit-text') {
     const q = room.questions.get(id);
     const text = prompt(word('New text of the question:'), q ? q.content : '');
     if (text === null || !text.trim()) return;
-    body = JSON.stringify({ text: text.trim() });
+    body = { text: text.trim() };
     action = 'edit';
   } else if (action === 'answer-text') {
     const text = prompt(word('Answer:'));
     if (text === null) return;
     const isPrivate = confirm(word('Only for the asker? (Cancel: the whole room sees it)'));
-    body = JSON.stringify({ text, private: isPrivate });
+    body = { text, private: isPrivate };
     action = 'answer';
   }
-  const response = await fetch(`${BASE}api/questions/${id}/${action}`, {
-    method: 'POST', credentials: 'same-origin', body,
-    headers: { 'Idempotency-Key': uuid(), 'Content-Type': 'application/json' },
-  });
-  if (!response.ok) say(`${action}: ${response.status} ${await response.text()}`);
+  told(await api.act(id, action, body), `${action}: `);
 }
 
 // The room's socket, a presenter's (the login cookie goes with it), joined as this
@@ -220,8 +212,7 @@ const socket = new RoomSocket({
   url: socketURL(`${BASE}socket?role=presenter`),
   room,
   join: (extensions) => ({
-    attendee,
-    ...(credential ? { credential } : {}),
+    ...identity.fields(),
     // The compact room: count-only changes as numbers (extension counts).
     ...(extensions.includes('counts') ? { counts: true } : {}),
   }),
@@ -230,13 +221,7 @@ const socket = new RoomSocket({
     if (kind === 'snapshot') document.body.dataset.live = 'true';
     showRoom(before);
   },
-  received: (m) => {
-    if (m.type !== 'joined' || !m.attendee || !m.credential) return;
-    attendee = m.attendee;
-    credential = m.credential;
-    keep('qna-presenter', attendee);
-    keep('qna-presenter-credential', credential);
-  },
+  received: (m) => { if (m.type === 'joined') identity.took(m); },
   closed: () => say(word('Reconnecting…')),
 });
 
@@ -253,11 +238,12 @@ function showRoom(before) {
 }
 
 $('tabs').addEventListener('click', (e) => {
-  if (e.target.dataset.tab) { tab = e.target.dataset.tab; render(); }
+  const { tab: chosen } = targetOf(e).dataset;
+  if (chosen) { tab = chosen; render(); }
 });
 $('rows').addEventListener('click', (e) => {
-  const action = e.target.dataset.action;
-  if (action) act(e.target.closest('tr').dataset.id, action);
+  const action = targetOf(e).dataset.action;
+  if (action) act(targetOf(e).closest('tr').dataset.id, action);
 });
 $('announce').addEventListener('submit', (e) => {
   e.preventDefault();
@@ -265,18 +251,13 @@ $('announce').addEventListener('submit', (e) => {
 });
 $('unannounce').addEventListener('click', () => { $('announcement').value = ''; announce(''); });
 $('filter').addEventListener('submit', (e) => { e.preventDefault(); filterWord(false); });
-const queue = async (path) => {
-  const response = await fetch(`${BASE}api/queue/${path}`, {
-    method: 'POST', credentials: 'same-origin', headers: { 'Idempotency-Key': uuid() },
-  });
-  if (!response.ok) say(`${response.status} ${await response.text()}`);
-};
+const queue = async (step) => { told(await api.queue(step)); };
 $('next').addEventListener('click', () => queue('next'));
 $('show-queue').addEventListener('click', () => queue(room.nextUp.shown ? 'hide' : 'show'));
 $('unfilter').addEventListener('click', () => filterWord(true));
 $('labels').addEventListener('submit', (e) => { e.preventDefault(); changeLabel(false); });
 $('unlabel').addEventListener('click', () => changeLabel(true));
-$('label-filter').addEventListener('change', (e) => { labelFilter = e.target.value; render(); });
-$('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
-$('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
+$('label-filter').addEventListener('change', (e) => { labelFilter = targetOf(e).value; render(); });
+$('sort').addEventListener('change', (e) => { sort = targetOf(e).value; render(); });
+$('search').addEventListener('input', (e) => { filter = targetOf(e).value.toLowerCase(); render(); });
 socket.connect();

@@ -157,8 +157,16 @@ export class RoomSocket {
           ? m.extensions.filter((name) => typeof name === 'string').slice(0, EXTENSIONS_LIMIT) : [];
         this.gapAt = null;
         this.resetWork(this.has('identityWork') ? m.identityWork : null);
+        room.joinedSession(m.session);
         this.opened(m);
         break;
+      case 'session': {
+        // Extension sessionState: passed on only when it is news of this session, which the
+        // room then holds (closed, reopened, renamed, deleted).
+        const result = room.sessionNews(m);
+        if (result === 'changed' || result === 'deleted') this.received(m);
+        break;
+      }
       case 'joined':
         // A refusal naming a price is paid at once, once per connection; its retryAfter is
         // for clients that cannot pay.

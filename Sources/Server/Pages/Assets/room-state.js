@@ -16,11 +16,17 @@ export const LABEL_LENGTH_LIMIT = 40;
 export const ANNOUNCEMENT_LENGTH_LIMIT = 280;
 /** Pages of one snapshot, at most (as the terminal takes). */
 export const PARTS_LIMIT = 10000;
+/** A session's code and title as kept, at most (characters as people see them). */
+export const SESSION_CODE_LIMIT = 16;
+export const SESSION_TITLE_LIMIT = 200;
 
 export class RoomState {
   /**
    * `keeps(id)`: whether a removed question stays, shown dismissed (an attendee's own);
    * `answered(question)`: told when a question known unanswered is answered by a delta.
+   */
+  /**
+   * @param {{ keeps?: (id: string) => boolean, answered?: (question: any) => void }} options
    */
   constructor({ keeps = (_id) => false, answered = (_question) => {} } = {}) {
     this.keeps = keeps;
@@ -41,6 +47,31 @@ export class RoomState {
     /** The session's labels (extension `labels`). */
     this.labels = [];
     this.pages = null;
+    /** The session the handshake named (extension `sessions`): `{ code, title, open }` or null. */
+    this.session = null;
+    /** The presenter deleted it (extension `sessionState`). */
+    this.deleted = false;
+  }
+
+  /** The session a handshake names (absent: the default room, which has none). */
+  joinedSession(info) {
+    this.session = sessionOf(info);
+    this.deleted = false;
+  }
+
+  /**
+   * News of the session (extension `sessionState`): 'changed' (closed, reopened, renamed),
+   * 'deleted', 'same', or 'ignored' (news of another session, or no session here).
+   */
+  sessionNews(m) {
+    const news = sessionOf(m && m.session);
+    if (!this.session || !news || news.code !== this.session.code) return 'ignored';
+    const deleted = m.deleted === true;
+    const same = news.title === this.session.title && news.open === this.session.open;
+    if (same && !deleted) return 'same';
+    this.session = news;
+    if (deleted) this.deleted = true;
+    return deleted ? 'deleted' : 'changed';
   }
 
   /** The queue as attendees see it: its ids while the presenters show it, else none. */
@@ -176,6 +207,13 @@ const characters = (text) => (segmenter
 
 // The first `limit` characters of a text.
 const cut = (text, limit) => characters(text).slice(0, limit).join('');
+
+// A session as the server names it, bounded (its code upper case, as the server writes it);
+// null when it is none.
+const sessionOf = (s) => (s && typeof s.code === 'string' && typeof s.title === 'string'
+  && typeof s.open === 'boolean'
+  ? { code: cut(s.code.toUpperCase(), SESSION_CODE_LIMIT), title: cut(s.title, SESSION_TITLE_LIMIT), open: s.open }
+  : null);
 
 // The banner, cut to its length; null when none (cleared: `{}`, or an empty text).
 const announcementOf = (a) => {

@@ -7,13 +7,24 @@
 // translated in `data-messages` (AttendeeScript.messages lists them).
 import { printable, uuid } from './common.js';
 import { RoomSocket, socketURL } from './room-socket.js';
+import { RoomIdentity } from './room-identity.js';
+import { RoomOutbox } from './room-outbox.js';
 import { RoomState } from './room-state.js';
+import { LEASE_RENEW, TabSender } from './tab-sender.js';
 
 const body = document.body;
 const SOCKET = body.dataset.socket || '/socket';
 const words = (() => { try { return JSON.parse(body.dataset.messages || '{}'); } catch { return {}; } })();
 const word = (id) => words[id] || id;
+/**
+ * The page's element with this id (the page's own markup has it), typed loosely: what the
+ * checker sees of the DOM here is names, not each element's kind.
+ * @param {string} id
+ * @returns {any}
+ */
 const $ = (id) => document.getElementById(id);
+/** An event's target, typed as loosely. @param {Event} event @returns {any} */
+const targetOf = (event) => event.target;
 const since2001 = 978307200;
 // Kept per room, across reloads and restarts of the browser.
 const key = (name) => `qna:${SOCKET}:${name}`;
@@ -27,16 +38,12 @@ const save = (name, value) => { try { localStorage.setItem(key(name), JSON.strin
 const asker = (document.cookie.match(/(?:^|;\s*)qna-asker=([0-9A-F]{8}(?:-[0-9A-F]{4}){3}-[0-9A-F]{12})(?:;|$)/i) || [])[1];
 const secure = location.protocol === 'https:' ? '; Secure' : '';
 if (asker) document.cookie = `qna-asker=; Max-Age=0; Path=${body.dataset.base || '/room/'}; SameSite=Strict${secure}`;
-let attendee = load('attendee', null) || (asker && asker.toUpperCase()) || uuid();
-let credential = load('credential', null);
-save('attendee', attendee);
-// Questions typed and not yet confirmed, in typed order: {token, content, label?, failed?}.
-let outbox = load('outbox', []);
-// Votes not yet answered, by question: {up, token, shown}; `sent` on this connection.
-let votes = load('votes', {});
-// My confirmed questions, newest last: {id, token, content}, for resume and "yours".
-let kept = load('kept', []);
-const mine = new Set(kept.map((q) => q.id));
+const identity = new RoomIdentity({
+  load: (name) => load(name, null), save, first: () => (asker ? asker.toUpperCase() : uuid()),
+});
+// What was typed and not yet answered (questions, votes), and my confirmed questions.
+const outbox = new RoomOutbox({ load, save });
+const mine = outbox.mine;
 // The room: my questions stay when removed (shown dismissed), and their answers are read out.
 const room = new RoomState({
   keeps: (id) => mine.has(id),
@@ -47,11 +54,11 @@ let labelFilter = '';
 // Joined on the current connection (what waits is sent then); the question on the wire.
 let joined = false, inFlight = null;
 let sort = 'votes', filter = '';
-const keepLimit = 500;
 // Whether this tab sends what waits (questions and votes): one tab of a room at a time
-// does, while its socket is joined (which one: below); the others leave what they are given
-// in the storage for it, and hear from it what became of it.
-let sender = false;
+// does, while its socket is joined (tab-sender.js decides which); the others leave what they
+// are given in the storage for it, and hear from it what became of it.
+const election = new TabSender({ name: key('sender'), became: become, resigned: resign });
+body.dataset.sender = 'false';
 
 const say = (text) => { $('status').textContent = text; };
 const announce = (text) => { $('announcements').textContent = text; };
@@ -93,14 +100,6 @@ const learn = (q, news) => {
   const now = room.learn(q, old);
   if (news && mine.has(now.id) && now.answered && old && !old.answered) tellAnswered(now);
 };
-const remember = (id, token, content) => {
-  if (mine.has(id)) return;
-  mine.add(id);
-  kept.push({ id, token, content });
-  // Bounded: the oldest leave first (their answers came long ago).
-  if (kept.length > keepLimit) kept = kept.slice(-keepLimit);
-  save('kept', kept);
-};
 
 const send = (message) => socket.send(message);
 const later = (seconds) => Math.min(600, Math.max(0.05, Number(seconds) || 1)) * 1000;
@@ -108,8 +107,8 @@ const later = (seconds) => Math.min(600, Math.max(0.05, Number(seconds) || 1)) *
 // One question on the wire at a time, the oldest first: nothing typed later overtakes it,
 // not even one told to wait.
 function pump() {
-  if (!joined || !sender || inFlight) return;
-  const next = outbox.find((q) => !q.failed);
+  if (!joined || !election.isSender || inFlight) return;
+  const next = outbox.next();
   if (!next) return;
   if (next.waitUntil > Date.now()) {
     clearTimeout(next.timer);
@@ -123,21 +122,21 @@ function pump() {
 }
 // Each vote once per connection; one told to wait goes again after its delay.
 function sendVotes() {
-  if (!joined || !sender || !has('room')) return;
+  if (!joined || !election.isSender || !has('room')) return;
   let wait = null;
-  for (const [question, intent] of Object.entries(votes)) {
+  for (const [question, intent] of Object.entries(outbox.votes)) {
     if (intent.sent) continue;
     if (intent.waitUntil > Date.now()) { wait = Math.min(wait ?? Infinity, intent.waitUntil - Date.now()); continue; }
     intent.sent = true;
     send({ type: 'vote', id: socket.connection, question, up: intent.up, token: intent.token });
   }
-  if (wait !== null) { clearTimeout(sendVotes.timer); sendVotes.timer = setTimeout(sendVotes, wait); }
+  if (wait !== null) { clearTimeout(votesTimer); votesTimer = setTimeout(sendVotes, wait); }
 }
+let votesTimer = 0;
 // This attendee's fields of a join: who, the credential the server issued, the name typed,
 // and the compact room (extension counts).
 const joinFields = (extensions) => {
-  const fields = { attendee };
-  if (credential) fields.credential = credential;
+  const fields = identity.fields();
   const name = $('name').value.trim();
   if (name) fields.name = name;
   if (extensions.includes('counts')) fields.counts = true;
@@ -154,11 +153,11 @@ const socket = new RoomSocket({
   changed: roomChanged,
   received: (m) => {
     receive(m);
-    if (sender && ['questionResponse', 'voteResponse', 'questionAnswer'].includes(m.type)) relay(m);
+    if (election.isSender && ['questionResponse', 'voteResponse', 'questionAnswer'].includes(m.type)) relay(m);
   },
   closed: () => {
     joined = false; inFlight = null;
-    quit();
+    election.leave();
     body.dataset.live = 'false';
     say(navigator.onLine === false ? word('Offline: your questions wait here.') : word('Reconnecting…'));
   },
@@ -167,35 +166,13 @@ const socket = new RoomSocket({
 // What it receives: the handshake, identity, the room's snapshots and deltas, responses
 // to questions and votes, and the answers to resumes.
 
-// The storage is every tab's of the room, and another tab may have added to it since this
-// one last read it (its storage event still on the way): a save keeps what is there, less
-// what this tab took out (answered, discarded), so no tab's write erases another's.
-const takenOut = new Set();
-const saveOutbox = () => {
-  const here = new Set(outbox.map((q) => q.token));
-  for (const q of load('outbox', [])) {
-    if (q && q.token && !here.has(q.token) && !takenOut.has(q.token)) outbox.push(q);
-  }
-  save('outbox', outbox.map(({ token, content, label, failed }) => ({ token, content, label, failed })));
-};
-// A vote's latest intent wins, whichever tab made it (`at`, when it was made).
-const saveVotes = () => {
-  for (const [id, kept] of Object.entries(load('votes', {}))) {
-    if (!kept || !kept.token || takenOut.has(kept.token)) continue;
-    const here = votes[id];
-    if (!here || (here.token !== kept.token && (kept.at || 0) > (here.at || 0))) votes[id] = kept;
-  }
-  save('votes', Object.fromEntries(Object.entries(votes)
-    .map(([id, { up, token, shown, at }]) => [id, { up, token, shown, at }])));
-};
-
 function handshake(m) {
   if (m.session) closed(m.session.open === false);
-  for (const intent of Object.values(votes)) intent.sent = false;
+  outbox.unsent();
   if (has('room')) {
     socket.join();
     // Answers given while away come back (in pages of 256, the newest first).
-    const open = kept.filter((q) => !(room.questions.get(q.id) || {}).answered).map((q) => q.id).reverse();
+    const open = outbox.open((id) => !!(room.questions.get(id) || {}).answered);
     for (let i = 0; has('resume') && i < open.length; i += 256) {
       send({ type: 'resume', id: socket.connection, questions: open.slice(i, i + 256), tokens: [] });
     }
@@ -203,7 +180,7 @@ function handshake(m) {
   joined = true;
   body.dataset.live = 'true';
   say(word('Live'));
-  seek();
+  election.join();
   pump();
   sendVotes();
 }
@@ -211,9 +188,7 @@ function handshake(m) {
 function receive(m) {
   switch (m.type) {
     case 'joined':
-      if (m.attendee && m.credential) {
-        attendee = m.attendee; credential = m.credential;
-        save('attendee', attendee); save('credential', credential);
+      if (identity.took(m)) {
         sendVotes();
       } else if (m.retryAfter) {
         // No identity yet: join again when the server said; votes wait for it.
@@ -222,28 +197,22 @@ function receive(m) {
       }
       break;
     case 'session':
-      // Extension sessionState: closed, reopened or deleted by the presenter.
-      if (m.deleted === true) {
+      // Extension sessionState: closed, reopened or deleted by the presenter (room-socket.js
+      // passes on only news of this session, which the room holds).
+      if (room.deleted) {
         socket.stop();
         closed(true);
         body.dataset.live = 'false';
         say(word('The presenter deleted this session.'));
         $('notice').textContent = word('The presenter deleted this session.');
       } else {
-        closed(m.session && m.session.open === false);
-        if (m.session && m.session.open) $('notice').textContent = word('The presenter reopened this session: it takes questions again.');
+        closed(!room.session.open);
+        if (room.session.open) $('notice').textContent = word('The presenter reopened this session: it takes questions again.');
       }
       break;
     case 'resumed': {
-      // Questions the server no longer has (a restored database): asked again, first, under
-      // the tokens they were typed with, so that the server stores each once.
-      const missing = new Set(m.missing || []);
-      const lost = kept.filter((q) => missing.has(q.id));
-      if (!lost.length) return;
-      kept = kept.filter((q) => !missing.has(q.id));
-      for (const q of lost) mine.delete(q.id);
-      outbox = [...lost.map(({ token, content }) => ({ token, content })), ...outbox];
-      save('kept', kept); saveOutbox();
+      // Questions the server no longer has (a restored database): asked again, first.
+      if (!outbox.restore(Array.isArray(m.missing) ? m.missing : [])) return;
       render(); pump();
       break;
     }
@@ -258,15 +227,11 @@ function receive(m) {
       break;
     }
     case 'voteResponse': {
-      const intent = votes[m.question];
-      if (!intent || intent.token !== m.token) return;
-      if (!m.success && m.retryAfter) {
-        intent.sent = false;
-        intent.waitUntil = Date.now() + later(m.retryAfter);
+      const result = outbox.voteAnswered(m, !m.success && m.retryAfter ? later(m.retryAfter) : null);
+      if (!result) return;
+      if (result === 'retry') {
         sendVotes();
       } else {
-        takenOut.add(intent.token);
-        delete votes[m.question];
         if (m.success) {
           if (m.voted) room.voted.add(m.question); else room.voted.delete(m.question);
           const q = room.questions.get(m.question);
@@ -275,7 +240,6 @@ function receive(m) {
           announce(printable(m.message || ''));
         }
       }
-      saveVotes();
       render();
       break;
     }
@@ -299,16 +263,11 @@ function response(m) {
   // answered: there is never more than one.
   const token = has('token') ? m.token : (m.token || inFlight);
   if (token && token === inFlight) inFlight = null;
-  const index = outbox.findIndex((q) => q.token === token);
-  if (m.success && m.id) {
-    const typed = index >= 0 ? outbox[index] : null;
-    if (typed) { outbox.splice(index, 1); takenOut.add(typed.token); remember(m.id, typed.token, typed.content); }
-    if (mine.has(m.id)) own(m);
-  } else if (index >= 0) {
-    if (m.retryAfter) outbox[index].waitUntil = Date.now() + later(m.retryAfter);
-    else outbox[index].failed = printable(m.message || '');
-  }
-  saveOutbox();
+  outbox.answered(token, m, {
+    retryMs: !m.success && m.retryAfter ? later(m.retryAfter) : null,
+    reason: printable(m.message || ''),
+  });
+  if (m.success && m.id && mine.has(m.id)) own(m);
   render();
   pump();
 }
@@ -327,61 +286,17 @@ function closed(isClosed) {
   if (isClosed) $('notice').textContent = word('This session is closed: it takes no new questions.');
 }
 
-// Which of a room's tabs sends what waits. Every tab of a room shares its storage, so each
-// would send every question and vote left there; one at a time does (a token makes a
-// second send harmless, but it is still a second send and a second answer).
-// With Web Locks, the sender is the tab holding the room's lock, asked for while its
-// socket is joined and let go when the socket or the tab closes: a tab that can send
-// takes over. Without them (a page on plain http:// is no secure context), a lease in
-// the storage, renewed every 2 s and free after 6 s or when its tab lets it go; two
-// senders for a moment cost a resend, no more. Nothing goes with a sender: what waits
-// stays in the storage until the server has answered it.
-const locks = navigator.locks && typeof navigator.locks.request === 'function' ? navigator.locks : null;
-const tab = uuid();
-let release = null, waiting = null;
-body.dataset.sender = 'false';
-
+// This tab sends from now on.
 function become() {
-  if (sender) return;
-  sender = true;
   body.dataset.sender = 'true';
   // What waits, as the other tabs left it.
-  outbox = load('outbox', []);
-  votes = load('votes', {});
+  outbox.takeOver();
   render();
   pump();
   sendVotes();
 }
 function resign() {
-  sender = false;
   body.dataset.sender = 'false';
-}
-// When the socket is joined; for a lease also every 2 s, and when another tab's changes.
-function seek() {
-  if (!joined) return quit();
-  if (locks) {
-    if (release || waiting) return;
-    const asked = waiting = new AbortController();
-    locks.request(key('sender'), { signal: asked.signal }, () => {
-      // Granted after this tab gave up asking: let it go at once.
-      if (waiting !== asked || !joined) return undefined;
-      waiting = null;
-      return new Promise((done) => { release = done; become(); });
-    }).catch(() => {});
-    return;
-  }
-  const held = load('sender', null);
-  if (held && held.tab !== tab && Date.now() - held.at < 6000) return resign();
-  save('sender', { tab, at: Date.now() });
-  become();
-}
-function quit() {
-  if (waiting) { waiting.abort(); waiting = null; }
-  if (release) { release(); release = null; }
-  if (!locks && (load('sender', null) || {}).tab === tab) {
-    try { localStorage.removeItem(key('sender')); } catch {}
-  }
-  resign();
 }
 // What the server told the sender of what it sent, for the other tabs: each write is
 // news to them, and it is removed at once (the storage keeps none of it).
@@ -393,7 +308,7 @@ function relay(m) {
 }
 // In a tab that does not send: what the sender heard, shown here as there.
 function heard(m) {
-  if (!m || sender) return;
+  if (!m || election.isSender) return;
   if (m.type === 'questionAnswer') { receive(m); return; }
   if (m.type === 'questionResponse' && m.success && m.id && mine.has(m.id)) own(m);
   if (m.type === 'voteResponse' && m.success) {
@@ -401,16 +316,19 @@ function heard(m) {
   }
   render();
 }
-if (!locks) {
-  setInterval(() => { if (joined) seek(); }, 2000);
-  window.addEventListener('pagehide', quit);
+if (election.usesLease) {
+  setInterval(() => election.renew(), LEASE_RENEW);
+  window.addEventListener('pagehide', () => election.leave());
 }
 
 // What it shows, and what the attendee's clicks and keys do.
-const intended = (id) => (votes[id] ? votes[id].up : room.voted.has(id));
+const intended = (id) => (outbox.intent(id) ? outbox.intent(id).up : room.voted.has(id));
 // While a vote is on its way the room's count may or may not have it yet: the count shown
 // is the one the click made, until the server answers.
-const shownVotes = (q) => (votes[q.id] && Number.isInteger(votes[q.id].shown) ? votes[q.id].shown : q.votes);
+const shownVotes = (q) => {
+  const intent = outbox.intent(q.id);
+  return intent && Number.isInteger(intent.shown) ? intent.shown : q.votes;
+};
 const isMine = (q) => mine.has(q.id) || q.mine;
 
 function paragraph(className, text) {
@@ -483,7 +401,8 @@ function button(text, data, value) {
 
 function render() {
   // Focus follows its button across the re-render (screen readers keep their place).
-  const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset : {};
+  const focused = /** @type {any} */ (document.activeElement);
+  const active = focused && focused.dataset ? focused.dataset : {};
   const focus = ['vote', 'retry', 'discard'].find((name) => active[name]);
   // Until the room comes, what the server wrote stays.
   const { questions, highlighted } = room;
@@ -507,14 +426,14 @@ function render() {
   const own = [...questions.values()].filter(isMine)
     .sort((a, b) => b.createdAt - a.createdAt)
     .map((q) => mineItem(word(stateWords[stateOf(q)] || 'Sent'), q.content, answerOf(q)));
-  const waiting = outbox.map((q) => q.failed
+  const waiting = outbox.questions.map((q) => q.failed
     ? mineItem(`${word('Not sent:')} ${q.failed}`, q.content,
       [button(word('Try again'), 'retry', q.token), button(word('Discard'), 'discard', q.token)])
     : mineItem(word('Waiting to send'), q.content, []));
   $('mine-list').replaceChildren(...waiting, ...own);
   $('mine').hidden = waiting.length + own.length === 0;
   if (focus) {
-    const again = document.querySelector(`button[data-${focus}="${CSS.escape(active[focus])}"]`);
+    const again = /** @type {HTMLElement | null} */ (document.querySelector(`button[data-${focus}="${CSS.escape(active[focus])}"]`));
     if (again) again.focus();
   }
 }
@@ -523,8 +442,7 @@ $('ask').addEventListener('submit', (event) => {
   event.preventDefault();
   const content = $('question').value.trim();
   if (!content) return;
-  outbox.push({ token: uuid(), content, label: $('label').value || undefined });
-  saveOutbox();
+  outbox.ask(content, $('label').value);
   $('question').value = '';
   $('notice').textContent = '';
   render();
@@ -537,61 +455,38 @@ $('name').addEventListener('change', () => {
   if (joined && has('room')) socket.join();
 });
 $('questions').addEventListener('click', (event) => {
-  const target = event.target.closest('button');
+  const target = targetOf(event).closest('button');
   const id = target && target.dataset.vote;
   const q = id && room.questions.get(id);
   if (!q) return;
-  const up = !intended(id);
-  const base = votes[id] && Number.isInteger(votes[id].shown) ? votes[id].shown : q.votes;
-  votes[id] = { up, token: uuid(), shown: Math.max(0, base + (up ? 1 : -1)), at: Date.now() };
-  saveVotes();
+  outbox.vote(id, !intended(id), q.votes);
   render();
   sendVotes();
 });
 $('mine-list').addEventListener('click', (event) => {
-  const { retry: again, discard } = event.target.dataset;
-  const q = outbox.find((q) => q.token === (again || discard));
-  if (!q) return;
-  if (again) delete q.failed; else { outbox.splice(outbox.indexOf(q), 1); takenOut.add(q.token); }
-  saveOutbox();
+  const { retry: again, discard } = targetOf(event).dataset;
+  if (again) outbox.retry(again); else if (discard) outbox.discard(discard); else return;
   render();
   pump();
 });
-$('sort').addEventListener('change', (e) => { sort = e.target.value; render(); });
-$('search').addEventListener('input', (e) => { filter = e.target.value.toLowerCase(); render(); });
-$('label-filter').addEventListener('change', (e) => { labelFilter = e.target.value; render(); });
+$('sort').addEventListener('change', (e) => { sort = targetOf(e).value; render(); });
+$('search').addEventListener('input', (e) => { filter = targetOf(e).value.toLowerCase(); render(); });
+$('label-filter').addEventListener('change', (e) => { labelFilter = targetOf(e).value; render(); });
 window.addEventListener('online', () => socket.reconnectNow());
-// Another tab of this room changed what waits: take its outbox and votes as they are now,
-// each with what this tab knows of it (sent on this connection, told to wait), so that
-// the sender does not send again what it has sent.
+// Another tab of this room changed what waits, or its questions: taken as they are now.
 window.addEventListener('storage', (event) => {
-  if (event.key === key('outbox')) {
-    const before = new Map(outbox.map((q) => [q.token, q]));
-    outbox = load('outbox', []);
-    for (const q of outbox) if (before.has(q.token)) q.waitUntil = before.get(q.token).waitUntil;
-    render(); pump();
-  }
-  if (event.key === key('votes')) {
-    const before = votes;
-    votes = load('votes', {});
-    for (const [id, intent] of Object.entries(votes)) {
-      const old = before[id];
-      if (old && old.token === intent.token) Object.assign(intent, { sent: old.sent, waitUntil: old.waitUntil });
-    }
-    render(); sendVotes();
-  }
-  // The sender's questions are this tab's too.
-  if (event.key === key('kept')) {
-    kept = load('kept', []);
-    for (const q of kept) mine.add(q.id);
+  for (const name of ['outbox', 'votes', 'kept']) {
+    if (event.key !== key(name) || !outbox.changed(name)) continue;
     render();
+    if (name === 'outbox') pump();
+    if (name === 'votes') sendVotes();
   }
   if (event.key === key('heard') && event.newValue) {
     let m = null;
     try { m = JSON.parse(event.newValue).m; } catch {}
     heard(m);
   }
-  if (!locks && event.key === key('sender') && joined) seek();
+  if (event.key === key('sender')) election.renew();
 });
 say(word('Loading…'));
 render();

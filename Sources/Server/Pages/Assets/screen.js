@@ -11,6 +11,12 @@ const SOCKET = body.dataset.socket || '/socket';
 const UP_NEXT = Number(body.dataset.upNext) || 5;
 const words = (() => { try { return JSON.parse(body.dataset.messages || '{}'); } catch { return {}; } })();
 const word = (id) => words[id] || id;
+/**
+ * The page's element with this id (the page's own markup has it), typed loosely: what the
+ * checker sees of the DOM here is names, not each element's kind.
+ * @param {string} id
+ * @returns {any}
+ */
 const $ = (id) => document.getElementById(id);
 const room = new RoomState();
 const me = uuid();
