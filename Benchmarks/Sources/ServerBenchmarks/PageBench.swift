@@ -44,13 +44,13 @@ enum PageBench {
       guard await room.wait(seconds: 60, until: { Set($0.questionIDs).count >= questions }) else {
         throw BenchError.timedOut("the room's questions")
       }
-      if pages {
-        for path in firstLoadPaths {
-          firstLoad.append((path, try await fetch(base + path)))
-        }
+      var paths: [String] = []
+      if pages { paths = try await firstLoadPaths(base) }
+      for path in paths {
+        firstLoad.append((path, try await fetch(base + path)))
       }
       progress("\(arriving) \(pages ? "page" : "qna") attendees arriving")
-      let outcome = try await arrive(server: server, base: base, pages: pages)
+      let outcome = try await arrive(server: server, base: base, paths: paths)
       outcomes.append(outcome)
       await room.stop()
     }
@@ -85,12 +85,15 @@ enum PageBench {
     }
   }
 
-  /// `arriving` people enter: with `pages`, each loads the page and its two assets first.
-  static func arrive(server: ServerProcess, base: String, pages: Bool) async throws -> Outcome {
+  /// `arriving` people enter: each loads `paths` first (the page and what it loads; none for
+  /// `qna` attendees).
+  static func arrive(server: ServerProcess, base: String, paths: [String]) async throws
+    -> Outcome
+  {
     let cpuBefore = RoomBench.cpuTime(of: server.pid)
     let start = ContinuousClock.now
     var httpBytes = 0
-    if pages {
+    if !paths.isEmpty {
       httpBytes = try await withThrowingTaskGroup(of: Int.self) { group in
         // Phones arrive over a second or so, not all in one instant: 64 loads at a time.
         var next = 0
@@ -102,11 +105,11 @@ enum PageBench {
         }
         for _ in 0..<64 {
           guard load() != nil else { break }
-          group.addTask { try await loadPage(base) }
+          group.addTask { try await loadPage(base, paths) }
         }
         while let bytes = try await group.next() {
           total += bytes
-          if load() != nil { group.addTask { try await loadPage(base) } }
+          if load() != nil { group.addTask { try await loadPage(base, paths) } }
         }
         return total
       }
@@ -128,16 +131,33 @@ enum PageBench {
     return URLSession(configuration: configuration)
   }()
 
-  /// What a browser fetches to show the attendee page: the page, its scripts (room.js
-  /// imports common.js, room-state.js and room-socket.js) and its style sheet.
-  static let firstLoadPaths = [
-    "/room/", "/assets/room.js", "/assets/common.js", "/assets/room-state.js",
-    "/assets/room-socket.js", "/assets/room.css",
-  ]
+  /// What a browser fetches to show the attendee page: the page, its style sheet, and
+  /// room.js with every module it imports, followed as the browser follows them.
+  static func firstLoadPaths(_ base: String) async throws -> [String] {
+    var paths = ["/room/", "/assets/room.css"]
+    var pending = ["room.js"]
+    var seen: Set<String> = []
+    while let name = pending.popLast() {
+      guard seen.insert(name).inserted else { continue }
+      paths.append("/assets/\(name)")
+      let (data, _) = try await session.data(from: URL(string: base + "/assets/\(name)")!)
+      pending += imports(String(decoding: data, as: UTF8.self))
+    }
+    return paths
+  }
 
-  static func loadPage(_ base: String) async throws -> Int {
+  /// The modules a script imports from beside it (`import … from './NAME';`).
+  static func imports(_ script: String) -> [String] {
+    script.split(separator: "\n").compactMap { line in
+      guard line.hasPrefix("import "), let from = line.range(of: " from './") else { return nil }
+      let rest = line[from.upperBound...]
+      return rest.firstIndex(of: "'").map { String(rest[..<$0]) }
+    }
+  }
+
+  static func loadPage(_ base: String, _ paths: [String]) async throws -> Int {
     var bytes = 0
-    for path in firstLoadPaths {
+    for path in paths {
       bytes += try await fetch(base + path)
     }
     return bytes
