@@ -255,13 +255,26 @@ def post_without_scripts(page, url, text):
     returns when the post has come back to the page (scripts stay off)."""
     page.call("Emulation.setScriptExecutionDisabled", value=True)
     page.call("Page.navigate", url=url)
-    time.sleep(1)
-    document = page.call("DOM.getDocument")["root"]["nodeId"]
+    # Loaded and laid out (a busy machine may take seconds): the form's button where it
+    # stays, the same box twice a tenth of a second apart.
+    deadline, box = time.time() + 15, None
+    while True:
+        time.sleep(0.1)
+        document = page.try_call("DOM.getDocument")
+        found = "error" not in document and page.try_call(
+            "DOM.querySelector", nodeId=document["root"]["nodeId"], selector="#ask button")
+        model = (found and "error" not in found and found.get("nodeId")
+                 and page.try_call("DOM.getBoxModel", nodeId=found["nodeId"]))
+        now = model["model"]["content"] if model and "error" not in model else None
+        if now and now == box:
+            break
+        box = now
+        if time.time() > deadline:
+            fail("the page without scripts never showed its form")
+    document = document["root"]["nodeId"]
     textarea = page.call("DOM.querySelector", nodeId=document, selector="#question")["nodeId"]
     page.call("DOM.focus", nodeId=textarea)
     page.call("Input.insertText", text=text)
-    button = page.call("DOM.querySelector", nodeId=document, selector="#ask button")["nodeId"]
-    box = page.call("DOM.getBoxModel", nodeId=button)["model"]["content"]
     x, y = (box[0] + box[2]) / 2, (box[1] + box[5]) / 2
     for kind in ("mousePressed", "mouseReleased"):
         page.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
@@ -273,7 +286,9 @@ def post_without_scripts(page, url, text):
         if "error" not in history and "asked=" in history["entries"][history["currentIndex"]]["url"]:
             return
         time.sleep(0.1)
-    fail("the form post did not come back to the page")
+    history = page.try_call("Page.getNavigationHistory")
+    where = history["entries"][history["currentIndex"]]["url"] if "error" not in history else history
+    fail(f"the form post did not come back to the page (the tab is at {where})")
 
 
 def room_item(text):
