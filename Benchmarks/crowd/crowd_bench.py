@@ -77,10 +77,15 @@ async def open_ws(url, headers):
                          proxy=None)
 
 
-async def handshake(ws):
+async def handshake_message(ws):
     message = json.loads(await asyncio.wait_for(ws.recv(), HANDSHAKE_TIMEOUT))
     if not isinstance(message, dict) or message.get("type") != "handshake":
         raise RuntimeError("the first message was not a handshake")
+    return message
+
+
+async def handshake(ws):
+    message = await handshake_message(ws)
     return message["id"], message.get("extensions") or []
 
 
@@ -285,7 +290,7 @@ class Crowd:
             a.t_closed = self.rel()
 
     async def converse(self, a, ws):
-        first = json.loads(await asyncio.wait_for(ws.recv(), HANDSHAKE_TIMEOUT))
+        first = await handshake_message(ws)
         connection, extensions = first["id"], first.get("extensions") or []
         if a.t_handshake is None:
             a.t_handshake = self.rel()
@@ -591,7 +596,7 @@ class Attacker:
             if ws is None:
                 return
             try:
-                first = json.loads(await asyncio.wait_for(ws.recv(), HANDSHAKE_TIMEOUT))
+                first = await handshake_message(ws)
                 connection = first["id"]
                 price = price_of(first, "identityWork") if self.cfg["pays"] else None
                 attendee = uid()
