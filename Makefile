@@ -7,7 +7,7 @@ FUZZ_DIR := .build-fuzz
 VENV := .venv
 PYTHON_PACKAGES := websockets==17.0 aiohttp==3.13.2 pproxy==2.7.9
 
-.PHONY: tools packaging-tools release dist deb package-test po locales gettext all build test lint format bench bench-crowd fuzz run clean docs docs-check install uninstall conformance conformance-setup conformance-full web-test
+.PHONY: tools packaging-tools release dist deb package-test po locales gettext all build test test-checks lint format bench bench-crowd fuzz run clean docs docs-check install uninstall conformance conformance-setup conformance-full web-test
 
 # The Autobahn testsuite's fuzzing server (a Python 3 port beside the repository, never in it).
 AUTOBAHN_DIR ?= ../shared/autobahn
@@ -57,17 +57,29 @@ po: gettext
 ## build serves all: the test bundle is built with the programs and starts them as they
 ## ship, as the package tests and the conformance grading use them (a debug build beside it
 ## cost a quarter of an hour on two cores).
-test: lint $(VENV)/.installed tools locales web-test
-	python3 scripts/po.py check
-	# Every module a target imports is declared for it in Package.swift.
+test: gettext
+	# Every module a target imports is declared for it in Package.swift. Before the build:
+	# SwiftPM's lock on .build would hold it until the build ends.
 	SWIFT=$(SWIFT) python3 scripts/check-imports.py
-	$(MAKE) release RELEASE_EXTRA=--build-tests
+	# The release build, the longest step, starts first; what needs no build (the lint, the
+	# tools from Debian, the pages' scripts, the catalogues) runs beside it, on the core its
+	# one-module-at-a-time stretches leave idle. Its output follows theirs; a check that
+	# fails stops it.
+	@mkdir -p .build; setsid $(SUBMAKE) release RELEASE_EXTRA=--build-tests \
+	  >.build/test-build.log 2>&1 & build=$$!; \
+	  if ! $(SUBMAKE) test-checks; then kill -TERM -- -$$build 2>/dev/null; wait $$build; exit 1; fi; \
+	  echo "make test: the checks passed; the release build:"; \
+	  wait $$build; status=$$?; cat .build/test-build.log; exit $$status
 	python3 scripts/docs-check.py "$(RELEASE_BIN)"
 	# Suites side by side, each in a process of its own and serial inside; a few alone after
 	# (scripts/run-tests.py says why, Tests/serial-suites.txt which). Beside the first: the
 	# release as a user gets it, make install, make dist and make deb, each tried (on the
 	# release just built: -o skips SwiftPM's no-op build).
 	python3 scripts/run-tests.py "$(RELEASE_BIN)" --beside "$(SUBMAKE) -o release package-test"
+
+## What `make test` checks beside its build.
+test-checks: lint $(VENV)/.installed tools locales web-test
+	python3 scripts/po.py check
 
 ## The pages' scripts (Sources/Server/Pages/Assets): each parsed as the ES module it is, the
 ## modules they share type-checked (its tsconfig.json says how), and the unit tests of

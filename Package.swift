@@ -254,7 +254,15 @@ let package = Package(
       name: "QnALogHandlersTests",
       dependencies: ["QnALogHandlers", .product(name: "Logging", package: "swift-log")]),
     // The room's parts without a socket: pages, budgets, the fan-out's coalescing.
-    .testTarget(name: "QnARoomTests", dependencies: ["QnARoom", "QnAStore", "QnA", "TestSupport"]),
+    .testTarget(
+      name: "QnARoomTests",
+      dependencies: [
+        "QnARoom", "QnAStore", "QnA", "TestSupport",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]),
     // The request guards on NIO's EmbeddedChannel.
     .testTarget(
       name: "QnAGuardsTests",
@@ -278,7 +286,9 @@ let package = Package(
     // writes them, a reducer driver, and the peers of Tests/Interop, the built programs and
     // tmux as processes. Not a product: nothing outside this package's tests depends on it
     // (Benchmarks/ reaches it through a symlink).
-    .target(name: "TestSupport", dependencies: ["QnA", "RFC6455"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["QnA", "RFC6455", "CommandLineValues"],
+      path: "Tests/TestSupport"),
   ],
   swiftLanguageModes: [.v6]
 )

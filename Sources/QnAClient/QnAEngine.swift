@@ -1,3 +1,4 @@
+import CommandLineValues
 import QnA
 import RFC6455
 import WebSocketClient

@@ -1,4 +1,5 @@
 import CNcurses
+import CommandLineValues
 import QnA
 import WebSocketClient
 

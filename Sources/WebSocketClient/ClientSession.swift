@@ -1,3 +1,4 @@
+import CommandLineValues
 import NIOCore
 import RFC6455
 import Synchronization

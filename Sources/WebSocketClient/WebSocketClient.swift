@@ -1,3 +1,4 @@
+import CommandLineValues
 import RFC6455
 import Synchronization
 import ZlibCompression

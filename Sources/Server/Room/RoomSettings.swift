@@ -1,3 +1,4 @@
+import CommandLineValues
 import Foundation
 import QnA
 
@@ -67,7 +68,9 @@ package struct RoomHooks: Sendable {
 public struct ServerEnvironment: Sendable {
   /// Wall-clock time, for `createdAt`.
   public var now: @Sendable () -> Date
-  /// Monotonic time, for rate limits and latency.
+  /// Monotonic time, for the room's timers (its coalescing window, its retries).
+  public var clock: any SessionClock
+  /// Monotonic time, for rate limits and latency: the clock's, unless a test fixes it.
   public var uptime: @Sendable () -> Duration
   /// Fresh ids for connections and questions.
   public var makeID: @Sendable () -> UUID
@@ -76,18 +79,15 @@ public struct ServerEnvironment: Sendable {
 
   public init(
     now: @escaping @Sendable () -> Date = { Date() },
-    uptime: @escaping @Sendable () -> Duration = ServerEnvironment.monotonic,
+    clock: any SessionClock = SystemClock(),
+    uptime: (@Sendable () -> Duration)? = nil,
     makeID: @escaping @Sendable () -> UUID = { UUID() },
     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
   ) {
     self.now = now
-    self.uptime = uptime
+    self.clock = clock
+    self.uptime = uptime ?? { clock.now }
     self.makeID = makeID
     self.random = random
   }
-
-  public static let monotonic: @Sendable () -> Duration = {
-    let origin = ContinuousClock.now
-    return { origin.duration(to: ContinuousClock.now) }
-  }()
 }

@@ -59,7 +59,8 @@ package final class SessionRoom: Sendable {
     self.logger = logger
     wordFilters = WordFilters(store: store, server: settings.serverFilter)
     fanOut = RoomFanOut(
-      store: store, window: settings.window, deflaters: settings.deflaters,
+      reads: store, clock: environment.clock, window: settings.window,
+      deflaters: settings.deflaters,
       fanOutTime: metrics.fanOut.record, logger: logger)
   }
 

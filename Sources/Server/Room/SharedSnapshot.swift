@@ -26,10 +26,10 @@ package final class SharedSnapshot: Sendable {
   package let pageLimit: Int
   /// Each question's number in the room (extension `counts`).
   package let numbers: [UUID: Int]
-  /// When it was read: a snapshot stays good for joiners a while after the room moved on
+  /// When it was read (the room's clock): a snapshot stays good for joiners a while after the room moved on
   /// (their catch-up from `seq` brings them level), so a vote storm does not make every
   /// join read the room again.
-  package let readAt: ContinuousClock.Instant
+  package let readAt: Duration
   /// How long after `readAt` it serves joiners though the room changed: for a room whose
   /// reading took 10 ms or more, 20 times that (at most a second), so that reading stays
   /// under a twentieth of the time; none for a cheaper one.
@@ -40,7 +40,7 @@ package final class SharedSnapshot: Sendable {
   package init(
     seq: Int, epoch: UUID, questions: [RoomQuestion], highlighted: UUID?,
     announcement: Announcement? = nil, nextUp: NextUp? = nil, labels: [String] = [],
-    deflaters: CompressorPool? = nil, readAt: ContinuousClock.Instant = .now,
+    deflaters: CompressorPool? = nil, readAt: Duration = .zero,
     readCost: Duration = .zero
   ) {
     reusableFor = readCost < .milliseconds(10) ? .zero : min(.seconds(1), readCost * 20)

@@ -1,10 +1,17 @@
-/// The time source for every timer of the runtime (keep-alive, timeouts, backoff), injected so
-/// that tests drive time by hand instead of sleeping. Time is a `Duration` since an arbitrary
-/// origin, as the protocol core takes it.
+/// The time source for timers (the client's keep-alive, timeouts and backoff; the room's
+/// coalescing window and retries), injected so that tests drive time by hand instead of
+/// sleeping. Time is a `Duration` since an arbitrary origin, as the protocol core takes it.
 public protocol SessionClock: Sendable {
   var now: Duration { get }
   /// Suspends until `now >= deadline`; throws `CancellationError` when cancelled.
   func sleep(until deadline: Duration) async throws
+}
+
+extension SessionClock {
+  /// Suspends for `duration` from now.
+  public func sleep(for duration: Duration) async throws {
+    try await sleep(until: now + duration)
+  }
 }
 
 /// Real, monotonic time.
@@ -18,12 +25,5 @@ public struct SystemClock: SessionClock {
 
   public func sleep(until deadline: Duration) async throws {
     try await clock.sleep(until: origin.advanced(by: deadline), tolerance: .milliseconds(1))
-  }
-}
-
-extension Duration {
-  /// The whole duration in nanoseconds (what NIO's and the random APIs take).
-  var nanoseconds: Int64 {
-    components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
   }
 }

@@ -1,8 +1,10 @@
+import CommandLineValues
 import Synchronization
-import WebSocketClient
 
 /// Time that moves only when a test says so.
-final class ManualClock: SessionClock {
+public final class ManualClock: SessionClock {
+  public init() {}
+
   private struct Sleeper {
     let id: Int
     let deadline: Duration
@@ -17,16 +19,16 @@ final class ManualClock: SessionClock {
 
   private let state = Mutex(State())
 
-  var now: Duration { state.withLock { $0.now } }
+  public var now: Duration { state.withLock { $0.now } }
 
   /// How many tasks are sleeping on this clock.
-  var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+  public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
   /// Until when each of them sleeps.
-  var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline) } }
+  public var sleeperDeadlines: [Duration] { state.withLock { $0.sleepers.map(\.deadline) } }
   /// How many sleeps were ever asked for: a timer that keeps re-arming shows up here.
-  var sleepCalls: Int { state.withLock { $0.nextID } }
+  public var sleepCalls: Int { state.withLock { $0.nextID } }
 
-  func sleep(until deadline: Duration) async throws {
+  public func sleep(until deadline: Duration) async throws {
     let id = state.withLock { state in
       state.nextID += 1
       return state.nextID
@@ -58,7 +60,7 @@ final class ManualClock: SessionClock {
     }
   }
 
-  func advance(by duration: Duration) {
+  public func advance(by duration: Duration) {
     let due = state.withLock { state -> [Sleeper] in
       state.now += duration
       let due = state.sleepers.filter { $0.deadline <= state.now }
@@ -70,7 +72,7 @@ final class ManualClock: SessionClock {
 }
 
 /// Lets other tasks run until `condition` holds (no wall-clock waiting: each round is a yield).
-func eventually(
+public func eventually(
   _ description: String = "condition", rounds: Int = 20_000, _ condition: () async -> Bool
 ) async -> Bool {
   for _ in 0..<rounds {

@@ -1,0 +1,169 @@
+import Foundation
+import QnA
+import QnAStore
+
+/// Broadcasting and catching up: every current socket gets each change once, in order; a
+/// socket is marked behind until its catch-up is sent, never before, so no change is lost to
+/// a socket that stopped reading or to a read the store failed, even in a room where nothing
+/// else happens.
+extension RoomWorker {
+  func scheduleFlush(urgent: Bool) {
+    if urgent {
+      // Next in turn, window or not. A flush already waiting finds less (or nothing) to send.
+      commands.yield(.flush)
+      return
+    }
+    guard !flushScheduled else { return }
+    flushScheduled = true
+    // Leading edge: after a quiet spell the change goes out at once.
+    let wait = window - (clock.now - lastFlush)
+    if wait > .zero {
+      schedule(.flush, after: wait)
+    } else {
+      commands.yield(.flush)
+    }
+  }
+
+  func flush() async throws(StoreError) {
+    lastFlush = clock.now
+    // Whatever changed so far is in what this flush reads (or was in an earlier one).
+    let since = changedSince
+    changedSince = nil
+    do {
+      try await broadcast(since: since)
+    } catch {
+      // What changed still reaches the room: read again in a moment, whether or not
+      // anything else changes meanwhile.
+      changedSince = changedSince ?? since ?? clock.now
+      retryLater(.flush)
+      throw error
+    }
+  }
+
+  private func broadcast(since: Duration?) async throws(StoreError) {
+    let (_, sent) = try await current()
+    let seq = try await reads.currentSeq()
+    guard seq > sent else { return }
+    // Two audiences: attendees, and presenters (who see every question); each delta is
+    // read once for all of its audience, and sent once every read is in (a read that
+    // fails leaves the whole range to the next flush).
+    var deliveries: [(changes: RoomChanges, audience: [SocketConnection])] = []
+    var notReading: [UUID] = []
+    for presenter in [false, true] {
+      var audience: [SocketConnection] = []
+      for (id, member) in members
+      where member.connection.isPresenter == presenter && member.standing == .current {
+        if member.connection.isCongested {
+          // Not reading: what changes waits for it, merged, until it reads again.
+          notReading.append(id)
+          continue
+        }
+        audience.append(member.connection)
+      }
+      guard !audience.isEmpty else { continue }
+      let changes = try await reads.changes(after: sent, upTo: seq, presenter: presenter)
+      deliveries.append((changes, audience))
+    }
+    lastSent = seq
+    for id in notReading { members[id]?.standing = .behind(sent) }
+    for delivery in deliveries { send(delivery.changes, to: delivery.audience) }
+    if let since, !members.isEmpty {
+      fanOutTime(clock.now - since)
+    }
+    try await catchUpBehind()
+  }
+
+  /// One broadcast: encoded once per format its sockets asked for, framed once per framing,
+  /// and handed to each event loop once for all of its sockets.
+  func send(_ changes: RoomChanges, to sockets: [SocketConnection]) {
+    var byFormat: [Bool: [SocketConnection]] = [:]
+    for socket in sockets { byFormat[socket.isCompact, default: []].append(socket) }
+    for (compact, group) in byFormat {
+      let messages = Broadcast.pages(
+        of: compact ? changes.compact : changes.full, codec: codec, deflaters: deflaters)
+      Broadcast.send(messages, to: group)
+    }
+  }
+
+  /// The snapshot as of `seq` is queued: what was broadcast since goes next, then the
+  /// socket takes every broadcast.
+  func caughtUp(_ connection: SocketConnection, from seq: Int) async throws(StoreError) {
+    guard members[connection.id]?.standing == .snapshotting, !connection.isFinished else {
+      return
+    }
+    members[connection.id]?.standing = .behind(seq)
+    try await catchUpBehind()
+  }
+
+  /// Brings the sockets that were behind level, those that read now: one catch-up each,
+  /// from where they stopped, read once per starting point.
+  func catchUpBehind() async throws(StoreError) {
+    let waiting = members.values.compactMap { member -> (SocketConnection, Int)? in
+      guard case .behind(let seq) = member.standing else { return nil }
+      return (member.connection, seq)
+    }
+    guard !waiting.isEmpty else { return }
+    var stillWaiting = false
+    do {
+      let (epoch, sent) = try await current()
+      var groups: [Int: [Bool: [SocketConnection]]] = [:]
+      for (connection, behind) in waiting {
+        if connection.isCongested {
+          stillWaiting = true
+          continue
+        }
+        if sent - behind > Self.catchUpLimit {
+          // Too far behind for a catch-up (a slow reader of a busy room): the room again, as
+          // it is now.
+          try await sendSnapshot(to: connection, attendee: connection.attendee, epoch: epoch)
+          continue
+        }
+        guard behind < sent else {
+          members[connection.id]?.standing = .current
+          continue
+        }
+        groups[behind, default: [:]][connection.isPresenter, default: []].append(connection)
+      }
+      for (behind, audiences) in groups {
+        for (presenter, sockets) in audiences {
+          let changes = try await reads.changes(after: behind, upTo: sent, presenter: presenter)
+          send(changes, to: sockets)
+          for socket in sockets { members[socket.id]?.standing = .current }
+        }
+      }
+    } catch {
+      retryLater(.retryBehind)
+      throw error
+    }
+    guard stillWaiting, !retryScheduled else { return }
+    retryScheduled = true
+    schedule(.retryBehind, after: max(window, .milliseconds(50)))
+  }
+
+  /// `command` again after `retryPause`, once: a flush or a catch-up the database failed, or
+  /// a join whose room could not be read (unless its socket is gone by then).
+  func retryLater(_ command: RoomFanOut.Command) {
+    switch command {
+    case .flush:
+      guard !flushScheduled else { return }
+      flushScheduled = true
+    case .retryBehind:
+      guard !retryScheduled else { return }
+      retryScheduled = true
+    default: break
+    }
+    schedule(command, after: Self.retryPause)
+  }
+
+  /// `command` into the queue after `pause`, from a task that touches no state. A join whose
+  /// socket closed meanwhile is dropped.
+  func schedule(_ command: RoomFanOut.Command, after pause: Duration) {
+    let commands = self.commands
+    let clock = self.clock
+    Task {
+      try? await clock.sleep(for: pause)
+      if case .join(let connection, _, _) = command, connection.isFinished { return }
+      commands.yield(command)
+    }
+  }
+}

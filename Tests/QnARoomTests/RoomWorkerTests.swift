@@ -1,0 +1,221 @@
+import Foundation
+import Logging
+import QnA
+import QnARoom
+import TestSupport
+import Testing
+
+/// The room's fan-out in process: a test room for the store, test peers for the sockets and
+/// a manual clock for its window and retries, so that each step (a join, its snapshot's
+/// pages, a catch-up, a gap, a failed read, a storm) is seen in order, without a server.
+@Suite("The room's worker")
+struct RoomWorkerTests {
+  static let window = Duration.milliseconds(100)
+
+  struct Fixture {
+    let room = TestRoom()
+    let clock = ManualClock()
+    let fanOut: RoomFanOut
+
+    init() {
+      var logger = Logger(label: "room-worker-test")
+      logger.logLevel = .critical
+      fanOut = RoomFanOut(reads: room, clock: clock, window: window, logger: logger)
+    }
+
+    func join(_ peer: TestPeer, since: Int? = nil) {
+      fanOut.join(
+        peer.connection, peer.join(since: since, epoch: since.map { _ in room.epoch }),
+        attendee: peer.attendee)
+    }
+
+    /// The peer has the room's last change, by snapshot or delta.
+    func level(_ peer: TestPeer, _ what: String = "level") async -> Bool {
+      await eventually(what) { peer.seen == room.seq }
+    }
+  }
+
+  /// Lets the worker's task run a while: what it would send has been sent.
+  static func settle() async {
+    for _ in 0..<200 { await Task.yield() }
+    try? await Task.sleep(for: .milliseconds(20))
+  }
+
+  @Test func aJoinGetsTheRoomInPagesThenEachChangeOnce() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    // 60 questions of 1,000 characters: more than one 16 KiB page.
+    let ids = (1...60).map { fixture.room.ask($0, length: 1000) }
+    let peer = TestPeer(1)
+    fixture.join(peer)
+    #expect(await fixture.level(peer, "the snapshot"))
+    let pages = peer.snapshots
+    #expect(pages.count > 1)
+    #expect(pages.map(\.part) == Array(1...pages.count))
+    #expect(pages.allSatisfy { $0.seq == 60 && $0.parts == pages.count })
+    #expect(Set(pages.flatMap(\.questions).map(\.id)) == Set(ids))
+    // A vote after a quiet spell goes out at once, as one delta naming just that change.
+    fixture.room.vote(ids[3])
+    fixture.fanOut.changed()
+    #expect(await fixture.level(peer, "the vote"))
+    #expect(peer.deltas.count == 1)
+    #expect(peer.deltas.first?.from == 61)
+    #expect(peer.deltas.first?.questions.map(\.votes) == [1])
+  }
+
+  @Test func aJoinThatHasSeenTheRoomGetsOnlyWhatChangedSince() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    for number in 1...5 { fixture.room.ask(number) }
+    let peer = TestPeer(1)
+    fixture.join(peer, since: 2)
+    #expect(await fixture.level(peer, "the catch-up"))
+    #expect(peer.snapshots.isEmpty)
+    #expect(peer.deltas.map { [$0.from, $0.to] } == [[3, 5]])
+    #expect(peer.deltas.first?.questions.count == 3)
+    #expect(fixture.room.snapshotReads == 0)
+  }
+
+  @Test func aGapIsFilledByJoiningAgainFromWhereThePeerWas() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    let question = fixture.room.ask(1)
+    let peer = TestPeer(1)
+    fixture.join(peer)
+    #expect(await fixture.level(peer))
+    // Three changes broadcast; the client saw a gap after the first and joins again from it.
+    for _ in 0..<3 {
+      fixture.room.vote(question)
+      fixture.fanOut.changed(urgent: true)
+      #expect(await fixture.level(peer))
+    }
+    let before = peer.messages.count
+    fixture.join(peer, since: 2)
+    #expect(await eventually("the refill") { peer.messages.count == before + 1 })
+    #expect(peer.deltas.last.map { [$0.from, $0.to] } == [3, 4])
+    #expect(peer.deltas.last?.questions.first?.votes == 3)
+    // It takes every change after that, once.
+    fixture.room.vote(question)
+    fixture.fanOut.changed(urgent: true)
+    #expect(await fixture.level(peer))
+    #expect(peer.deltas.suffix(2).map(\.from) == [3, 5])
+  }
+
+  @Test func aReadTheStoreFailedIsTriedAgainAndNothingIsLost() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    let question = fixture.room.ask(1)
+    // The join's read fails: the join is tried again after the pause, until it is read.
+    fixture.room.failing = true
+    let peer = TestPeer(1)
+    fixture.join(peer)
+    await Self.settle()
+    #expect(peer.messages.isEmpty)
+    fixture.clock.advance(by: .seconds(1))
+    await Self.settle()
+    #expect(peer.messages.isEmpty)
+    fixture.room.failing = false
+    fixture.clock.advance(by: .seconds(1))
+    #expect(await fixture.level(peer, "the snapshot once the store is back"))
+    // A flush whose read fails: the change still reaches the room, with no other change
+    // to carry it.
+    fixture.room.failing = true
+    fixture.room.vote(question)
+    fixture.fanOut.changed(urgent: true)
+    await Self.settle()
+    #expect(peer.deltas.isEmpty)
+    fixture.room.failing = false
+    fixture.clock.advance(by: .seconds(1))
+    #expect(await fixture.level(peer, "the vote once the store is back"))
+    #expect(peer.deltas.map(\.from) == [2])
+  }
+
+  @Test func aStormIsOneDeltaPerWindowReadOnceForEveryone() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    let question = fixture.room.ask(1)
+    let peers = (1...3).map { TestPeer($0) }
+    for peer in peers { fixture.join(peer) }
+    for peer in peers { #expect(await fixture.level(peer)) }
+    let readsBefore = fixture.room.changeReads
+    // The first vote goes at once; the thousand after it wait for the window's end.
+    fixture.room.vote(question)
+    fixture.fanOut.changed()
+    for peer in peers { #expect(await fixture.level(peer, "the first vote")) }
+    for _ in 0..<1000 {
+      fixture.room.vote(question)
+      fixture.fanOut.changed()
+    }
+    await Self.settle()
+    #expect(peers.allSatisfy { $0.deltas.count == 1 })
+    fixture.clock.advance(by: Self.window)
+    for peer in peers { #expect(await fixture.level(peer, "the storm")) }
+    for peer in peers {
+      #expect(peer.deltas.map { [$0.from, $0.to] } == [[2, 2], [3, 1002]])
+      #expect(peer.deltas.last?.questions.first?.votes == 1001)
+    }
+    // Two broadcasts, each read once for all three.
+    #expect(fixture.room.changeReads - readsBefore == 2)
+  }
+
+  @Test func aPeerNotReadingGetsNoDeltasThenOneMergedCatchUp() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    // A room larger than what a socket may have queued before it counts as not reading.
+    let ids = (1...100).map { fixture.room.ask($0, length: 1000) }
+    let slow = TestPeer(1)
+    let quick = TestPeer(2)
+    slow.inbox.pause()
+    fixture.join(slow)
+    fixture.join(quick)
+    #expect(await fixture.level(quick))
+    // The room changes while the slow peer's snapshot waits for it to read.
+    for id in ids.prefix(10) {
+      fixture.room.vote(id)
+      fixture.fanOut.changed(urgent: true)
+      #expect(await fixture.level(quick))
+    }
+    #expect(slow.messages.isEmpty)
+    slow.inbox.resume()
+    #expect(await fixture.level(slow, "the slow peer, once it reads"))
+    // Its snapshot as of seq 100, then one delta with all ten votes.
+    #expect(slow.snapshots.allSatisfy { $0.seq == 100 })
+    #expect(slow.deltas.map { [$0.from, $0.to] } == [[101, 110]])
+    #expect(slow.deltas.first?.questions.count == 10)
+    #expect(quick.deltas.count == 10)
+  }
+
+  @Test func aPeerThatStopsReadingIsSentNothingMoreThenOneMergedCatchUp() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    // Questions of 4,000 characters: each delta about 4 KB, so 16 fill what a socket may
+    // have queued before it counts as not reading.
+    let ids = (1...40).map { fixture.room.ask($0, length: 4000) }
+    let slow = TestPeer(1)
+    let quick = TestPeer(2)
+    for peer in [slow, quick] { fixture.join(peer) }
+    for peer in [slow, quick] { #expect(await fixture.level(peer)) }
+    slow.inbox.pause()
+    // A broadcast per vote (the quick peer shows each went out).
+    for id in ids {
+      fixture.room.vote(id)
+      fixture.fanOut.changed(urgent: true)
+      #expect(await fixture.level(quick))
+    }
+    let queued = slow.connection.backlog
+    slow.inbox.resume()
+    // What was queued drains; the rest comes in one catch-up once the worker looks again.
+    await Self.settle()
+    fixture.clock.advance(by: Self.window)
+    #expect(await fixture.level(slow, "the catch-up"))
+    #expect(queued >= SocketConnection.congestedBacklog)
+    #expect(quick.deltas.filter(\.completes).count == ids.count)
+    let whole = slow.deltas.filter(\.completes)
+    #expect(whole.count < ids.count)
+    // Every change once, in order: each delta starts where the one before it ended, the
+    // last one merging all that changed while the peer was not reading.
+    #expect(zip(whole, whole.dropFirst()).allSatisfy { $1.from == $0.to + 1 })
+    #expect(whole.first?.from == 41 && whole.last?.to == 80)
+    #expect(whole.last.map { $0.to - $0.from } ?? 0 > 1)
+  }
+}
