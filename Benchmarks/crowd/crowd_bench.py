@@ -207,6 +207,8 @@ class Attendee:
         self.index, self.arrival, self.cfg = index, arrival, cfg
         self.kind = "page"
         self.attendee, self.credential = uid(), None
+        tickets = cfg.get("tickets")
+        self.ticket = tickets[index] if tickets else None
         self.vote_token, self.question_token = uid(), uid()
         self.content = f"Crowd {index}: will the slides and the recording be shared after the talk?"
         self.t_page = self.t_handshake = self.t_identity = self.t_room = None
@@ -303,10 +305,14 @@ class Crowd:
             message = {"type": "join", "id": connection, "attendee": a.attendee}
             if a.credential:
                 message["credential"] = a.credential
+            elif a.ticket:
+                # A personal ticket (extension `tickets`) pays for the identity.
+                message["ticket"] = a.ticket
             if counts:
                 message["counts"] = True
-            # As the page: a new identity is paid for first, once per connection.
-            if price and not paid and (not a.credential or asked):
+            # As the page: a new identity is paid for first, once per connection, unless a
+            # ticket pays for it (then only when a refusal names a price).
+            if price and not paid and (not a.credential or asked) and (not a.ticket or asked):
                 paid = True
                 started = now()
                 message["work"] = await self.solver.pay(connection, price)
@@ -434,6 +440,8 @@ class Crowd:
                 f"ws://127.0.0.1:{relay_port}{self.cfg['base']}/socket", "--ask", a.content,
                 "--vote", self.cfg["question"], "--exit-after-send", "--timeout",
                 f"{remaining:.0f}s", "--state-dir", state]
+        if a.ticket:
+            argv += ["--ticket", a.ticket]
         env = dict(os.environ, XDG_STATE_HOME=state, HOME=state)
         proc = None
         a.connects = 1
@@ -556,6 +564,9 @@ class Attacker:
                       questions_refused_final=0, sockets_opened=0, connect_failures=0,
                       errors=0)
         self.identities_per_second = {}
+        # Distinct attendees its sockets were issued: with a personal ticket each socket gets
+        # the one identity the ticket holds.
+        self.attendees = set()
         self.refusals = Tally()
         self.samples = []
         self.serial = 0
@@ -607,7 +618,10 @@ class Attacker:
                     joins += 1
                     message = {"type": "join", "id": connection, "attendee": attendee,
                                "counts": True}
-                    if price:
+                    if self.cfg.get("ticket"):
+                        # Its one personal ticket (extension `tickets`), on every socket.
+                        message["ticket"] = self.cfg["ticket"]
+                    if price and not self.cfg.get("ticket"):
                         # Once per socket: a socket gets one identity.
                         message["work"] = await self.solver.pay(connection, price)
                         price = None
@@ -659,6 +673,7 @@ class Attacker:
                             identity = True
                             self.open_identities += 1
                             self.c["identities"] += 1
+                            self.attendees.add(m.get("attendee"))
                             second = int(now() - self.start)
                             self.identities_per_second[second] = self.identities_per_second.get(second, 0) + 1
                         elif m.get("retryAfter") is not None:
@@ -791,7 +806,7 @@ class Attacker:
             farmers=self.farmers, holder_cap=self.holder_cap, paid=self.solver.paid,
             paying_s=round(self.solver.seconds, 2), solver_cpu_s=round(self.solver.cpu_seconds(), 2),
             identities_per_second=self.identities_per_second,
-            audience=self.samples, open_identities=self.open_series,
+            attendees=sorted(a for a in self.attendees if a), audience=self.samples, open_identities=self.open_series,
             refusals=self.refusals.counts)}), flush=True)
 
 
@@ -930,9 +945,19 @@ async def orchestrate(args):
         drainer = asyncio.create_task(drain())
 
         base = ""
-        if args.session:
+        tickets = []
+        if args.session or args.tickets:
             created = await http(port, "POST", "/api/sessions", token, {"title": "Crowd bench"})
             base = f"/s/{created['code']}"
+        if args.tickets:
+            issued = await asyncio.create_subprocess_exec(
+                binary, "session", "tickets", created["code"], "--count", str(args.clients + 1),
+                "--db", os.path.join(tmp, "qna.sqlite"), stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.DEVNULL)
+            out, _ = await issued.communicate()
+            tickets = [line.split()[0] for line in out.decode().splitlines() if line.strip()]
+            if issued.returncode != 0 or len(tickets) != args.clients + 1:
+                raise RuntimeError(f"qna-server session tickets: {len(tickets)} tickets")
         question, target = await seed(port, base, token, [
             "Seeded: what should the next talk be about?",
             "Seeded: the attacker's target question"])
@@ -955,7 +980,7 @@ async def orchestrate(args):
                          page_path=(base + "/") if base else "/room/",
                          ask_before_identity=args.ask_before_identity,
                          qna=os.path.abspath(args.qna) if args.qna else None,
-                         qna_share=args.qna_share)
+                         qna_share=args.qna_share, tickets=tickets[:args.clients] or None)
         script = os.path.abspath(__file__)
         progress, records, workers_out, attackers_out = {}, [], [], []
 
@@ -989,7 +1014,8 @@ async def orchestrate(args):
                 attackers.append(await spawn("attacker", dict(
                     common, proc=p, sockets=share[p], target=target,
                     attack_start=attack_start, attack_end=attack_end,
-                    pays=not args.attacker_never_pays, solver_nice=args.attacker_nice)))
+                    pays=not args.attacker_never_pays, solver_nice=args.attacker_nice,
+                    ticket=tickets[-1] if tickets else None)))
         observed = []
         observer = asyncio.create_task(watch_screen(ws_url, observed, end + 5, t0))
         print(f"crowd_bench: qna-server on port {port} ({'session ' + base[3:] if base else 'the default room'}), "
@@ -1081,7 +1107,8 @@ def report(args, defaults, records, workers_out, attackers_out, observed, export
     during = [c for c in records if a0 <= c["arrival"] < a1]
     result = {"bench": "crowd", "address": VENUE,
               "config": {"clients": args.clients, "arrival_s": args.arrival,
-                         "session": args.session, "page_load": not args.no_page_load,
+                         "session": args.session or args.tickets, "tickets": args.tickets,
+                         "page_load": not args.no_page_load,
                          "ask_before_identity": args.ask_before_identity,
                          "qna_share": args.qna_share if args.qna else 0,
                          "crowd_procs": args.crowd_procs, "attacker": args.attacker,
@@ -1132,11 +1159,12 @@ def report(args, defaults, records, workers_out, attackers_out, observed, export
             honest_questions = limit * (1 + args.attack_seconds / window)
         except (KeyError, ValueError):
             honest_questions = None
+        distinct = len(set().union(*[set(a.get("attendees", [])) for a in attackers_out]))
         stuffed = rows.get(target.upper(), {}).get("votes")
         stored = sum(1 for q in export if q["text"].startswith("Flood "))
         excess = head.get("max_excess")
         result["attacker"] = dict(
-            total, votes_on_target_stored=stuffed, questions_stored_in_export=stored,
+            total, distinct_identities=distinct, votes_on_target_stored=stuffed, questions_stored_in_export=stored,
             max_head_count_excess=excess, cpu_s=round(sum(a.get("cpu_s", 0) for a in attackers_out), 2),
             identities_paid=sum(a.get("paid", 0) for a in attackers_out),
             paying_s=round(sum(a.get("paying_s", 0) for a in attackers_out), 2),
@@ -1147,7 +1175,7 @@ def report(args, defaults, records, workers_out, attackers_out, observed, export
             honest_weight={"identities": 1, "votes_on_one_question": 1,
                            "questions_in_attack": honest_questions, "head_count": 1},
             multiple_of_one_attendee={
-                "identities": total["identities"],
+                "identities": distinct,
                 "votes_on_one_question": stuffed,
                 "questions": round(stored / honest_questions, 2) if honest_questions else None,
                 "head_count": excess})
@@ -1198,7 +1226,8 @@ def summary(r):
         a, w = r["attacker"], r["attacker"]["multiple_of_one_attendee"]
         lines += [f"attacker ({r['config']['attack_s']:g} s, {r['config']['attacker_sockets']} "
                   f"sockets, {a['sockets_opened']} opened, {a['cpu_s']:g} s of CPU):",
-                  f"  identities {a['identities']} (×{w['identities']} one attendee's 1); "
+                  f"  identities {a['distinct_identities']} distinct, on {a['identities']} sockets "
+                  f"(×{w['identities']} one attendee's 1); "
                   f"{a['identities_paid']} paid for with {a['solver_cpu_s']:g} s of its solvers' CPU"
                   + (f": with two cores of its own for {r['config']['attack_s']:g} s, about "
                      f"{round(a['identities_paid'] * 2 * r['config']['attack_s'] / a['solver_cpu_s'])}"
@@ -1237,6 +1266,10 @@ def main():
     parser.add_argument("--session", action="store_true",
                         help="a session made with POST /api/sessions (/s/CODE/socket) instead of "
                              "the default room (/socket)")
+    parser.add_argument("--tickets", action="store_true",
+                        help="the session admits by personal ticket (extension `tickets`, "
+                             "implies --session): one per attendee from `qna-server session "
+                             "tickets`, and one for the attacker, which it uses on every socket")
     parser.add_argument("--no-page-load", action="store_true",
                         help="attendees open the socket without loading the page first")
     parser.add_argument("--ask-before-identity", action="store_true",

@@ -19,16 +19,24 @@ extension QnAState {
       id: connectionID, attendee: attendeeID, credential: attendeeCredential,
       name: attendeeName, since: catchesUp ? room.seq : nil,
       epoch: catchesUp ? room.epoch : nil, counts: room.isCompact ? true : nil,
-      screen: screen ? true : nil)
+      screen: screen ? true : nil, ticket: attendeeCredential == nil ? ticket : nil)
     // A new identity is paid for (extension `identityWork`) before the join goes, once per
-    // connection; a screen needs none.
-    if !screen, !room.workSent, attendeeCredential == nil || room.workAsked,
+    // connection; a screen needs none, and a ticket pays for it (extension `tickets`) unless
+    // a refusal named a price.
+    if !screen, !room.workSent,
+      (attendeeCredential == nil && join.ticket == nil) || room.workAsked,
       let price = room.identityWork
     {
       room.workSent = true
       return [.payAndJoin(join, price)]
     }
     return [.join(join)]
+  }
+
+  /// The ticket a join carries: the configured one, where the server has extension `tickets`.
+  private var ticket: String? {
+    guard serverExtensions.contains(ProtocolExtension.tickets) else { return nil }
+    return configuration.ticket
   }
 
   /// Extension `identity`: who the server says this attendee is (kept from now on), or
@@ -46,7 +54,11 @@ extension QnAState {
         room.workAsked = true
         return [.log("room: paying for an identity (\(message))")] + join(connectionID)
       }
-      guard let seconds = joined.retryAfter else { return [.log("room: join refused: \(message)")] }
+      guard let seconds = joined.retryAfter else {
+        // Refused for good (a session that admits by ticket, say): the attendee is told,
+        // in the server's words; the room stays shown, votes wait.
+        return [.log("room: join refused: \(message)"), notice(message, kind: .error)]
+      }
       room.joinAgainAt = now + Self.obeyed(retryAfter: seconds)
       return [.log("room: no identity yet (\(message)); joining again in \(seconds) s")]
     }

@@ -26,6 +26,9 @@ public struct QnAConfiguration: Sendable, Hashable {
   /// A screen for the room (`qna screen`): joins as one (extension `audience`), so that it
   /// is not counted, and learns how many attendees there are. Default false.
   public var screen = false
+  /// Extension `tickets`: the attendee's personal ticket (canonical), sent with a join that
+  /// has no credential. Default none.
+  public var ticket: String?
 
   public init(
     maxQuestionLength: Int = 1000, maxMessageBytes: Int = 16_384,

@@ -33,13 +33,18 @@ public struct Join: Sendable, Hashable, Codable {
   /// Extension `identityWork`: the nonces that pay for a new identity on this connection
   /// (`IdentityWork`), one per index; sent only by a client without a credential.
   public var work: [UInt32]?
+  /// Extension `tickets`: the attendee's ticket, sent only by a client without a credential,
+  /// where the session admits new attendees by ticket (`Ticket`).
+  public var ticket: String?
 
   public init(
     id: UUID, attendee: UUID, credential: UUID? = nil, name: String? = nil, since: Int? = nil,
-    epoch: UUID? = nil, counts: Bool? = nil, screen: Bool? = nil, work: [UInt32]? = nil
+    epoch: UUID? = nil, counts: Bool? = nil, screen: Bool? = nil, work: [UInt32]? = nil,
+    ticket: String? = nil
   ) {
     self.screen = screen
     self.work = work
+    self.ticket = ticket
     self.id = id
     self.attendee = attendee
     self.credential = credential

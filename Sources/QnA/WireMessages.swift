@@ -125,6 +125,9 @@ public enum ProtocolExtension {
   /// A new identity is paid for with work, priced in the handshake (`IdentityWork`): `join`
   /// carries `work`, and a refused `joined` names the price again.
   public static let identityWork = "identityWork"
+  /// A session may admit new attendees only by personal ticket (`Ticket`): `join` carries
+  /// `ticket`, and a join without a valid one is refused for good.
+  public static let tickets = "tickets"
   /// The compact room, asked for in `join` (`counts`): questions numbered, count-only
   /// changes as numbers, snapshots shared with the attendee's marks in `roomOwn`.
   public static let counts = "counts"

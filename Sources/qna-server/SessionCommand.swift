@@ -20,6 +20,7 @@ struct SessionCommand: AsyncParsableCommand {
     version: ProjectVersion.current,
     subcommands: [
       Create.self, List.self, Close.self, Reopen.self, Delete.self, RotateToken.self,
+      Tickets.self,
     ])
 
   struct Database: ParsableArguments {

@@ -25,7 +25,8 @@ struct JoinCommand: AsyncParsableCommand {
       server is --url's host and port (default: $QNA_URL's, else 127.0.0.1:8080; http:// \
       and https:// are taken as ws:// and wss://); the session's socket is /s/CODE/socket \
       there. The address the server prints, the QR code holds and the projector shows \
-      (http://HOST:PORT/s/CODE/) may stand for the code: its server is then the one joined. \
+      (http://HOST:PORT/s/CODE/) may stand for the code: its server is then the one joined; \
+      a ticket's link (…/s/CODE/#ticket=…) joins with the ticket. \
       A wrong or closed code is an error (exit 1) before the screen is taken. Any other \
       option is passed to qna (`qna --help`): `qna join K7M2QX --headless --ask "Why?"`.
       """,
@@ -60,7 +61,9 @@ struct JoinCommand: AsyncParsableCommand {
     ServerCheck.requireSession(
       await ServerCheck.probe(target, client: probe),
       code: canonical, url: target)
-    await QnACommand.main(["--url", url] + options)
+    // The link's ticket (extension `tickets`), before the options (which may name one).
+    let ticket = Ticket.inLink(code).map { ["--ticket", $0] } ?? []
+    await QnACommand.main(["--url", url] + ticket + options)
   }
 
   /// The session `typed` names: a join code on `server`, or the address the server prints for

@@ -77,6 +77,12 @@ struct QnACommand: AsyncParsableCommand {
   var name: String?
   @Option(help: "Ask under this label of the session (a topic or a speaker; Alt-L picks another).")
   var label: String?
+  @Option(
+    help: """
+      Your personal ticket, where the session admits attendees by ticket (XXXX-XXXX-XXXX-XXXX; \
+      `qna join LINK` takes it from the link).
+      """)
+  var ticket: String?
   @Flag(help: "Ask again the refused questions an earlier run kept.") var retryFailed = false
   @Flag(help: "Drop the refused questions an earlier run kept.") var discardFailed = false
   @Option(help: "Give up after this long, exiting 5.") var timeout: String?
@@ -251,6 +257,13 @@ struct QnACommand: AsyncParsableCommand {
 
   private func makeConfiguration(url: String) throws -> EngineConfiguration {
     var state = QnAConfiguration()
+    if let ticket {
+      guard let canonical = Ticket.canonical(ticket) else {
+        throw ValidationError(
+          "--ticket '\(ticket)' is not a ticket: 16 letters and digits (no 0, 1, I or O)")
+      }
+      state.ticket = canonical
+    }
     state.maxQuestionLength = maxLength ?? state.maxQuestionLength
     guard state.maxQuestionLength > 0 else {
       throw ValidationError("--max-length must be positive")

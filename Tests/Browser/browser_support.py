@@ -15,6 +15,24 @@ import urllib.request
 from presenter_page import fail
 
 
+def ask_on_page(page, text):
+    """Asks `text` on the open attendee page and waits for it among the page's own; fails on
+    any Content-Security-Policy violation so far."""
+    page.evaluate(f"document.getElementById('question').value = {json.dumps(text)}")
+    page.evaluate("document.getElementById('ask').requestSubmit()")
+    page.wait_for("the question among its own",
+                  f"(document.getElementById('mine-list')?.innerText || '').includes({json.dumps(text)})")
+    violations = page.evaluate("window.cspViolations")
+    if violations:
+        fail(f"Content-Security-Policy violations: {violations}")
+
+
+def kept(page, name):
+    """What the page keeps in its storage under `…:name` (the attendee, credential, ticket)."""
+    return page.evaluate(
+        f"JSON.parse(localStorage.getItem(Object.keys(localStorage).find((k) => k.endsWith(':{name}'))))")
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

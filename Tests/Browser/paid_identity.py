@@ -21,7 +21,7 @@ import urllib.request
 
 from websockets.sync.client import connect
 
-from browser_support import Server, free_port
+from browser_support import Server, ask_on_page, free_port, kept
 from presenter_page import Page, fail, start_chromium
 
 ADDRESS = "10.77.0.1"
@@ -55,17 +55,9 @@ def main():
         if not page.evaluate("performance.getEntriesByType('resource')"
                              ".some((e) => e.name.endsWith('/assets/identity-work-worker.js'))"):
             fail("the page paid without its workers")
-        page.evaluate("document.getElementById('question').value = 'Asked by a page that paid'")
-        page.evaluate("document.getElementById('ask').requestSubmit()")
-        page.wait_for("the question among its own",
-                      "document.getElementById('mine-list').innerText.includes('Asked by a page that paid')")
-        violations = page.evaluate("window.cspViolations")
-        if violations:
-            fail(f"Content-Security-Policy violations: {violations}")
-        credential = page.evaluate(
-            "JSON.parse(localStorage.getItem(Object.keys(localStorage).find((k) => k.endsWith(':credential'))))")
-        attendee = page.evaluate(
-            "JSON.parse(localStorage.getItem(Object.keys(localStorage).find((k) => k.endsWith(':attendee'))))")
+        ask_on_page(page, "Asked by a page that paid")
+        credential = kept(page, "credential")
+        attendee = kept(page, "attendee")
         stored = export(port)
         mine = [q for q in stored if q["text"] == "Asked by a page that paid"]
         if len(mine) != 1:

@@ -66,3 +66,15 @@ extension AttendeeBrowserTests {
     #expect(run.status == 0, "\(run.output.suffix(4000))\n\(run.errors)")
   }
 }
+
+extension AttendeeBrowserTests {
+  /// Tests/Browser/ticket_page.py: a session that admits by ticket (extension `tickets`)
+  /// refuses the page without one, in words; the ticket's link, opened on that page, is an
+  /// identity, taken out of the address bar, and the page asks as itself.
+  @Test func theTicketsLinkIsThePagesIdentity() throws {
+    let script = PeerProcess.packageRoot.appendingPathComponent("Tests/Browser/ticket_page.py")
+    let run = try ProgramRun(
+      PeerProcess.python, [script.path, "--qna-server", QnAServerProcess.path])
+    #expect(run.status == 0, "\(run.output.suffix(4000))\n\(run.errors)")
+  }
+}

@@ -33,6 +33,7 @@ PAGES = [
     "qna", "qna-join", "qna-present", "qna-screen", "qna-server", "qna-server-export", "qna-server-session",
     "qna-server-session-create", "qna-server-session-list", "qna-server-session-close",
     "qna-server-session-open", "qna-server-session-delete", "qna-server-session-rotate-token",
+    "qna-server-session-tickets",
     "qna-server-logout-all", "wsc",
 ]
 LANGUAGES = ["de", "es", "pl"]

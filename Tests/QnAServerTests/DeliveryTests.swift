@@ -60,7 +60,8 @@ struct DeliveryTests {
               ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
               ProtocolExtension.identity, ProtocolExtension.audience,
               ProtocolExtension.sessionState, ProtocolExtension.announcements,
-              ProtocolExtension.queue, ProtocolExtension.labels, ProtocolExtension.counts,
+              ProtocolExtension.queue, ProtocolExtension.labels, ProtocolExtension.tickets,
+              ProtocolExtension.counts,
               ProtocolExtension.identityWork,
             ], maxMessageSize: 16 * 1024)))
     await attendee.close()

@@ -26,9 +26,22 @@ struct RoomMember {
   static func join(
     _ server: ServerUnderTest, as attendee: UUID, credential: UUID? = nil, since: Int? = nil,
     epoch: UUID? = nil, counts: Bool? = nil, path: String = "/socket",
-    configuration: ClientConfiguration = ClientConfiguration(pingInterval: nil), pays: Bool = false
+    configuration: ClientConfiguration = ClientConfiguration(pingInterval: nil), pays: Bool = false,
+    ticket: String? = nil
   ) async throws -> RoomMember {
-    let socket = try Attendee("ws://127.0.0.1:\(server.port)\(path)", configuration: configuration)
+    try await join(
+      port: server.port, as: attendee, credential: credential, since: since, epoch: epoch,
+      counts: counts, path: path, configuration: configuration, pays: pays, ticket: ticket)
+  }
+
+  /// The same, to a server on `port` (one in a process of its own).
+  static func join(
+    port: Int, as attendee: UUID, credential: UUID? = nil, since: Int? = nil,
+    epoch: UUID? = nil, counts: Bool? = nil, path: String = "/socket",
+    configuration: ClientConfiguration = ClientConfiguration(pingInterval: nil), pays: Bool = false,
+    ticket: String? = nil
+  ) async throws -> RoomMember {
+    let socket = try Attendee("ws://127.0.0.1:\(port)\(path)", configuration: configuration)
     let handshake = try await socket.handshakeMessage()
     let connection = handshake.id
     let price = pays ? handshake.identityWork : nil
@@ -36,7 +49,8 @@ struct RoomMember {
       .join(
         Join(
           id: connection, attendee: attendee, credential: credential, since: since,
-          epoch: epoch, counts: counts, work: price.map { Self.pay($0, on: connection) })))
+          epoch: epoch, counts: counts, work: price.map { Self.pay($0, on: connection) },
+          ticket: ticket)))
     return RoomMember(socket: socket, connection: connection, attendee: attendee)
   }
 

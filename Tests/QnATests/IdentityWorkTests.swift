@@ -99,10 +99,7 @@ struct IdentityWorkTests {
   }
 
   @Test func aNewAttendeePaysBeforeItJoinsAndOneWithACredentialDoesNot() {
-    var room = Room()
-    room.apply(.identity(attendee: Room.attendee, name: nil))
-    room.apply(.connecting(attempt: 1))
-    room.apply(.connected)
+    var room = Self.connected()
     let effects = room.apply(.received(.handshake(Self.priced)))
     guard case .payAndJoin(let join, let price)? = Self.firstSent(effects) else {
       Issue.record("a new attendee pays first: \(effects)")
@@ -110,10 +107,7 @@ struct IdentityWorkTests {
     }
     #expect(join.attendee == Room.attendee && join.credential == nil && price == .standard)
 
-    var known = Room()
-    known.apply(.identity(attendee: Room.attendee, name: nil, credential: UUID()))
-    known.apply(.connecting(attempt: 1))
-    known.apply(.connected)
+    var known = Self.connected(credential: UUID())
     let free = known.apply(.received(.handshake(Self.priced)))
     guard case .join? = Self.firstSent(free) else {
       Issue.record("a credential is free: \(free)")
@@ -137,10 +131,7 @@ struct IdentityWorkTests {
         extensions: Room.roomExtensions + [ProtocolExtension.identityWork],
         identityWork: IdentityWork(bits: 32, count: 64)),
     ] {
-      var room = Room()
-      room.apply(.identity(attendee: Room.attendee, name: nil))
-      room.apply(.connecting(attempt: 1))
-      room.apply(.connected)
+      var room = Self.connected()
       let effects = room.apply(.received(.handshake(handshake)))
       guard case .join? = Self.firstSent(effects) else {
         Issue.record("joined without paying: \(effects)")
@@ -148,10 +139,69 @@ struct IdentityWorkTests {
       }
     }
   }
+
+  /// A room driver for an attendee (with `credential`, if any) whose connection is up.
+  static func connected(
+    _ configuration: QnAConfiguration = QnAConfiguration(), credential: UUID? = nil
+  ) -> Room {
+    var room = Room(configuration: configuration)
+    room.apply(.identity(attendee: Room.attendee, name: nil, credential: credential))
+    room.apply(.connecting(attempt: 1))
+    room.apply(.connected)
+    return room
+  }
+
+  /// Extension `tickets`: a ticket goes with a join that has no credential, and pays for the
+  /// identity (no work up front); a server without the extension is sent none, and a client
+  /// with a credential sends it instead.
+  @Test func aTicketJoinsWithoutPayingWhereTheServerTakesTickets() {
+    var configuration = QnAConfiguration()
+    configuration.ticket = "K7M2QX4P9HRTWZ3C"
+    let ticketed = Handshake(
+      id: firstConnection,
+      extensions: Room.roomExtensions + [
+        ProtocolExtension.identityWork, ProtocolExtension.tickets,
+      ],
+      identityWork: .standard)
+    var room = Self.connected(configuration)
+    guard case .join(let join)? = Self.firstSent(room.apply(.received(.handshake(ticketed))))
+    else {
+      Issue.record("a ticket pays: no work first")
+      return
+    }
+    #expect(join.ticket == "K7M2QX4P9HRTWZ3C" && join.credential == nil)
+    // Refused for good: the attendee is told, in the server's words.
+    let refused = room.apply(
+      .received(
+        .joined(Joined(id: firstConnection, message: "That ticket is not one of this session's."))))
+    #expect(
+      refused.contains {
+        if case .report(.notice(let notice)) = $0 { notice.kind == .error } else { false }
+      })
+
+    var old = Self.connected(configuration)
+    guard
+      case .payAndJoin(let unticketed, _)? = Self.firstSent(
+        old.apply(.received(.handshake(Self.priced))))
+    else {
+      Issue.record("a server without tickets: the work is paid")
+      return
+    }
+    #expect(unticketed.ticket == nil)
+
+    var known = Self.connected(configuration, credential: UUID())
+    guard case .join(let proving)? = Self.firstSent(known.apply(.received(.handshake(ticketed))))
+    else {
+      Issue.record("a credential joins as it is")
+      return
+    }
+    #expect(proving.ticket == nil && proving.credential != nil)
+  }
 }
 
 extension String {
   fileprivate func leftPadded(to width: Int) -> String {
     String(repeating: "0", count: max(0, width - count)) + self
   }
+
 }

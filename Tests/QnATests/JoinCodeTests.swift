@@ -52,4 +52,31 @@ struct JoinCodeTests {
       #expect(JoinCode.link(wrong) == nil, "\(wrong)")
     }
   }
+
+  /// Extension `tickets`: 16 characters of the code's alphabet, in any case, dashes or not;
+  /// links carry one in their fragment; the server keeps its SHA-256.
+  @Test func aTicketIsSixteenLettersAndALinkCarriesItInItsFragment() {
+    #expect(Ticket.canonical("k7m2-qx4p-9hrt-wz3c") == "K7M2QX4P9HRTWZ3C")
+    #expect(Ticket.canonical("K7M2 QX4P 9HRT WZ3C") == "K7M2QX4P9HRTWZ3C")
+    for wrong in [
+      "", "K7M2QX4P9HRTWZ3", "K7M2QX4P9HRTWZ3CC", "O7M2QX4P9HRTWZ3C", "K7M2QX4P9HRTWZ3Ç",
+    ] {
+      #expect(Ticket.canonical(wrong) == nil, "\(wrong)")
+    }
+    #expect(Ticket.grouped("K7M2QX4P9HRTWZ3C") == "K7M2-QX4P-9HRT-WZ3C")
+    let link = Ticket.link("http://qna.example/s/K7M2QX/", ticket: "K7M2QX4P9HRTWZ3C")
+    #expect(link == "http://qna.example/s/K7M2QX/#ticket=K7M2-QX4P-9HRT-WZ3C")
+    #expect(Ticket.inLink(link) == "K7M2QX4P9HRTWZ3C")
+    #expect(JoinCode.link(link)?.code == "K7M2QX")
+    for other in [
+      "http://qna.example/s/K7M2QX/", "http://h/s/K7M2QX/#tickets=K7M2QX4P9HRTWZ3C",
+      "http://h/s/K7M2QX/#ticket=nope",
+    ] {
+      #expect(Ticket.inLink(other) == nil, "\(other)")
+    }
+    // SHA-256 of the 16 ASCII bytes, as Python's hashlib has it.
+    #expect(
+      Ticket.digest("K7M2QX4P9HRTWZ3C")
+        == "bc7abfaa263b14366987733a2ed680081b45a91361eb4c3eb1909f86070e42b5")
+  }
 }

@@ -52,6 +52,8 @@ package struct FormQuestions: Sendable {
     do {
       if let stored = try await room.store.question(token: token) { return .success(stored) }
       guard open else { return .failure(.closed) }
+      // A session that admits by ticket (extension `tickets`) takes no anonymous questions.
+      if try await room.admitsByTicket() { return .failure(.refused(RoomReplies.formNeedsTicket)) }
       let now = room.environment.uptime()
       if let wait = room.formQuestions.take(address ?? Self.unattributed, now: now) {
         return .failure(.tryAgain(after: wait))

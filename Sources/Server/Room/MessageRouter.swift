@@ -67,6 +67,7 @@ extension SessionRoom {
       ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
       ProtocolExtension.identity, ProtocolExtension.audience, ProtocolExtension.sessionState,
       ProtocolExtension.announcements, ProtocolExtension.queue, ProtocolExtension.labels,
+      ProtocolExtension.tickets,
     ]
     let compact = settings.compactRoom ? [ProtocolExtension.counts] : []
     let work = settings.identityWork != nil ? [ProtocolExtension.identityWork] : []
@@ -102,6 +103,14 @@ package enum RoomReplies {
     "Too many new attendees from your network at once: votes count once you have joined."
   /// A join whose work (extension `identityWork`) does not pay for its new identity.
   package static let unpaidIdentity = "The work sent for a new identity does not check out."
+  /// A session that admits by ticket (extension `tickets`), to a join without one: final.
+  package static let ticketNeeded =
+    "This session admits attendees by personal ticket: open the link on yours."
+  /// The no-script form, in a session that admits by ticket: final.
+  package static let formNeedsTicket =
+    "This session takes questions from ticket holders: open the link on yours, with scripts on."
+  /// A ticket that is not one of the session's: final.
+  package static let unknownTicket = "That ticket is not one of this session's."
   /// After a failed write, the client waits this long before sending again.
   package static let storageRetry: Duration = .seconds(1)
 

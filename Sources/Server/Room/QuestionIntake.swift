@@ -37,6 +37,14 @@ package struct QuestionIntake: Sendable {
     if !isResend, let wait = room.people.takeQuestion(connection, now: room.environment.uptime()) {
       return refuse(RoomReplies.rateLimited, retryAfter: wait)
     }
+    // A session that admits by ticket (extension `tickets`) takes questions from identities
+    // only: a socket without one asks again once its ticket made it one.
+    if !isResend, connection.attendee == nil, !connection.isPresenter,
+      (try? await room.admitsByTicket()) == true
+    {
+      room.people.giveBackQuestion(connection, now: room.environment.uptime())
+      return refuse(RoomReplies.ticketNeeded, retryAfter: RoomReplies.storageRetry)
+    }
     if let refusal = room.hooks.refusal(question.content) { return refuse(refusal) }
     let stored: StoredQuestion
     do {

@@ -91,7 +91,13 @@ package struct RoomJoins: Sendable {
         return .init(attendee: attendee, credential: credential, claimed: join.attendee, name: name)
       case .needsMint, .taken: break
       }
-      guard mayMint(join, on: connection) else { return nil }
+      let admission = try await admission(join, name: name, from: connection)
+      switch admission {
+      case .refused: return nil
+      case .restored(let identity): return identity
+      case .byTicket: break
+      case .open: guard mayMint(join, on: connection) else { return nil }
+      }
       let mint = room.environment.makeID()
       // Someone else's id: this client gets one of its own. Twice at most: a fresh id is
       // taken only by a race with another instance that made the same one.
@@ -101,8 +107,10 @@ package struct RoomJoins: Sendable {
           attendee: attendee, credential: nil, mint: mint, name: name, at: now)
         if case .issued(let credential) = claim {
           room.metrics.attendeesIssued.increment()
-          return .init(
+          let issued = SocketConnection.Identity(
             attendee: attendee, credential: credential, claimed: join.attendee, name: name)
+          guard case .byTicket(let ticket) = admission else { return issued }
+          return try await bind(ticket, to: issued, join, from: connection)
         }
       }
       room.logger.error("could not issue an identity to \(connection.id)")
@@ -141,7 +149,7 @@ package struct RoomJoins: Sendable {
       to: connection)
   }
 
-  private func refuse(
+  func refuse(
     _ connection: SocketConnection, _ message: String, retryAfter: Duration? = nil,
     work: IdentityWork? = nil
   ) {

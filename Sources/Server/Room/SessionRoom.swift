@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import QnA
 import QnAStore
+import Synchronization
 
 /// One session's room on this instance: its view of the store, its fan-out, and the parts
 /// that answer what its sockets send. Each part does one thing (`MessageRouter` reads a
@@ -30,6 +31,8 @@ package final class SessionRoom: Sendable {
   package let wordFilters: WordFilters
   package let logger: Logger
   private let codec = WireCodec()
+  /// Whether the session admits by ticket, and when that was read (`admitsByTicket`).
+  let ticketed = Mutex<(answer: Bool, at: Duration)?>(nil)
 
   package init(
     store: QuestionStore, sockets: SocketHub, settings: RoomSettings,

@@ -8,6 +8,7 @@ extension StoreRules {
   /// transitions go with their questions.
   package static let sessionTables = [
     "question", "roomLog", "roomState", "attendee", "roomAction", "filterWord", "silenced",
+    "ticket",
   ]
 
   /// The announcement as `roomState` keeps it: its time, a tab, its text (which has no

@@ -121,6 +121,17 @@ package protocol StoreDriver: Sendable {
     async throws(StoreError) -> [Int64: Int]
   func endPresence(instance: UUID) async throws(StoreError)
 
+  /// Extension `tickets` (`QuestionStore+Tickets`): adds the tickets' digests unless the
+  /// session would then hold more than `limit` (false, and none added).
+  func addTickets(_ digests: [String], at time: Double, limit: Int, session: Int64)
+    async throws(StoreError) -> Bool
+  func hasTickets(session: Int64) async throws(StoreError) -> Bool
+  func ticketCounts(session: Int64) async throws(StoreError) -> (issued: Int, used: Int)
+  func ticket(_ digest: String, session: Int64) async throws(StoreError) -> TicketState
+  /// Binds the ticket to `attendee` if it is unused, in one transaction; what it holds after.
+  func bindTicket(_ digest: String, to attendee: UUID, session: Int64)
+    async throws(StoreError) -> TicketState
+
   /// What other instances on the same database changed, as they commit it: `nil` for a
   /// database only this process writes to.
   var roomFeed: RoomFeed? { get }

@@ -152,6 +152,8 @@ package enum PostgresSchema {
         "CREATE INDEX presence_instance ON presence (instance)",
       ]
     ),
+    // Personal tickets, for sessions that admit new attendees only by one.
+    ("v11: tickets", [TicketSQL.create]),
   ]
 
   /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from

@@ -159,6 +159,8 @@ package final class SQLiteDriver: StoreDriver {
     migrator.registerMigration("v9: login credentials", migrate: Self.addLoginCredentials)
     // The head count: which instance has which attendee in which session's room.
     migrator.registerMigration("v10: presence", migrate: Self.addPresence)
+    // Personal tickets, for sessions that admit new attendees only by one.
+    migrator.registerMigration("v11: tickets") { db in try db.execute(sql: TicketSQL.create) }
     return migrator
   }
 

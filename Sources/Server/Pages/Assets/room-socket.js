@@ -131,8 +131,10 @@ export class RoomSocket {
   /** Joins the room, from `from` (default: where this page is). */
   join(from = this.resumeFrom()) {
     const join = { type: 'join', id: this.connection, ...this.fields(this.extensions), ...from };
-    // A new identity is paid for first, once per connection; a screen needs none.
-    if (!this.work || this.workSent || join.screen || (join.credential && !this.workAsked) || !this.isOpen) {
+    // A new identity is paid for first, once per connection; a screen needs none, and a
+    // ticket (extension tickets) pays for it unless a refusal named a price.
+    const paidFor = join.credential || join.ticket;
+    if (!this.work || this.workSent || join.screen || (paidFor && !this.workAsked) || !this.isOpen) {
       return this.send(join);
     }
     this.workSent = true;

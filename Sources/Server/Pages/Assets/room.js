@@ -7,7 +7,7 @@
 // translated in `data-messages` (AttendeeScript.messages lists them).
 import { printable, uuid } from './common.js';
 import { RoomSocket, socketURL } from './room-socket.js';
-import { RoomIdentity } from './room-identity.js';
+import { RoomIdentity, ticketInFragment } from './room-identity.js';
 import { RoomOutbox } from './room-outbox.js';
 import { RoomState } from './room-state.js';
 import { LEASE_RENEW, TabSender } from './tab-sender.js';
@@ -38,8 +38,23 @@ const save = (name, value) => { try { localStorage.setItem(key(name), JSON.strin
 const asker = (document.cookie.match(/(?:^|;\s*)qna-asker=([0-9A-F]{8}(?:-[0-9A-F]{4}){3}-[0-9A-F]{12})(?:;|$)/i) || [])[1];
 const secure = location.protocol === 'https:' ? '; Secure' : '';
 if (asker) document.cookie = `qna-asker=; Max-Age=0; Path=${body.dataset.base || '/room/'}; SameSite=Strict${secure}`;
+// A personal ticket (extension tickets) comes in the address's fragment, which no server
+// sees: kept with the identity, and taken out of the address bar (a screenshot or a shared
+// address does not show it).
+const linkedTicket = ticketInFragment(location.hash);
+if (linkedTicket) history.replaceState(null, '', location.pathname + location.search);
 const identity = new RoomIdentity({
   load: (name) => load(name, null), save, first: () => (asker ? asker.toUpperCase() : uuid()),
+  ticket: linkedTicket,
+});
+// The link opened while this page is already open is the same document: no reload.
+window.addEventListener('hashchange', () => {
+  const ticket = ticketInFragment(location.hash);
+  if (!ticket) return;
+  history.replaceState(null, '', location.pathname + location.search);
+  if (identity.credential || !identity.useTicket(ticket)) return;
+  $('notice').textContent = '';
+  socket.join();
 });
 // What was typed and not yet answered (questions, votes), and my confirmed questions.
 const outbox = new RoomOutbox({ load, save });
@@ -194,6 +209,9 @@ function receive(m) {
         // No identity yet: join again when the server said; votes wait for it.
         const connection = socket.connection;
         setTimeout(() => { if (socket.connection === connection) socket.join({}); }, later(m.retryAfter));
+      } else if (typeof m.message === 'string') {
+        // Refused for good (a session that admits by ticket): the room stays, votes wait.
+        $('notice').textContent = printable(m.message);
       }
       break;
     case 'session':
