@@ -19,10 +19,13 @@ DESTDIR ?=
 # One release build for install, dist and deb: the Swift runtime linked in, so that the
 # programs run where no Swift is installed (docs/install.md lists what stays); no $ORIGIN
 # library path; symbols bound at load time then read-only (full RELRO), as Debian builds.
-# The same build is the tests' (`make test`): the last two flags only serve the test bundle
+# No debug information: install, dist and deb strip it, and making it was a share of the
+# build's time (SwiftPM asks for it with -g; the later -gnone wins). The same build is the
+# tests' (`make test`): the last two flags only serve the test bundle
 # (scripts/testing-modules.sh says how), and leave the programs as they were.
 TESTING_MODULES := .build/testing-modules
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now \
+  -Xswiftc -gnone -Xcc -g0 \
   -Xswiftc -I$(abspath $(TESTING_MODULES)) -Xlinker -L$(abspath $(TESTING_MODULES))
 RELEASE_BIN = $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 # make, named so that `make -n` does not run the line that hands it to another program.
