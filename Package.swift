@@ -249,7 +249,8 @@ let package = Package(
       ]),
     .testTarget(name: "QnAStoreLocationTests", dependencies: ["QnAStoreLocation", "QnAStore"]),
     .testTarget(
-      name: "QnAPagesTests", dependencies: ["QnAPages", "QnAStore", "CommandLineValues", "QnA"]),
+      name: "QnAPagesTests",
+      dependencies: ["QnAPages", "QnAStore", "CommandLineValues", "QnA", "TestSupport"]),
     .testTarget(
       name: "QnALogHandlersTests",
       dependencies: ["QnALogHandlers", .product(name: "Logging", package: "swift-log")]),

@@ -1,10 +1,16 @@
 /// The pages' scripts and style sheets: the files of `Assets/`, embedded at build time by the
 /// EmbedAssets plugin (`EmbeddedAssets`), served as `/assets/NAME`. The page scripts are ES
-/// modules that import `common.js`.
+/// modules that import `common.js` and others; each page's is served bundled with them.
 package enum PageAssets {
   /// Every asset by name, with its text and its media type.
   package static let all: [(name: String, text: String, type: String)] = EmbeddedAssets.files
     .sorted { $0.key < $1.key }.map { name, text in (name, text, mediaType(name)) }
+
+  /// Every asset as the server serves it: each page's script (and the worker's) bundled with
+  /// the modules it imports (`ScriptBundle`), the rest as they are.
+  package static let served: [(name: String, text: String, type: String)] = ScriptBundle.served(
+    EmbeddedAssets.files
+  ).sorted { $0.key < $1.key }.map { name, text in (name, text, mediaType(name)) }
 
   /// An asset's text, or `nil` when no asset has that name.
   package static func text(_ name: String) -> String? { EmbeddedAssets.files[name] }

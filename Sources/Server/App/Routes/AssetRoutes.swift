@@ -50,7 +50,7 @@ package struct StaticAsset: Sendable {
   }
 
   /// Made when first asked for, once per process: `/assets/NAME` for each page asset.
-  static let all: [(path: String, asset: StaticAsset)] = PageAssets.all.map { asset in
+  static let all: [(path: String, asset: StaticAsset)] = PageAssets.served.map { asset in
     ("/assets/\(asset.name)", StaticAsset(asset.text, type: asset.type))
   }
 
