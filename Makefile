@@ -67,10 +67,12 @@ test: gettext
 	# The release build, the longest step, starts first; what needs no build (the lint, the
 	# tools from Debian, the pages' scripts, the catalogues) runs beside it, on the core its
 	# one-module-at-a-time stretches leave idle. Its output follows theirs; a check that
-	# fails stops it.
+	# fails stops it, and so does Ctrl-C (the build has a process group of its own, which
+	# dash's kill names as -PID).
 	@mkdir -p .build; setsid $(SUBMAKE) release RELEASE_EXTRA=--build-tests \
 	  >.build/test-build.log 2>&1 & build=$$!; \
-	  if ! $(SUBMAKE) test-checks; then kill -TERM -- -$$build 2>/dev/null; wait $$build; exit 1; fi; \
+	  trap "kill -TERM -$$build 2>/dev/null; exit 130" INT TERM HUP; \
+	  if ! $(SUBMAKE) test-checks; then kill -TERM -$$build 2>/dev/null; wait $$build; exit 1; fi; \
 	  echo "make test: the checks passed; the release build:"; \
 	  wait $$build; status=$$?; cat .build/test-build.log; exit $$status
 	python3 scripts/docs-check.py "$(RELEASE_BIN)"
