@@ -70,8 +70,10 @@ package struct RoomJoins: Sendable {
   /// Who the join's sender is: the id it claims, proved by its credential, or issued the one
   /// already issued for it while no join has proved it; else that id with a new credential,
   /// if it has none yet, or a new id (someone else's id, or a client that lost a credential
-  /// it had proved). Only new credentials cost work or come from its address's budget.
-  /// `nil` when none can be had now; the client was told what it costs, or when to ask again.
+  /// it had proved). Only new credentials cost work or come from its address's budget; in a
+  /// session that admits by ticket, they cost a ticket instead (`admission`), and a used
+  /// ticket is the identity it holds. `nil` when none can be had now; the client was told
+  /// what it costs, or when to ask again.
   private func identify(_ join: Join, name: String?, from connection: SocketConnection) async
     -> SocketConnection.Identity?
   {
