@@ -7,10 +7,23 @@ package enum PageAssets {
     .sorted { $0.key < $1.key }.map { name, text in (name, text, mediaType(name)) }
 
   /// Every asset as the server serves it: each page's script (and the worker's) bundled with
-  /// the modules it imports (`ScriptBundle`), the rest as they are.
+  /// the modules it imports (`ScriptBundle`), then every script and style sheet shrunk
+  /// (`ScriptShrinking`, `StyleShrinking`); one that cannot be is served as it is.
   package static let served: [(name: String, text: String, type: String)] = ScriptBundle.served(
     EmbeddedAssets.files
-  ).sorted { $0.key < $1.key }.map { name, text in (name, text, mediaType(name)) }
+  ).map { name, text in (name, shrunk(name, text)) }.sorted { $0.0 < $1.0 }
+    .map { name, text in (name, text, mediaType(name)) }
+
+  /// A script or style sheet without what only its readers need.
+  package static func shrunk(_ name: String, _ text: String) -> String {
+    do throws(ScriptShrinking.Failure) {
+      if name.hasSuffix(".js") { return try ScriptShrinking.script(text) }
+      if name.hasSuffix(".css") { return try StyleShrinking.styleSheet(text) }
+    } catch {
+      return text
+    }
+    return text
+  }
 
   /// An asset's text, or `nil` when no asset has that name.
   package static func text(_ name: String) -> String? { EmbeddedAssets.files[name] }
