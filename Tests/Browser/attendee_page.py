@@ -263,6 +263,10 @@ def post_without_scripts(page, url, text):
         document = page.try_call("DOM.getDocument")
         found = "error" not in document and page.try_call(
             "DOM.querySelector", nodeId=document["root"]["nodeId"], selector="#ask button")
+        # In view first: the box is where the viewport shows it, and a click lands only there
+        # (a room of long questions puts the button below a phone's first screen).
+        if found and "error" not in found and found.get("nodeId"):
+            page.try_call("DOM.scrollIntoViewIfNeeded", nodeId=found["nodeId"])
         model = (found and "error" not in found and found.get("nodeId")
                  and page.try_call("DOM.getBoxModel", nodeId=found["nodeId"]))
         now = model["model"]["content"] if model and "error" not in model else None
