@@ -160,4 +160,15 @@ struct StoreRulesTests {
     ).delta
     #expect(presenters.questions.count == 2 && presenters.removed == nil)
   }
+
+  /// SQL written once (`PortableSQL`): PostgreSQL's placeholders as written, SQLite's numbered
+  /// ones made from them, in the same places.
+  @Test func aStatementWrittenOnceReadsInBothDialects() {
+    let statement: PortableSQL = "UPDATE question SET votes = $1 WHERE id = $2"
+    #expect(statement.postgres == "UPDATE question SET votes = $1 WHERE id = $2")
+    #expect(statement.sqlite == "UPDATE question SET votes = ?1 WHERE id = ?2")
+    for shared in [VoteSQL.counted, VoteSQL.add, VoteSQL.remove, VoteSQL.setCount, TicketSQL.bind] {
+      #expect(!shared.postgres.contains("?") && !shared.sqlite.contains("$"), "\(shared.postgres)")
+    }
+  }
 }

@@ -1,9 +1,7 @@
 import Foundation
 
-/// Extension `tickets`' SQL, written once for both databases: the statements are the same in
-/// SQLite and PostgreSQL but for their placeholders, written here as PostgreSQL's `$1`…
-/// (SQLite reads them as `?1`…, `sqlite(_:)`). Each driver only runs them, in a transaction of
-/// its own kind.
+/// Extension `tickets`' SQL, written once for both databases (`PortableSQL`): the statements
+/// are the same in SQLite and PostgreSQL but for their placeholders.
 package enum TicketSQL {
   /// Migration v11. SQLite reads the type names by affinity (INTEGER, TEXT, REAL).
   package static let create = """
@@ -12,33 +10,29 @@ package enum TicketSQL {
       issuedAt double precision NOT NULL, PRIMARY KEY (session, digest))
     """
   /// $1 session.
-  package static let count = "SELECT COUNT(*) FROM ticket WHERE session = $1"
+  package static let count: PortableSQL = "SELECT COUNT(*) FROM ticket WHERE session = $1"
   /// $1 session: a row when the session has any ticket. Asked on every join that needs a new
   /// identity, so one index probe, whatever the number of tickets.
-  package static let any = "SELECT 1 FROM ticket WHERE session = $1 LIMIT 1"
+  package static let any: PortableSQL = "SELECT 1 FROM ticket WHERE session = $1 LIMIT 1"
   /// $1 session: how many, how many bound.
-  package static let counts = "SELECT COUNT(*), COUNT(attendee) FROM ticket WHERE session = $1"
+  package static let counts: PortableSQL =
+    "SELECT COUNT(*), COUNT(attendee) FROM ticket WHERE session = $1"
   /// $1 session, $2 digest, $3 issuedAt. A digest already there (80 random bits: never in
   /// practice) is left as it is.
-  package static let add = """
+  package static let add: PortableSQL = """
     INSERT INTO ticket (session, digest, issuedAt) VALUES ($1, $2, $3)
     ON CONFLICT (session, digest) DO NOTHING
     """
   /// $1 session, $2 digest: the bound attendee (NULL when unused) and its credential.
-  package static let lookup = """
+  package static let lookup: PortableSQL = """
     SELECT ticket.attendee, attendee.credential FROM ticket
     LEFT JOIN attendee ON attendee.session = ticket.session AND attendee.id = ticket.attendee
     WHERE ticket.session = $1 AND ticket.digest = $2
     """
   /// $1 session, $2 digest, $3 attendee: only an unused ticket is bound.
-  package static let bind = """
+  package static let bind: PortableSQL = """
     UPDATE ticket SET attendee = $3 WHERE session = $1 AND digest = $2 AND attendee IS NULL
     """
-
-  /// The statement with SQLite's numbered placeholders.
-  package static func sqlite(_ statement: String) -> String {
-    statement.replacingOccurrences(of: "$", with: "?")
-  }
 }
 
 extension StoreRules {

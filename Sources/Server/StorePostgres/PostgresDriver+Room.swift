@@ -156,13 +156,11 @@ extension PostgresDriver {
       else {
         return nil
       }
+      let key = (attendee: attendee.uuidString, question: question.uuidString)
       let existing =
         try await Self.int(
           connection.query(
-            """
-            SELECT 1 FROM vote WHERE attendee = \(attendee.uuidString)
-            AND question = \(question.uuidString)
-            """, logger: logger)) != nil
+            Self.query(VoteSQL.counted, key.attendee, key.question), logger: logger)) != nil
       switch StoreRules.vote(on: record, by: attendee, up: up, existing: existing) {
       case .refuse(let reason):
         return QuestionStore.VoteOutcome(
@@ -174,20 +172,17 @@ extension PostgresDriver {
           seq: try await Self.currentSeq(connection, session, logger: logger))
       case .add:
         try await connection.query(
-          """
-          INSERT INTO vote (attendee, question, createdAt)
-          VALUES (\(attendee.uuidString), \(question.uuidString), \(time.timeIntervalSinceReferenceDate))
-          """, logger: logger)
+          Self.query(
+            VoteSQL.add, key.attendee, key.question, time.timeIntervalSinceReferenceDate),
+          logger: logger)
         record.votes += 1
       case .remove:
         try await connection.query(
-          """
-          DELETE FROM vote WHERE attendee = \(attendee.uuidString)
-          AND question = \(question.uuidString)
-          """, logger: logger)
+          Self.query(VoteSQL.remove, key.attendee, key.question), logger: logger)
         record.votes -= 1
       }
-      try await Self.save(record, connection, logger: logger)
+      try await connection.query(
+        Self.query(VoteSQL.setCount, record.votes, record.id), logger: logger)
       let seq = try await self.logChange(connection, session, question, .votes)
       return QuestionStore.VoteOutcome(voted: up, votes: record.votes, seq: seq)
     }

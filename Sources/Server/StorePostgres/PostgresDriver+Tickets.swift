@@ -64,13 +64,4 @@ extension PostgresDriver {
     }
     return StoreRules.ticketState(row: nil)
   }
-
-  /// A statement written once for both databases (`TicketSQL`), its values bound in order.
-  private static func query(_ sql: String, _ values: any PostgresDynamicTypeEncodable...)
-    -> PostgresQuery
-  {
-    var bindings = PostgresBindings()
-    for value in values { bindings.append(value) }
-    return PostgresQuery(unsafeSQL: sql, binds: bindings)
-  }
 }

@@ -134,8 +134,8 @@ extension SQLiteDriver {
       let key = [attendee.uuidString, question.uuidString]
       let existing =
         try Bool.fetchOne(
-          db.cachedStatement(sql: "SELECT 1 FROM vote WHERE attendee = ? AND question = ?"),
-          arguments: StatementArguments(key)) ?? false
+          db.cachedStatement(sql: VoteSQL.counted.sqlite), arguments: StatementArguments(key))
+        ?? false
       switch StoreRules.vote(on: record, by: attendee, up: up, existing: existing) {
       case .refuse(let reason):
         return QuestionStore.VoteOutcome(
@@ -145,18 +145,16 @@ extension SQLiteDriver {
         return QuestionStore.VoteOutcome(
           voted: existing, votes: record.votes, seq: try Self.currentSeq(db, session))
       case .add:
-        try db.cachedStatement(
-          sql: "INSERT INTO vote (attendee, question, createdAt) VALUES (?, ?, ?)"
-        ).execute(arguments: [
+        try db.cachedStatement(sql: VoteSQL.add.sqlite).execute(arguments: [
           attendee.uuidString, question.uuidString, time.timeIntervalSinceReferenceDate,
         ])
         record.votes += 1
       case .remove:
-        try db.cachedStatement(sql: "DELETE FROM vote WHERE attendee = ? AND question = ?")
+        try db.cachedStatement(sql: VoteSQL.remove.sqlite)
           .execute(arguments: StatementArguments(key))
         record.votes -= 1
       }
-      try db.cachedStatement(sql: "UPDATE question SET votes = ? WHERE id = ?")
+      try db.cachedStatement(sql: VoteSQL.setCount.sqlite)
         .execute(arguments: [record.votes, record.id])
       try Self.logChange(db, session, question, .votes)
       return QuestionStore.VoteOutcome(

@@ -8,9 +8,9 @@ extension SQLiteDriver {
     async throws(StoreError) -> Bool
   {
     try await run { db in
-      let held = try Int.fetchOne(db, sql: TicketSQL.sqlite(TicketSQL.count), arguments: [session])
+      let held = try Int.fetchOne(db, sql: TicketSQL.count.sqlite, arguments: [session])
       guard (held ?? 0) + digests.count <= limit else { return false }
-      let add = try db.cachedStatement(sql: TicketSQL.sqlite(TicketSQL.add))
+      let add = try db.cachedStatement(sql: TicketSQL.add.sqlite)
       for digest in digests { try add.execute(arguments: [session, digest, time]) }
       return true
     }
@@ -18,14 +18,14 @@ extension SQLiteDriver {
 
   package func hasTickets(session: Int64) async throws(StoreError) -> Bool {
     try await read { db in
-      try Int.fetchOne(db, sql: TicketSQL.sqlite(TicketSQL.any), arguments: [session]) != nil
+      try Int.fetchOne(db, sql: TicketSQL.any.sqlite, arguments: [session]) != nil
     }
   }
 
   package func ticketCounts(session: Int64) async throws(StoreError) -> (issued: Int, used: Int) {
     try await read { db in
       let row = try Row.fetchOne(
-        db, sql: TicketSQL.sqlite(TicketSQL.counts), arguments: [session])
+        db, sql: TicketSQL.counts.sqlite, arguments: [session])
       return (row?[0] ?? 0, row?[1] ?? 0)
     }
   }
@@ -39,7 +39,7 @@ extension SQLiteDriver {
   {
     try await run { db in
       try db.execute(
-        sql: TicketSQL.sqlite(TicketSQL.bind), arguments: [session, digest, attendee.uuidString])
+        sql: TicketSQL.bind.sqlite, arguments: [session, digest, attendee.uuidString])
       return try Self.ticket(db, digest, session)
     }
   }
@@ -48,7 +48,7 @@ extension SQLiteDriver {
     -> TicketState
   {
     let row = try Row.fetchOne(
-      db, sql: TicketSQL.sqlite(TicketSQL.lookup), arguments: [session, digest])
+      db, sql: TicketSQL.lookup.sqlite, arguments: [session, digest])
     return StoreRules.ticketState(
       row: row.map { (attendee: $0[0] as String?, credential: $0[1] as String?) })
   }
