@@ -30,8 +30,22 @@ struct ShrinkingTests {
      * A comment over lines between two statements.
      */
     const tail = a/**/+b;
+    // A regular expression after an if's parentheses; divisions after a postfix ++ and after a
+    // property named like a keyword, each with a comment that holds a /* (a misread slash
+    // would take the lines below it for a comment).
+    let matched = 'no';
+    if (url) /a  b/.test('a  b') ? (matched = 'match') : 0;
+    let i = 4;
+    const half = i++ / 2 // see /* below
+    let total = 0
+    total += 10
+    // */
+    const box = { in: 8 };
+    const width = box.in / 2 // px /* x
+    const spread = [...[1, 2]].length / 2 /* r */
+    let separated = 1 // a line separator ends this comment:\#u{2028}separated = 2
     console.log(JSON.stringify([url, path, 'a//b/c'.replace(spaced, '|'), ratio, halves,
-      rate(9, 3), block, a, b, tail]));
+      rate(9, 3), block, a, b, tail, matched, half, total, width, spread, separated]));
 
     """#
 
@@ -83,6 +97,14 @@ struct ShrinkingTests {
       try StyleShrinking.styleSheet(sheet)
         == ":root { --fg: #1a1a1a; }\n.attendee header,\n.a.b { content: \"/* kept */\"; margin: 0 auto; }\n"
     )
+    // Comments between two words leave them apart; a url's /* is the address's; an escaped
+    // space stays in its name.
+    #expect(
+      try StyleShrinking.styleSheet(
+        "a { margin: 0/* top */auto; background: url(http://x/a/*.png) } /* b */\n"
+          + "@media screen and/**/(min-width: 9px) { .c\\  .d { x: 1 } }\n")
+        == "a { margin: 0 auto; background: url(http://x/a/*.png) }\n"
+        + "@media screen and (min-width: 9px) { .c\\  .d { x: 1 } }\n")
     #expect(throws: ScriptShrinking.Failure.unterminated("string", offset: 13)) {
       try StyleShrinking.styleSheet("a { content: 'open }")
     }

@@ -26,6 +26,12 @@ package struct ScriptShrinking {
   var output: [UInt8] = []
   /// Whether a `/` here begins a regular expression rather than a division.
   var operandExpected = true
+  /// Whether the last token was `if`, `while`, `for` or `with`, whose `(…)` an operand
+  /// follows (`if (a) /b/.test(c)`), and, for each `(` still open, whether it was theirs.
+  var afterControlWord = false
+  var openParentheses: [Bool] = []
+  /// Whether the last token was a `.`: a word after it names a property, never a keyword.
+  var afterDot = false
 
   init(_ input: [UInt8]) {
     self.input = input
@@ -37,6 +43,8 @@ package struct ScriptShrinking {
     "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case",
     "do", "else", "yield", "await",
   ]
+
+  static let controlKeywords: Set<String> = ["if", "while", "for", "with"]
 
   /// Code up to the end of the text, or, in a template's `${…}`, up to its closing brace
   /// (not consumed).
@@ -54,44 +62,95 @@ package struct ScriptShrinking {
         if let last = output.last, last != UInt8(ascii: "\n"), last != UInt8(ascii: " ") {
           output.append(UInt8(ascii: " "))
         }
-      case UInt8(ascii: "'"), UInt8(ascii: "\""):
-        try quoted(by: byte, what: "string")
-        operandExpected = false
-      case UInt8(ascii: "`"):
-        try template()
-        operandExpected = false
       case UInt8(ascii: "/"):
         try slash()
-      case UInt8(ascii: "{"):
-        depth += 1
-        copy()
-        operandExpected = true
-      case UInt8(ascii: "}"):
-        if inSubstitution && depth == 0 { return }
-        depth -= 1
-        copy()
-        operandExpected = true
-      case UInt8(ascii: ")"), UInt8(ascii: "]"):
-        copy()
-        operandExpected = false
-      case _ where Self.isWordByte(byte):
-        let start = at
-        while at < input.count, Self.isWordByte(input[at]) { at += 1 }
-        output += input[start..<at]
-        let word = String(decoding: input[start..<at], as: UTF8.self)
-        operandExpected = Self.operandKeywords.contains(word)
       default:
-        copy()
-        operandExpected = true
+        let control = afterControlWord
+        let dot = afterDot
+        afterControlWord = false
+        afterDot = false
+        if try !token(
+          byte, afterControlWord: control, afterDot: dot, inSubstitution: inSubstitution,
+          depth: &depth)
+        {
+          return
+        }
       }
     }
+  }
+
+  /// One token that is not a comment or a blank; `false` at the `}` that ends a substitution
+  /// (not consumed).
+  mutating func token(
+    _ byte: UInt8, afterControlWord control: Bool, afterDot dot: Bool, inSubstitution: Bool,
+    depth: inout Int
+  ) throws(Failure) -> Bool {
+    switch byte {
+    case UInt8(ascii: "'"), UInt8(ascii: "\""):
+      try quoted(by: byte, what: "string")
+      operandExpected = false
+    case UInt8(ascii: "`"):
+      try template()
+      operandExpected = false
+    case UInt8(ascii: "{"):
+      depth += 1
+      copy()
+      operandExpected = true
+    case UInt8(ascii: "}"):
+      if inSubstitution && depth == 0 { return false }
+      depth -= 1
+      copy()
+      operandExpected = true
+    case UInt8(ascii: "("):
+      openParentheses.append(control)
+      copy()
+      operandExpected = true
+    case UInt8(ascii: ")"):
+      copy()
+      operandExpected = openParentheses.popLast() ?? false
+    case UInt8(ascii: "]"):
+      copy()
+      operandExpected = false
+    case UInt8(ascii: "."):
+      let spread = at + 2 < input.count && input[at + 1] == byte && input[at + 2] == byte
+      copy(spread ? 3 : 1)
+      afterDot = !spread
+      operandExpected = true
+    case UInt8(ascii: "+"),
+      UInt8(ascii: "-")
+    where at + 1 < input.count && input[at + 1] == byte:
+      // `a++ / 2` divides (postfix, after an operand); `x = ++a` expects one.
+      copy(2)
+    case _ where Self.isWordByte(byte):
+      let start = at
+      while at < input.count, Self.isWordByte(input[at]) { at += 1 }
+      output += input[start..<at]
+      let word = String(decoding: input[start..<at], as: UTF8.self)
+      operandExpected = !dot && Self.operandKeywords.contains(word)
+      afterControlWord = !dot && Self.controlKeywords.contains(word)
+    default:
+      copy()
+      operandExpected = true
+    }
+    return true
   }
 
   /// A comment (left out), a regular expression (copied), or a division.
   mutating func slash() throws(Failure) {
     let next = at + 1 < input.count ? input[at + 1] : 0
     if next == UInt8(ascii: "/") {
-      while at < input.count, input[at] != UInt8(ascii: "\n") { at += 1 }
+      // To the line's end: a line feed or carriage return, or U+2028 or U+2029 (E2 80 A8/A9),
+      // which end it as well and are left out with it.
+      while at < input.count, input[at] != UInt8(ascii: "\n"), input[at] != UInt8(ascii: "\r") {
+        if input[at] == 0xE2, at + 2 < input.count, input[at + 1] == 0x80,
+          input[at + 2] == 0xA8 || input[at + 2] == 0xA9
+        {
+          at += 3
+          endLine()
+          return
+        }
+        at += 1
+      }
     } else if next == UInt8(ascii: "*") {
       let start = at
       at += 2
@@ -110,12 +169,16 @@ package struct ScriptShrinking {
       } else if let last = output.last, last != UInt8(ascii: "\n"), last != UInt8(ascii: " ") {
         output.append(UInt8(ascii: " "))
       }
-    } else if operandExpected {
-      try regularExpression()
-      operandExpected = false
     } else {
-      copy()
-      operandExpected = true
+      afterControlWord = false
+      afterDot = false
+      if operandExpected {
+        try regularExpression()
+        operandExpected = false
+      } else {
+        copy()
+        operandExpected = true
+      }
     }
   }
 

@@ -32,7 +32,29 @@ package enum StyleShrinking {
           at += 1
         }
         guard at + 1 < input.count else { throw .unterminated("comment", offset: start) }
-        at += 2  // CSS reads a comment as nothing, not as a space
+        at += 2
+        // CSS reads a comment as nothing, but two words it kept apart stay apart (`0/**/auto`
+        // is two values; `and/**/(` is not a function); `.a/**/.b` stays one selector.
+        if pending == nil, let last = output.last, Self.isWord(last), at < input.count,
+          Self.isWord(input[at]) || input[at] == UInt8(ascii: "(")
+        {
+          pending = UInt8(ascii: " ")
+        }
+      } else if byte == UInt8(ascii: "\\") {
+        // An escape (`\ ` is a space in a name), copied with what it escapes.
+        flush()
+        output += input[at..<min(at + 2, input.count)]
+        at += 2
+      } else if byte == UInt8(ascii: "("), output.count >= 3,
+        String(decoding: output.suffix(3), as: UTF8.self).lowercased() == "url",
+        let close = input[at...].firstIndex(of: UInt8(ascii: ")")),
+        !input[at..<close].contains(UInt8(ascii: "'")),
+        !input[at..<close].contains(UInt8(ascii: "\""))
+      {
+        // An unquoted `url(…)`, whose `/*` or `//` is the address's: copied as it is.
+        flush()
+        output += input[at...close]
+        at = close + 1
       } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
         flush()
         let start = at
@@ -59,5 +81,10 @@ package enum StyleShrinking {
     }
     if !output.isEmpty { output.append(UInt8(ascii: "\n")) }
     return String(decoding: output, as: UTF8.self)
+  }
+
+  /// A byte of a name, a number or a unit.
+  static func isWord(_ byte: UInt8) -> Bool {
+    ScriptShrinking.isWordByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "%")
   }
 }
