@@ -167,7 +167,11 @@ struct StoreRulesTests {
     let statement: PortableSQL = "UPDATE question SET votes = $1 WHERE id = $2"
     #expect(statement.postgres == "UPDATE question SET votes = $1 WHERE id = $2")
     #expect(statement.sqlite == "UPDATE question SET votes = ?1 WHERE id = ?2")
-    for shared in [VoteSQL.counted, VoteSQL.add, VoteSQL.remove, VoteSQL.setCount, TicketSQL.bind] {
+    let statements = [
+      VoteSQL.counted, VoteSQL.add, VoteSQL.remove, VoteSQL.setCount, TicketSQL.bind,
+      RoomStateSQL.value, RoomStateSQL.set,
+    ]
+    for shared in statements {
       #expect(!shared.postgres.contains("?") && !shared.sqlite.contains("$"), "\(shared.postgres)")
     }
   }

@@ -29,12 +29,8 @@ extension PostgresDriver {
       case .failure(let refusal): return .refused(refusal.reason)
       case .success(nil): return .done(changed: false)
       case .success(let changed?):
-        try await connection.query(
-          """
-          INSERT INTO roomState (session, key, value)
-          VALUES (\(session), 'labels', \(StoreRules.labelsValue(changed)))
-          ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
-          """, logger: logger)
+        try await Self.setRoomState(
+          connection, session, "labels", StoreRules.labelsValue(changed), logger: logger)
         try await self.logChange(connection, session, nil, .labels)
         return .done(changed: true)
       }

@@ -54,12 +54,8 @@ extension PostgresDriver {
         try await self.logChange(connection, session, id, StoreRules.logKind(of: action))
       }
       if case .some(let newHighlight) = step.highlight {
-        try await connection.query(
-          """
-          INSERT INTO roomState (session, key, value)
-          VALUES (\(session), 'highlighted', \(newHighlight?.uuidString))
-          ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
-          """, logger: logger)
+        try await Self.setRoomState(
+          connection, session, "highlighted", newHighlight?.uuidString, logger: logger)
         try await self.logChange(connection, session, newHighlight, .highlight)
       }
       if let newQueue = step.queue {
@@ -92,12 +88,8 @@ extension PostgresDriver {
   }
 
   func setQueue(_ connection: PostgresConnection, _ session: Int64, _ queue: [UUID]) async throws {
-    try await connection.query(
-      """
-      INSERT INTO roomState (session, key, value)
-      VALUES (\(session), 'queue', \(StoreRules.queueValue(queue)))
-      ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
-      """, logger: logger)
+    try await Self.setRoomState(
+      connection, session, "queue", StoreRules.queueValue(queue), logger: logger)
     try await logChange(connection, session, nil, .queue)
   }
 

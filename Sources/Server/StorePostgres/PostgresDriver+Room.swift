@@ -19,11 +19,24 @@ extension PostgresDriver {
     _ connection: PostgresConnection, _ session: Int64, _ key: String, logger: Logger
   ) async throws -> String? {
     for try await value in try await connection.query(
-      "SELECT value FROM roomState WHERE session = \(session) AND key = \(key)", logger: logger
+      query(RoomStateSQL.value, session, key), logger: logger
     ).decode(String?.self) {
       return value
     }
     return nil
+  }
+
+  /// `value` under `key` (`nil` clears it), with `RoomStateSQL.set`.
+  package static func setRoomState(
+    _ connection: PostgresConnection, _ session: Int64, _ key: String, _ value: String?,
+    logger: Logger
+  ) async throws {
+    var bindings = PostgresBindings()
+    bindings.append(session)
+    bindings.append(key)
+    bindings.append(value)
+    try await connection.query(
+      PostgresQuery(unsafeSQL: RoomStateSQL.set.postgres, binds: bindings), logger: logger)
   }
 
   package func roomEpoch(session: Int64) async throws(StoreError) -> UUID {

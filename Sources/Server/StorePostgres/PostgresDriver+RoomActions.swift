@@ -25,11 +25,7 @@ extension PostgresDriver {
         text, over: try await Self.roomState(connection, session, "announcement", logger: logger),
         at: time)
       guard case .some(let value) = step else { return .done(changed: false) }
-      try await connection.query(
-        """
-        INSERT INTO roomState (session, key, value) VALUES (\(session), 'announcement', \(value))
-        ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
-        """, logger: logger)
+      try await Self.setRoomState(connection, session, "announcement", value, logger: logger)
       try await self.logChange(connection, session, nil, .announcement)
       return .done(changed: true)
     }
@@ -116,11 +112,7 @@ extension PostgresDriver {
     let (action, text) = StoreRules.filterModeAction(mode)
     return try await roomAction(action, text: text, token: token, at: time, session: session) {
       [logger] connection in
-      try await connection.query(
-        """
-        INSERT INTO roomState (session, key, value) VALUES (\(session), 'filterMode', \(mode.rawValue))
-        ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
-        """, logger: logger)
+      try await Self.setRoomState(connection, session, "filterMode", mode.rawValue, logger: logger)
       return .done(changed: true)
     }
   }
@@ -198,12 +190,8 @@ extension PostgresDriver {
         guard let (question, rest) = StoreRules.next(queue: queue, open: Set(open)) else {
           return .refused("Nothing is next up: the queue has no open question.")
         }
-        try await connection.query(
-          """
-          INSERT INTO roomState (session, key, value)
-          VALUES (\(session), 'highlighted', \(question.uuidString))
-          ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
-          """, logger: logger)
+        try await Self.setRoomState(
+          connection, session, "highlighted", question.uuidString, logger: logger)
         try await self.logChange(connection, session, question, .highlight)
         try await self.setQueue(connection, session, rest)
         return .done(changed: true)
@@ -211,12 +199,8 @@ extension PostgresDriver {
         let shown = kind == .showQueue
         let now = try await Self.roomState(connection, session, "queueShown", logger: logger)
         guard (now == "1") != shown else { return .done(changed: false) }
-        try await connection.query(
-          """
-          INSERT INTO roomState (session, key, value)
-          VALUES (\(session), 'queueShown', \(shown ? "1" : "0"))
-          ON CONFLICT (session, key) DO UPDATE SET value = excluded.value
-          """, logger: logger)
+        try await Self.setRoomState(
+          connection, session, "queueShown", shown ? "1" : "0", logger: logger)
         try await self.logChange(connection, session, nil, .queue)
         return .done(changed: true)
       default: return .refused("That is no action on the queue.")

@@ -33,10 +33,8 @@ extension PostgresDriver {
           ON CONFLICT DO NOTHING RETURNING id
           """, logger: logger))
       guard let inserted else { return nil }
-      try await connection.query(
-        """
-        INSERT INTO roomState (session, key, value) VALUES (\(inserted), 'epoch', \(epoch.uuidString))
-        """, logger: logger)
+      try await Self.setRoomState(
+        connection, Int64(inserted), "epoch", epoch.uuidString, logger: logger)
       var saved = record
       saved.id = Int64(inserted)
       return saved

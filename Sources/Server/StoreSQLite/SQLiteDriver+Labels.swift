@@ -24,9 +24,7 @@ extension SQLiteDriver {
       case .failure(let refusal): return .refused(refusal.reason)
       case .success(nil): return .done(changed: false)
       case .success(let changed?):
-        try db.execute(
-          sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'labels', ?)",
-          arguments: [session, StoreRules.labelsValue(changed)])
+        try Self.setRoomState(db, session, "labels", StoreRules.labelsValue(changed))
         try Self.logChange(db, session, nil, .labels)
         return .done(changed: true)
       }

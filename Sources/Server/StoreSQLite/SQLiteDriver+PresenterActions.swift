@@ -73,9 +73,7 @@ extension SQLiteDriver {
   }
 
   package static func setQueue(_ db: Database, _ session: Int64, _ queue: [UUID]) throws {
-    try db.execute(
-      sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'queue', ?)",
-      arguments: [session, StoreRules.queueValue(queue)])
+    try Self.setRoomState(db, session, "queue", StoreRules.queueValue(queue))
     try logChange(db, session, nil, .queue)
   }
 
@@ -86,9 +84,7 @@ extension SQLiteDriver {
   }
 
   package static func setHighlight(_ db: Database, _ session: Int64, _ question: UUID?) throws {
-    try db.execute(
-      sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'highlighted', ?)",
-      arguments: [session, question?.uuidString])
+    try Self.setRoomState(db, session, "highlighted", question?.uuidString)
     try logChange(db, session, question, .highlight)
   }
 

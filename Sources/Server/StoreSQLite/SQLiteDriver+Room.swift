@@ -22,10 +22,7 @@ extension SQLiteDriver {
 
   package func roomEpoch(session: Int64) async throws(StoreError) -> UUID {
     try await read { db in
-      let value = try String.fetchOne(
-        db, sql: "SELECT value FROM roomState WHERE session = ? AND key = 'epoch'",
-        arguments: [session])
-      return value.flatMap(UUID.init(uuidString:)) ?? UUID()
+      try Self.roomStateValue(db, session, "epoch").flatMap(UUID.init(uuidString:)) ?? UUID()
     }
   }
 
@@ -167,10 +164,7 @@ extension SQLiteDriver {
   }
 
   package static func highlighted(_ db: Database, _ session: Int64) throws -> UUID? {
-    try String.fetchOne(
-      db, sql: "SELECT value FROM roomState WHERE session = ? AND key = 'highlighted'",
-      arguments: [session]
-    ).flatMap(UUID.init(uuidString:))
+    try roomStateValue(db, session, "highlighted").flatMap(UUID.init(uuidString:))
   }
 
   package func snapshot(for attendee: UUID?, presenter: Bool, session: Int64)

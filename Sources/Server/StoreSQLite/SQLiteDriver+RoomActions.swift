@@ -42,8 +42,13 @@ extension SQLiteDriver {
 
   static func roomStateValue(_ db: Database, _ session: Int64, _ key: String) throws -> String? {
     try String.fetchOne(
-      db, sql: "SELECT value FROM roomState WHERE session = ? AND key = ?",
-      arguments: [session, key])
+      db.cachedStatement(sql: RoomStateSQL.value.sqlite), arguments: [session, key])
+  }
+
+  static func setRoomState(_ db: Database, _ session: Int64, _ key: String, _ value: String?)
+    throws
+  {
+    try db.cachedStatement(sql: RoomStateSQL.set.sqlite).execute(arguments: [session, key, value])
   }
 
   package func announcement(session: Int64) async throws(StoreError) -> Announcement? {
@@ -59,9 +64,7 @@ extension SQLiteDriver {
       let step = StoreRules.announce(
         text, over: try Self.roomStateValue(db, session, "announcement"), at: time)
       guard case .some(let value) = step else { return .done(changed: false) }
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'announcement', ?)",
-        arguments: [session, value])
+      try Self.setRoomState(db, session, "announcement", value)
       try Self.logChange(db, session, nil, .announcement)
       return .done(changed: true)
     }
@@ -131,9 +134,7 @@ extension SQLiteDriver {
     let (action, text) = StoreRules.filterModeAction(mode)
     return try await roomAction(action, text: text, token: token, at: time, session: session) {
       db in
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'filterMode', ?)",
-        arguments: [session, mode.rawValue])
+      try Self.setRoomState(db, session, "filterMode", mode.rawValue)
       return .done(changed: true)
     }
   }
@@ -207,9 +208,7 @@ extension SQLiteDriver {
         guard (try Self.roomStateValue(db, session, "queueShown") == "1") != shown else {
           return .done(changed: false)
         }
-        try db.execute(
-          sql: "INSERT OR REPLACE INTO roomState (session, key, value) VALUES (?, 'queueShown', ?)",
-          arguments: [session, shown ? "1" : "0"])
+        try Self.setRoomState(db, session, "queueShown", shown ? "1" : "0")
         try Self.logChange(db, session, nil, .queue)
         return .done(changed: true)
       default: return .refused("That is no action on the queue.")

@@ -68,9 +68,9 @@ extension SQLiteDriver {
         }) ?? 0 == 0
       else { return nil }
       let saved = try record.inserted(db)
-      try db.execute(
-        sql: "INSERT INTO roomState (session, key, value) VALUES (?, 'epoch', ?)",
-        arguments: [saved.id, epoch.uuidString])
+      if let id = saved.id {  // an inserted row always has one
+        try Self.setRoomState(db, id, "epoch", epoch.uuidString)
+      }
       return saved
     }
   }
