@@ -78,7 +78,6 @@ package struct FormQuestions: Sendable {
       let result = try await room.store.insert(record)
       if result.inserted {
         room.metrics.questions.increment()
-        room.fanOut.changed()
         room.logger.info("question \(result.question.id) from the page's form")
         room.hooks.questionStored(result.question.id, room)
       }

@@ -30,7 +30,6 @@ package struct PresenterActions: Sendable {
     // The asker's next question meets the filter with its asker's new standing.
     if action == .silence || action == .unsilence { room.wordFilters.invalidate() }
     if action == .answer { room.metrics.answers.increment() }
-    room.fanOut.changed(urgent: true)
     room.logger.info("\(action.rawValue) \(id)")
     if let kind = AskerNotices.news(action) {
       await AskerNotices(room: room).tell(outcome.question, of: kind)

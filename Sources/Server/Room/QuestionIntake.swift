@@ -67,7 +67,6 @@ package struct QuestionIntake: Sendable {
       stored = result.question
       if result.inserted {
         room.metrics.questions.increment()
-        room.fanOut.changed()
         room.logger.info(
           "question \(stored.id) from \(connection.id): \(stored.content.count) chars")
         room.hooks.questionStored(stored.id, room)

@@ -12,7 +12,6 @@ extension PresenterActions {
   {
     let outcome = try await room.store.announce(text, token: token, at: room.environment.now())
     if outcome.changed {
-      room.fanOut.changed(urgent: true)
       room.logger.info(text == nil ? "announcement cleared" : "announced: \(text!.count) chars")
     }
     return outcome
@@ -24,7 +23,6 @@ extension PresenterActions {
   {
     let outcome = try await room.store.queueAction(kind, token: token, at: room.environment.now())
     if outcome.changed {
-      room.fanOut.changed(urgent: true)
       room.logger.info("queue: \(kind.rawValue)")
     }
     return outcome
@@ -37,7 +35,6 @@ extension PresenterActions {
     let outcome = try await room.store.changeLabels(
       kind, name, token: token, at: room.environment.now())
     if outcome.changed {
-      room.fanOut.changed(urgent: true)
       room.logger.info("\(kind.rawValue): \(name.count) chars")
     }
     return outcome

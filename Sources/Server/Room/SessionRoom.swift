@@ -40,7 +40,14 @@ package final class SessionRoom: Sendable {
     identities: AddressBudgets? = nil, formQuestions: AddressBudgets? = nil,
     headCount: HeadCount? = nil, people: PersonBudgets? = nil, logger: Logger
   ) {
-    self.store = store
+    let fanOut = RoomFanOut(
+      reads: store, clock: environment.clock, window: settings.window,
+      deflaters: settings.deflaters,
+      fanOutTime: metrics.fanOut.record, logger: logger)
+    self.fanOut = fanOut
+    // Every write through the room's store that changes the room reaches its fan-out: the
+    // handlers only write.
+    self.store = store.notifying { urgent in fanOut.changed(urgent: urgent) }
     self.sockets = sockets
     self.settings = settings
     self.environment = environment
@@ -61,10 +68,6 @@ package final class SessionRoom: Sendable {
         window: settings.personWindow)
     self.logger = logger
     wordFilters = WordFilters(store: store, server: settings.serverFilter)
-    fanOut = RoomFanOut(
-      reads: store, clock: environment.clock, window: settings.window,
-      deflaters: settings.deflaters,
-      fanOutTime: metrics.fanOut.record, logger: logger)
   }
 
   /// This room for another session: that session's view of the store and a fan-out of its

@@ -40,7 +40,6 @@ package struct VoteIntake: Sendable {
     }
     guard let outcome else { return refuse("There is no such question.") }
     if outcome.refusal == nil { room.metrics.votes.increment() }
-    room.fanOut.changed()
     return VoteResponse(
       question: vote.question, token: vote.token, success: outcome.refusal == nil,
       voted: outcome.voted, votes: outcome.votes, seq: outcome.seq, message: outcome.refusal)

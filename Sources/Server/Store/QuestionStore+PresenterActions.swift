@@ -25,11 +25,13 @@ extension QuestionStore {
     _ action: PresenterActionKind, on id: UUID, text: String? = nil, isPrivate: Bool = false,
     token: UUID, at time: Date
   ) async throws(StoreError) -> ActionOutcome? {
-    try await timed {
+    let outcome = try await timed {
       try await driver.perform(
         action, on: id, text: text, isPrivate: isPrivate, token: token, at: time,
         session: session)
     }
+    if outcome?.changed == true { roomChanged(true) }
+    return outcome
   }
 
   /// Every transition of a question, oldest first: what the presenters did, and when.

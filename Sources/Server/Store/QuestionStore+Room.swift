@@ -71,10 +71,12 @@ extension QuestionStore {
   public func vote(attendee: UUID, question: UUID, up: Bool, at time: Date)
     async throws(StoreError) -> VoteOutcome?
   {
-    try await timed {
+    let outcome = try await timed {
       try await driver.vote(
         attendee: attendee, question: question, up: up, at: time, session: session)
     }
+    if let outcome, outcome.refusal == nil { roomChanged(false) }
+    return outcome
   }
 
   /// The question being answered now.
@@ -108,6 +110,7 @@ extension QuestionStore {
   /// Mock: many questions at once, each from an attendee of its own, in one transaction.
   public func seed(_ questions: [StoredQuestion]) async throws(StoreError) {
     try await timed { try await driver.seed(questions, session: session) }
+    roomChanged(false)
   }
 
   /// Mock: `count` votes for `question` from attendees who never voted before, in one
@@ -115,10 +118,12 @@ extension QuestionStore {
   public func simulateVotes(
     for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID
   ) async throws(StoreError) -> Int? {
-    try await timed {
+    let counted = try await timed {
       try await driver.simulateVotes(
         for: question, count: count, at: time, makeID: makeID, session: session)
     }
+    if counted != nil { roomChanged(false) }
+    return counted
   }
 
   /// Every question in every state, oldest first, with its asker's name.

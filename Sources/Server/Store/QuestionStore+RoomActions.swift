@@ -21,9 +21,11 @@ extension QuestionStore {
   public func announce(_ text: String?, token: UUID, at time: Date)
     async throws(StoreError) -> RoomActionOutcome
   {
-    try await timed {
+    let outcome = try await timed {
       try await driver.announce(text, token: token, at: time, session: session)
     }
+    if outcome.changed { roomChanged(true) }
+    return outcome
   }
 
   /// Extension `queue`: `next` (the first open queued question becomes the one being
@@ -31,9 +33,11 @@ extension QuestionStore {
   public func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date)
     async throws(StoreError) -> RoomActionOutcome
   {
-    try await timed {
+    let outcome = try await timed {
       try await driver.queueAction(kind, token: token, at: time, session: session)
     }
+    if outcome.changed { roomChanged(true) }
+    return outcome
   }
 
   /// The room's next questions as a presenter sees them (two `roomState` values, not the
@@ -46,9 +50,11 @@ extension QuestionStore {
   public func changeLabels(
     _ kind: PresenterActionKind, _ name: String, token: UUID, at time: Date
   ) async throws(StoreError) -> RoomActionOutcome {
-    try await timed {
+    let outcome = try await timed {
       try await driver.changeLabels(kind, name, token: token, at: time, session: session)
     }
+    if outcome.changed { roomChanged(true) }
+    return outcome
   }
 
   /// The session's labels, in the order they were added.

@@ -50,20 +50,35 @@ public final class QuestionStore: Sendable {
   /// Joins' claims, written together when they come together; shared by every session's
   /// view of this database.
   package let claimBatcher: ClaimBatcher
+  /// Told of each write that changed what the room shows (a row in its log), and whether it
+  /// is to go out at once: the room's fan-out (`SessionRoom`), so that no handler has to
+  /// remember to. Other instances hear of it from the database.
+  package let roomChanged: RoomChanged
+
+  package typealias RoomChanged = @Sendable (_ urgent: Bool) -> Void
 
   package init(
     driver: any StoreDriver, session: Int64 = SessionRecord.defaultID,
-    timing: @escaping StoreTiming = { _ in }, claimBatcher: ClaimBatcher = ClaimBatcher()
+    timing: @escaping StoreTiming = { _ in }, claimBatcher: ClaimBatcher = ClaimBatcher(),
+    roomChanged: @escaping RoomChanged = { _ in }
   ) {
     self.driver = driver
     self.session = session
     self.timing = timing
     self.claimBatcher = claimBatcher
+    self.roomChanged = roomChanged
   }
 
-  /// The same database, scoped to another session.
+  /// The same database, scoped to another session (whose room this view does not tell).
   public func session(_ id: Int64) -> QuestionStore {
     QuestionStore(driver: driver, session: id, timing: timing, claimBatcher: claimBatcher)
+  }
+
+  /// This view, telling `roomChanged` of each write that changes the room.
+  package func notifying(_ roomChanged: @escaping RoomChanged) -> QuestionStore {
+    QuestionStore(
+      driver: driver, session: session, timing: timing, claimBatcher: claimBatcher,
+      roomChanged: roomChanged)
   }
 
   /// Whether other instances may share this database (and tell this one what they change).
@@ -87,7 +102,9 @@ public final class QuestionStore: Sendable {
   public func insert(_ question: StoredQuestion) async throws(StoreError) -> (
     question: StoredQuestion, inserted: Bool
   ) {
-    try await timed { try await driver.insert(question, session: session) }
+    let result = try await timed { try await driver.insert(question, session: session) }
+    if result.inserted { roomChanged(false) }
+    return result
   }
 
   /// The questions with these tokens, and those with these ids that `attendee` asked, now

@@ -76,7 +76,6 @@ extension QnAServerApp {
           attendee: environment.makeID())
       }
       try await room.store.seed(questions)
-      room.fanOut.changed()
       return ControlResult(affected: count)
     }
     router.post("/control/room/votes") { request, _ -> ControlResult in
@@ -89,7 +88,6 @@ extension QnAServerApp {
         try await room.store.simulateVotes(
           for: id, count: count, at: environment.now(), makeID: environment.makeID) != nil
       else { throw HTTPError(.notFound, message: "no question \(id)") }
-      room.fanOut.changed()
       return ControlResult(affected: count)
     }
     router.get("/control/connections") { _, _ -> [ConnectionJSON] in
