@@ -59,6 +59,19 @@ struct RoomChangedTests {
       .labelAdd, "panel", token: uuid(5, group: 0x7A), at: Date())
     #expect(!again.changed && told.taken() == [], "a label it has")
 
+    // The mock's seeding (`SeedingDriver`): questions, and votes in one transaction.
+    var seeded = question
+    (seeded.id, seeded.token) = (uuid(3), nil)
+    try await store.seed([seeded])
+    #expect(told.taken() == [false])
+    let counted = try await store.simulateVotes(
+      for: uuid(3), count: 3, at: Date(), makeID: { UUID() })
+    #expect(counted == 3 && told.taken() == [false])
+    #expect(try await store.snapshot(for: nil).questions.first { $0.id == uuid(3) }?.votes == 3)
+    let nowhere = try await store.simulateVotes(
+      for: uuid(99), count: 3, at: Date(), makeID: { UUID() })
+    #expect(nowhere == nil && told.taken() == [], "no such question")
+
     // Another session's view writes without telling this room.
     var random = SplitMix64(seed: 0x7A)
     let other = try await store.createSession(title: "Other", at: Date(), using: &random).session

@@ -109,7 +109,8 @@ extension QuestionStore {
 
   /// Mock: many questions at once, each from an attendee of its own, in one transaction.
   public func seed(_ questions: [StoredQuestion]) async throws(StoreError) {
-    try await timed { try await driver.seed(questions, session: session) }
+    let seeding = try self.seeding
+    try await timed { try await seeding.seed(questions, session: session) }
     roomChanged(false)
   }
 
@@ -118,12 +119,23 @@ extension QuestionStore {
   public func simulateVotes(
     for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID
   ) async throws(StoreError) -> Int? {
+    let seeding = try self.seeding
     let counted = try await timed {
-      try await driver.simulateVotes(
+      try await seeding.simulateVotes(
         for: question, count: count, at: time, makeID: makeID, session: session)
     }
     if counted != nil { roomChanged(false) }
     return counted
+  }
+
+  /// The driver as the mock seeds it (both drivers can be).
+  private var seeding: any SeedingDriver {
+    get throws(StoreError) {
+      guard let seeding = driver as? any SeedingDriver else {
+        throw .unavailable("this database cannot be seeded")
+      }
+      return seeding
+    }
   }
 
   /// Every question in every state, oldest first, with its asker's name.

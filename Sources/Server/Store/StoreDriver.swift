@@ -63,11 +63,6 @@ package protocol StoreDriver: Sendable {
     )
   func changes(after: Int, upTo: Int, presenter: Bool, session: Int64) async throws(StoreError)
     -> RoomChanges
-  func seed(_ questions: [StoredQuestion], session: Int64) async throws(StoreError)
-  func simulateVotes(
-    for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID,
-    session: Int64
-  ) async throws(StoreError) -> Int?
   func export(session: Int64) async throws(StoreError) -> [ExportedQuestion]
 
   func perform(

@@ -247,35 +247,6 @@ extension SQLiteDriver {
     }
   }
 
-  package func seed(_ questions: [StoredQuestion], session: Int64) async throws(StoreError) {
-    try await run { db in
-      for question in questions {
-        try QuestionRecord(question, session: session).insert(db)
-        try Self.logChange(db, session, question.id, .added)
-      }
-    }
-  }
-
-  package func simulateVotes(
-    for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID,
-    session: Int64
-  ) async throws(StoreError) -> Int? {
-    try await run { db in
-      guard var record = try Self.record(db, question, session) else { return nil }
-      for _ in 0..<count {
-        try db.execute(
-          sql: "INSERT INTO vote (attendee, question, createdAt) VALUES (?, ?, ?)",
-          arguments: [
-            makeID().uuidString, question.uuidString, time.timeIntervalSinceReferenceDate,
-          ])
-      }
-      record.votes += count
-      try record.update(db)
-      try Self.logChange(db, session, question, .votes)
-      return record.votes
-    }
-  }
-
   package func export(session: Int64) async throws(StoreError) -> [ExportedQuestion] {
     try await read { db in
       let names = try Self.names(db, session)
