@@ -56,6 +56,7 @@ fi
 
 exclude=$1
 shift
+: >"$out/$label.server" # before the read below, which could come before the job opens it
 "$program" --mock --port 0 --db :memory: --log-level error "$@" >"$out/$label.server" 2>&1 &
 pid=$!
 port=""

@@ -12,6 +12,9 @@ ip link set lo up
 ip addr add 10.77.0.1/32 dev lo
 dir=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$dir"' EXIT
+# Made before the server starts: its redirection opens the file in the background job, which
+# the first read below could come before (a clean run failed so, sed finding no file).
+: > "$dir/server.out"
 # A non-loopback --host needs the admin token; nothing else moves from the defaults.
 "$bin/qna-server" --host 10.77.0.1 --port 0 --db "$dir/qna.sqlite" \
   --admin-token "behind-one-address-$$" > "$dir/server.out" 2> "$dir/server.log" &
