@@ -25,16 +25,6 @@ struct ScriptBundleTests {
     """,
   ]
 
-  /// Runs `script` as an ES module in Node; what it printed.
-  static func node(_ script: String) throws -> String {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("bundle.mjs")
-    try script.write(toFile: path, atomically: true, encoding: .utf8)
-    let run = try ProgramRun("/usr/bin/node", [path])
-    #expect(run.status == 0, "\(run.errors)")
-    return run.output
-  }
-
   @Test func aBundleRunsItsModulesOnceInOrderEachApart() throws {
     let bundle = try ScriptBundle.bundle("page.js", modules: Self.modules)
     #expect(!bundle.contains("import ") && !bundle.contains("export "))
@@ -42,7 +32,7 @@ struct ScriptBundleTests {
     let words = try #require(bundle.range(of: "const qna$words = (() => {"))
     #expect(numbers.lowerBound < words.lowerBound, "what a module imports comes before it")
     #expect(bundle.components(separatedBy: "export const TWO").count == 1)
-    #expect(try Self.node(bundle) == "[2,6,2,\"kept apart\",\"the page's own\"]\n")
+    #expect(try NodeRun.output(of: bundle) == "[2,6,2,\"kept apart\",\"the page's own\"]\n")
   }
 
   @Test func whatItCannotReadIsServedAsItIs() {

@@ -49,19 +49,9 @@ struct ShrinkingTests {
 
     """#
 
-  /// What `script` printed when Node ran it as a module.
-  static func run(_ script: String) throws -> String {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("script.mjs")
-    try script.write(toFile: path, atomically: true, encoding: .utf8)
-    let run = try ProgramRun("/usr/bin/node", [path])
-    #expect(run.status == 0, "\(run.errors)")
-    return run.output
-  }
-
   @Test func aShrunkScriptDoesWhatItsSourceDid() throws {
     let shrunk = try ScriptShrinking.script(Self.tricky)
-    #expect(try Self.run(shrunk) == (try Self.run(Self.tricky)))
+    #expect(try NodeRun.output(of: shrunk) == (try NodeRun.output(of: Self.tricky)))
     for gone in ["A comment", "a comment after", "gone", "over lines", "  const"] {
       #expect(!shrunk.contains(gone), "\(gone)")
     }
