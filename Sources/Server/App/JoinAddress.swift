@@ -54,6 +54,12 @@ struct JoinAddress: Sendable {
     return nil
   }
 
+  /// The attendee page's address as people reach it, for a session (`code`) or the default
+  /// room.
+  func address(_ request: Request, peer: SocketAddress?, code: String?) -> String {
+    origin(of: request, peer: peer) + Self.path(code: code)
+  }
+
   /// The attendee page of a session (`code`) or of the default room.
   static func path(code: String?) -> String { code.map { "/s/\($0)/" } ?? "/room/" }
 }

@@ -168,39 +168,39 @@ public struct QnAServerApp: Sendable {
     try await group.run()
   }
 
-  private func attendeePages() -> AttendeePages {
-    AttendeePages(
-      rooms: rooms, addresses: addresses,
-      join: JoinAddress(
-        publicURL: configuration.publicURL, addresses: addresses,
-        listening: "http://\(configuration.host):\(configuration.port)"),
-      guesses: auth.codeGuesses, maxQuestionLength: configuration.maxQuestionLength)
-  }
-
+  /// Every HTTP route, each from the controller that holds what it needs.
   private func httpRouter() -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
+    let main = rooms.main
+    let sessions = SessionLookup(rooms: rooms, guesses: auth.codeGuesses, addresses: addresses)
+    let join = JoinAddress(
+      publicURL: configuration.publicURL, addresses: addresses,
+      listening: "http://\(configuration.host):\(configuration.port)")
+    let attendees = AttendeeController(
+      main: main, sessions: sessions, join: join,
+      maxQuestionLength: configuration.maxQuestionLength)
     let presenter = router.group()
     if configuration.adminToken != nil {
-      LoginRoutes(auth: auth, addresses: addresses).add(to: router) { _, _ in .admin }
-      presenter.add(middleware: PresenterGate(auth: auth, addresses: addresses, rooms: nil))
+      LoginController(auth: auth, addresses: addresses, sessions: nil).addRoutes(to: router)
+      presenter.add(middleware: PresenterGate(auth: auth, addresses: addresses, sessions: nil))
     }
-    let pages = attendeePages()
-    Self.addPresenterRoutes(
-      to: presenter, base: { _ in "/" }, room: { [rooms] _ in rooms.main },
-      join: { request, context in pages.joinAddress(request, context, code: nil) })
-    if configuration.adminToken == nil {
-      addSessionAdminRoutes(
-        to: presenter.group().add(middleware: LoopbackAdminGate(addresses: addresses)))
-    } else {
-      addSessionAdminRoutes(to: presenter)
-    }
-    pages.add(to: router)
-    addSessionRoutes(to: router, pages: pages)
-    addProbeRoutes(to: router)
-    addAssetRoutes(to: router)
-    addMetricsRoute(to: presenter)
-    if configuration.mock != nil { Self.addControlRoutes(to: presenter, room: rooms.main) }
+    PresenterController(scope: .main(main), join: join).addRoutes(to: presenter)
+    // Without an admin token, sessions are made from the server's own machine only.
+    let admin =
+      configuration.adminToken == nil
+      ? presenter.group().add(middleware: LoopbackAdminGate(addresses: addresses)) : presenter
+    SessionAdminController(rooms: rooms).addRoutes(to: admin)
+    CredentialController(rooms: rooms, logger: logger).addRoutes(to: admin)
+    attendees.addRoutes(to: router)
+    SessionController(auth: auth, sessions: sessions, attendees: attendees, join: join)
+      .addRoutes(to: router)
+    ProbeController(store: main.store, sockets: main.sockets, logger: logger)
+      .addRoutes(to: router)
+    AssetController().addRoutes(to: router)
+    MetricsController(metrics: metrics, store: main.store, sockets: main.sockets)
+      .addRoutes(to: presenter)
+    if configuration.mock != nil { ControlController(room: main).addRoutes(to: presenter) }
     return router
   }
 }

@@ -21,7 +21,10 @@ extension QnAServerApp {
         exempt: { [trusted = Set(configuration.trustedProxies)] address in
           trusted.contains(address) || LoopbackHost.isLoopback(bindAddress: address)
         }))
-    let webSocketResponder = webSocketRouter().buildResponder()
+    let webSocketResponder = SocketController(
+      configuration: configuration, rooms: rooms, auth: auth, addresses: addresses,
+      deflaters: deflaters, logger: logger
+    ).router().buildResponder()
     let policy = RequestPolicy(
       loopbackOnly: configuration.adminToken == nil && !configuration.allowPublic,
       allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))

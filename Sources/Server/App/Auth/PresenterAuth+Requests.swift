@@ -103,9 +103,10 @@ struct PresenterGate: RouterMiddleware {
   let auth: PresenterAuth
   let addresses: ClientAddress
   /// `nil`: the default room; else the session the route's `{code}` names.
-  let rooms: SessionRooms?
-  /// What a request for the room's own address gets without any presenter credential.
-  var attendeePage: (@Sendable (Request, Context) async throws -> Response)?
+  let sessions: SessionLookup?
+  /// Whose page a request for a session's own address gets without any presenter
+  /// credential: the attendees'.
+  var attendees: AttendeeController?
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -113,9 +114,8 @@ struct PresenterGate: RouterMiddleware {
     let address = addresses.of(request, peer: context.remoteAddress)
     var context = context
     let scope: PresenterAuth.Scope
-    if let rooms {
-      let found = try await QnAServerApp.session(
-        context, rooms: rooms, guesses: auth.codeGuesses, from: address)
+    if let sessions {
+      let found = try await sessions.found(context, from: address)
       context.session = found
       scope = .session(found.0)
     } else {
@@ -127,10 +127,11 @@ struct PresenterGate: RouterMiddleware {
     case .overRate(let wait):
       throw PresenterAuth.overRateError(wait)
     case .refused:
-      if let attendeePage, request.method == .get, auth.offer(of: request, for: scope) == .none,
-        request.uri.path.uppercased() == LoginRoutes.base(of: scope).uppercased()
+      if let attendees, let (session, room) = context.session, request.method == .get,
+        auth.offer(of: request, for: scope) == .none,
+        request.uri.path.uppercased() == LoginController.base(of: scope).uppercased()
       {
-        return try await attendeePage(request, context)
+        return try await attendees.page(request, context, room: room, session: session)
       }
       if case .token = auth.offer(of: request, for: scope) {
         return PresenterAuth.unauthorized
@@ -138,7 +139,7 @@ struct PresenterGate: RouterMiddleware {
       if request.method == .get,
         request.headers[.accept]?.contains("text/html") == true
       {
-        return Response.redirect(to: LoginRoutes.base(of: scope) + "login", type: .normal)
+        return Response.redirect(to: LoginController.base(of: scope) + "login", type: .normal)
       }
       return PresenterAuth.unauthorized
     }

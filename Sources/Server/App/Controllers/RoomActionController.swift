@@ -7,34 +7,33 @@ import QnAStore
 
 /// The presenters' actions on the room through the API, as the console's (extension
 /// `announcements`): the room's banner.
-extension QnAServerApp {
-  static func addRoomActionRoutes(
-    to router: some RouterMethods<ServerRequestContext>,
-    room roomOf: @escaping @Sendable (ServerRequestContext) throws -> SessionRoom
-  ) {
+struct RoomActionController: Sendable {
+  let scope: PresenterScope
+
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     router.get("/api/announcement") { _, context -> AnnouncementJSON in
-      AnnouncementJSON(try await roomOf(context).store.announcement())
+      AnnouncementJSON(try await scope.room(context).store.announcement())
     }
     // `{"text": …}`: shown to the whole room until replaced or cleared. An
     // `Idempotency-Key` header (a UUID) makes a retried request act once.
     router.put("/api/announcement") { request, context -> AnnouncementJSON in
-      let room = try roomOf(context)
-      let text = try await announcementText(request)
-      return try await announce(text, request: request, room: room)
+      let room = try scope.room(context)
+      let text = try await Self.announcementText(request)
+      return try await Self.announce(text, request: request, room: room)
     }
     router.delete("/api/announcement") { request, context -> AnnouncementJSON in
-      try await announce(nil, request: request, room: try roomOf(context))
+      try await Self.announce(nil, request: request, room: try scope.room(context))
     }
     // Extension `queue`: the next questions in order, and whether the room sees them.
     router.get("/api/queue") { _, context -> QueueJSON in
-      QueueJSON(try await roomOf(context).store.nextUp())
+      QueueJSON(try await scope.room(context).store.nextUp())
     }
     for (path, kind) in [
       ("next", PresenterActionKind.next), ("show", .showQueue), ("hide", .hideQueue),
     ] {
       router.post("/api/queue/\(path)") { request, context -> QueueJSON in
-        let room = try roomOf(context)
-        let token = try idempotencyKey(request) ?? room.environment.makeID()
+        let room = try scope.room(context)
+        let token = try IdempotencyKey.token(request, in: room)
         let outcome = try await PresenterActions(room: room).queue(kind, token: token)
         if let refusal = outcome.refusal { throw HTTPError(.conflict, message: refusal) }
         return QueueJSON(try await room.store.nextUp())
@@ -45,7 +44,7 @@ extension QnAServerApp {
   private static func announce(_ text: String?, request: Request, room: SessionRoom)
     async throws -> AnnouncementJSON
   {
-    let token = try idempotencyKey(request) ?? room.environment.makeID()
+    let token = try IdempotencyKey.token(request, in: room)
     let outcome = try await PresenterActions(room: room).announce(text, token: token)
     if let refusal = outcome.refusal { throw HTTPError(.conflict, message: refusal) }
     return AnnouncementJSON(try await room.store.announcement())

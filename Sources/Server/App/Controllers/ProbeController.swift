@@ -1,23 +1,27 @@
 import Hummingbird
+import Logging
 import QnARoom
+import QnAStore
 
 /// What a load balancer, an orchestrator or a metrics scraper asks. Is the process alive
 /// (`/healthz`), and can it serve, its database answering (`/readyz`)? Those are open to all,
 /// like `/socket`: a probe carries no token, and the answers say nothing an attendee could
 /// not learn by connecting. `/metrics` counts what the presenters see, so it is theirs
 /// (`Authorization: Bearer TOKEN` from a scraper).
-extension QnAServerApp {
+struct ProbeController: Sendable {
+  let store: QuestionStore
+  let sockets: SocketHub
+  let logger: Logger
+
   struct Health: ResponseEncodable, Sendable {
     let status: String
     /// Why the server is not ready, when it is not.
     var reason: String?
   }
 
-  func addProbeRoutes(to router: Router<ServerRequestContext>) {
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     router.get("/healthz") { _, _ in Health(status: "alive") }
-    router.get("/readyz") {
-      [store = rooms.main.store, sockets = rooms.main.sockets, logger] _, _
-        -> EditedResponse<Health> in
+    router.get("/readyz") { _, _ -> EditedResponse<Health> in
       if sockets.isDraining {
         return EditedResponse(
           status: .serviceUnavailable, response: Health(status: "unready", reason: "shutting down"))
@@ -58,9 +62,16 @@ extension QnAServerApp {
     return "database error"
   }
 
-  func addMetricsRoute(to presenter: RouterGroup<ServerRequestContext>) {
-    presenter.get("/metrics") {
-      [metrics, sockets = rooms.main.sockets, store = rooms.main.store] _, _ -> Response in
+}
+
+/// The counters a scraper reads, for the presenters only.
+struct MetricsController: Sendable {
+  let metrics: ServerMetrics
+  let store: QuestionStore
+  let sockets: SocketHub
+
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
+    router.get("/metrics") { _, _ -> Response in
       let text = metrics.exposition(openSockets: sockets.count, store: store.health)
       return Response(
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

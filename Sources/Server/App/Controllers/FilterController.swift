@@ -6,19 +6,18 @@ import QnAStore
 
 /// A session's word filter through the API: its lists, one entry per line, and what a
 /// match does (docs/server.md, Word filters).
-extension QnAServerApp {
-  static func addFilterRoutes(
-    to router: some RouterMethods<ServerRequestContext>,
-    room roomOf: @escaping @Sendable (ServerRequestContext) throws -> SessionRoom
-  ) {
+struct FilterController: Sendable {
+  let scope: PresenterScope
+
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     router.get("/api/filters") { _, context -> FiltersJSON in
-      let room = try roomOf(context)
+      let room = try scope.room(context)
       return FiltersJSON(
         try await room.store.filterSettings(), server: room.settings.wordLists)
     }
     // `{"mode": "review"|"refuse"}`.
     router.put("/api/filters") { request, context -> FiltersJSON in
-      let room = try roomOf(context)
+      let room = try scope.room(context)
       let body = try await request.body.collect(upTo: 1024)
       guard
         let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))
@@ -27,14 +26,14 @@ extension QnAServerApp {
       else {
         throw HTTPError(.badRequest, message: "the body must be {\"mode\": \"review\"|\"refuse\"}")
       }
-      try check(
-        try await FilterActions(room: room).setMode(mode, token: try token(request, room)))
+      try Self.check(
+        try await FilterActions(room: room).setMode(mode, token: try IdempotencyKey.token(request, in: room)))
       return FiltersJSON(try await room.store.filterSettings(), server: room.settings.wordLists)
     }
     // The list as a file: one entry per line.
     router.get("/api/filters/{name}") { _, context -> Response in
-      let room = try roomOf(context)
-      let name = try listName(context)
+      let room = try scope.room(context)
+      let name = try Self.listName(context)
       let lists = try await room.store.filterSettings().lists
       guard let entries = lists[name] ?? room.settings.wordLists[name] else {
         throw HTTPError(.notFound, message: "no word list \(name)")
@@ -45,24 +44,24 @@ extension QnAServerApp {
     }
     // The whole list, replaced: one entry per line, as a file.
     router.put("/api/filters/{name}") { request, context -> FilterListJSON in
-      let room = try roomOf(context)
-      let name = try listName(context)
+      let room = try scope.room(context)
+      let name = try Self.listName(context)
       let body = try await request.body.collect(upTo: WordListText.maxBytes)
       let entries: [String]
       switch WordListText.parse(Substring(String(buffer: body))) {
       case .success(let parsed): entries = parsed
       case .failure(let problem): throw HTTPError(.badRequest, message: problem.description)
       }
-      try check(
+      try Self.check(
         try await FilterActions(room: room).replace(
-          name, entries: entries, token: try token(request, room)))
+          name, entries: entries, token: try IdempotencyKey.token(request, in: room)))
       // The list is these entries, each once: no need to read every list back.
       return FilterListJSON(name: name, entries: Set(entries).count)
     }
     // `{"add": [...], "remove": [...]}`: a few entries in or out.
     router.post("/api/filters/{name}") { request, context -> FilterListJSON in
-      let room = try roomOf(context)
-      let name = try listName(context)
+      let room = try scope.room(context)
+      let name = try Self.listName(context)
       let body = try await request.body.collect(upTo: 256 * 1024)
       guard
         let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))
@@ -82,19 +81,19 @@ extension QnAServerApp {
       if let problem = FilterActions.problem(name: name, entries: trimmed(add)) {
         throw HTTPError(.badRequest, message: problem)
       }
-      try check(
+      try Self.check(
         try await FilterActions(room: room).change(
           name, FilterChange(adding: trimmed(add), removing: trimmed(remove)),
-          token: try token(request, room)))
+          token: try IdempotencyKey.token(request, in: room)))
       return FilterListJSON(
         name: name, entries: try await room.store.filterSettings().lists[name]?.count ?? 0)
     }
     router.delete("/api/filters/{name}") { request, context -> FilterListJSON in
-      let room = try roomOf(context)
-      let name = try listName(context)
-      try check(
+      let room = try scope.room(context)
+      let name = try Self.listName(context)
+      try Self.check(
         try await FilterActions(room: room).replace(
-          name, entries: [], token: try token(request, room)))
+          name, entries: [], token: try IdempotencyKey.token(request, in: room)))
       return FilterListJSON(name: name, entries: 0)
     }
   }
@@ -105,10 +104,6 @@ extension QnAServerApp {
       throw HTTPError(.badRequest, message: "a list's name is 1–32 of a–z, 0–9, - and _")
     }
     return name
-  }
-
-  private static func token(_ request: Request, _ room: SessionRoom) throws -> UUID {
-    try idempotencyKey(request) ?? room.environment.makeID()
   }
 
   /// 409 with the store's reason for a refused change.

@@ -1,17 +1,26 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 import NIOCore
 import QnARoom
 import QnAStore
 import Synchronization
 
-extension QnAServerApp {
-  /// `/socket` (the default session) and `/s/CODE/socket`. Each upgrade is judged once, here,
-  /// as the request gate judged it: a session that exists, and a presenter's socket only
-  /// with that scope's credentials. Refused upgrades go on to the HTTP route of the same
-  /// path, which says why.
-  func webSocketRouter() -> Router<SocketRequestContext> {
+/// `/socket` (the default session) and `/s/CODE/socket`. Each upgrade is judged once, here,
+/// as the request gate judged it: a session that exists, and a presenter's socket only with
+/// that scope's credentials. Refused upgrades go on to the HTTP route of the same path,
+/// which says why (`SessionController`).
+struct SocketController: Sendable {
+  let configuration: ServerConfiguration
+  let rooms: SessionRooms
+  let auth: PresenterAuth
+  let addresses: ClientAddress
+  /// The compressors every socket shares; `nil`: `--legacy-broadcast`, or no deflate.
+  let deflaters: CompressorPool?
+  let logger: Logger
+
+  func router() -> Router<SocketRequestContext> {
     let router = Router(context: SocketRequestContext.self)
     let handle = SocketHandler(
       configuration: configuration, logger: logger,

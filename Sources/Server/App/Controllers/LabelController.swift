@@ -6,24 +6,23 @@ import QnARoom
 import QnAStore
 
 /// The session's labels through the API, as the console's (extension `labels`).
-extension QnAServerApp {
-  static func addLabelRoutes(
-    to router: some RouterMethods<ServerRequestContext>,
-    room roomOf: @escaping @Sendable (ServerRequestContext) throws -> SessionRoom
-  ) {
+struct LabelController: Sendable {
+  let scope: PresenterScope
+
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     router.get("/api/labels") { _, context -> LabelsJSON in
-      LabelsJSON(labels: try await roomOf(context).store.labels())
+      LabelsJSON(labels: try await scope.room(context).store.labels())
     }
     // `{"name": …}`: one more label. An `Idempotency-Key` header (a UUID) makes a retried
     // request act once.
     router.post("/api/labels") { request, context -> LabelsJSON in
-      let room = try roomOf(context)
-      let name = try await labelName(request)
-      return try await change(.labelAdd, name, request: request, room: room)
+      let room = try scope.room(context)
+      let name = try await Self.labelName(request)
+      return try await Self.change(.labelAdd, name, request: request, room: room)
     }
     // `?name=…`: one label fewer; the questions that carry it keep it.
     router.delete("/api/labels") { request, context -> LabelsJSON in
-      let room = try roomOf(context)
+      let room = try scope.room(context)
       guard let raw = request.uri.queryParameters["name"] else {
         throw HTTPError(.badRequest, message: "name the label: ?name=…")
       }
@@ -31,14 +30,14 @@ extension QnAServerApp {
       if let problem = PresenterActions.labelNameProblem(name) {
         throw HTTPError(.badRequest, message: problem)
       }
-      return try await change(.labelRemove, name, request: request, room: room)
+      return try await Self.change(.labelRemove, name, request: request, room: room)
     }
   }
 
   private static func change(
     _ kind: PresenterActionKind, _ name: String, request: Request, room: SessionRoom
   ) async throws -> LabelsJSON {
-    let token = try idempotencyKey(request) ?? room.environment.makeID()
+    let token = try IdempotencyKey.token(request, in: room)
     let outcome = try await PresenterActions(room: room).changeLabels(kind, name, token: token)
     if let refusal = outcome.refusal { throw HTTPError(.conflict, message: refusal) }
     return LabelsJSON(labels: try await room.store.labels())

@@ -6,9 +6,11 @@ import QnAStore
 /// The login form and logout, once for the default room (`/login`, with an admin token set)
 /// and for each session (`/s/CODE/login`): a right token sets a login cookie scoped to the
 /// room's path, never the token itself.
-struct LoginRoutes: Sendable {
+struct LoginController: Sendable {
   let auth: PresenterAuth
   let addresses: ClientAddress
+  /// `nil`: the default room's login; else the session's the route's `{code}` names.
+  let sessions: SessionLookup?
 
   /// Where a scope's pages are: `/` or `/s/CODE/`.
   static func base(of scope: PresenterAuth.Scope) -> String {
@@ -25,27 +27,31 @@ struct LoginRoutes: Sendable {
     }
   }
 
-  /// `scope`: the default room's, or the session the route's `{code}` names.
-  func add(
-    to router: some RouterMethods<ServerRequestContext>,
-    scope: @escaping @Sendable (Request, ServerRequestContext) async throws -> PresenterAuth.Scope
-  ) {
-    router.get("/login") { request, context -> Response in
-      let base = Self.base(of: try await scope(request, context))
-      return QnAServerApp.html(
-        PresenterPage.login(failed: false, base: base, words: QnAServerApp.words(for: request)))
-    }
-    router.post("/login") { request, context -> Response in
-      try await logIn(request, context, scope: try await scope(request, context))
-    }
-    router.post("/logout") { request, context -> Response in
-      await logOut(request, context, scope: try await scope(request, context))
-    }
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
+    router.get("/login", use: form)
+    router.post("/login", use: logIn)
+    router.post("/logout", use: logOut)
   }
 
-  private func logIn(
-    _ request: Request, _ context: ServerRequestContext, scope: PresenterAuth.Scope
-  ) async throws -> Response {
+  private func scope(_ request: Request, _ context: ServerRequestContext) async throws
+    -> PresenterAuth.Scope
+  {
+    guard let sessions else { return .admin }
+    return .session(try await sessions.found(request, context).0)
+  }
+
+  @Sendable private func form(_ request: Request, context: ServerRequestContext) async throws
+    -> Response
+  {
+    let base = Self.base(of: try await scope(request, context))
+    return HTMLPage.response(
+      PresenterPage.login(failed: false, base: base, words: HTMLPage.words(for: request)))
+  }
+
+  @Sendable private func logIn(_ request: Request, context: ServerRequestContext) async throws
+    -> Response
+  {
+    let scope = try await scope(request, context)
     let base = Self.base(of: scope)
     let body = try await request.body.collect(upTo: 4096)
     let form = try? URLEncodedFormDecoder().decode(LoginForm.self, from: String(buffer: body))
@@ -54,8 +60,8 @@ struct LoginRoutes: Sendable {
     let decision = await auth.judge(.token(form?.token ?? ""), for: scope, from: address)
     if case .overRate(let wait) = decision { throw PresenterAuth.overRateError(wait) }
     guard decision == .admitted, form != nil else {
-      var refused = QnAServerApp.html(
-        PresenterPage.login(failed: true, base: base, words: QnAServerApp.words(for: request)))
+      var refused = HTMLPage.response(
+        PresenterPage.login(failed: true, base: base, words: HTMLPage.words(for: request)))
       refused.status = .unauthorized
       return refused
     }
@@ -76,9 +82,10 @@ struct LoginRoutes: Sendable {
     return response
   }
 
-  private func logOut(
-    _ request: Request, _ context: ServerRequestContext, scope: PresenterAuth.Scope
-  ) async -> Response {
+  @Sendable private func logOut(_ request: Request, context: ServerRequestContext) async throws
+    -> Response
+  {
+    let scope = try await scope(request, context)
     let name = Self.cookieName(of: scope)
     if case .logins(let ids) = PresenterAuth.offer(
       authorization: request.headers[values: .authorization],

@@ -4,15 +4,16 @@ import Logging
 import QnARoom
 import QnAStore
 
-extension QnAServerApp {
-  /// Ending presenters' credentials, for the admin: a session's new presenter token, which
-  /// ends the old one and the session's logins, and a logout of every presenter everywhere.
-  /// Each is a line in the log naming what was done, never a token.
-  func addCredentialRoutes(to router: some RouterMethods<ServerRequestContext>) {
-    let rooms = self.rooms
+/// Ending presenters' credentials, for the admin: a session's new presenter token, which
+/// ends the old one and the session's logins, and a logout of every presenter everywhere.
+/// Each is a line in the log naming what was done, never a token.
+struct CredentialController: Sendable {
+  let rooms: SessionRooms
+  let logger: Logger
+
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     let store = rooms.main.store
     let now = rooms.main.environment.now
-    let logger = self.logger
     router.post("/api/sessions/{code}/token") { _, context -> SessionJSON in
       let code = context.parameters.get("code") ?? ""
       var random = SystemRandomNumberGenerator()
@@ -24,7 +25,7 @@ extension QnAServerApp {
       logger.notice(
         "session \(session.code): new presenter token (API); \(rotated.endedLogins) logins ended")
       // Its presenters' sockets here close now; other instances' at the database's notice.
-      if let id = session.id { rooms.refresh(id) }
+      if let id = session.id { self.rooms.refresh(id) }
       return SessionJSON(
         session, questions: try await store.session(session.id ?? 0).count(), withToken: true)
     }

@@ -4,10 +4,12 @@ import Hummingbird
 import QnARoom
 import QnAStore
 
-extension QnAServerApp {
-  /// Sessions, for the admin (the default session's presenter): create, list, close, reopen
-  /// and delete them, and give one a new presenter token.
-  func addSessionAdminRoutes(to router: some RouterMethods<ServerRequestContext>) {
+/// Sessions, for the admin (the default session's presenter): create, list, close, reopen
+/// and delete them, and give one a new presenter token (`CredentialController`, beside it).
+struct SessionAdminController: Sendable {
+  let rooms: SessionRooms
+
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     let rooms = self.rooms
     let store = rooms.main.store
     let now = rooms.main.environment.now
@@ -25,7 +27,7 @@ extension QnAServerApp {
       // An `Idempotency-Key` (the IETF draft's header) makes a retried creation safe: the
       // same key finds the session its first try made, whatever became of that reply.
       var requestToken: String?
-      if let key = request.headers[Self.idempotencyKeyHeader] {
+      if let key = request.headers[IdempotencyKey.header] {
         guard let valid = QuestionStore.validRequestToken(key) else {
           throw HTTPError(
             .badRequest,
@@ -69,13 +71,7 @@ extension QnAServerApp {
       rooms.retire(code: session.code)
       return Response(status: .noContent)
     }
-    // A session's new token and a logout of everyone: the same admin's routes.
-    addCredentialRoutes(to: router)
   }
-}
-
-extension QnAServerApp {
-  static let idempotencyKeyHeader = HTTPField.Name("Idempotency-Key")!
 }
 
 struct NewSessionBody: Decodable {

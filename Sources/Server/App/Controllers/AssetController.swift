@@ -5,11 +5,11 @@ import Hummingbird
 import QnAPages
 import ZlibCompression
 
-extension QnAServerApp {
-  /// The pages' script and style sheet, as files of the server's own origin: the
-  /// Content-Security-Policy lets no inline one run. Open to all, like the login form: they
-  /// hold no data, and a browser fetches them before it logs in.
-  func addAssetRoutes(to router: Router<ServerRequestContext>) {
+/// The pages' scripts and style sheets, as files of the server's own origin: the
+/// Content-Security-Policy lets no inline one run. Open to all, like the login form: they
+/// hold no data, and a browser fetches them before it logs in.
+struct AssetController: Sendable {
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     for (path, asset) in StaticAsset.all {
       router.get(RouterPath(path)) { request, _ in asset.response(to: request) }
     }

@@ -9,16 +9,25 @@ import Synchronization
 /// The attendee page, its form and the projector view: `/room/…` for the default room,
 /// `/s/CODE/…` for a session (its page at `/s/CODE/` itself, for anyone the presenter's gate
 /// does not admit). Open to all: they show only what every attendee of the room sees.
-struct AttendeePages: Sendable {
-  let rooms: SessionRooms
+struct AttendeeController: Sendable {
+  let main: SessionRoom
+  let sessions: SessionLookup
   let addresses: ClientAddress
   let join: JoinAddress
-  let guesses: GuessThrottle
   let maxQuestionLength: Int
   private let recent = RecentRooms()
 
-  func add(to router: Router<ServerRequestContext>) {
-    let main = rooms.main
+  init(
+    main: SessionRoom, sessions: SessionLookup, join: JoinAddress, maxQuestionLength: Int
+  ) {
+    self.main = main
+    self.sessions = sessions
+    self.addresses = sessions.addresses
+    self.join = join
+    self.maxQuestionLength = maxQuestionLength
+  }
+
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     router.get("/room/") { request, context in
       try await page(request, context, room: main, session: nil)
     }
@@ -29,21 +38,13 @@ struct AttendeePages: Sendable {
       try await ask(request, context, room: main, session: nil)
     }
     router.get("/s/{code}/screen") { request, context in
-      let (session, room) = try await found(request, context)
+      let (session, room) = try await sessions.found(request, context)
       return try await screen(request, context, room: room, session: session)
     }
     router.post("/s/{code}/ask") { request, context in
-      let (session, room) = try await found(request, context)
+      let (session, room) = try await sessions.found(request, context)
       return try await ask(request, context, room: room, session: session)
     }
-  }
-
-  private func found(_ request: Request, _ context: ServerRequestContext) async throws
-    -> (SessionRecord, SessionRoom)
-  {
-    try await QnAServerApp.session(
-      context, rooms: rooms, guesses: guesses,
-      from: addresses.of(request, peer: context.remoteAddress))
   }
 
   /// What the pages show of a room now: its public questions, most votes first, and the
@@ -88,24 +89,19 @@ struct AttendeePages: Sendable {
       case "review": .asked(review: true)
       default: nil
       }
-    return QnAServerApp.html(
+    return HTMLPage.response(
       AttendeePage.render(
         try await view(room, session: session), token: room.environment.makeID(), notice: notice,
-        words: QnAServerApp.words(for: request)))
-  }
-
-  /// The attendee page's address as people reach it.
-  func joinAddress(_ request: Request, _ context: ServerRequestContext, code: String?) -> String {
-    join.origin(of: request, peer: context.remoteAddress) + JoinAddress.path(code: code)
+        words: HTMLPage.words(for: request)))
   }
 
   func screen(
     _ request: Request, _ context: ServerRequestContext, room: SessionRoom, session: SessionRecord?
   ) async throws -> Response {
-    let address = joinAddress(request, context, code: session?.code)
-    let words = QnAServerApp.words(for: request)
+    let address = join.address(request, peer: context.remoteAddress, code: session?.code)
+    let words = HTMLPage.words(for: request)
     let qr = QRImages.svg(address, label: HTML.escape(ProjectorPage.qrLabel(words)))
-    return QnAServerApp.html(
+    return HTMLPage.response(
       ProjectorPage.render(
         try await view(room, session: session), joinAddress: address, qr: qr, words: words),
       showsJoinAddress: true)
@@ -163,18 +159,18 @@ struct AttendeePages: Sendable {
       refusal = .filtered
       status = .unprocessableContent
     }
-    var response = QnAServerApp.html(
+    var response = HTMLPage.response(
       AttendeePage.render(
         try await view(room, session: session), token: token, notice: .refused(refusal),
         draft: (form.content, form.name ?? "", form.label),
-        words: QnAServerApp.words(for: request)))
+        words: HTMLPage.words(for: request)))
     response.status = status
     for field in headers { response.headers.append(field) }
     return response
   }
 }
 
-extension AttendeePages {
+extension AttendeeController {
   /// Names the attendee the form made for its question (each post is one of its own), for
   /// the page's script: on a later visit with scripts, a browser that has no attendee of its
   /// own in this room joins as that one, and the question is its own (its state, its

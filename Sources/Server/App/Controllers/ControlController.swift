@@ -9,13 +9,14 @@ import RFC6455
 
 /// `--mock` only: what scripted tests use to misbehave on purpose. `?id=` narrows a control
 /// to one connection; without it, every socket is affected.
-extension QnAServerApp {
-  static func addControlRoutes(
-    to router: some RouterMethods<ServerRequestContext>, room: SessionRoom
-  ) {
+struct ControlController: Sendable {
+  /// The default room: the one scripted tests connect to.
+  let room: SessionRoom
+
+  func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     let hub = room.sockets
     router.post("/control/drop") { request, _ -> ControlResult in
-      let targets = try hub.select(connectionID(request))
+      let targets = try hub.select(Self.connectionID(request))
       for connection in targets { connection.drop() }
       return ControlResult(affected: targets.count)
     }
@@ -31,7 +32,7 @@ extension QnAServerApp {
       guard reason.utf8.count <= 123 else {
         throw HTTPError(.badRequest, message: "reason longer than 123 bytes")
       }
-      let targets = try hub.select(connectionID(request))
+      let targets = try hub.select(Self.connectionID(request))
       for connection in targets {
         connection.close(code: .init(codeNumber: Int(code)), reason: reason)
       }
@@ -49,7 +50,7 @@ extension QnAServerApp {
       case let other?:
         throw HTTPError(.badRequest, message: "direction must be both or out, not '\(other)'")
       }
-      let targets = try hub.select(connectionID(request))
+      let targets = try hub.select(Self.connectionID(request))
       for connection in targets {
         // Holds all traffic both ways: a half-open link as the client sees it.
         connection.channel.pipeline.fireUserInboundEventTriggered(
@@ -60,13 +61,13 @@ extension QnAServerApp {
     }
     router.post("/control/send") { request, _ -> ControlResult in
       let body = try await request.body.collect(upTo: room.settings.maxMessageSize * 64)
-      let targets = try hub.select(connectionID(request))
+      let targets = try hub.select(Self.connectionID(request))
       for connection in targets { room.send(raw: body, to: connection) }
       return ControlResult(affected: targets.count)
     }
     // The room, busy on demand: questions from simulated attendees, and their votes.
     router.post("/control/room/seed") { request, _ -> ControlResult in
-      let count = try positive(request, "n", upTo: 100_000)
+      let count = try Self.positive(request, "n", upTo: 100_000)
       let environment = room.environment
       let now = environment.now()
       let questions = (0..<count).map { index in
@@ -79,7 +80,7 @@ extension QnAServerApp {
       return ControlResult(affected: count)
     }
     router.post("/control/room/votes") { request, _ -> ControlResult in
-      let count = try positive(request, "n", upTo: 1_000_000)
+      let count = try Self.positive(request, "n", upTo: 1_000_000)
       guard let raw = request.uri.queryParameters["question"],
         let id = UUID(uuidString: String(raw))
       else { throw HTTPError(.badRequest, message: "question must be a question id") }
