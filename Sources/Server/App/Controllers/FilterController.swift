@@ -27,7 +27,8 @@ struct FilterController: Sendable {
         throw HTTPError(.badRequest, message: "the body must be {\"mode\": \"review\"|\"refuse\"}")
       }
       try Self.check(
-        try await FilterActions(room: room).setMode(mode, token: try IdempotencyKey.token(request, in: room)))
+        try await FilterActions(room: room).setMode(
+          mode, token: try IdempotencyKey.token(request, in: room)))
       return FiltersJSON(try await room.store.filterSettings(), server: room.settings.wordLists)
     }
     // The list as a file: one entry per line.
