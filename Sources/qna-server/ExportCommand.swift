@@ -41,7 +41,9 @@ struct ExportCommand: AsyncParsableCommand {
       try await store.prepare()
       // The label in any case, as the session spells it (a removed one as it was spelt).
       var wanted = label
-      if let label { wanted = SessionLabels.match(label, in: try await store.labels()) ?? label }
+      if let label {
+        wanted = SessionLabels.match(label, in: try await store.moderation.labels()) ?? label
+      }
       let questions = try await store.export().filter {
         wanted == nil || $0.question.label == wanted
       }

@@ -22,10 +22,13 @@ struct LogoutAllCommand: AsyncParsableCommand {
 
   func run() async throws {
     let store = await database.open()
-    var scope: QuestionStore.LoginScope?
+    var scope: SessionDirectory.LoginScope?
     var which = ""
     if let session {
-      guard let found = try await SessionCommand.run({ try await store.session(code: session) }),
+      guard
+        let found = try await SessionCommand.run({
+          try await store.directory.session(code: session)
+        }),
         let id = found.id
       else {
         SessionCommand.fail("there is no session \(session)", status: 1)
@@ -35,7 +38,7 @@ struct LogoutAllCommand: AsyncParsableCommand {
     }
     let only = scope
     let ended = try await SessionCommand.run {
-      try await store.endLogins(scope: only, now: Date())
+      try await store.directory.endLogins(scope: only, now: Date())
     }
     // What was done, for the operator's record.
     print("ended \(ended) \(ended == 1 ? "login" : "logins")\(which)")

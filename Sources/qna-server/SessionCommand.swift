@@ -81,7 +81,7 @@ struct SessionCommand: AsyncParsableCommand {
       var attempt = 1
       while true {
         do {
-          return try await store.createSession(
+          return try await store.directory.createSession(
             title: title, at: Date(), requestToken: key, using: &random
           ).session
         } catch .unavailable(let reason) where attempt < retries {
@@ -94,18 +94,18 @@ struct SessionCommand: AsyncParsableCommand {
     static let retries = 3
 
     func run() async throws {
-      guard let title = QuestionStore.validTitle(self.title) else {
-        throw ValidationError(QuestionStore.titleRule)
+      guard let title = SessionDirectory.validTitle(self.title) else {
+        throw ValidationError(SessionDirectory.titleRule)
       }
       guard let origin = ServerConfiguration.validPublicURL(publicURL ?? Self.defaultURL) else {
         throw ValidationError(
           "--public-url '\(publicURL ?? "")' is not http(s)://HOST[:PORT] (no path, query or fragment)"
         )
       }
-      guard let key = QuestionStore.validRequestToken(idempotencyKey ?? UUID().uuidString)
+      guard let key = SessionDirectory.validRequestToken(idempotencyKey ?? UUID().uuidString)
       else {
         throw ValidationError(
-          "--idempotency-key must be 1–\(QuestionStore.maxRequestTokenLength) printable ASCII characters"
+          "--idempotency-key must be 1–\(SessionDirectory.maxRequestTokenLength) printable ASCII characters"
         )
       }
       var random = SystemRandomNumberGenerator()
@@ -137,7 +137,7 @@ struct SessionCommand: AsyncParsableCommand {
     @OptionGroup var database: Database
 
     func run() async throws {
-      let sessions = try await SessionCommand.run { try await database.open().sessions() }
+      let sessions = try await SessionCommand.run { try await database.open().directory.sessions() }
       for summary in sessions {
         let session = summary.session
         let created = Date(timeIntervalSinceReferenceDate: session.createdAt)
@@ -182,7 +182,8 @@ struct SessionCommand: AsyncParsableCommand {
 
     func run() async throws {
       let store = await database.open()
-      guard try await SessionCommand.run({ try await store.deleteSession(code: code) }) != nil
+      guard
+        try await SessionCommand.run({ try await store.directory.deleteSession(code: code) }) != nil
       else {
         SessionCommand.fail("there is no session \(code)", status: 1)
       }
@@ -210,7 +211,7 @@ struct SessionCommand: AsyncParsableCommand {
       var random = SystemRandomNumberGenerator()
       guard
         let rotated = try await SessionCommand.run({
-          try await store.rotateToken(code: code, at: Date(), using: &random)
+          try await store.directory.rotateToken(code: code, at: Date(), using: &random)
         })
       else {
         SessionCommand.fail("there is no session \(code)", status: 1)
@@ -226,7 +227,8 @@ struct SessionCommand: AsyncParsableCommand {
   }
 
   static func setOpen(_ code: String, _ open: Bool, _ store: QuestionStore) async throws {
-    guard let session = try await run({ try await store.setSession(code: code, open: open) })
+    guard
+      let session = try await run({ try await store.directory.setSession(code: code, open: open) })
     else {
       fail("there is no session \(code)", status: 1)
     }

@@ -47,7 +47,8 @@ extension SessionCommand {
       }
       let store = await database.open()
       guard
-        let session = try await SessionCommand.run({ try await store.session(code: code) }),
+        let session = try await SessionCommand.run({ try await store.directory.session(code: code) }
+        ),
         let id = session.id
       else {
         SessionCommand.fail("there is no session \(code)", status: 1)

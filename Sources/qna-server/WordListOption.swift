@@ -30,7 +30,7 @@ extension QnAServerCommand {
     }
     let name = String(option[..<equals])
     let path = String(option[option.index(after: equals)...])
-    guard QuestionStore.validListName(name) else {
+    guard ModerationStore.validListName(name) else {
       throw ValidationError(
         "--word-list: a list's name is 1–32 of a–z, 0–9, - and _, not '\(name)'")
     }

@@ -173,7 +173,7 @@ struct LoginCredentialTests {
     let printed = rotation.output.split(separator: "\n")
     #expect(printed.count == 1, "the new token, once: \(rotation.output)")
     let token = String(try #require(printed.first { $0.hasPrefix("token: ") }?.dropFirst(7)))
-    #expect(token != old && token.count == QuestionStore.tokenLength)
+    #expect(token != old && token.count == SessionDirectory.tokenLength)
     #expect(rotation.errors.contains("session \(code) has a new presenter token"))
     #expect(rotation.errors.contains("1 login of the session ended"), "\(rotation.errors)")
     #expect(!rotation.errors.contains(old) && !rotation.errors.contains(token))
@@ -216,6 +216,6 @@ struct LoginCredentialTests {
     }
     try old.close()
     let store = try StoreLocation.open(path)
-    #expect(try await store.login(digest: "before", now: Date()) == nil)
+    #expect(try await store.directory.login(digest: "before", now: Date()) == nil)
   }
 }

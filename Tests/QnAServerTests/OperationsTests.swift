@@ -165,7 +165,7 @@ struct OperationsTests {
     await QnAServerApp.warnOfJoinAddresses(store: store, logger: logger)
     #expect(lines.lines.withLock { $0.isEmpty }, "no session, nothing to say")
     var random = SystemRandomNumberGenerator()
-    _ = try await store.createSession(title: "Keynote", at: Date(), using: &random)
+    _ = try await store.directory.createSession(title: "Keynote", at: Date(), using: &random)
     await QnAServerApp.warnOfJoinAddresses(store: store, logger: logger)
     let said = lines.lines.withLock { $0 }
     #expect(said.count == 1 && said[0].hasPrefix("warning") && said[0].contains("--public-url"))

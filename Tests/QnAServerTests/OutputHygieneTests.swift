@@ -139,10 +139,10 @@ struct OutputHygieneTests {
     #expect(await admits(byOwnToken, to: 7, admin: nil, own: own1))
     // What the database keeps is not the token, and differs from login to login.
     let kept = try #require(
-      try await store.login(digest: PresenterLogins.digest(byAdmin), now: Date()))
+      try await store.directory.login(digest: PresenterLogins.digest(byAdmin), now: Date()))
     #expect(!kept.credential.contains(adminA) && kept.credential.count == 64)
     let other = try #require(
-      try await store.login(digest: PresenterLogins.digest(admin), now: Date()))
+      try await store.directory.login(digest: PresenterLogins.digest(admin), now: Date()))
     #expect(other.credential != kept.credential, "keyed by each login's own id")
   }
 }

@@ -235,7 +235,7 @@ struct SessionServerTests {
         "POST", "/s/\(talk.code)/api/questions/\(id)/answer", body: #"{"text":"yes"}"#,
         headers: talk.bearer)
       #expect(answer.status == 200)
-      ids[title] = try #require(try await server.store.session(code: talk.code)?.id)
+      ids[title] = try #require(try await server.store.directory.session(code: talk.code)?.id)
       members[title] = voter
       if title == "Gone" {
         let deleted = try await server.http("DELETE", "/api/sessions/\(talk.code)")
@@ -281,7 +281,7 @@ struct SessionServerTests {
     var random = SplitMix64(seed: 18)
     var codes: Set<String> = []
     for index in 0..<10_000 {
-      let session = try await store.createSession(
+      let session = try await store.directory.createSession(
         title: "Talk \(index)", at: Date(), using: &random
       ).session
       #expect(JoinCode.canonical(session.code) == session.code)
@@ -289,8 +289,8 @@ struct SessionServerTests {
     }
     #expect(codes.count == 10_000)
     let any = try #require(codes.first)
-    #expect(try await store.session(code: any.lowercased())?.code == any)
-    #expect(try await store.session(code: "O0I1L5") == nil, "look-alikes are no code")
+    #expect(try await store.directory.session(code: any.lowercased())?.code == any)
+    #expect(try await store.directory.session(code: "O0I1L5") == nil, "look-alikes are no code")
   }
 
   @Test func aDatabaseFromBeforeSessionsKeepsItsQuestionsInTheDefaultSession() async throws {
@@ -326,7 +326,8 @@ struct SessionServerTests {
     #expect(try await store.roomEpoch().uuidString == epoch, "clients keep catching up")
     #expect(try await store.export().first?.name == "Alice")
     var random = SplitMix64(seed: 1)
-    let fresh = try await store.createSession(title: "New", at: Date(), using: &random).session
+    let fresh = try await store.directory.createSession(title: "New", at: Date(), using: &random)
+      .session
     let scoped = store.session(try #require(fresh.id))
     #expect(try await scoped.count() == 0)
     #expect(try await scoped.highlighted() == nil)

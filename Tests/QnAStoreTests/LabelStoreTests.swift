@@ -23,7 +23,7 @@ struct LabelStoreTests {
   static func change(
     _ store: QuestionStore, _ kind: PresenterActionKind, _ name: String, token: UUID = UUID()
   ) async throws -> QuestionStore.RoomActionOutcome {
-    try await store.changeLabels(kind, name, token: token, at: StoreTests.time(9))
+    try await store.moderation.changeLabels(kind, name, token: token, at: StoreTests.time(9))
   }
 
   @Test(arguments: StoreKind.allCases)
@@ -40,7 +40,7 @@ struct LabelStoreTests {
       try await Self.change(second, .labelRemove, "Keynote", token: token).refusal?
         .contains("another action") == true)
     try await Self.change(second, .labelAdd, "Panel")
-    #expect(try await first.labels() == ["Keynote", "Panel"])
+    #expect(try await first.moderation.labels() == ["Keynote", "Panel"])
     #expect(try await first.snapshot(for: nil).labels == ["Keynote", "Panel"])
     let delta = try await first.changes(after: seq, upTo: try await first.currentSeq())
     #expect(delta.delta.labels == ["Keynote", "Panel"])
@@ -49,7 +49,7 @@ struct LabelStoreTests {
       try await Self.change(first, .labelAdd, "keynote").refusal?.contains("already") == true)
     // Undo (the console's u) is the inverse action under a new token.
     try await Self.change(first, .labelRemove, "Keynote")
-    #expect(try await second.labels() == ["Panel"])
+    #expect(try await second.moderation.labels() == ["Panel"])
     let removed = try await first.changes(after: seq + 2, upTo: try await first.currentSeq())
     #expect(removed.delta.labels == ["Panel"])
     // A removal names its label in any case.
@@ -70,7 +70,7 @@ struct LabelStoreTests {
     for n in 1...SessionLabels.maxCount { try await Self.change(store, .labelAdd, "L\(n)") }
     let refused = try await Self.change(store, .labelAdd, "one more")
     #expect(refused.refusal?.contains("at most \(SessionLabels.maxCount)") == true)
-    #expect(try await store.labels().count == SessionLabels.maxCount)
+    #expect(try await store.moderation.labels().count == SessionLabels.maxCount)
   }
 
   @Test(arguments: StoreKind.allCases)

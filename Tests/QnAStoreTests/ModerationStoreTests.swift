@@ -73,7 +73,7 @@ struct ModerationStoreTests {
       try await first.perform(
         .silence, on: uuid(1), token: uuid(1, group: 0xE2), at: StoreTests.time(2)))
     #expect(silenced.changed && silenced.refusal == nil)
-    #expect(try await second.filterSettings().silenced == [Self.alice])
+    #expect(try await second.moderation.filterSettings().silenced == [Self.alice])
     // No identity, nobody to silence.
     let anonymous = try #require(
       try await first.perform(
@@ -81,7 +81,7 @@ struct ModerationStoreTests {
     #expect(anonymous.refusal?.contains("cannot be told apart") == true)
     _ = try await second.perform(
       .unsilence, on: uuid(1), token: uuid(3, group: 0xE2), at: StoreTests.time(4))
-    #expect(try await first.filterSettings().silenced.isEmpty)
+    #expect(try await first.moderation.filterSettings().silenced.isEmpty)
     #expect(try await first.currentSeq() == 2, "the room saw only the two questions")
   }
 }

@@ -90,14 +90,14 @@ struct RoomActionStoreTests {
     let stores = try await kind.stores()
     defer { stores.close() }
     let store = stores[0]
-    let session = try await store.createSession(
+    let session = try await store.directory.createSession(
       title: "Talk", at: StoreTests.time(0), using: &StoreTests.random
     ).session
     let talk = store.session(try #require(session.id))
     _ = try await talk.announce("Talk's", token: uuid(1, group: 0xAC), at: StoreTests.time(1))
     #expect(try await store.announcement() == nil, "the default room has none")
     #expect(try await talk.snapshot(for: nil).announcement?.text == "Talk's")
-    _ = try await store.deleteSession(code: session.code)
+    _ = try await store.directory.deleteSession(code: session.code)
     await #expect(throws: StoreError.self) {
       _ = try await talk.announce("Gone", token: uuid(2, group: 0xAC), at: StoreTests.time(2))
     }

@@ -52,10 +52,10 @@ struct RoomChangedTests {
 
     let announced = try await store.announce("Coffee", token: uuid(3, group: 0x7A), at: Date())
     #expect(announced.changed && told.taken() == [true])
-    let labelled = try await store.changeLabels(
+    let labelled = try await store.moderation.changeLabels(
       .labelAdd, "Panel", token: uuid(4, group: 0x7A), at: Date())
     #expect(labelled.changed && told.taken() == [true])
-    let again = try await store.changeLabels(
+    let again = try await store.moderation.changeLabels(
       .labelAdd, "panel", token: uuid(5, group: 0x7A), at: Date())
     #expect(!again.changed && told.taken() == [], "a label it has")
 
@@ -74,7 +74,8 @@ struct RoomChangedTests {
 
     // Another session's view writes without telling this room.
     var random = SplitMix64(seed: 0x7A)
-    let other = try await store.createSession(title: "Other", at: Date(), using: &random).session
+    let other = try await store.directory.createSession(title: "Other", at: Date(), using: &random)
+      .session
     let elsewhere = store.session(try #require(other.id))
     var theirs = question
     (theirs.id, theirs.token) = (uuid(2), uuid(6, group: 0x7A))

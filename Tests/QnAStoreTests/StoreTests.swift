@@ -31,8 +31,10 @@ struct StoreTests {
     #expect(try await store.question(token: token)?.askedFrom == secondConnection)
     #expect(try await store.count() == 1)
     // Another session does not see it, nor may it use its token.
-    let other = try await store.createSession(title: "Other", at: Date(), using: &Self.random)
-      .session
+    let other = try await store.directory.createSession(
+      title: "Other", at: Date(), using: &Self.random
+    )
+    .session
     let elsewhere = store.session(try #require(other.id))
     await #expect(throws: StoreError.self) { _ = try await elsewhere.insert(resent) }
     #expect(try await elsewhere.question(token: token) == nil)

@@ -13,7 +13,8 @@ struct TicketStoreTests {
     let stores = try await kind.stores(count: 2)
     defer { stores.close() }
     var random = SplitMix64(seed: 46)
-    let session = try await stores[0].createSession(title: "T", at: Date(), using: &random)
+    let session = try await stores[0].directory.createSession(
+      title: "T", at: Date(), using: &random)
     let code = session.session.code
     let id = try #require(session.session.id)
     let (one, two) = (stores[0].session(id), stores[1].session(id))
@@ -54,7 +55,7 @@ struct TicketStoreTests {
     let counts = try await two.ticketCounts()
     #expect(counts.issued == 5 && counts.used == 1)
     // Gone with their session.
-    _ = try await one.deleteSession(code: code)
+    _ = try await one.directory.deleteSession(code: code)
     #expect(try await one.ticket(tickets[1]) == .unknown)
     let left = try await one.ticketCounts()
     #expect(left.issued == 0 && left.used == 0)

@@ -143,7 +143,7 @@ public struct QnAServerApp: Sendable {
   /// follow each request's `Host` (or the trusted proxy's `X-Forwarded-Host`), which the
   /// operator may not mean. Said once at start, when there are sessions to join.
   package static func warnOfJoinAddresses(store: QuestionStore, logger: Logger) async {
-    guard let sessions = try? await store.sessions(), !sessions.isEmpty else { return }
+    guard let sessions = try? await store.directory.sessions(), !sessions.isEmpty else { return }
     logger.warning(
       """
       \(sessions.count) session(s) and no --public-url: the join address and QR code each page \

@@ -32,7 +32,7 @@ extension PresenterActions {
   package func changeLabels(_ kind: PresenterActionKind, _ name: String, token: UUID)
     async throws(StoreError) -> QuestionStore.RoomActionOutcome
   {
-    let outcome = try await room.store.changeLabels(
+    let outcome = try await room.store.moderation.changeLabels(
       kind, name, token: token, at: room.environment.now())
     if outcome.changed {
       room.logger.info("\(kind.rawValue): \(name.count) chars")

@@ -32,7 +32,7 @@ package final class SessionRooms: Sendable {
   package func resolve(_ code: String) async throws(StoreError) -> (
     session: SessionRecord, room: SessionRoom
   )? {
-    guard let record = try await main.store.session(code: code), let id = record.id else {
+    guard let record = try await main.store.directory.session(code: code), let id = record.id else {
       if let canonical = JoinCode.canonical(code) { retire(code: canonical) }
       return nil
     }
@@ -73,7 +73,7 @@ package final class SessionRooms: Sendable {
       while true {
         let record: SessionRecord?
         do {
-          record = try await main.store.session(code: code)
+          record = try await main.store.directory.session(code: code)
         } catch {
           // The next notice or resync asks again.
           rooms.withLock { $0[id]?.refreshing = false }

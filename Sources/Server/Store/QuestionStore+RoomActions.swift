@@ -21,11 +21,9 @@ extension QuestionStore {
   public func announce(_ text: String?, token: UUID, at time: Date)
     async throws(StoreError) -> RoomActionOutcome
   {
-    let outcome = try await timed {
-      try await driver.announce(text, token: token, at: time, session: session)
-    }
-    if outcome.changed { roomChanged(true) }
-    return outcome
+    try await roomAction(
+      .announce(text, at: time), PresenterActionKind.announce.rawValue, text: text, token: token,
+      at: time)
   }
 
   /// Extension `queue`: `next` (the first open queued question becomes the one being
@@ -33,8 +31,17 @@ extension QuestionStore {
   public func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date)
     async throws(StoreError) -> RoomActionOutcome
   {
+    try await roomAction(.queue(kind), kind.rawValue, text: nil, token: token, at: time)
+  }
+
+  /// Runs an action's flow under its token (`action` and `text` are how the log of room
+  /// actions keeps it); a change goes to the room at once.
+  package func roomAction(
+    _ flow: RoomActionFlow, _ action: String, text: String?, token: UUID, at time: Date
+  ) async throws(StoreError) -> RoomActionOutcome {
     let outcome = try await timed {
-      try await driver.queueAction(kind, token: token, at: time, session: session)
+      try await driver.roomAction(
+        flow, action: action, text: text, token: token, at: time, session: session)
     }
     if outcome.changed { roomChanged(true) }
     return outcome
@@ -46,24 +53,47 @@ extension QuestionStore {
     try await timed { try await driver.nextUp(session: session) }
   }
 
-  /// Extension `labels`: `labelAdd` or `labelRemove` of `name`; once per token.
-  public func changeLabels(
-    _ kind: PresenterActionKind, _ name: String, token: UUID, at time: Date
-  ) async throws(StoreError) -> RoomActionOutcome {
-    let outcome = try await timed {
-      try await driver.changeLabels(kind, name, token: token, at: time, session: session)
-    }
-    if outcome.changed { roomChanged(true) }
-    return outcome
-  }
-
-  /// The session's labels, in the order they were added.
-  public func labels() async throws(StoreError) -> [String] {
-    try await timed { try await driver.labels(session: session) }
-  }
-
   /// The room's banner now, if any.
   public func announcement() async throws(StoreError) -> Announcement? {
     try await timed { try await driver.announcement(session: session) }
+  }
+}
+
+extension RoomActionFlow {
+  /// The room's banner: `text` from now on, or none.
+  package static func announce(_ text: String?, at time: Date) -> RoomActionFlow {
+    .read(["announcement"]) { values in
+      guard case .some(let value) = StoreRules.announce(text, over: values[0], at: time) else {
+        return .unchanged
+      }
+      return .write([.state("announcement", value), .log(nil, .announcement)])
+    }
+  }
+
+  /// Extension `queue`: the first open question of the queue becomes the one being
+  /// answered (`next`), or the room sees the queue or not.
+  package static func queue(_ kind: PresenterActionKind) -> RoomActionFlow {
+    switch kind {
+    case .next:
+      return .read(["queue"]) { values in
+        let queue = StoreRules.queue(from: values[0])
+        return .openQuestions(queue) { open in
+          guard let (question, rest) = StoreRules.next(queue: queue, open: open) else {
+            return .refused("Nothing is next up: the queue has no open question.")
+          }
+          return .write([
+            .state("highlighted", question.uuidString), .log(question, .highlight),
+            .state("queue", StoreRules.queueValue(rest)), .log(nil, .queue),
+          ])
+        }
+      }
+    case .showQueue, .hideQueue:
+      let shown = kind == .showQueue
+      return .read(["queueShown"]) { values in
+        guard (values[0] == "1") != shown else { return .unchanged }
+        return .write([.state("queueShown", shown ? "1" : "0"), .log(nil, .queue)])
+      }
+    default: return .refused("That is no action on the queue.")
+    }
   }
 }

@@ -29,11 +29,14 @@ extension QuestionStore {
     guard (1...Self.maxTicketsPerIssue).contains(count) else {
       throw .refused("tickets are issued 1 to \(Self.maxTicketsPerIssue) at a time")
     }
-    let tickets = (0..<count).map { _ in Self.randomLetters(Ticket.length, using: &random) }
+    let tickets = (0..<count).map { _ in
+      SessionDirectory.randomLetters(Ticket.length, using: &random)
+    }
     let added = try await timed {
-      try await driver.addTickets(
-        tickets.map(Ticket.digest), at: time.timeIntervalSinceReferenceDate,
-        limit: Self.maxTicketsPerSession, session: session)
+      try await driver.transact(
+        .addTickets(
+          tickets.map(Ticket.digest), at: time.timeIntervalSinceReferenceDate,
+          limit: Self.maxTicketsPerSession, session: session), writes: true, locking: session)
     }
     guard added else {
       throw .refused("a session holds at most \(Self.maxTicketsPerSession) tickets")
@@ -44,24 +47,26 @@ extension QuestionStore {
   /// Whether the session admits new attendees only by ticket (it has been issued some).
   public func admitsByTicket() async throws(StoreError) -> Bool {
     guard session != SessionRecord.defaultID else { return false }
-    return try await timed { try await driver.hasTickets(session: session) }
+    return try await timed { try await driver.fetch(.hasTickets(session: session)) }
   }
 
   /// How many tickets the session has, and how many are bound to an attendee.
   public func ticketCounts() async throws(StoreError) -> (issued: Int, used: Int) {
-    try await timed { try await driver.ticketCounts(session: session) }
+    try await timed { try await driver.fetch(.ticketCounts(session: session)) }
   }
 
   /// What the canonical `ticket` holds in this session.
   public func ticket(_ ticket: String) async throws(StoreError) -> TicketState {
-    try await timed { try await driver.ticket(Ticket.digest(ticket), session: session) }
+    try await timed {
+      try await driver.fetch(.ticket(Ticket.digest(ticket), session: session))
+    }
   }
 
   /// Binds an unused ticket to `attendee`; returns what the ticket holds after: `attendee`,
   /// or the attendee another join bound it to first.
   public func bind(_ ticket: String, to attendee: UUID) async throws(StoreError) -> TicketState {
     try await timed {
-      try await driver.bindTicket(Ticket.digest(ticket), to: attendee, session: session)
+      try await driver.perform(.bind(Ticket.digest(ticket), to: attendee, session: session))
     }
   }
 }

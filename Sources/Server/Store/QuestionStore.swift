@@ -39,9 +39,11 @@ extension StoreError {
 /// The questions, in SQLite (a file, the default `qna.sqlite`, or `:memory:`) or PostgreSQL
 /// (a `postgres://` URL, for several instances on one database): `StoreLocation` opens the
 /// driver `--db` names. A store is one session's view of the database: every read and write
-/// is scoped to it (`session(_:)` gives another's). It times every call for whoever asked
-/// (`/metrics`); the database work is its driver's.
-public final class QuestionStore: Sendable {
+/// is scoped to it (`session(_:)` gives another's). Its API is split by what it holds: the
+/// questions and the room here, the sessions and logins in `directory`, the word filter and
+/// labels in `moderation`. Each times every call for whoever asked (`/metrics`); the
+/// database work is its driver's.
+public final class QuestionStore: Sendable, TimedStore {
   package let driver: any StoreDriver
   /// The session this store reads and writes: 0 is the default one (`/socket`).
   public let session: Int64
@@ -157,6 +159,21 @@ public final class QuestionStore: Sendable {
 
   public func count() async throws(StoreError) -> Int { try await counts().total }
 
+  /// The sessions, and the presenters' logins and wrong guesses: the whole database's.
+  public var directory: SessionDirectory { SessionDirectory(driver: driver, timing: timing) }
+
+  /// This session's word filter and labels.
+  public var moderation: ModerationStore {
+    ModerationStore(driver: driver, session: session, timing: timing, roomChanged: roomChanged)
+  }
+}
+
+/// A part of the store's API: each times its calls to the driver for whoever asked.
+package protocol TimedStore {
+  var timing: StoreTiming { get }
+}
+
+extension TimedStore {
   /// Runs one call to the driver, timed.
   package func timed<T>(_ body: () async throws -> T) async throws(StoreError) -> T {
     let started = ContinuousClock.now

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Extension `tickets`' SQL, written once for both databases (`PortableSQL`): the statements
-/// are the same in SQLite and PostgreSQL but for their placeholders.
+/// are the same in SQLite and PostgreSQL but for their placeholders, and so are the flows
+/// that run them (`TransactionFlow`).
 package enum TicketSQL {
   /// Migration v11. SQLite reads the type names by affinity (INTEGER, TEXT, REAL).
   package static let create = """
@@ -43,5 +44,54 @@ extension StoreRules {
     guard let row else { return .unknown }
     guard let attendee = row.attendee.flatMap(UUID.init(uuidString:)) else { return .unused }
     return .bound(attendee: attendee, credential: row.credential.flatMap(UUID.init(uuidString:)))
+  }
+}
+
+extension TransactionFlow where Output == Bool {
+  /// The tickets' digests, unless the session would then hold more than `limit` (false, and
+  /// none added). Run on the session's lock, so that two issues at once cannot pass it
+  /// together.
+  package static func addTickets(
+    _ digests: [String], at time: Double, limit: Int, session: Int64
+  ) -> TransactionFlow {
+    .rows(TicketSQL.count, [.integer(session)]) { held in
+      guard (held.first?.int(0) ?? 0) + digests.count <= limit else { return .done(false) }
+      return .runEach(
+        TicketSQL.add, digests.map { [.integer(session), .text($0), .real(time)] },
+        then: .done(true))
+    }
+  }
+
+  /// Whether the session has any ticket.
+  package static func hasTickets(session: Int64) -> TransactionFlow {
+    .rows(TicketSQL.any, [.integer(session)]) { rows in .done(!rows.isEmpty) }
+  }
+}
+
+extension TransactionFlow where Output == (issued: Int, used: Int) {
+  package static func ticketCounts(session: Int64) -> TransactionFlow {
+    .rows(TicketSQL.counts, [.integer(session)]) { rows in
+      .done((rows.first?.int(0) ?? 0, rows.first?.int(1) ?? 0))
+    }
+  }
+}
+
+extension TransactionFlow where Output == TicketState {
+  /// What the ticket with this digest holds.
+  package static func ticket(_ digest: String, session: Int64) -> TransactionFlow {
+    .rows(TicketSQL.lookup, [.integer(session), .text(digest)]) { rows in
+      .done(
+        StoreRules.ticketState(
+          row: rows.first.map { (attendee: $0.text(0), credential: $0.text(1)) }))
+    }
+  }
+
+  /// Binds the ticket to `attendee` if it is unused; what it holds after.
+  package static func bind(_ digest: String, to attendee: UUID, session: Int64)
+    -> TransactionFlow
+  {
+    .run(
+      TicketSQL.bind, [.integer(session), .text(digest), .text(attendee.uuidString)],
+      then: .ticket(digest, session: session))
   }
 }

@@ -13,23 +13,6 @@ extension PostgresDriver {
     }
   }
 
-  package func announce(_ text: String?, token: UUID, at time: Date, session: Int64)
-    async throws(StoreError) -> QuestionStore.RoomActionOutcome
-  {
-    // Its log row tells the other instances (a notice of its own would be one too many).
-    try await roomAction(
-      PresenterActionKind.announce.rawValue, text: text, token: token, at: time, session: session,
-      notice: nil
-    ) { [logger] connection in
-      let step = StoreRules.announce(
-        text, over: try await Self.roomState(connection, session, "announcement", logger: logger),
-        at: time)
-      guard case .some(let value) = step else { return .done(changed: false) }
-      try await Self.setRoomState(connection, session, "announcement", value, logger: logger)
-      try await self.logChange(connection, session, nil, .announcement)
-      return .done(changed: true)
-    }
-  }
 }
 
 /// The sessions' word filters in PostgreSQL: under the session's lock; a change is told to
@@ -106,15 +89,57 @@ extension PostgresDriver {
     }
   }
 
-  package func setFilterMode(_ mode: FilterMode, token: UUID, at time: Date, session: Int64)
-    async throws(StoreError) -> QuestionStore.RoomActionOutcome
-  {
-    let (action, text) = StoreRules.filterModeAction(mode)
-    return try await roomAction(action, text: text, token: token, at: time, session: session) {
-      [logger] connection in
-      try await Self.setRoomState(connection, session, "filterMode", mode.rawValue, logger: logger)
-      return .done(changed: true)
+  /// Runs a room action's flow (the store's `RoomActionFlow`) in one transaction on the
+  /// session's lock.
+  package func roomAction(
+    _ flow: RoomActionFlow, action: String, text: String?, token: UUID, at time: Date,
+    session: Int64
+  ) async throws(StoreError) -> QuestionStore.RoomActionOutcome {
+    // The flow's own log rows and notices tell the other instances.
+    try await roomAction(action, text: text, token: token, at: time, session: session, notice: nil)
+    { [logger] connection in
+      var step = flow
+      while true {
+        switch step {
+        case .read(let keys, let then):
+          var values: [String?] = []
+          for key in keys {
+            values.append(try await Self.roomState(connection, session, key, logger: logger))
+          }
+          step = then(values)
+        case .openQuestions(let ids, let then):
+          step = then(try await Self.openQuestions(ids, connection, session, logger: logger))
+        case .unchanged: return .done(changed: false)
+        case .refused(let reason): return .refused(reason)
+        case .write(let writes):
+          for write in writes {
+            switch write {
+            case .state(let key, let value):
+              try await Self.setRoomState(connection, session, key, value, logger: logger)
+            case .log(let question, let kind):
+              try await self.logChange(connection, session, question, kind)
+            case .tellOthers(let kind): try await self.announce(connection, session, nil, kind)
+            }
+          }
+          return .done(changed: true)
+        }
+      }
     }
+  }
+
+  /// Which of these questions are live and unanswered.
+  static func openQuestions(
+    _ ids: [UUID], _ connection: PostgresConnection, _ session: Int64, logger: Logger
+  ) async throws -> Set<UUID> {
+    let records = try await records(
+      connection.query(
+        """
+        SELECT \(unescaped: selected) FROM question
+        WHERE session = \(session) AND id = ANY(\(ids.map(\.uuidString)))
+        """, logger: logger))
+    return Set(
+      records.filter { $0.state == QuestionState.live.rawValue && !$0.answered }
+        .compactMap { UUID(uuidString: $0.id) })
   }
 
   /// A room action under its token, in one transaction on the session's lock: a token seen
@@ -160,51 +185,12 @@ extension PostgresDriver {
   }
 }
 
-/// The "next up" queue's actions on the room in PostgreSQL (extension `queue`): their log
-/// rows tell the other instances.
+/// The "next up" queue in PostgreSQL (extension `queue`); its actions are `RoomActionFlow.queue`,
+/// whose log rows tell the other instances.
 extension PostgresDriver {
   package func nextUp(session: Int64) async throws(StoreError) -> NextUp {
     try await read { [logger] connection in
       try await Self.nextUp(connection, session, presenter: true, logger: logger)
-    }
-  }
-
-  package func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date, session: Int64)
-    async throws(StoreError) -> QuestionStore.RoomActionOutcome
-  {
-    try await roomAction(
-      kind.rawValue, text: nil, token: token, at: time, session: session, notice: nil
-    ) { [logger] connection in
-      switch kind {
-      case .next:
-        let queue = StoreRules.queue(
-          from: try await Self.roomState(connection, session, "queue", logger: logger))
-        let records = try await Self.records(
-          connection.query(
-            """
-            SELECT \(unescaped: Self.selected) FROM question
-            WHERE session = \(session) AND id = ANY(\(queue.map(\.uuidString)))
-            """, logger: logger))
-        let open = records.filter { $0.state == QuestionState.live.rawValue && !$0.answered }
-          .compactMap { UUID(uuidString: $0.id) }
-        guard let (question, rest) = StoreRules.next(queue: queue, open: Set(open)) else {
-          return .refused("Nothing is next up: the queue has no open question.")
-        }
-        try await Self.setRoomState(
-          connection, session, "highlighted", question.uuidString, logger: logger)
-        try await self.logChange(connection, session, question, .highlight)
-        try await self.setQueue(connection, session, rest)
-        return .done(changed: true)
-      case .showQueue, .hideQueue:
-        let shown = kind == .showQueue
-        let now = try await Self.roomState(connection, session, "queueShown", logger: logger)
-        guard (now == "1") != shown else { return .done(changed: false) }
-        try await Self.setRoomState(
-          connection, session, "queueShown", shown ? "1" : "0", logger: logger)
-        try await self.logChange(connection, session, nil, .queue)
-        return .done(changed: true)
-      default: return .refused("That is no action on the queue.")
-      }
     }
   }
 }

@@ -55,20 +55,6 @@ extension SQLiteDriver {
     try await read { db in try Self.announcement(db, session) }
   }
 
-  package func announce(_ text: String?, token: UUID, at time: Date, session: Int64)
-    async throws(StoreError) -> QuestionStore.RoomActionOutcome
-  {
-    try await roomAction(
-      PresenterActionKind.announce.rawValue, text: text, token: token, at: time, session: session
-    ) { db in
-      let step = StoreRules.announce(
-        text, over: try Self.roomStateValue(db, session, "announcement"), at: time)
-      guard case .some(let value) = step else { return .done(changed: false) }
-      try Self.setRoomState(db, session, "announcement", value)
-      try Self.logChange(db, session, nil, .announcement)
-      return .done(changed: true)
-    }
-  }
 }
 
 /// The sessions' word filters in SQLite.
@@ -128,15 +114,42 @@ extension SQLiteDriver {
     }
   }
 
-  package func setFilterMode(_ mode: FilterMode, token: UUID, at time: Date, session: Int64)
-    async throws(StoreError) -> QuestionStore.RoomActionOutcome
-  {
-    let (action, text) = StoreRules.filterModeAction(mode)
-    return try await roomAction(action, text: text, token: token, at: time, session: session) {
-      db in
-      try Self.setRoomState(db, session, "filterMode", mode.rawValue)
-      return .done(changed: true)
+  /// Runs a room action's flow (the store's `RoomActionFlow`) in one transaction.
+  package func roomAction(
+    _ flow: RoomActionFlow, action: String, text: String?, token: UUID, at time: Date,
+    session: Int64
+  ) async throws(StoreError) -> QuestionStore.RoomActionOutcome {
+    try await roomAction(action, text: text, token: token, at: time, session: session) { db in
+      var step = flow
+      while true {
+        switch step {
+        case .read(let keys, let then):
+          step = then(try keys.map { try Self.roomStateValue(db, session, $0) })
+        case .openQuestions(let ids, let then):
+          step = then(try Self.openQuestions(ids, db, session))
+        case .unchanged: return .done(changed: false)
+        case .refused(let reason): return .refused(reason)
+        case .write(let writes):
+          for write in writes {
+            switch write {
+            case .state(let key, let value): try Self.setRoomState(db, session, key, value)
+            case .log(let question, let kind): try Self.logChange(db, session, question, kind)
+            // No other instance shares an SQLite file.
+            case .tellOthers: break
+            }
+          }
+          return .done(changed: true)
+        }
+      }
     }
+  }
+
+  /// Which of these questions are live and unanswered.
+  static func openQuestions(_ ids: [UUID], _ db: Database, _ session: Int64) throws -> Set<UUID> {
+    Set(
+      try Self.questions(session).filter(keys: ids.map(\.uuidString)).fetchAll(db)
+        .filter { $0.state == QuestionState.live.rawValue && !$0.answered }
+        .compactMap { UUID(uuidString: $0.id) })
   }
 
   /// A room action under its token, in one transaction: a token seen before does nothing
@@ -180,39 +193,9 @@ extension SQLiteDriver {
   }
 }
 
-/// The "next up" queue's actions on the room in SQLite (extension `queue`).
+/// The "next up" queue in SQLite (extension `queue`); its actions are `RoomActionFlow.queue`.
 extension SQLiteDriver {
   package func nextUp(session: Int64) async throws(StoreError) -> NextUp {
     try await read { db in try Self.nextUp(db, session, presenter: true) }
-  }
-
-  package func queueAction(_ kind: PresenterActionKind, token: UUID, at time: Date, session: Int64)
-    async throws(StoreError) -> QuestionStore.RoomActionOutcome
-  {
-    try await roomAction(kind.rawValue, text: nil, token: token, at: time, session: session) {
-      db in
-      switch kind {
-      case .next:
-        let queue = StoreRules.queue(from: try Self.roomStateValue(db, session, "queue"))
-        let open = try Self.questions(session).filter(keys: queue.map(\.uuidString)).fetchAll(db)
-          .filter { $0.state == QuestionState.live.rawValue && !$0.answered }
-          .compactMap { UUID(uuidString: $0.id) }
-        guard let (question, rest) = StoreRules.next(queue: queue, open: Set(open)) else {
-          return .refused("Nothing is next up: the queue has no open question.")
-        }
-        try Self.setHighlight(db, session, question)
-        try Self.setQueue(db, session, rest)
-        return .done(changed: true)
-      case .showQueue, .hideQueue:
-        let shown = kind == .showQueue
-        guard (try Self.roomStateValue(db, session, "queueShown") == "1") != shown else {
-          return .done(changed: false)
-        }
-        try Self.setRoomState(db, session, "queueShown", shown ? "1" : "0")
-        try Self.logChange(db, session, nil, .queue)
-        return .done(changed: true)
-      default: return .refused("That is no action on the queue.")
-      }
-    }
   }
 }

@@ -19,7 +19,7 @@ package final class GuessThrottle: Sendable {
   /// How far ahead of now a key's budget may be spent and still take a guess.
   static var tolerance: Duration { interval * (burst - 1) }
 
-  /// The instances' shared record of wrong guesses (`QuestionStore.wrongGuess`), and what
+  /// The instances' shared record of wrong guesses (`SessionDirectory.wrongGuess`), and what
   /// this throttle's keys are called there.
   package struct Shared: Sendable {
     let store: QuestionStore
@@ -64,7 +64,7 @@ package final class GuessThrottle: Sendable {
     guard let shared else { return nil }
     // A database that does not answer leaves this instance's count as the answer.
     guard
-      let turn = try? await shared.store.wrongGuess(
+      let turn = try? await shared.store.directory.wrongGuess(
         key: "\(shared.kind) \(key)", now: shared.now(), forgetAfter: Self.memory,
         spacing: { _ in Self.interval })
     else { return nil }
@@ -79,7 +79,7 @@ package final class GuessThrottle: Sendable {
     let key = Self.key(address)
     let known = due.withLock { $0.removeValue(forKey: key) != nil }
     if known, let shared {
-      Task { try? await shared.store.forgetGuesses(key: "\(shared.kind) \(key)") }
+      Task { try? await shared.store.directory.forgetGuesses(key: "\(shared.kind) \(key)") }
     }
   }
 

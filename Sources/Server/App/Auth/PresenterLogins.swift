@@ -5,7 +5,7 @@ import QnAStore
 /// Logged-in presenter browsers: the cookie holds a random login id, never the token, so a
 /// leaked cookie expires and can be logged out, and the token itself never sits in a browser.
 ///
-/// Logins live in the database (`QuestionStore+Logins`), under the SHA-256 of their id: a
+/// Logins live in the database (`SessionDirectory+Logins`), under the SHA-256 of their id: a
 /// login made through one instance opens every instance behind a round-robin proxy, and a
 /// logout or an expiry holds on all of them. (Signed cookies with a shared key would need no
 /// table, but a logout could not reach them without one, and the key would be one more
@@ -22,7 +22,7 @@ package final class PresenterLogins: Sendable {
   private let store: QuestionStore
   private let now: @Sendable () -> Date
   private let makeID: @Sendable () -> UUID
-  private let limits = QuestionStore.LoginLimits()
+  private let limits = SessionDirectory.LoginLimits()
 
   package init(
     lifetime: Duration, store: QuestionStore, now: @escaping @Sendable () -> Date,
@@ -40,7 +40,7 @@ package final class PresenterLogins: Sendable {
   package func create(scope: Int64? = nil, token: String) async throws(StoreError) -> String {
     let id = (makeID().uuidString + makeID().uuidString).replacingOccurrences(of: "-", with: "")
     let time = now()
-    try await store.addLogin(
+    try await store.directory.addLogin(
       digest: Self.digest(id), scope: scope.map { .session($0) } ?? .admin,
       credential: Self.credential(token, login: id),
       expiresAt: time.addingTimeInterval(lifetime / .seconds(1)), now: time, limits: limits)
@@ -55,7 +55,7 @@ package final class PresenterLogins: Sendable {
     _ id: String, for session: Int64? = nil, adminToken: String?, sessionToken: String? = nil
   ) async -> Bool {
     guard Self.wellFormed(id),
-      let login = try? await store.login(digest: Self.digest(id), now: now())
+      let login = try? await store.directory.login(digest: Self.digest(id), now: now())
     else { return false }
     let madeWith = { (token: String?) -> Bool in
       guard let token else { return false }
@@ -70,7 +70,7 @@ package final class PresenterLogins: Sendable {
 
   package func end(_ id: String) async {
     guard Self.wellFormed(id) else { return }
-    try? await store.endLogin(digest: Self.digest(id))
+    try? await store.directory.endLogin(digest: Self.digest(id))
   }
 
   /// An id as `create` makes them: 64 hex digits. Anything else is not looked up.

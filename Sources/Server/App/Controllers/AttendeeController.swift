@@ -71,7 +71,7 @@ struct AttendeeController: Sendable {
         }
       let highlighted = try await room.store.highlighted()
       let announcement = try await room.store.announcement()?.text
-      let labels = try await room.store.labels()
+      let labels = try await room.store.moderation.labels()
       recent.set(code ?? "", (Array(questions), highlighted, announcement, labels), now: now)
       (view.questions, view.highlighted, view.announcement, view.labels) =
         (Array(questions), highlighted, announcement, labels)

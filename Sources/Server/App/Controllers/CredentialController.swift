@@ -17,7 +17,8 @@ struct CredentialController: Sendable {
     router.post("/api/sessions/{code}/token") { _, context -> SessionJSON in
       let code = context.parameters.get("code") ?? ""
       var random = SystemRandomNumberGenerator()
-      guard let rotated = try await store.rotateToken(code: code, at: now(), using: &random)
+      guard
+        let rotated = try await store.directory.rotateToken(code: code, at: now(), using: &random)
       else {
         throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)).")
       }
@@ -30,7 +31,7 @@ struct CredentialController: Sendable {
         session, questions: try await store.session(session.id ?? 0).count(), withToken: true)
     }
     router.delete("/api/logins") { _, _ -> EndedLogins in
-      let ended = try await store.endLogins(scope: nil, now: now())
+      let ended = try await store.directory.endLogins(scope: nil, now: now())
       logger.notice("every presenter login ended through the API: \(ended) of them")
       return EndedLogins(ended: ended)
     }

@@ -13,7 +13,7 @@ struct FilterController: Sendable {
     router.get("/api/filters") { _, context -> FiltersJSON in
       let room = try scope.room(context)
       return FiltersJSON(
-        try await room.store.filterSettings(), server: room.settings.wordLists)
+        try await room.store.moderation.filterSettings(), server: room.settings.wordLists)
     }
     // `{"mode": "review"|"refuse"}`.
     router.put("/api/filters") { request, context -> FiltersJSON in
@@ -29,13 +29,14 @@ struct FilterController: Sendable {
       try Self.check(
         try await FilterActions(room: room).setMode(
           mode, token: try IdempotencyKey.token(request, in: room)))
-      return FiltersJSON(try await room.store.filterSettings(), server: room.settings.wordLists)
+      return FiltersJSON(
+        try await room.store.moderation.filterSettings(), server: room.settings.wordLists)
     }
     // The list as a file: one entry per line.
     router.get("/api/filters/{name}") { _, context -> Response in
       let room = try scope.room(context)
       let name = try Self.listName(context)
-      let lists = try await room.store.filterSettings().lists
+      let lists = try await room.store.moderation.filterSettings().lists
       guard let entries = lists[name] ?? room.settings.wordLists[name] else {
         throw HTTPError(.notFound, message: "no word list \(name)")
       }
@@ -87,7 +88,8 @@ struct FilterController: Sendable {
           name, FilterChange(adding: trimmed(add), removing: trimmed(remove)),
           token: try IdempotencyKey.token(request, in: room)))
       return FilterListJSON(
-        name: name, entries: try await room.store.filterSettings().lists[name]?.count ?? 0)
+        name: name,
+        entries: try await room.store.moderation.filterSettings().lists[name]?.count ?? 0)
     }
     router.delete("/api/filters/{name}") { request, context -> FilterListJSON in
       let room = try scope.room(context)
@@ -101,7 +103,7 @@ struct FilterController: Sendable {
 
   /// The route's list name; 400 for one that is not a name.
   private static func listName(_ context: ServerRequestContext) throws -> String {
-    guard let name = context.parameters.get("name"), QuestionStore.validListName(name) else {
+    guard let name = context.parameters.get("name"), ModerationStore.validListName(name) else {
       throw HTTPError(.badRequest, message: "a list's name is 1–32 of a–z, 0–9, - and _")
     }
     return name

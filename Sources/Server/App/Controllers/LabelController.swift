@@ -11,7 +11,7 @@ struct LabelController: Sendable {
 
   func addRoutes(to router: some RouterMethods<ServerRequestContext>) {
     router.get("/api/labels") { _, context -> LabelsJSON in
-      LabelsJSON(labels: try await scope.room(context).store.labels())
+      LabelsJSON(labels: try await scope.room(context).store.moderation.labels())
     }
     // `{"name": …}`: one more label. An `Idempotency-Key` header (a UUID) makes a retried
     // request act once.
@@ -40,7 +40,7 @@ struct LabelController: Sendable {
     let token = try IdempotencyKey.token(request, in: room)
     let outcome = try await PresenterActions(room: room).changeLabels(kind, name, token: token)
     if let refusal = outcome.refusal { throw HTTPError(.conflict, message: refusal) }
-    return LabelsJSON(labels: try await room.store.labels())
+    return LabelsJSON(labels: try await room.store.moderation.labels())
   }
 
   /// The body of `POST /api/labels`: `{"name": string}`, no other key, trimmed.
@@ -88,7 +88,7 @@ struct LabelController: Sendable {
     if let problem = QuestionIntake.labelProblem(label) {
       throw HTTPError(.badRequest, message: problem)
     }
-    return SessionLabels.match(label, in: try await room.store.labels()) ?? label
+    return SessionLabels.match(label, in: try await room.store.moderation.labels()) ?? label
   }
 }
 

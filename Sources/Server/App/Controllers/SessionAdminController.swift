@@ -21,24 +21,24 @@ struct SessionAdminController: Sendable {
       else {
         throw HTTPError(.badRequest, message: "the body must be {\"title\": …}")
       }
-      guard let title = QuestionStore.validTitle(body.title) else {
-        throw HTTPError(.badRequest, message: QuestionStore.titleRule)
+      guard let title = SessionDirectory.validTitle(body.title) else {
+        throw HTTPError(.badRequest, message: SessionDirectory.titleRule)
       }
       // An `Idempotency-Key` (the IETF draft's header) makes a retried creation safe: the
       // same key finds the session its first try made, whatever became of that reply.
       var requestToken: String?
       if let key = request.headers[IdempotencyKey.header] {
-        guard let valid = QuestionStore.validRequestToken(key) else {
+        guard let valid = SessionDirectory.validRequestToken(key) else {
           throw HTTPError(
             .badRequest,
             message:
-              "Idempotency-Key must be 1–\(QuestionStore.maxRequestTokenLength) printable ASCII characters"
+              "Idempotency-Key must be 1–\(SessionDirectory.maxRequestTokenLength) printable ASCII characters"
           )
         }
         requestToken = valid
       }
       var random = SystemRandomNumberGenerator()
-      let (session, created) = try await store.createSession(
+      let (session, created) = try await store.directory.createSession(
         title: title, at: now(), requestToken: requestToken, using: &random)
       guard created || session.title == title else {
         throw HTTPError(
@@ -50,12 +50,12 @@ struct SessionAdminController: Sendable {
         response: SessionJSON(session, questions: questions, withToken: true))
     }
     router.get("/api/sessions") { _, _ -> [SessionJSON] in
-      try await store.sessions().map { SessionJSON($0.session, questions: $0.questions) }
+      try await store.directory.sessions().map { SessionJSON($0.session, questions: $0.questions) }
     }
     for (action, open) in [("close", false), ("open", true)] {
       router.post("/api/sessions/{code}/\(action)") { _, context -> SessionJSON in
         let code = context.parameters.get("code") ?? ""
-        guard let session = try await store.setSession(code: code, open: open) else {
+        guard let session = try await store.directory.setSession(code: code, open: open) else {
           throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)).")
         }
         // Its sockets here hear it now; other instances' from the database's notice.
@@ -65,7 +65,7 @@ struct SessionAdminController: Sendable {
     }
     router.delete("/api/sessions/{code}") { _, context -> Response in
       let code = context.parameters.get("code") ?? ""
-      guard let session = try await store.deleteSession(code: code) else {
+      guard let session = try await store.directory.deleteSession(code: code) else {
         throw HTTPError(.notFound, message: "There is no session \(code.prefix(16)).")
       }
       rooms.retire(code: session.code)

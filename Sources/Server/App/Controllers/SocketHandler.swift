@@ -61,7 +61,7 @@ struct SocketHandler: Sendable {
     }
     // A session deleted while this socket was being upgraded: its sockets were closed before
     // this one was among them.
-    if let session, (try? await room.store.session(code: session.code)) == nil {
+    if let session, (try? await room.store.directory.session(code: session.code)) == nil {
       try await outbound.close(.goingAway, reason: "the session was deleted")
       return
     }

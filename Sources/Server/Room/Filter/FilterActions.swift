@@ -18,7 +18,7 @@ package struct FilterActions: Sendable {
   package func change(_ name: String, _ change: FilterChange, token: UUID)
     async throws(StoreError) -> QuestionStore.RoomActionOutcome
   {
-    let outcome = try await room.store.changeFilterList(
+    let outcome = try await room.store.moderation.changeFilterList(
       name, change, maxEntries: WordFilter.maxEntries - serverEntries, token: token,
       at: room.environment.now())
     if outcome.changed {
@@ -33,7 +33,7 @@ package struct FilterActions: Sendable {
   package func setMode(_ mode: FilterMode, token: UUID) async throws(StoreError)
     -> QuestionStore.RoomActionOutcome
   {
-    let outcome = try await room.store.setFilterMode(
+    let outcome = try await room.store.moderation.setFilterMode(
       mode, token: token, at: room.environment.now())
     if outcome.changed {
       room.wordFilters.invalidate()
@@ -47,7 +47,7 @@ package struct FilterActions: Sendable {
 
   /// Why a list's name or entry cannot be used, or nil.
   package static func problem(name: String, entries: [String]) -> String? {
-    guard QuestionStore.validListName(name) else {
+    guard ModerationStore.validListName(name) else {
       return "A list's name is 1–32 of a–z, 0–9, - and _."
     }
     for entry in entries {

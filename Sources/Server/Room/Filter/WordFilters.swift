@@ -66,7 +66,7 @@ package final class WordFilters: Sendable {
       }
       let store = self.store
       let loading = Task { () async throws -> Loaded in
-        let settings = try await store.filterSettings()
+        let settings = try await store.moderation.filterSettings()
         return Loaded(
           filter: WordFilter(entries: settings.lists.values.joined()), mode: settings.mode,
           silenced: settings.silenced)

@@ -5,7 +5,7 @@ import Foundation
 /// expiry holds on all, and wrong guesses from one address take turns across all of them.
 /// Logins are stored under a digest of their id (`PresenterLogins`), never the id itself,
 /// with a digest of the token that made them, never the token.
-extension QuestionStore {
+extension SessionDirectory {
   /// What a login admits to: every session (the admin's), or one.
   public enum LoginScope: Sendable, Hashable {
     case admin
@@ -43,22 +43,33 @@ extension QuestionStore {
     limits: LoginLimits
   ) async throws(StoreError) {
     try await timed {
-      try await driver.addLogin(
-        digest: digest, scope: scope.stored, credential: credential,
-        expiresAt: expiresAt.timeIntervalSince1970, now: now.timeIntervalSince1970,
-        perScope: limits.perScope, total: limits.total)
+      try await driver.perform(
+        .addLogin(
+          digest: digest, scope: scope.stored, credential: credential,
+          expiresAt: expiresAt.timeIntervalSince1970, now: now.timeIntervalSince1970,
+          perScope: limits.perScope, total: limits.total))
     }
   }
 
   /// The live login with this digest; `nil` when there is none (or it expired).
   public func login(digest: String, now: Date) async throws(StoreError) -> StoredLogin? {
-    try await timed {
-      try await driver.login(digest: digest, now: now.timeIntervalSince1970)
-    }.map { StoredLogin(scope: LoginScope(stored: $0.scope), credential: $0.credential) }
+    let flow = TransactionFlow.rows(
+      LoginSQL.live, [.text(digest), .real(now.timeIntervalSince1970)]
+    ) { rows in
+      .done(
+        rows.first.flatMap { row in
+          row.integer(0).flatMap { scope in
+            row.text(1).map { StoredLogin(scope: LoginScope(stored: scope), credential: $0) }
+          }
+        })
+    }
+    return try await timed { try await driver.fetch(flow) }
   }
 
   public func endLogin(digest: String) async throws(StoreError) {
-    try await timed { try await driver.endLogin(digest: digest) }
+    try await timed {
+      try await driver.perform(.run(LoginSQL.end, [.text(digest)], then: .done(())))
+    }
   }
 
   /// Logs out everywhere: ends every login of `scope`, or every login of every scope
@@ -66,7 +77,7 @@ extension QuestionStore {
   @discardableResult
   public func endLogins(scope: LoginScope?, now: Date) async throws(StoreError) -> Int {
     try await timed {
-      try await driver.endLogins(scope: scope?.stored, now: now.timeIntervalSince1970)
+      try await driver.perform(.endLogins(scope: scope?.stored, now: now.timeIntervalSince1970))
     }
   }
 
@@ -80,15 +91,18 @@ extension QuestionStore {
   ) async throws(StoreError) -> Date {
     let now = now.timeIntervalSince1970
     let turn = try await timed {
-      try await driver.wrongGuess(
-        key: key, now: now, forgetBefore: now - forgetAfter / .seconds(1)
-      ) { failures in spacing(failures) / .seconds(1) }
+      try await driver.perform(
+        .wrongGuess(key: key, now: now, forgetBefore: now - forgetAfter / .seconds(1)) {
+          failures in spacing(failures) / .seconds(1)
+        })
     }
     return Date(timeIntervalSince1970: turn)
   }
 
   /// The right secret came from `key`: its wrong guesses are forgotten.
   public func forgetGuesses(key: String) async throws(StoreError) {
-    try await timed { try await driver.forgetGuesses(key: key) }
+    try await timed {
+      try await driver.perform(.run(LoginSQL.forgetGuesses, [.text(key)], then: .done(())))
+    }
   }
 }

@@ -42,7 +42,7 @@ public struct SessionSummary: Sendable, Hashable {
   }
 }
 
-extension QuestionStore {
+extension SessionDirectory {
   /// A fresh code or token: `length` letters of the code alphabet (5 bits each).
   public static func randomLetters(
     _ length: Int, using random: inout some RandomNumberGenerator
@@ -85,7 +85,7 @@ extension QuestionStore {
         createdAt: time.timeIntervalSinceReferenceDate, requestToken: requestToken)
       // A room's epoch, as the first migration makes the default session's.
       let created = try await timed {
-        try await driver.insertSession(record, epoch: UUID())
+        try await driver.perform(.insert(record, epoch: UUID()))
       }
       if let created { return (created, true) }
       // Not inserted: its code was taken, or the same key's creation won a race.
@@ -98,7 +98,9 @@ extension QuestionStore {
 
   /// The session created under this idempotency key, if any.
   public func session(requestToken: String) async throws(StoreError) -> SessionRecord? {
-    try await timed { try await driver.session(requestToken: requestToken) }
+    try await timed {
+      try await driver.fetch(.session(SessionSQL.byRequestToken, [.text(requestToken)]))
+    }
   }
 
   /// An idempotency key as sessions keep it: 1–200 printable ASCII characters.
@@ -116,18 +118,18 @@ extension QuestionStore {
   /// The session with this code (in any case), open or closed.
   public func session(code: String) async throws(StoreError) -> SessionRecord? {
     guard let code = JoinCode.canonical(code) else { return nil }
-    return try await timed { try await driver.session(code: code) }
+    return try await timed { try await driver.fetch(.session(SessionSQL.byCode, [.text(code)])) }
   }
 
   /// Every session, oldest first, with its number of questions.
   public func sessions() async throws(StoreError) -> [SessionSummary] {
-    try await timed { try await driver.sessions() }
+    try await timed { try await driver.fetch(.sessions) }
   }
 
   /// Opens or closes the session with this code; `nil` if there is none.
   public func setSession(code: String, open: Bool) async throws(StoreError) -> SessionRecord? {
     guard let code = JoinCode.canonical(code) else { return nil }
-    return try await timed { try await driver.setSession(code: code, open: open) }
+    return try await timed { try await driver.perform(.setOpen(code: code, open)) }
   }
 
   /// Gives the session with this code a new presenter token (as creation draws them) and
@@ -141,7 +143,8 @@ extension QuestionStore {
     guard let code = JoinCode.canonical(code) else { return nil }
     let token = Self.randomLetters(Self.tokenLength, using: &random)
     return try await timed {
-      try await driver.rotateToken(code: code, token: token, now: time.timeIntervalSince1970)
+      try await driver.perform(
+        .rotateToken(code: code, token: token, now: time.timeIntervalSince1970))
     }
   }
 
@@ -149,9 +152,15 @@ extension QuestionStore {
   /// presenters' history, the room's log and state, attendees' names. `nil` if there is none.
   public func deleteSession(code: String) async throws(StoreError) -> SessionRecord? {
     guard let code = JoinCode.canonical(code) else { return nil }
-    return try await timed { try await driver.deleteSession(code: code) }
+    // Found first, so that the deletion waits for the session's writes on every instance.
+    guard let record = try await session(code: code), let id = record.id else { return nil }
+    return try await timed {
+      try await driver.transact(.delete(record), writes: true, locking: id)
+    }
   }
+}
 
+extension QuestionStore {
   public static let closedMessage = "This session is closed: it takes no new questions."
   public static let deletedMessage = "This session no longer exists."
 }

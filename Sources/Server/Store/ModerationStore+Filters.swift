@@ -47,7 +47,7 @@ public struct FilterChange: Sendable, Hashable {
 
 /// The sessions' word filters: lists of words the organiser edits, one transaction each,
 /// exactly once per token, told to the other instances.
-extension QuestionStore {
+extension ModerationStore {
   /// The most lists a session has (a list per language, and a few of the organiser's own).
   public static let maxFilterLists = 16
   /// A list's name: 1–32 lower-case letters, digits, `-` and `_` (`en`, `de`, `speakers`).
@@ -67,7 +67,7 @@ extension QuestionStore {
   /// take the session past `maxEntries` entries or `maxFilterLists` lists.
   public func replaceFilterList(
     _ name: String, entries: [String], maxEntries: Int, token: UUID, at time: Date
-  ) async throws(StoreError) -> RoomActionOutcome {
+  ) async throws(StoreError) -> QuestionStore.RoomActionOutcome {
     try await changeFilterList(
       name, FilterChange(replacing: true, adding: entries, removing: []), maxEntries: maxEntries,
       token: token, at: time)
@@ -77,7 +77,7 @@ extension QuestionStore {
   /// the same bounds.
   public func changeFilterList(
     _ name: String, _ change: FilterChange, maxEntries: Int, token: UUID, at time: Date
-  ) async throws(StoreError) -> RoomActionOutcome {
+  ) async throws(StoreError) -> QuestionStore.RoomActionOutcome {
     try await timed {
       try await driver.changeFilterList(
         name, change.unique, maxEntries: maxEntries, token: token, at: time, session: session)
@@ -85,11 +85,22 @@ extension QuestionStore {
   }
 
   public func setFilterMode(_ mode: FilterMode, token: UUID, at time: Date)
-    async throws(StoreError) -> RoomActionOutcome
+    async throws(StoreError) -> QuestionStore.RoomActionOutcome
   {
-    try await timed {
-      try await driver.setFilterMode(mode, token: token, at: time, session: session)
+    let (action, text) = StoreRules.filterModeAction(mode)
+    // No log row: attendees see nothing of the filter, so the room is not told.
+    return try await timed {
+      try await driver.roomAction(
+        .filterMode(mode), action: action, text: text, token: token, at: time,
+        session: session)
     }
+  }
+}
+
+extension RoomActionFlow {
+  /// What a match of the word filter does from now on.
+  package static func filterMode(_ mode: FilterMode) -> RoomActionFlow {
+    .write([.state("filterMode", mode.rawValue), .tellOthers(.filter)])
   }
 }
 
@@ -132,8 +143,8 @@ extension StoreRules {
   package static func filterListRefusal(
     entries: Int, otherEntries: Int, otherLists: Int, maxEntries: Int
   ) -> String? {
-    if entries > 0, otherLists >= QuestionStore.maxFilterLists {
-      return "A session has at most \(QuestionStore.maxFilterLists) word lists."
+    if entries > 0, otherLists >= ModerationStore.maxFilterLists {
+      return "A session has at most \(ModerationStore.maxFilterLists) word lists."
     }
     if entries + otherEntries > maxEntries {
       return "A session's word lists hold at most \(maxEntries) entries together"
