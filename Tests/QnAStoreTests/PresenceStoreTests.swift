@@ -76,4 +76,20 @@ struct PresenceStoreTests {
       Self.changes(Self.one, at: now + 91), counting: [Self.talk])
     #expect(lapsed[Self.talk] == 1)
   }
+
+  /// A keynote's arrivals and departures in one write: written in batches of rows (700
+  /// arrive, 300 leave: whole batches and the rest one by one), each attendee counted once.
+  @Test(arguments: StoreKind.allCases)
+  func aCrowdArrivesAndLeavesInOneWrite(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores(count: 2)
+    defer { stores.close() }
+    let now = Date().timeIntervalSince1970
+    let crowd = (1...700).map { Self.present($0) }
+    let arrived = try await stores[0].presence(
+      Self.changes(Self.one, at: now, arrived: crowd), counting: [Self.talk])
+    #expect(arrived[Self.talk] == 700)
+    let left = try await stores[1].presence(
+      Self.changes(Self.one, at: now + 1, left: Array(crowd[100..<400])), counting: [Self.talk])
+    #expect(left[Self.talk] == 400)
+  }
 }

@@ -23,6 +23,13 @@ struct TicketStoreTests {
     #expect(tickets.count == 5 && Set(tickets).count == 5)
     #expect(tickets.allSatisfy { Ticket.canonical($0) == $0 })
     #expect(try await two.admitsByTicket() == true)
+    // Issued in batches of rows (600: two whole batches and the rest one by one), each kept.
+    let more = try await one.issueTickets(600, at: Date(), using: &random)
+    let issued = try await two.ticketCounts()
+    #expect(issued.issued == 605 && issued.used == 0)
+    for ticket in [more[0], more[255], more[256], more[511], more[512], more[599]] {
+      #expect(try await two.ticket(ticket) == .unused)
+    }
     // The default room never admits by ticket, and has none to issue.
     #expect(try await stores[0].admitsByTicket() == false)
     await #expect(throws: StoreError.self) {
@@ -53,7 +60,7 @@ struct TicketStoreTests {
     #expect([alice, bob].contains(winner) && credential != nil)
     #expect(try await one.ticket(tickets[0]) == a)
     let counts = try await two.ticketCounts()
-    #expect(counts.issued == 5 && counts.used == 1)
+    #expect(counts.issued == 605 && counts.used == 1)
     // Gone with their session.
     _ = try await one.directory.deleteSession(code: code)
     #expect(try await one.ticket(tickets[1]) == .unknown)

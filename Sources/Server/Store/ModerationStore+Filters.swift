@@ -59,7 +59,7 @@ extension ModerationStore {
   }
 
   public func filterSettings() async throws(StoreError) -> FilterSettings {
-    try await timed { try await driver.filterSettings(session: session) }
+    try await timed { try await driver.fetch(.filterSettings(session: session)) }
   }
 
   /// Replaces list `name` with `entries` (none: the list goes). Entries are checked by the
@@ -78,9 +78,13 @@ extension ModerationStore {
   public func changeFilterList(
     _ name: String, _ change: FilterChange, maxEntries: Int, token: UUID, at time: Date
   ) async throws(StoreError) -> QuestionStore.RoomActionOutcome {
-    try await timed {
-      try await driver.changeFilterList(
-        name, change.unique, maxEntries: maxEntries, token: token, at: time, session: session)
+    let (action, text) = StoreRules.filterListAction(name, change.unique)
+    let flow = RoomActionFlow.filterList(
+      name, change.unique, maxEntries: maxEntries, session: session)
+    return try await timed {
+      try await driver.transact(
+        flow.transaction(action: action, text: text, token: token, at: time, session: session),
+        writes: true, locking: session)
     }
   }
 
@@ -90,9 +94,10 @@ extension ModerationStore {
     let (action, text) = StoreRules.filterModeAction(mode)
     // No log row: attendees see nothing of the filter, so the room is not told.
     return try await timed {
-      try await driver.roomAction(
-        .filterMode(mode), action: action, text: text, token: token, at: time,
-        session: session)
+      try await driver.transact(
+        RoomActionFlow.filterMode(mode).transaction(
+          action: action, text: text, token: token, at: time, session: session),
+        writes: true, locking: session)
     }
   }
 }

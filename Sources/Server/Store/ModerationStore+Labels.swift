@@ -8,9 +8,10 @@ extension ModerationStore {
     _ kind: PresenterActionKind, _ name: String, token: UUID, at time: Date
   ) async throws(StoreError) -> QuestionStore.RoomActionOutcome {
     let outcome = try await timed {
-      try await driver.roomAction(
-        .labels(kind, name), action: kind.rawValue, text: name, token: token, at: time,
-        session: session)
+      try await driver.transact(
+        RoomActionFlow.labels(kind, name).transaction(
+          action: kind.rawValue, text: name, token: token, at: time, session: session),
+        writes: true, locking: session)
     }
     if outcome.changed { roomChanged(true) }
     return outcome
@@ -18,7 +19,10 @@ extension ModerationStore {
 
   /// The session's labels, in the order they were added.
   public func labels() async throws(StoreError) -> [String] {
-    try await timed { try await driver.labels(session: session) }
+    try await timed {
+      StoreRules.labels(
+        from: try await driver.fetch(.roomState(["labels"], session: session))[0])
+    }
   }
 }
 

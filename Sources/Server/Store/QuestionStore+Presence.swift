@@ -10,11 +10,14 @@ extension QuestionStore {
   package func presence(_ changes: PresenceChanges, counting sessions: [Int64])
     async throws(StoreError) -> [Int64: Int]
   {
-    try await timed { try await driver.presence(changes, counting: sessions) }
+    try await timed { try await driver.perform(.presence(changes, counting: sessions)) }
   }
 
   /// Deletes an instance's rows: it is shutting down, its attendees are leaving it.
   package func endPresence(instance: UUID) async throws(StoreError) {
-    try await timed { try await driver.endPresence(instance: instance) }
+    try await timed {
+      try await driver.perform(
+        .run(PresenceSQL.end, [.text(instance.uuidString)], then: .done(())))
+    }
   }
 }

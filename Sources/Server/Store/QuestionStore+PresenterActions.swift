@@ -26,9 +26,10 @@ extension QuestionStore {
     token: UUID, at time: Date
   ) async throws(StoreError) -> ActionOutcome? {
     let outcome = try await timed {
-      try await driver.perform(
-        action, on: id, text: text, isPrivate: isPrivate, token: token, at: time,
-        session: session)
+      try await driver.transact(
+        .perform(
+          action, on: id, text: text, isPrivate: isPrivate, token: token, at: time,
+          session: session), writes: true, locking: session)
     }
     if outcome?.changed == true { roomChanged(true) }
     return outcome
@@ -38,6 +39,6 @@ extension QuestionStore {
   public func transitions(of id: UUID) async throws(StoreError) -> [(
     action: PresenterActionKind, at: Date, text: String?
   )] {
-    try await timed { try await driver.transitions(of: id, session: session) }
+    try await timed { try await driver.fetch(.transitions(of: id, session: session)) }
   }
 }

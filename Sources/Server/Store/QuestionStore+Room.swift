@@ -81,7 +81,10 @@ extension QuestionStore {
 
   /// The question being answered now.
   public func highlighted() async throws(StoreError) -> UUID? {
-    try await timed { try await driver.highlighted(session: session) }
+    let values = try await timed {
+      try await driver.fetch(.roomState(["highlighted"], session: session))
+    }
+    return values[0].flatMap(UUID.init(uuidString:))
   }
 
   /// The whole room for one attendee (`nil`: as anyone sees it, nobody's questions mine) as of

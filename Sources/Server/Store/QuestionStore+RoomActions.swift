@@ -40,8 +40,9 @@ extension QuestionStore {
     _ flow: RoomActionFlow, _ action: String, text: String?, token: UUID, at time: Date
   ) async throws(StoreError) -> RoomActionOutcome {
     let outcome = try await timed {
-      try await driver.roomAction(
-        flow, action: action, text: text, token: token, at: time, session: session)
+      try await driver.transact(
+        flow.transaction(action: action, text: text, token: token, at: time, session: session),
+        writes: true, locking: session)
     }
     if outcome.changed { roomChanged(true) }
     return outcome
@@ -50,12 +51,19 @@ extension QuestionStore {
   /// The room's next questions as a presenter sees them (two `roomState` values, not the
   /// room).
   public func nextUp() async throws(StoreError) -> NextUp {
-    try await timed { try await driver.nextUp(session: session) }
+    let values = try await timed {
+      try await driver.fetch(.roomState(["queue", "queueShown"], session: session))
+    }
+    return StoreRules.nextUp(
+      queue: StoreRules.queue(from: values[0]), shown: values[1] == "1", presenter: true)
   }
 
   /// The room's banner now, if any.
   public func announcement() async throws(StoreError) -> Announcement? {
-    try await timed { try await driver.announcement(session: session) }
+    let values = try await timed {
+      try await driver.fetch(.roomState(["announcement"], session: session))
+    }
+    return StoreRules.announcement(from: values[0])
   }
 }
 

@@ -3,13 +3,16 @@ import Foundation
 /// A presenter's action on the room as one flow for both databases: what it reads, what the
 /// rules make of that, and what it writes. The flows are the store's (beside each action's
 /// method); a driver only runs one (`StoreDriver.roomAction`), in a transaction of its own
-/// kind, under the action's token, so that a new action on the room needs no driver code.
+/// kind, under the action's token (`transaction`), so that a new action on the room needs no
+/// driver code.
 package indirect enum RoomActionFlow: Sendable {
   /// Reads these values of the room's state (`RoomStateSQL`), and goes on with them, in
   /// the same order.
   case read([String], then: @Sendable ([String?]) -> RoomActionFlow)
   /// Reads which of these questions are live and unanswered, and goes on with them.
   case openQuestions([UUID], then: @Sendable (Set<UUID>) -> RoomActionFlow)
+  /// Reads what the rules need beyond the room's state (a word list's entries), and goes on.
+  case transaction(TransactionFlow<RoomActionFlow>)
   /// Writes these, in order: the room changed.
   case write([RoomWrite])
   /// The room is already so: nothing written but the token.
@@ -28,6 +31,10 @@ package enum RoomWrite: Sendable, Equatable {
   /// Tells the other instances without a log row (attendees see nothing of it); nothing to
   /// tell on SQLite, which no other instance shares.
   case tellOthers(RoomChange)
+  /// A statement of the action's own (a word list's entries).
+  case run(PortableSQL, [SQLValue])
+  /// A statement of the action's own, for each of these values.
+  case runEach(PortableSQL, [[SQLValue]])
 }
 
 extension RoomActionFlow {
@@ -42,6 +49,8 @@ extension RoomActionFlow {
       switch step {
       case .read(let keys, let then): step = then(keys.map { state[$0] })
       case .openQuestions(let ids, let then): step = then(open.intersection(ids))
+      case .transaction:
+        return .failure(StoreRules.ActionRefusal("this flow reads SQL: it runs in a database"))
       case .write(let writes): return .success(writes)
       case .unchanged: return .success(nil)
       case .refused(let reason): return .failure(StoreRules.ActionRefusal(reason))

@@ -76,7 +76,7 @@ extension TransactionFlow where Output == SessionRecord? {
       guard let record = rows.first.flatMap(SessionSQL.record), let id = record.id else {
         return .done(nil)
       }
-      return .tell(session: id, .session, then: .done(record))
+      return .tell(session: id, question: nil, .session, then: .done(record))
     }
   }
 
@@ -86,7 +86,8 @@ extension TransactionFlow where Output == SessionRecord? {
     return .runAll(
       SessionSQL.deleteRows.map { ($0, [.integer(id)]) },
       then: .rows(SessionSQL.delete, [.integer(id)]) { deleted in
-        deleted.isEmpty ? .done(nil) : .tell(session: id, .session, then: .done(record))
+        deleted.isEmpty
+          ? .done(nil) : .tell(session: id, question: nil, .session, then: .done(record))
       })
   }
 }
@@ -100,7 +101,7 @@ extension TransactionFlow where Output == (session: SessionRecord, endedLogins: 
         return .done(nil)
       }
       return TransactionFlow<Int>.endLogins(scope: id, now: now).then { ended in
-        .tell(session: id, .session, then: .done((record, ended)))
+        .tell(session: id, question: nil, .session, then: .done((record, ended)))
       }
     }
   }

@@ -18,12 +18,14 @@ package enum TicketSQL {
   /// $1 session: how many, how many bound.
   package static let counts: PortableSQL =
     "SELECT COUNT(*), COUNT(attendee) FROM ticket WHERE session = $1"
-  /// $1 session, $2 digest, $3 issuedAt. A digest already there (80 random bits: never in
+  /// Rows of (session, digest, issuedAt). A digest already there (80 random bits: never in
   /// practice) is left as it is.
-  package static let add: PortableSQL = """
-    INSERT INTO ticket (session, digest, issuedAt) VALUES ($1, $2, $3)
-    ON CONFLICT (session, digest) DO NOTHING
-    """
+  package static func add(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO ticket (session, digest, issuedAt) VALUES "
+        + PortableSQL.valueRows(width: 3, count: rows) + " ON CONFLICT (session, digest) DO NOTHING"
+    )
+  }
   /// $1 session, $2 digest: the bound attendee (NULL when unused) and its credential.
   package static let lookup: PortableSQL = """
     SELECT ticket.attendee, attendee.credential FROM ticket
@@ -56,8 +58,8 @@ extension TransactionFlow where Output == Bool {
   ) -> TransactionFlow {
     .rows(TicketSQL.count, [.integer(session)]) { held in
       guard (held.first?.int(0) ?? 0) + digests.count <= limit else { return .done(false) }
-      return .runEach(
-        TicketSQL.add, digests.map { [.integer(session), .text($0), .real(time)] },
+      return .runInChunks(
+        digests.map { [.integer(session), .text($0), .real(time)] }, TicketSQL.add(rows:),
         then: .done(true))
     }
   }

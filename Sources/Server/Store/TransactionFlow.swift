@@ -15,11 +15,14 @@ package indirect enum TransactionFlow<Output: Sendable>: Sendable {
   /// Waits for every other transaction holding `lock`, on every instance, until this one
   /// ends (PostgreSQL's advisory lock; SQLite's writes are one at a time already).
   case lock(TransactionLock, then: TransactionFlow<Output>)
-  /// Tells the other instances, once it commits, that `session` changed so (PostgreSQL's
-  /// notice; no other instance shares an SQLite file).
-  case tell(session: Int64, RoomChange, then: TransactionFlow<Output>)
+  /// Tells the other instances, once it commits, that `session` changed so, about
+  /// `question` if it names one (PostgreSQL's notice; no other instance shares an SQLite
+  /// file).
+  case tell(session: Int64, question: UUID?, RoomChange, then: TransactionFlow<Output>)
   /// The transaction's outcome: it commits.
   case done(Output)
+  /// Nothing is kept: the transaction rolls back, and the call throws `error`.
+  case fail(StoreError)
 }
 
 /// What a flow's `lock` serializes: one name for every instance on the database.
@@ -67,6 +70,16 @@ extension TransactionFlow {
 }
 
 extension TransactionFlow {
+  /// Writes `rows` in batches (`PortableSQL.batches`), then goes on with `next`.
+  package static func runInChunks(
+    _ rows: [[SQLValue]], chunk: Int = 256, _ statement: (Int) -> PortableSQL,
+    then next: TransactionFlow
+  ) -> TransactionFlow {
+    PortableSQL.batches(of: rows, chunk: chunk, statement).reversed().reduce(next) {
+      flow, batch in .runEach(batch.statement, batch.values, then: flow)
+    }
+  }
+
   /// This flow, then `next` with its outcome, in the same transaction.
   package func then<Next: Sendable>(
     _ next: @escaping @Sendable (Output) -> TransactionFlow<Next>
@@ -79,9 +92,10 @@ extension TransactionFlow {
     case .runEach(let statement, let values, let then):
       .runEach(statement, values, then: then.then(next))
     case .lock(let lock, let then): .lock(lock, then: then.then(next))
-    case .tell(let session, let change, let then):
-      .tell(session: session, change, then: then.then(next))
+    case .tell(let session, let question, let change, let then):
+      .tell(session: session, question: question, change, then: then.then(next))
     case .done(let output): next(output)
+    case .fail(let error): .fail(error)
     }
   }
 }

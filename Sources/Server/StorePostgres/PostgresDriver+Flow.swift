@@ -40,10 +40,11 @@ extension PostgresDriver {
         try await connection.query(
           "SELECT pg_advisory_xact_lock(\(lock.key.0), \(lock.key.1))", logger: logger)
         step = then
-      case .tell(let session, let change, let then):
-        try await announce(connection, session, nil, change)
+      case .tell(let session, let question, let change, let then):
+        try await announce(connection, session, question, change)
         step = then
       case .done(let output): return output
+      case .fail(let error): throw error
       }
     }
   }

@@ -11,10 +11,4 @@ extension PostgresDriver {
   {
     StoreRules.labels(from: try await roomState(connection, session, "labels", logger: logger))
   }
-
-  package func labels(session: Int64) async throws(StoreError) -> [String] {
-    try await read { [logger] connection in
-      try await Self.labels(connection, session, logger: logger)
-    }
-  }
 }

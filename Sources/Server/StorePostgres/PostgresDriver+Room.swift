@@ -201,13 +201,6 @@ extension PostgresDriver {
     }
   }
 
-  package func highlighted(session: Int64) async throws(StoreError) -> UUID? {
-    try await read { [logger] connection in
-      try await Self.roomState(connection, session, "highlighted", logger: logger)
-        .flatMap(UUID.init(uuidString:))
-    }
-  }
-
   package func snapshot(for attendee: UUID?, presenter: Bool, session: Int64)
     async throws(StoreError)
     -> (

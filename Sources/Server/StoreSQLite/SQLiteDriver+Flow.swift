@@ -29,8 +29,9 @@ extension SQLiteDriver {
         let prepared = try db.cachedStatement(sql: statement.sqlite)
         for each in values { try prepared.execute(arguments: arguments(each)) }
         step = then
-      case .lock(_, let then), .tell(_, _, let then): step = then
+      case .lock(_, let then), .tell(_, _, _, let then): step = then
       case .done(let output): return output
+      case .fail(let error): throw error
       }
     }
   }

@@ -9,8 +9,4 @@ extension SQLiteDriver {
   static func labels(_ db: Database, _ session: Int64) throws -> [String] {
     StoreRules.labels(from: try roomStateValue(db, session, "labels"))
   }
-
-  package func labels(session: Int64) async throws(StoreError) -> [String] {
-    try await read { db in try Self.labels(db, session) }
-  }
 }

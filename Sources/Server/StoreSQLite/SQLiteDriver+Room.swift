@@ -159,10 +159,6 @@ extension SQLiteDriver {
     }
   }
 
-  package func highlighted(session: Int64) async throws(StoreError) -> UUID? {
-    try await read { db in try Self.highlighted(db, session) }
-  }
-
   package static func highlighted(_ db: Database, _ session: Int64) throws -> UUID? {
     try roomStateValue(db, session, "highlighted").flatMap(UUID.init(uuidString:))
   }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The head count's rows (extension `audience`), written once for both databases: each
+/// instance writes only its own (its id is in the key), so that instances never wait on each
+/// other's rows, and every instance counts them all.
+package enum PresenceSQL {
+  /// Rows of (instance, session, attendee): those attendees left this instance.
+  static func leave(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "DELETE FROM presence WHERE (instance, session, attendee) IN (VALUES "
+        + PortableSQL.valueRows(width: 3, count: rows) + ")")
+  }
+  /// Rows of (session, attendee, instance, expiresAt): present until then, unless written
+  /// again.
+  static func arrive(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO presence (session, attendee, instance, expiresAt) VALUES "
+        + PortableSQL.valueRows(width: 4, count: rows)
+        + " ON CONFLICT (session, attendee, instance) DO UPDATE SET expiresAt = excluded.expiresAt"
+    )
+  }
+  /// $1 instance, $2 its rows' new expiry, $3 now: the instance's rows it did not write again,
+  /// and any instance's rows that lapsed.
+  static let sweep: PortableSQL = """
+    DELETE FROM presence WHERE (instance = $1 AND expiresAt < $2) OR expiresAt <= $3
+    """
+  /// $1 now: each session's distinct attendees present on any instance.
+  static let count: PortableSQL = """
+    SELECT session, COUNT(DISTINCT attendee) FROM presence WHERE expiresAt > $1
+    GROUP BY session
+    """
+  /// $1 instance.
+  static let end: PortableSQL = "DELETE FROM presence WHERE instance = $1"
+}
+
+extension TransactionFlow where Output == [Int64: Int] {
+  /// One instance's changes written, then each of `sessions` counted, in one transaction.
+  package static func presence(_ changes: PresenceChanges, counting sessions: [Int64])
+    -> TransactionFlow
+  {
+    let instance = SQLValue.text(changes.instance.uuidString)
+    let counted = Set(sessions)
+    let count = TransactionFlow.rows(PresenceSQL.count, [.real(changes.now)]) { rows in
+      var counts: [Int64: Int] = [:]
+      for row in rows {
+        if let session = row.integer(0), counted.contains(session) {
+          counts[session] = row.int(1) ?? 0
+        }
+      }
+      return .done(counts)
+    }
+    let swept =
+      changes.complete
+      ? .run(
+        PresenceSQL.sweep, [instance, .real(changes.expiresAt), .real(changes.now)], then: count)
+      : count
+    let arrived = TransactionFlow.runInChunks(
+      changes.arrived.map {
+        [.integer($0.session), .text($0.attendee.uuidString), instance, .real(changes.expiresAt)]
+      }, PresenceSQL.arrive(rows:), then: swept)
+    return .runInChunks(
+      changes.left.map { [instance, .integer($0.session), .text($0.attendee.uuidString)] },
+      PresenceSQL.leave(rows:), then: arrived)
+  }
+}
