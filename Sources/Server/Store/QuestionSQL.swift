@@ -13,6 +13,16 @@ package enum QuestionSQL {
   /// $1 id, $2 session.
   static let byID = PortableSQL(
     "SELECT \(selected) FROM question WHERE id = $1 AND session = $2")
+  /// $1 token, $2 session.
+  static let byToken = PortableSQL(
+    "SELECT \(selected) FROM question WHERE token = $1 AND session = $2")
+  /// $1 session: oldest first.
+  static let all = PortableSQL(
+    "SELECT \(selected) FROM question WHERE session = $1 ORDER BY createdAt, rowid")
+  /// $1 session: how many, how many answered.
+  static let counts: PortableSQL = """
+    SELECT COUNT(*), COUNT(*) FILTER (WHERE answered) FROM question WHERE session = $1
+    """
   /// What a presenter's action may change of a question, and only that: a vote counted
   /// meanwhile is not written back. $1 content, $2 answered, $3 state, $4 answer, $5
   /// answerPrivate, $6 answeredAt, $7 published, $8 original, $9 starred, $10 label, $11 id.
@@ -174,6 +184,24 @@ extension TransactionFlow where Output == [(action: PresenterActionKind, at: Dat
             return (action, Date(timeIntervalSinceReferenceDate: at), row.text(2))
           })
       }
+    }
+  }
+}
+
+extension TransactionFlow where Output == [StoredQuestion] {
+  /// The questions a statement reads.
+  package static func questions(_ statement: PortableSQL, _ values: [SQLValue])
+    -> TransactionFlow
+  {
+    .rows(statement, values) { rows in .done(rows.compactMap(QuestionSQL.record).map(\.question)) }
+  }
+}
+
+extension TransactionFlow where Output == (total: Int, answered: Int) {
+  /// How many questions the session has, and how many are answered.
+  package static func counts(session: Int64) -> TransactionFlow {
+    .rows(QuestionSQL.counts, [.integer(session)]) { rows in
+      .done((rows.first?.int(0) ?? 0, rows.first?.int(1) ?? 0))
     }
   }
 }

@@ -129,7 +129,7 @@ public final class QuestionStore: Sendable, TimedStore {
 
   /// Every question, oldest first (exports; pages use `page`).
   public func all() async throws(StoreError) -> [StoredQuestion] {
-    try await timed { try await driver.all(session: session) }
+    try await timed { try await driver.fetch(.questions(QuestionSQL.all, [.integer(session)])) }
   }
 
   /// Up to `limit` questions, newest first, older than the question `before` names (an id)
@@ -146,15 +146,21 @@ public final class QuestionStore: Sendable, TimedStore {
 
   /// How many questions there are, and how many are answered.
   public func counts() async throws(StoreError) -> (total: Int, answered: Int) {
-    try await timed { try await driver.counts(session: session) }
+    try await timed { try await driver.fetch(.counts(session: session)) }
   }
 
   public func question(token: UUID) async throws(StoreError) -> StoredQuestion? {
-    try await timed { try await driver.question(token: token, session: session) }
+    try await timed {
+      try await driver.fetch(
+        .questions(QuestionSQL.byToken, [.text(token.uuidString), .integer(session)]))
+    }.first
   }
 
   public func question(id: UUID) async throws(StoreError) -> StoredQuestion? {
-    try await timed { try await driver.question(id: id, session: session) }
+    try await timed {
+      try await driver.fetch(
+        .questions(QuestionSQL.byID, [.text(id.uuidString), .integer(session)]))
+    }.first
   }
 
   public func count() async throws(StoreError) -> Int { try await counts().total }

@@ -22,13 +22,9 @@ package protocol StoreDriver: FlowDriver {
   func reassign(ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64)
     async throws(StoreError) -> [StoredQuestion]
   func existing(ids: [UUID], session: Int64) async throws(StoreError) -> Set<UUID>
-  func all(session: Int64) async throws(StoreError) -> [StoredQuestion]
   func page(limit: Int, before: UUID?, byVotes: Bool, label: String?, session: Int64)
     async throws(StoreError)
     -> [StoredQuestion]
-  func counts(session: Int64) async throws(StoreError) -> (total: Int, answered: Int)
-  func question(token: UUID, session: Int64) async throws(StoreError) -> StoredQuestion?
-  func question(id: UUID, session: Int64) async throws(StoreError) -> StoredQuestion?
 
   func roomEpoch(session: Int64) async throws(StoreError) -> UUID
   func currentSeq(session: Int64) async throws(StoreError) -> Int

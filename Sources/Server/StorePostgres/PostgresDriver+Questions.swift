@@ -74,12 +74,6 @@ extension PostgresDriver {
     }
   }
 
-  package func all(session: Int64) async throws(StoreError) -> [StoredQuestion] {
-    try await read { [logger] connection in
-      try await Self.ordered(connection, session, logger: logger).map(\.question)
-    }
-  }
-
   /// The session's questions, oldest first.
   package static func ordered(_ connection: PostgresConnection, _ session: Int64, logger: Logger)
     async throws -> [QuestionRecord]
@@ -120,38 +114,6 @@ extension PostgresDriver {
       }
       query.sql += " ORDER BY \(descending) LIMIT \(max(0, limit))"
       return try await Self.records(connection.query(query, logger: logger)).map(\.question)
-    }
-  }
-
-  package func counts(session: Int64) async throws(StoreError) -> (total: Int, answered: Int) {
-    try await read { [logger] connection in
-      for try await (total, answered) in try await connection.query(
-        """
-        SELECT COUNT(*), COUNT(*) FILTER (WHERE answered) FROM question
-        WHERE session = \(session)
-        """, logger: logger
-      ).decode((Int, Int).self) {
-        return (total, answered)
-      }
-      return (0, 0)
-    }
-  }
-
-  package func question(token: UUID, session: Int64) async throws(StoreError) -> StoredQuestion? {
-    try await read { [logger] connection in
-      try await Self.records(
-        connection.query(
-          """
-          SELECT \(unescaped: Self.selected) FROM question
-          WHERE session = \(session) AND token = \(token.uuidString)
-          """, logger: logger)
-      ).first?.question
-    }
-  }
-
-  package func question(id: UUID, session: Int64) async throws(StoreError) -> StoredQuestion? {
-    try await read { [logger] connection in
-      try await Self.record(connection, id, session, logger: logger)?.question
     }
   }
 }

@@ -226,13 +226,6 @@ package final class SQLiteDriver: StoreDriver {
     }
   }
 
-  package func all(session: Int64) async throws(StoreError) -> [StoredQuestion] {
-    try await read { db in
-      try Self.questions(session).order(Column("createdAt"), Column("rowid")).fetchAll(db)
-        .map(\.question)
-    }
-  }
-
   package func page(limit: Int, before: UUID?, byVotes: Bool, label: String?, session: Int64)
     async throws(StoreError)
     -> [StoredQuestion]
@@ -262,26 +255,6 @@ package final class SQLiteDriver: StoreDriver {
       }
       return try request.fetchAll(db).map(\.question)
     }
-  }
-
-  package func counts(session: Int64) async throws(StoreError) -> (total: Int, answered: Int) {
-    try await read { db in
-      let questions = Self.questions(session)
-      let total = try questions.fetchCount(db)
-      let answered = try questions.filter(Column("answered") == true).fetchCount(db)
-      return (total, answered)
-    }
-  }
-
-  package func question(token: UUID, session: Int64) async throws(StoreError) -> StoredQuestion? {
-    try await read { db in
-      try Self.questions(session).filter(Column("token") == token.uuidString).fetchOne(db)?
-        .question
-    }
-  }
-
-  package func question(id: UUID, session: Int64) async throws(StoreError) -> StoredQuestion? {
-    try await read { db in try Self.record(db, id, session)?.question }
   }
 
   package func run<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
