@@ -18,6 +18,9 @@ public struct Room: Sendable, Equatable {
   var numbered = false
   /// A compact snapshot arrived and its `roomOwn` has not: its lines are held until then.
   var awaitingOwn = false
+  /// A compact snapshot arrived and its `roomOwn` has not: this attendee's own questions and
+  /// votes are not marked yet, so a question it voted for reads as not voted meanwhile.
+  public var awaitsOwnMarks: Bool { awaitingOwn }
   /// The room's sequence number this client is at; `nil` until a whole snapshot arrived.
   public internal(set) var seq: Int?
   /// Which room `seq` counts in.
