@@ -55,11 +55,12 @@ struct OutputHygieneTests {
     let previous = umask(0o022)
     defer { umask(previous) }
     let store = try SQLiteDriver(path: path)
-    _ = try await store.insert(
-      StoredQuestion(
-        id: uuid(1), content: "Why?", askedFrom: uuid(2),
-        createdAt: Date(timeIntervalSinceReferenceDate: 0)),
-      session: SessionRecord.defaultID)
+    _ = try await store.perform(
+      .insert(
+        StoredQuestion(
+          id: uuid(1), content: "Why?", askedFrom: uuid(2),
+          createdAt: Date(timeIntervalSinceReferenceDate: 0)),
+        session: SessionRecord.defaultID))
     for file in [path, path + "-wal", path + "-shm"] {
       let attributes = try FileManager.default.attributesOfItem(atPath: file)
       let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1

@@ -13,6 +13,28 @@ package enum QuestionSQL {
   /// $1 id, $2 session.
   static let byID = PortableSQL(
     "SELECT \(selected) FROM question WHERE id = $1 AND session = $2")
+  /// $1 token, in any session (a token names one question).
+  static let anyByToken = PortableSQL("SELECT \(selected) FROM question WHERE token = $1")
+  /// Rows of (session, id).
+  static func byIDs(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "SELECT \(selected) FROM question WHERE (session, id) IN (VALUES "
+        + PortableSQL.valueRows(width: 2, count: rows) + ")")
+  }
+  /// Rows of (session, token).
+  static func byTokens(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "SELECT \(selected) FROM question WHERE (session, token) IN (VALUES "
+        + PortableSQL.valueRows(width: 2, count: rows) + ")")
+  }
+  /// Every column of a new question, in `selected`'s order but for the row's number.
+  static let insert = PortableSQL(
+    "INSERT INTO question (\(selected.replacingOccurrences(of: ", rowid", with: ""))) VALUES ("
+      + (1...18).map { "$\($0)" }.joined(separator: ", ") + ")")
+  /// $1 the connection it is asked from now, $2 id: its answers go there.
+  static let moveTo: PortableSQL = "UPDATE question SET askedFrom = $1 WHERE id = $2"
+  /// $1 session: its row, held against a close until this write ends (PostgreSQL).
+  static let sessionOpen: PortableSQL = "SELECT open FROM session WHERE id = $1 FOR SHARE"
   /// $1 token, $2 session.
   static let byToken = PortableSQL(
     "SELECT \(selected) FROM question WHERE token = $1 AND session = $2")
@@ -65,6 +87,18 @@ package enum QuestionSQL {
       answerPrivate: answerPrivate, answeredAt: row.real(11), published: published,
       session: session, flagged: row.text(14), original: row.text(15), starred: starred,
       label: row.text(17), rowid: row.integer(18))
+  }
+
+  /// The values of `insert` for a record.
+  static func inserted(_ record: QuestionRecord) -> [SQLValue] {
+    [
+      .text(record.id), .text(record.content), .boolean(record.answered), .text(record.askedFrom),
+      .real(record.createdAt), SQLValue(record.token), SQLValue(record.attendee),
+      SQLValue(record.votes), .text(record.state), SQLValue(record.answer),
+      .boolean(record.answerPrivate), SQLValue(record.answeredAt), .boolean(record.published),
+      .integer(record.session), SQLValue(record.flagged), SQLValue(record.original),
+      .boolean(record.starred), SQLValue(record.label),
+    ]
   }
 
   /// The values of `saveAction` for a record.
@@ -202,6 +236,95 @@ extension TransactionFlow where Output == (total: Int, answered: Int) {
   package static func counts(session: Int64) -> TransactionFlow {
     .rows(QuestionSQL.counts, [.integer(session)]) { rows in
       .done((rows.first?.int(0) ?? 0, rows.first?.int(1) ?? 0))
+    }
+  }
+}
+
+extension TransactionFlow where Output == (question: StoredQuestion, inserted: Bool) {
+  /// A new question, in a session that is open; a question with the same token is not
+  /// stored again: the one there comes back (`inserted` false), now asked from the sender's
+  /// connection, so that its answer reaches the sender where it is now.
+  package static func insert(_ question: StoredQuestion, session: Int64) -> TransactionFlow {
+    let store: @Sendable (StoredQuestion) -> TransactionFlow = { question in
+      .run(
+        QuestionSQL.insert, QuestionSQL.inserted(QuestionRecord(question, session: session)),
+        then: RoomActionFlow.written(
+          [.log(question.id, .added)], session: session, then: .done((question, true))))
+    }
+    let add = TransactionFlow<Bool>.requireOpen(session).then { _ -> TransactionFlow in
+      guard let label = question.label else { return store(question) }
+      // Filed under the session's label as the session spells it.
+      return TransactionFlow<[String?]>.roomState(["labels"], session: session).then { labels in
+        var labelled = question
+        do throws(StoreError) {
+          labelled.label = try StoreRules.sessionLabel(
+            label, labels: StoreRules.labels(from: labels[0]))
+        } catch {
+          return .fail(error)
+        }
+        return store(labelled)
+      }
+    }
+    guard let token = question.token else { return add }
+    return .rows(QuestionSQL.anyByToken, [.text(token.uuidString)]) { rows in
+      guard let existing = rows.first.flatMap(QuestionSQL.record) else { return add }
+      let moved: QuestionRecord?
+      do throws(StoreError) {
+        moved = try StoreRules.resend(question, of: existing, session: session)
+      } catch {
+        return .fail(error)
+      }
+      guard let moved else { return .done((existing.question, false)) }
+      return .run(
+        QuestionSQL.moveTo, [.text(moved.askedFrom), .text(moved.id)],
+        then: .done((moved.question, false)))
+    }
+  }
+}
+
+extension TransactionFlow where Output == Bool {
+  /// Refuses a new question in a session that is closed or gone.
+  static func requireOpen(_ session: Int64) -> TransactionFlow {
+    guard session != SessionRecord.defaultID else { return .done(true) }
+    return .rows(QuestionSQL.sessionOpen, [.integer(session)]) { rows in
+      guard let open = rows.first?.bool(0) else {
+        return .fail(.sessionClosed(QuestionStore.deletedMessage))
+      }
+      return open ? .done(true) : .fail(.sessionClosed(QuestionStore.closedMessage))
+    }
+  }
+}
+
+extension TransactionFlow where Output == [StoredQuestion] {
+  /// The questions with these tokens, and those with these ids that `attendee` asked, now
+  /// asked from `connection` (`StoreRules.resumed`).
+  package static func reassign(
+    ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64
+  ) -> TransactionFlow {
+    .rowsInBatches(ids.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byIDs(rows:))
+    {
+      byID in
+      .rowsInBatches(
+        tokens.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byTokens(rows:)
+      ) { byToken in
+        let moved = StoreRules.resumed(
+          byID: byID.compactMap(QuestionSQL.record),
+          byToken: byToken.compactMap(QuestionSQL.record),
+          to: connection, attendee: attendee)
+        return .runEach(
+          QuestionSQL.moveTo, moved.changed.map { [.text($0.askedFrom), .text($0.id)] },
+          then: .done(moved.questions))
+      }
+    }
+  }
+}
+
+extension TransactionFlow where Output == Set<UUID> {
+  /// Which of these ids the session has.
+  package static func existing(ids: [UUID], session: Int64) -> TransactionFlow {
+    .rowsInBatches(ids.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byIDs(rows:))
+    {
+      rows in .done(Set(rows.compactMap { $0.text(0).flatMap(UUID.init(uuidString:)) }))
     }
   }
 }

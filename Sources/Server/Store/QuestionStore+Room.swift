@@ -11,18 +11,21 @@ import QnA
 extension QuestionStore {
   /// This session's room, as opposed to another's whose numbers happen to match.
   public func roomEpoch() async throws(StoreError) -> UUID {
-    try await timed { try await driver.roomEpoch(session: session) }
+    let values = try await timed {
+      try await driver.fetch(.roomState(["epoch"], session: session))
+    }
+    return values[0].flatMap(UUID.init(uuidString:)) ?? UUID()
   }
 
   /// The session's last sequence number (0 for a room where nothing happened yet).
   public func currentSeq() async throws(StoreError) -> Int {
-    try await timed { try await driver.currentSeq(session: session) }
+    try await timed { try await driver.fetch(.currentSeq(session: session)) }
   }
 
   /// Records the attendee (and its name, which may change) in this session.
   public func join(attendee: UUID, name: String?, at time: Date) async throws(StoreError) {
     try await timed {
-      try await driver.join(attendee: attendee, name: name, at: time, session: session)
+      try await driver.perform(.join(attendee: attendee, name: name, at: time, session: session))
     }
   }
 

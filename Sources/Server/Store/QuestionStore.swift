@@ -104,7 +104,10 @@ public final class QuestionStore: Sendable, TimedStore {
   public func insert(_ question: StoredQuestion) async throws(StoreError) -> (
     question: StoredQuestion, inserted: Bool
   ) {
-    let result = try await timed { try await driver.insert(question, session: session) }
+    let result = try await timed {
+      try await driver.transact(
+        .insert(question, session: session), writes: true, locking: session)
+    }
     if result.inserted { roomChanged(false) }
     return result
   }
@@ -116,15 +119,16 @@ public final class QuestionStore: Sendable, TimedStore {
     async throws(StoreError) -> [StoredQuestion]
   {
     try await timed {
-      try await driver.reassign(
-        ids: ids, tokens: tokens, to: connection, attendee: attendee, session: session)
+      try await driver.transact(
+        .reassign(ids: ids, tokens: tokens, to: connection, attendee: attendee, session: session),
+        writes: true, locking: session)
     }
   }
 
   /// Which of these ids the store has.
   public func existing(ids: [UUID]) async throws(StoreError) -> Set<UUID> {
     guard !ids.isEmpty else { return [] }
-    return try await timed { try await driver.existing(ids: ids, session: session) }
+    return try await timed { try await driver.fetch(.existing(ids: ids, session: session)) }
   }
 
   /// Every question, oldest first (exports; pages use `page`).

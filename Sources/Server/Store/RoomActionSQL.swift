@@ -4,8 +4,6 @@ import QnA
 /// What every presenter's action on the room runs, written once for both databases: its
 /// token's checks, its row in the log of room actions, and its flow's reads and writes.
 package enum RoomActionSQL {
-  /// $1 session: its row, which PostgreSQL holds against a deletion until the write ends.
-  static let sessionExists: PortableSQL = "SELECT 1 FROM session WHERE id = $1 FOR SHARE"
   /// $1 token: the action it was used for, if any.
   static let seen: PortableSQL = "SELECT action, text FROM roomAction WHERE token = $1"
   /// $1 token: a row when a question's action used it.
@@ -33,12 +31,7 @@ extension RoomActionFlow {
   ) -> TransactionFlow<QuestionStore.RoomActionOutcome> {
     typealias Outcome = QuestionStore.RoomActionOutcome
     let token = SQLValue.text(token.uuidString)
-    let exists: TransactionFlow<Void> =
-      session == SessionRecord.defaultID
-      ? .done(())
-      : .rows(RoomActionSQL.sessionExists, [.integer(session)]) { rows in
-        rows.isEmpty ? .fail(.sessionClosed(QuestionStore.deletedMessage)) : .done(())
-      }
+    let exists = TransactionFlow<Void>.requireExists(session)
     let act = steps(session).then { step -> TransactionFlow<Outcome> in
       switch step {
       case .refused(let refusal): .done(Outcome(changed: false, refusal: refusal))

@@ -16,20 +16,10 @@ package protocol StoreDriver: FlowDriver {
   /// Gives back the connections.
   func close() async
 
-  func insert(_ question: StoredQuestion, session: Int64) async throws(StoreError) -> (
-    question: StoredQuestion, inserted: Bool
-  )
-  func reassign(ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64)
-    async throws(StoreError) -> [StoredQuestion]
-  func existing(ids: [UUID], session: Int64) async throws(StoreError) -> Set<UUID>
   func page(limit: Int, before: UUID?, byVotes: Bool, label: String?, session: Int64)
     async throws(StoreError)
     -> [StoredQuestion]
 
-  func roomEpoch(session: Int64) async throws(StoreError) -> UUID
-  func currentSeq(session: Int64) async throws(StoreError) -> Int
-  func join(attendee: UUID, name: String?, at time: Date, session: Int64)
-    async throws(StoreError)
   /// Each claim as `StoreRules.claim` decides it, in order, all in one transaction.
   func claims(_ requests: [ClaimRequest], session: Int64) async throws(StoreError)
     -> [AttendeeClaim]

@@ -80,6 +80,28 @@ extension TransactionFlow {
     }
   }
 
+  /// The rows `statement(n)` reads for `rows`, a batch at a time (`PortableSQL.batches`),
+  /// together, then goes on with them.
+  package static func rowsInBatches(
+    _ rows: [[SQLValue]], chunk: Int = 256, _ statement: (Int) -> PortableSQL,
+    then next: @escaping @Sendable ([SQLRow]) -> TransactionFlow
+  ) -> TransactionFlow {
+    let runs = PortableSQL.batches(of: rows, chunk: chunk, statement).flatMap { batch in
+      batch.values.map { (batch.statement, $0) }
+    }
+    return readAll(runs[...], [], then: next)
+  }
+
+  private static func readAll(
+    _ runs: ArraySlice<(PortableSQL, [SQLValue])>, _ read: [SQLRow],
+    then next: @escaping @Sendable ([SQLRow]) -> TransactionFlow
+  ) -> TransactionFlow {
+    guard let (statement, values) = runs.first else { return next(read) }
+    return .rows(statement, values) { rows in
+      readAll(runs.dropFirst(), read + rows, then: next)
+    }
+  }
+
   /// This flow, then `next` with its outcome, in the same transaction.
   package func then<Next: Sendable>(
     _ next: @escaping @Sendable (Output) -> TransactionFlow<Next>

@@ -39,35 +39,6 @@ extension PostgresDriver {
       PostgresQuery(unsafeSQL: RoomStateSQL.set.postgres, binds: bindings), logger: logger)
   }
 
-  package func roomEpoch(session: Int64) async throws(StoreError) -> UUID {
-    try await read { [logger] connection in
-      try await Self.roomState(connection, session, "epoch", logger: logger)
-        .flatMap(UUID.init(uuidString:)) ?? UUID()
-    }
-  }
-
-  package func currentSeq(session: Int64) async throws(StoreError) -> Int {
-    try await read { [logger] connection in
-      try await Self.currentSeq(connection, session, logger: logger)
-    }
-  }
-
-  package func join(attendee: UUID, name: String?, at time: Date, session: Int64)
-    async throws(StoreError)
-  {
-    // Logs nothing, so it needs no turn on the session's lock (a room of joins at once would
-    // otherwise queue on it, each holding a pooled connection).
-    try await transaction(locking: nil) { [logger] connection in
-      try await Self.requireExists(connection, session, logger: logger)
-      try await connection.query(
-        """
-        INSERT INTO attendee (session, id, name, firstSeen)
-        VALUES (\(session), \(attendee.uuidString), \(name), \(time.timeIntervalSinceReferenceDate))
-        ON CONFLICT (session, id) DO UPDATE SET name = excluded.name
-        """, logger: logger)
-    }
-  }
-
   package func claims(_ requests: [ClaimRequest], session: Int64) async throws(StoreError)
     -> [AttendeeClaim]
   {

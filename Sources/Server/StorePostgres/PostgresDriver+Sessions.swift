@@ -19,21 +19,4 @@ extension PostgresDriver {
           "SELECT 1 FROM session WHERE id = \(session) FOR SHARE", logger: logger)) != nil
     else { throw StoreError.sessionClosed(QuestionStore.deletedMessage) }
   }
-
-  /// Inside a write: refuses a new question in a session that is closed or gone.
-  package static func requireOpen(
-    _ connection: PostgresConnection, _ session: Int64, logger: Logger
-  )
-    async throws
-  {
-    guard session != SessionRecord.defaultID else { return }
-    var open: Bool?
-    for try await value in try await connection.query(
-      "SELECT open FROM session WHERE id = \(session) FOR SHARE", logger: logger
-    ).decode(Bool.self) {
-      open = value
-    }
-    guard let open else { throw StoreError.sessionClosed(QuestionStore.deletedMessage) }
-    if !open { throw StoreError.sessionClosed(QuestionStore.closedMessage) }
-  }
 }

@@ -245,23 +245,6 @@ package final class PostgresDriver: StoreDriver {
     ).first
   }
 
-  package static func save(
-    _ record: QuestionRecord, _ connection: PostgresConnection, logger: Logger
-  )
-    async throws
-  {
-    try await connection.query(
-      """
-      UPDATE question SET content = \(record.content), answered = \(record.answered),
-        askedFrom = \(record.askedFrom), token = \(record.token), attendee = \(record.attendee),
-        votes = \(record.votes), state = \(record.state), answer = \(record.answer),
-        answerPrivate = \(record.answerPrivate), answeredAt = \(record.answeredAt),
-        published = \(record.published), original = \(record.original),
-        starred = \(record.starred), label = \(record.label)
-      WHERE id = \(record.id)
-      """, logger: logger)
-  }
-
   package static func insert(
     _ record: QuestionRecord, _ connection: PostgresConnection, logger: Logger
   )

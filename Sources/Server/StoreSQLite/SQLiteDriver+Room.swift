@@ -20,30 +20,6 @@ extension SQLiteDriver {
       arguments: [session]) ?? 0
   }
 
-  package func roomEpoch(session: Int64) async throws(StoreError) -> UUID {
-    try await read { db in
-      try Self.roomStateValue(db, session, "epoch").flatMap(UUID.init(uuidString:)) ?? UUID()
-    }
-  }
-
-  package func currentSeq(session: Int64) async throws(StoreError) -> Int {
-    try await read { db in try Self.currentSeq(db, session) }
-  }
-
-  package func join(attendee: UUID, name: String?, at time: Date, session: Int64)
-    async throws(StoreError)
-  {
-    try await run { db in
-      try Self.requireExists(db, session)
-      try db.execute(
-        sql: """
-          INSERT INTO attendee (session, id, name, firstSeen) VALUES (?, ?, ?, ?)
-          ON CONFLICT(session, id) DO UPDATE SET name = excluded.name
-          """,
-        arguments: [session, attendee.uuidString, name, time.timeIntervalSinceReferenceDate])
-    }
-  }
-
   package func claims(_ requests: [ClaimRequest], session: Int64) async throws(StoreError)
     -> [AttendeeClaim]
   {

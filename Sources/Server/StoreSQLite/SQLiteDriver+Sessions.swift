@@ -65,16 +65,4 @@ extension SQLiteDriver {
       throw StoreError.sessionClosed(QuestionStore.deletedMessage)
     }
   }
-
-  /// Inside a write: refuses a new question in a session that is closed or gone.
-  package static func requireOpen(_ db: Database, _ session: Int64) throws {
-    guard session != SessionRecord.defaultID else { return }
-    guard
-      let open = try Bool.fetchOne(
-        db, sql: "SELECT open FROM session WHERE id = ?", arguments: [session])
-    else {
-      throw StoreError.sessionClosed(QuestionStore.deletedMessage)
-    }
-    if !open { throw StoreError.sessionClosed(QuestionStore.closedMessage) }
-  }
 }

@@ -175,57 +175,6 @@ package final class SQLiteDriver: StoreDriver {
     try questions(session).filter(key: id.uuidString).fetchOne(db)
   }
 
-  package func insert(_ question: StoredQuestion, session: Int64) async throws(StoreError) -> (
-    question: StoredQuestion, inserted: Bool
-  ) {
-    try await run { db in
-      if let token = question.token,
-        let existing = try QuestionRecord.filter(Column("token") == token.uuidString)
-          .fetchOne(db)
-      {
-        guard let moved = try StoreRules.resend(question, of: existing, session: session) else {
-          return (existing.question, false)
-        }
-        try moved.update(db)
-        return (moved.question, false)
-      }
-      try Self.requireOpen(db, session)
-      var question = question
-      if let label = question.label {
-        let labels = try Self.labels(db, session)
-        question.label = try StoreRules.sessionLabel(label, labels: labels)
-      }
-      try QuestionRecord(question, session: session).insert(db)
-      try Self.logChange(db, session, question.id, .added)
-      return (question, true)
-    }
-  }
-
-  package func reassign(
-    ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64
-  )
-    async throws(StoreError) -> [StoredQuestion]
-  {
-    try await run { db in
-      let questions = Self.questions(session)
-      let byID = try questions.filter(keys: ids.map(\.uuidString)).fetchAll(db)
-      let byToken = try questions.filter(tokens.map(\.uuidString).contains(Column("token")))
-        .fetchAll(db)
-      let moved = StoreRules.resumed(
-        byID: byID, byToken: byToken, to: connection, attendee: attendee)
-      for record in moved.changed { try record.update(db) }
-      return moved.questions
-    }
-  }
-
-  package func existing(ids: [UUID], session: Int64) async throws(StoreError) -> Set<UUID> {
-    try await read { db in
-      Set(
-        try Self.questions(session).filter(keys: ids.map(\.uuidString))
-          .select(Column("id"), as: String.self).fetchAll(db).compactMap(UUID.init(uuidString:)))
-    }
-  }
-
   package func page(limit: Int, before: UUID?, byVotes: Bool, label: String?, session: Int64)
     async throws(StoreError)
     -> [StoredQuestion]
