@@ -29,6 +29,14 @@ struct SocketController: Sendable {
     let auth = self.auth
     let addresses = self.addresses
     let sockets = rooms.main.sockets
+    // Either route's socket, in the session, room and role its upgrade was judged for.
+    let socket: WebSocketDataHandler<WebSocketRouterContext<SocketRequestContext>> = {
+      inbound, outbound, context in
+      guard let upgrade = context.requestContext.upgrade.get() else { return }
+      try await handle(
+        inbound, outbound, context, room: upgrade.room, session: upgrade.session,
+        isPresenter: upgrade.isPresenter, address: upgrade.address, arrival: upgrade.arrival)
+    }
     router.ws(
       "/socket",
       shouldUpgrade: { request, context in
@@ -43,12 +51,7 @@ struct SocketController: Sendable {
           arrival: arrival)
         return .upgrade([:])
       },
-      onUpgrade: { inbound, outbound, context in
-        guard let upgrade = context.requestContext.upgrade.get() else { return }
-        try await handle(
-          inbound, outbound, context, room: upgrade.room, session: nil,
-          isPresenter: upgrade.isPresenter, address: upgrade.address, arrival: upgrade.arrival)
-      })
+      onUpgrade: socket)
     router.ws(
       "/s/{code}/socket",
       shouldUpgrade: { request, context in
@@ -67,12 +70,7 @@ struct SocketController: Sendable {
           arrival: arrival)
         return .upgrade([:])
       },
-      onUpgrade: { inbound, outbound, context in
-        guard let upgrade = context.requestContext.upgrade.get() else { return }
-        try await handle(
-          inbound, outbound, context, room: upgrade.room, session: upgrade.session,
-          isPresenter: upgrade.isPresenter, address: upgrade.address, arrival: upgrade.arrival)
-      })
+      onUpgrade: socket)
     if configuration.mock != nil { addEchoRoute(to: router) }
     return router
   }
