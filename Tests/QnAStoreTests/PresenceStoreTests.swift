@@ -78,7 +78,8 @@ struct PresenceStoreTests {
   }
 
   /// A keynote's arrivals and departures in one write: written in batches of rows (700
-  /// arrive, 300 leave: whole batches and the rest one by one), each attendee counted once.
+  /// arrive, 300 leave: whole batches and the rest in halving sizes), each attendee counted
+  /// once.
   @Test(arguments: StoreKind.allCases)
   func aCrowdArrivesAndLeavesInOneWrite(_ kind: StoreKind) async throws {
     let stores = try await kind.stores(count: 2)

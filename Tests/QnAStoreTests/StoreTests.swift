@@ -63,8 +63,8 @@ struct StoreTests {
     #expect(moved.map(\.id) == [uuid(1), uuid(3)])
     #expect(try await store.question(id: uuid(2))?.askedFrom == firstConnection)
     #expect(try await store.existing(ids: [uuid(1), uuid(2), uuid(9)]) == [uuid(1), uuid(2)])
-    // A resume may name hundreds: read a batch of rows at a time (600 ids: two whole batches
-    // and the rest one by one), the ones found wherever they fall.
+    // A resume may name hundreds: read a batch of rows at a time (601 ids: two of 256, the
+    // rest in halving sizes), the ones found wherever they fall.
     let many = (1...600).map { uuid($0, group: 0x5E) } + [uuid(2)]
     #expect(try await store.existing(ids: many) == [uuid(2)])
     let again = try await store.reassign(

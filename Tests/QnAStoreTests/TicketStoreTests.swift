@@ -23,7 +23,7 @@ struct TicketStoreTests {
     #expect(tickets.count == 5 && Set(tickets).count == 5)
     #expect(tickets.allSatisfy { Ticket.canonical($0) == $0 })
     #expect(try await two.admitsByTicket() == true)
-    // Issued in batches of rows (600: two whole batches and the rest one by one), each kept.
+    // Issued in batches of rows (600: two of 256, the rest in halving sizes), each kept.
     let more = try await one.issueTickets(600, at: Date(), using: &random)
     let issued = try await two.ticketCounts()
     #expect(issued.issued == 605 && issued.used == 0)

@@ -27,15 +27,11 @@ package enum LoginSQL {
     "SELECT scope, credential FROM presenterLogin WHERE digest = $1 AND expiresAt > $2"
   /// $1 digest.
   package static let end: PortableSQL = "DELETE FROM presenterLogin WHERE digest = $1"
-  /// $1 now.
-  package static let countLive: PortableSQL =
-    "SELECT COUNT(*) FROM presenterLogin WHERE expiresAt > $1"
-  package static let endAll: PortableSQL = "DELETE FROM presenterLogin"
-  /// $1 scope, $2 now.
-  package static let countLiveInScope: PortableSQL =
-    "SELECT COUNT(*) FROM presenterLogin WHERE scope = $1 AND expiresAt > $2"
-  /// $1 scope.
-  package static let endInScope: PortableSQL = "DELETE FROM presenterLogin WHERE scope = $1"
+  /// Every login, ended: their expiries, to count those that were live.
+  package static let endAll: PortableSQL = "DELETE FROM presenterLogin RETURNING expiresAt"
+  /// $1 scope: its logins, ended, as `endAll`.
+  package static let endInScope: PortableSQL =
+    "DELETE FROM presenterLogin WHERE scope = $1 RETURNING expiresAt"
 
   /// $1 forget before.
   package static let forgetOldGuesses: PortableSQL = "DELETE FROM wrongGuess WHERE lastAt < $1"
@@ -86,16 +82,14 @@ extension TransactionFlow where Output == Void {
 }
 
 extension TransactionFlow where Output == Int {
-  /// Ends the logins of `scope` (all with `nil`); how many were live at `now`.
+  /// Ends the logins of `scope` (all with `nil`); how many were live at `now`, counted from
+  /// the rows the deletion itself returns (a login made meanwhile is ended and counted).
   package static func endLogins(scope: Int64?, now: Double) -> TransactionFlow {
-    guard let scope else {
-      return .rows(LoginSQL.countLive, [.real(now)]) { live in
-        .run(LoginSQL.endAll, [], then: .done(live.first?.int(0) ?? 0))
-      }
+    let ended: @Sendable ([SQLRow]) -> TransactionFlow = { rows in
+      .done(rows.filter { ($0.real(0) ?? 0) > now }.count)
     }
-    return .rows(LoginSQL.countLiveInScope, [.integer(scope), .real(now)]) { live in
-      .run(LoginSQL.endInScope, [.integer(scope)], then: .done(live.first?.int(0) ?? 0))
-    }
+    guard let scope else { return .rows(LoginSQL.endAll, [], then: ended) }
+    return .rows(LoginSQL.endInScope, [.integer(scope)], then: ended)
   }
 }
 

@@ -21,22 +21,32 @@ package struct PortableSQL: Sendable, Hashable, ExpressibleByStringLiteral {
 }
 
 extension PortableSQL {
-  /// `rows` written with `statement(n)`, a statement of `n` rows, `chunk` rows at a time;
-  /// the last rows, fewer than a chunk, one at a time, so that a database prepares two
-  /// statements, not one per size. A list of thousands is a few round trips, not thousands.
+  /// `rows` written with `statement(n)`, a statement of `n` rows: `chunk` rows at a time, and
+  /// what is left in halving sizes (128, 64, … 1 row), so that a list of any length is a
+  /// few statements (at most one per whole chunk, and eight for the rest) and a database
+  /// prepares a handful of sizes, not one per length. A list of thousands, or a resume of a
+  /// few hundred ids under the session's lock, is a few round trips, not one per row.
   package static func batches(
     of rows: [[SQLValue]], chunk: Int = 256, _ statement: (Int) -> PortableSQL
   ) -> [(statement: PortableSQL, values: [[SQLValue]])] {
-    let whole = rows.count / chunk * chunk
     var batches: [(statement: PortableSQL, values: [[SQLValue]])] = []
-    if whole > 0 {
-      batches.append(
-        (
-          statement(chunk),
-          stride(from: 0, to: whole, by: chunk).map { Array(rows[$0..<($0 + chunk)].joined()) }
-        ))
+    var start = 0
+    var size = chunk
+    while start < rows.count, size > 0 {
+      let count = (rows.count - start) / size
+      if count > 0 {
+        batches.append(
+          (
+            statement(size),
+            (0..<count).map { index in
+              let from = start + index * size
+              return Array(rows[from..<(from + size)].joined())
+            }
+          ))
+        start += count * size
+      }
+      size /= 2
     }
-    if whole < rows.count { batches.append((statement(1), Array(rows[whole...]))) }
     return batches
   }
 

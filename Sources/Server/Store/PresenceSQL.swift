@@ -40,15 +40,19 @@ extension TransactionFlow where Output == [Int64: Int] {
   {
     let instance = SQLValue.text(changes.instance.uuidString)
     let counted = Set(sessions)
-    let count = TransactionFlow.rows(PresenceSQL.count, [.real(changes.now)]) { rows in
-      var counts: [Int64: Int] = [:]
-      for row in rows {
-        if let session = row.integer(0), counted.contains(session) {
-          counts[session] = row.int(1) ?? 0
+    // Nothing watched, nothing to count.
+    let count: TransactionFlow =
+      sessions.isEmpty
+      ? .done([:])
+      : .rows(PresenceSQL.count, [.real(changes.now)]) { rows in
+        var counts: [Int64: Int] = [:]
+        for row in rows {
+          if let session = row.integer(0), counted.contains(session) {
+            counts[session] = row.int(1) ?? 0
+          }
         }
+        return .done(counts)
       }
-      return .done(counts)
-    }
     let swept =
       changes.complete
       ? .run(

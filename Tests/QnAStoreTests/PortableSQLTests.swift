@@ -1,0 +1,30 @@
+import QnAStore
+import Testing
+
+/// A statement written once: SQLite's reading of it, and lists of rows cut into a few
+/// statements of a few sizes.
+@Suite("PortableSQL")
+struct PortableSQLTests {
+  @Test func sqliteReadsNumberedPlaceholdersAndNoRowLock() {
+    let statement: PortableSQL = "SELECT a FROM t WHERE b = $1 AND c = $2 FOR UPDATE"
+    #expect(statement.postgres.hasSuffix("FOR UPDATE"))
+    #expect(statement.sqlite == "SELECT a FROM t WHERE b = ?1 AND c = ?2")
+    #expect(PortableSQL("SELECT 1 FROM t WHERE id = $1 FOR SHARE").sqlite.hasSuffix("?1"))
+  }
+
+  /// 600 rows: two statements of 256, then 88 as 64 + 16 + 8; each row once, in order.
+  @Test func aListIsAFewStatementsOfAFewSizes() {
+    let rows = (0..<600).map { [SQLValue.integer(Int64($0))] }
+    let batches = PortableSQL.batches(of: rows) { PortableSQL("INSERT \($0)") }
+    #expect(
+      batches.map(\.statement.postgres) == ["INSERT 256", "INSERT 64", "INSERT 16", "INSERT 8"])
+    #expect(batches.map(\.values.count) == [2, 1, 1, 1])
+    let written = batches.flatMap { $0.values.flatMap { $0 } }
+    #expect(written == rows.flatMap { $0 })
+    // However long the list, at most one statement per whole chunk and eight for the rest.
+    for count in [0, 1, 255, 257, 1000] {
+      let cut = PortableSQL.batches(of: Array(rows.prefix(count))) { PortableSQL("\($0)") }
+      #expect(cut.reduce(0) { $0 + $1.values.count } <= count / 256 + 8)
+    }
+  }
+}
