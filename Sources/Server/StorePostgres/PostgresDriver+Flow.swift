@@ -49,7 +49,8 @@ extension PostgresDriver {
     }
   }
 
-  /// A statement written once, with its values bound in order.
+  /// A statement written once for both databases (`PortableSQL`), its values bound in order:
+  /// every statement of the driver's own transactions and of the flows.
   static func bound(_ statement: PortableSQL, _ values: [SQLValue]) -> PostgresQuery {
     var bindings = PostgresBindings(capacity: values.count)
     for value in values {

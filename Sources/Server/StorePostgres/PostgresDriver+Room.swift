@@ -19,24 +19,11 @@ extension PostgresDriver {
     _ connection: PostgresConnection, _ session: Int64, _ key: String, logger: Logger
   ) async throws -> String? {
     for try await value in try await connection.query(
-      query(RoomStateSQL.value, session, key), logger: logger
+      bound(RoomStateSQL.value, [.integer(session), .text(key)]), logger: logger
     ).decode(String?.self) {
       return value
     }
     return nil
-  }
-
-  /// `value` under `key` (`nil` clears it), with `RoomStateSQL.set`.
-  package static func setRoomState(
-    _ connection: PostgresConnection, _ session: Int64, _ key: String, _ value: String?,
-    logger: Logger
-  ) async throws {
-    var bindings = PostgresBindings()
-    bindings.append(session)
-    bindings.append(key)
-    bindings.append(value)
-    try await connection.query(
-      PostgresQuery(unsafeSQL: RoomStateSQL.set.postgres, binds: bindings), logger: logger)
   }
 
   package func claims(_ requests: [ClaimRequest], session: Int64) async throws(StoreError)
@@ -144,7 +131,8 @@ extension PostgresDriver {
       let existing =
         try await Self.int(
           connection.query(
-            Self.query(VoteSQL.counted, key.attendee, key.question), logger: logger)) != nil
+            Self.bound(VoteSQL.counted, [.text(key.attendee), .text(key.question)]), logger: logger)
+        ) != nil
       switch StoreRules.vote(on: record, by: attendee, up: up, existing: existing) {
       case .refuse(let reason):
         return QuestionStore.VoteOutcome(
@@ -156,17 +144,18 @@ extension PostgresDriver {
           seq: try await Self.currentSeq(connection, session, logger: logger))
       case .add:
         try await connection.query(
-          Self.query(
-            VoteSQL.add, key.attendee, key.question, time.timeIntervalSinceReferenceDate),
+          Self.bound(
+            VoteSQL.add,
+            [.text(key.attendee), .text(key.question), .real(time.timeIntervalSinceReferenceDate)]),
           logger: logger)
         record.votes += 1
       case .remove:
         try await connection.query(
-          Self.query(VoteSQL.remove, key.attendee, key.question), logger: logger)
+          Self.bound(VoteSQL.remove, [.text(key.attendee), .text(key.question)]), logger: logger)
         record.votes -= 1
       }
       try await connection.query(
-        Self.query(VoteSQL.setCount, record.votes, record.id), logger: logger)
+        Self.bound(VoteSQL.setCount, [SQLValue(record.votes), .text(record.id)]), logger: logger)
       let seq = try await self.logChange(connection, session, question, .votes)
       return QuestionStore.VoteOutcome(voted: up, votes: record.votes, seq: seq)
     }

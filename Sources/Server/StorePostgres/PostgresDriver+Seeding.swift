@@ -32,7 +32,7 @@ extension PostgresDriver: SeedingDriver {
         """, logger: logger)
       record.votes += count
       try await connection.query(
-        Self.query(VoteSQL.setCount, record.votes, record.id), logger: logger)
+        Self.bound(VoteSQL.setCount, [SQLValue(record.votes), .text(record.id)]), logger: logger)
       try await self.logChange(connection, session, question, .votes)
       return record.votes
     }

@@ -45,10 +45,4 @@ extension SQLiteDriver {
     try String.fetchOne(
       db.cachedStatement(sql: RoomStateSQL.value.sqlite), arguments: [session, key])
   }
-
-  static func setRoomState(_ db: Database, _ session: Int64, _ key: String, _ value: String?)
-    throws
-  {
-    try db.cachedStatement(sql: RoomStateSQL.set.sqlite).execute(arguments: [session, key, value])
-  }
 }
