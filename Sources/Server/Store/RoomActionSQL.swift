@@ -15,10 +15,6 @@ package enum RoomActionSQL {
   /// $1 session, $2 question, $3 kind.
   static let logChange: PortableSQL =
     "INSERT INTO roomLog (session, question, kind) VALUES ($1, $2, $3)"
-  /// $1 session, $2 question: a row when it is live and unanswered.
-  static let openQuestion: PortableSQL = """
-    SELECT 1 FROM question WHERE session = $1 AND id = $2 AND state = 'live' AND NOT answered
-    """
 }
 
 extension RoomActionFlow {
@@ -71,7 +67,14 @@ extension RoomActionFlow {
         then(values).steps(session)
       }
     case .openQuestions(let ids, let then):
-      return Self.open(ids[...], session, []) { open in then(open).steps(session) }
+      return .rowsInBatches(
+        ids.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byIDs(rows:)
+      ) { rows in
+        let open = rows.compactMap(QuestionSQL.record).filter {
+          $0.state == QuestionState.live.rawValue && !$0.answered
+        }
+        return then(Set(open.compactMap { UUID(uuidString: $0.id) })).steps(session)
+      }
     case .transaction(let flow): return flow.then { next in next.steps(session) }
     case .unchanged: return .done(.done(changed: false))
     case .refused(let refusal): return .done(.refused(refusal))
@@ -97,18 +100,6 @@ extension RoomActionFlow {
       case .run(let statement, let values): .run(statement, values, then: flow)
       case .runEach(let statement, let values): .runEach(statement, values, then: flow)
       }
-    }
-  }
-
-  /// Which of `ids` are live and unanswered, one at a time (a queue is a few questions).
-  private static func open(
-    _ ids: ArraySlice<UUID>, _ session: Int64, _ open: Set<UUID>,
-    then: @escaping @Sendable (Set<UUID>) -> TransactionFlow<RoomActionStep>
-  ) -> TransactionFlow<RoomActionStep> {
-    guard let id = ids.first else { return then(open) }
-    return .rows(RoomActionSQL.openQuestion, [.integer(session), .text(id.uuidString)]) {
-      rows in
-      Self.open(ids.dropFirst(), session, rows.isEmpty ? open : open.union([id]), then: then)
     }
   }
 }
