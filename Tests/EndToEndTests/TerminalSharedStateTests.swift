@@ -26,7 +26,9 @@ struct TerminalSharedStateTests {
     for (terminal, text) in [(left, "Asked on the left"), (right, "Asked on the right")] {
       try terminal.type(text)
       try terminal.press("Enter")
-      try await terminal.waitFor("\(text), created") { $0.contains(" Unanswered  \(text)") }
+      try await terminal.waitFor(
+        "\(text), created", evidence: UI.logs(of: server, state: state)
+      ) { $0.contains(" Unanswered  \(text)") }
     }
     // Two drops: the first reconnect proves the shared credential, the second must find it
     // still good for both. Each is over once both clients are back on new sockets.

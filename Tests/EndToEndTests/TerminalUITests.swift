@@ -116,6 +116,13 @@ struct TerminalUITests {
     return (tmux, server, state)
   }
 
+  /// Both sides' logs, for a wait that timed out: the server's, and qna's under `state`.
+  static func logs(of server: QnAServerProcess, state: URL) -> String {
+    let client = state.appendingPathComponent("qna/qna.log")
+    return "qna-server's log:\n\(server.log)\nqna's log:\n"
+      + ((try? String(contentsOf: client, encoding: .utf8)) ?? "(none)")
+  }
+
   static func clientPID(_ tmux: TmuxSession) throws -> pid_t {
     try #require(try tmux.commandsRunning().first)
   }
@@ -184,7 +191,9 @@ struct TerminalUITests {
     defer { back.stop() }
     try tmux.run("clear")
     try Self.startClient(in: tmux, url: url, state: state)
-    try await tmux.waitFor("sent and created") { $0.contains(" Unanswered  Typed while offline") }
+    try await tmux.waitFor("sent and created", evidence: Self.logs(of: back, state: state)) {
+      $0.contains(" Unanswered  Typed while offline")
+    }
     #expect(
       try await back.questions().compactMap { $0["content"] as? String } == ["Typed while offline"])
     try tmux.press("C-c")

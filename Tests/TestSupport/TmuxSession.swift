@@ -83,18 +83,23 @@ public final class TmuxSession: Sendable {
     try tmux(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"])
   }
 
-  /// Polls the screen until `predicate` holds; throws with the last screen if it never does.
+  /// Polls the screen until `predicate` holds; throws with the last screen if it never does,
+  /// and with `evidence` (the processes' logs, read only then) after it.
   @discardableResult
   public func waitFor(
     _ what: String, seconds: Double = 15, interval: Duration = .milliseconds(20),
-    joinedLines: Bool = false, _ predicate: @escaping @Sendable (String) -> Bool
+    joinedLines: Bool = false, evidence: @autoclosure () -> String = "",
+    _ predicate: @escaping @Sendable (String) -> Bool
   ) async throws -> String {
     let deadline = Date().addingTimeInterval(seconds)
     var last = ""
     while true {
       last = try await onOwnThread { try self.screen(joinedLines: joinedLines) }
       if predicate(last) { return last }
-      guard Date() < deadline else { throw TmuxError.timedOut(what, last) }
+      guard Date() < deadline else {
+        let logs = evidence()
+        throw TmuxError.timedOut(what, logs.isEmpty ? last : last + "\n" + logs)
+      }
       try await Task.sleep(for: interval)
     }
   }
