@@ -38,7 +38,7 @@ struct AbandonedTransactionTests {
     // The lock is taken, then the link stalls under the body's query: the caller gives up.
     let abandoned: Result<Void, StoreError>
     do {
-      try await stalled.write(session) { connection in
+      try await stalled.transaction(locking: session) { connection in
         proxy.set(.stall)
         try await connection.query("SELECT 1", logger: logger)
       }
@@ -50,7 +50,7 @@ struct AbandonedTransactionTests {
 
     // The link stays stalled: the other instance's write must still get the lock.
     let started = ContinuousClock.now
-    let written = try await direct.write(session) { connection in
+    let written = try await direct.transaction(locking: session) { connection in
       try await connection.query("SELECT 1", logger: logger)
       return true
     }

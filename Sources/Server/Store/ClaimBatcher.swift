@@ -63,7 +63,7 @@ package final class ClaimBatcher: Sendable {
       requests[$0].attendee.uuidString < requests[$1].attendee.uuidString
     }
     do throws(StoreError) {
-      let claims = try await driver.claims(order.map { requests[$0] }, session: session)
+      let claims = try await driver.perform(.claims(order.map { requests[$0] }, session: session))
       guard claims.count == requests.count else {
         throw StoreError.unavailable("\(claims.count) claims for \(requests.count) requests")
       }
@@ -76,7 +76,7 @@ package final class ClaimBatcher: Sendable {
       var results: [Result<AttendeeClaim, StoreError>] = []
       for request in requests {
         do throws(StoreError) {
-          let claims = try await driver.claims([request], session: session)
+          let claims = try await driver.perform(.claims([request], session: session))
           results.append(claims.first.map { .success($0) } ?? .failure(error))
         } catch let single {
           results.append(.failure(single))

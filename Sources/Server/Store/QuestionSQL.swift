@@ -328,3 +328,39 @@ extension TransactionFlow where Output == Set<UUID> {
     }
   }
 }
+
+extension QuestionSQL {
+  /// A page, newest first (most votes first when `byVotes`), $1 session, then $2 label when
+  /// `labelled`, then the anchor's id when `anchored` (the page resumes after its row, by
+  /// row comparison, which both databases read; no such anchor, no rows), then the limit.
+  static func page(byVotes: Bool, labelled: Bool, anchored: Bool) -> PortableSQL {
+    let keys = (byVotes ? "votes, " : "") + "createdAt, rowid"
+    var number = 1
+    func next() -> String {
+      number += 1
+      return "$\(number)"
+    }
+    var sql = "SELECT \(selected) FROM question WHERE session = $1"
+    if labelled { sql += " AND label = \(next())" }
+    if anchored {
+      sql +=
+        " AND (\(keys)) < (SELECT \(keys) FROM question WHERE id = \(next()) AND session = $1)"
+    }
+    let descending = keys.split(separator: ", ").map { "\($0) DESC" }.joined(separator: ", ")
+    return PortableSQL(sql + " ORDER BY \(descending) LIMIT \(next())")
+  }
+}
+
+extension TransactionFlow where Output == [StoredQuestion] {
+  /// Up to `limit` questions, newest first, older than the question `before` names when
+  /// given, with label `label` only when given: it reads only what it returns.
+  package static func page(
+    limit: Int, before: UUID?, byVotes: Bool, label: String?, session: Int64
+  ) -> TransactionFlow {
+    let values: [SQLValue] =
+      [.integer(session)] + (label.map { [.text($0)] } ?? [])
+      + (before.map { [.text($0.uuidString)] } ?? []) + [.integer(Int64(max(0, limit)))]
+    return .questions(
+      QuestionSQL.page(byVotes: byVotes, labelled: label != nil, anchored: before != nil), values)
+  }
+}

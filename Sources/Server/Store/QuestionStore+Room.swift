@@ -49,7 +49,7 @@ extension QuestionStore {
     -> AttendeeView
   {
     try await timed {
-      try await driver.view(of: attendee, presenter: presenter, session: session)
+      try await driver.fetch(.view(of: attendee, presenter: presenter, session: session))
     }
   }
 
@@ -75,8 +75,9 @@ extension QuestionStore {
     async throws(StoreError) -> VoteOutcome?
   {
     let outcome = try await timed {
-      try await driver.vote(
-        attendee: attendee, question: question, up: up, at: time, session: session)
+      try await driver.transact(
+        .vote(attendee: attendee, question: question, up: up, at: time, session: session),
+        writes: true, locking: session)
     }
     if let outcome, outcome.refusal == nil { roomChanged(false) }
     return outcome
@@ -99,7 +100,7 @@ extension QuestionStore {
     )
   {
     try await timed {
-      try await driver.snapshot(for: attendee, presenter: presenter, session: session)
+      try await driver.fetch(.snapshot(for: attendee, presenter: presenter, session: session))
     }
   }
 
@@ -109,14 +110,16 @@ extension QuestionStore {
     -> RoomChanges
   {
     try await timed {
-      try await driver.changes(after: after, upTo: upTo, presenter: presenter, session: session)
+      try await driver.fetch(
+        .changes(after: after, upTo: upTo, presenter: presenter, session: session))
     }
   }
 
   /// Mock: many questions at once, each from an attendee of its own, in one transaction.
   public func seed(_ questions: [StoredQuestion]) async throws(StoreError) {
-    let seeding = try self.seeding
-    try await timed { try await seeding.seed(questions, session: session) }
+    try await timed {
+      try await driver.transact(.seed(questions, session: session), writes: true, locking: session)
+    }
     roomChanged(false)
   }
 
@@ -125,28 +128,18 @@ extension QuestionStore {
   public func simulateVotes(
     for question: UUID, count: Int, at time: Date, makeID: @escaping @Sendable () -> UUID
   ) async throws(StoreError) -> Int? {
-    let seeding = try self.seeding
     let counted = try await timed {
-      try await seeding.simulateVotes(
-        for: question, count: count, at: time, makeID: makeID, session: session)
+      try await driver.transact(
+        .simulateVotes(for: question, count: count, at: time, makeID: makeID, session: session),
+        writes: true, locking: session)
     }
     if counted != nil { roomChanged(false) }
     return counted
   }
 
-  /// The driver as the mock seeds it (both drivers can be).
-  private var seeding: any SeedingDriver {
-    get throws(StoreError) {
-      guard let seeding = driver as? any SeedingDriver else {
-        throw .unavailable("this database cannot be seeded")
-      }
-      return seeding
-    }
-  }
-
   /// Every question in every state, oldest first, with its asker's name.
   public func export() async throws(StoreError) -> [ExportedQuestion] {
-    try await timed { try await driver.export(session: session) }
+    try await timed { try await driver.fetch(.export(session: session)) }
   }
 }
 

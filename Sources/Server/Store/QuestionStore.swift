@@ -143,8 +143,8 @@ public final class QuestionStore: Sendable, TimedStore {
     async throws(StoreError) -> [StoredQuestion]
   {
     try await timed {
-      try await driver.page(
-        limit: limit, before: before, byVotes: byVotes, label: label, session: session)
+      try await driver.fetch(
+        .page(limit: limit, before: before, byVotes: byVotes, label: label, session: session))
     }
   }
 

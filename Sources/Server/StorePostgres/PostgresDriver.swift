@@ -182,18 +182,6 @@ package final class PostgresDriver: StoreDriver {
     }
   }
 
-  package func write<T: Sendable>(
-    _ session: Int64, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-  ) async throws(StoreError) -> T {
-    try await transaction(locking: session, body)
-  }
-
-  package func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
-    async throws(StoreError) -> T
-  {
-    try await transaction(locking: nil, readOnly: true, body)
-  }
-
   /// PostgreSQL's own message where there is one (postgres-nio's description hides it).
   package static func describe(_ error: any Error) -> String {
     if let error = error as? PSQLError {
@@ -201,80 +189,6 @@ package final class PostgresDriver: StoreDriver {
       return "PostgreSQL: \(error.code)"
     }
     return "\(error)"
-  }
-
-  /// A question's columns, in the order `records` reads them.
-  package static let columns = """
-    id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
-    answerPrivate, answeredAt, published, session, flagged, original, starred, label
-    """
-  /// What reads select: the columns, and the row's number (a question's `n` in the room).
-  package static let selected = columns + ", rowid"
-
-  package static func records(_ rows: PostgresRowSequence) async throws -> [QuestionRecord] {
-    var records: [QuestionRecord] = []
-    for try await row in rows {
-      let (
-        id, content, answered, askedFrom, createdAt, token, attendee, votes, state, answer,
-        answerPrivate, answeredAt, published, session, flagged, original, starred, label, rowid
-      ) = try row.decode(
-        (
-          String, String, Bool, String, Double, String?, String?, Int, String, String?, Bool,
-          Double?, Bool, Int64, String?, String?, Bool, String?, Int64
-        ).self)
-      records.append(
-        QuestionRecord(
-          id: id, content: content, answered: answered, askedFrom: askedFrom,
-          createdAt: createdAt, token: token, attendee: attendee, votes: votes, state: state,
-          answer: answer, answerPrivate: answerPrivate, answeredAt: answeredAt,
-          published: published, session: session, flagged: flagged, original: original,
-          starred: starred, label: label, rowid: rowid))
-    }
-    return records
-  }
-
-  package static func record(
-    _ connection: PostgresConnection, _ id: UUID, _ session: Int64, logger: Logger
-  )
-    async throws -> QuestionRecord?
-  {
-    try await records(
-      connection.query(
-        "SELECT \(unescaped: selected) FROM question WHERE id = \(id.uuidString) AND session = \(session)",
-        logger: logger)
-    ).first
-  }
-
-  package static func insert(
-    _ record: QuestionRecord, _ connection: PostgresConnection, logger: Logger
-  )
-    async throws
-  {
-    try await connection.query(
-      """
-      INSERT INTO question (\(unescaped: columns)) VALUES (
-        \(record.id), \(record.content), \(record.answered), \(record.askedFrom),
-        \(record.createdAt), \(record.token), \(record.attendee), \(record.votes),
-        \(record.state), \(record.answer), \(record.answerPrivate), \(record.answeredAt),
-        \(record.published), \(record.session), \(record.flagged), \(record.original),
-        \(record.starred), \(record.label))
-      """, logger: logger)
-  }
-
-  /// Appends to the room's log and announces it at commit; returns its sequence number.
-  @discardableResult
-  package func logChange(
-    _ connection: PostgresConnection, _ session: Int64, _ question: UUID?, _ kind: RoomChange
-  ) async throws -> Int {
-    let rows = try await connection.query(
-      """
-      INSERT INTO roomLog (session, question, kind)
-      VALUES (\(session), \(question?.uuidString), \(kind.rawValue)) RETURNING seq
-      """, logger: logger)
-    var seq = 0
-    for try await value in rows.decode(Int.self) { seq = value }
-    try await announce(connection, session, question, kind)
-    return seq
   }
 
   /// Tells every instance listening, when the transaction commits (never if it does not).
@@ -286,10 +200,5 @@ package final class PostgresDriver: StoreDriver {
       sentAt: Int64(Date().timeIntervalSince1970 * 1000))
     try await connection.query(
       "SELECT pg_notify(\(Self.channel), \(notice.payload))", logger: logger)
-  }
-
-  package static func int(_ rows: PostgresRowSequence) async throws -> Int? {
-    for try await value in rows.decode(Int?.self) { return value }
-    return nil
   }
 }

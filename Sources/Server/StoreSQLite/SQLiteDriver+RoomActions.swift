@@ -36,13 +36,4 @@ extension SQLiteDriver {
     }
     try db.create(index: "roomAction_session", on: "roomAction", columns: ["session", "at"])
   }
-
-  package static func announcement(_ db: Database, _ session: Int64) throws -> Announcement? {
-    StoreRules.announcement(from: try roomStateValue(db, session, "announcement"))
-  }
-
-  static func roomStateValue(_ db: Database, _ session: Int64, _ key: String) throws -> String? {
-    try String.fetchOne(
-      db.cachedStatement(sql: RoomStateSQL.value.sqlite), arguments: [session, key])
-  }
 }

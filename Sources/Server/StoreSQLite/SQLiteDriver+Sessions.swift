@@ -57,12 +57,4 @@ extension SQLiteDriver {
     try db.drop(table: "attendee")
     try db.rename(table: "attendeeBySession", to: "attendee")
   }
-
-  /// Inside a write: refuses anything in a session that is gone.
-  package static func requireExists(_ db: Database, _ session: Int64) throws {
-    guard session != SessionRecord.defaultID else { return }
-    guard try SessionRecord.exists(db, key: session) else {
-      throw StoreError.sessionClosed(QuestionStore.deletedMessage)
-    }
-  }
 }

@@ -164,48 +164,6 @@ package final class SQLiteDriver: StoreDriver {
     return migrator
   }
 
-  /// A session's questions.
-  package static func questions(_ session: Int64) -> QueryInterfaceRequest<QuestionRecord> {
-    QuestionRecord.filter(Column("session") == session)
-  }
-
-  /// The question with this id, if it is the session's.
-  package static func record(_ db: Database, _ id: UUID, _ session: Int64) throws -> QuestionRecord?
-  {
-    try questions(session).filter(key: id.uuidString).fetchOne(db)
-  }
-
-  package func page(limit: Int, before: UUID?, byVotes: Bool, label: String?, session: Int64)
-    async throws(StoreError)
-    -> [StoredQuestion]
-  {
-    try await read { db in
-      // The sort's keys, most significant first; the page resumes after the anchor's.
-      let keys = (byVotes ? ["votes"] : []) + ["createdAt", "rowid"]
-      var request = Self.questions(session).order(keys.map { Column($0).desc }).limit(limit)
-      if let label { request = request.filter(Column("label") == label) }
-      if let before {
-        guard
-          let anchor = try Row.fetchOne(
-            db,
-            sql:
-              "SELECT \(keys.joined(separator: ", ")) FROM question WHERE id = ? AND session = ?",
-            arguments: [before.uuidString, session])
-        else { return [] }
-        let values = (0..<keys.count).map { anchor[$0] as DatabaseValue }
-        // (a, b, c) < (x, y, z), spelled out for SQLite.
-        let clauses = keys.indices.map { index in
-          (keys[..<index].map { "\($0) = ?" } + ["\(keys[index]) < ?"]).joined(separator: " AND ")
-        }
-        let arguments = keys.indices.flatMap { index in values[...index] }
-        request = request.filter(
-          sql: clauses.map { "(\($0))" }.joined(separator: " OR "),
-          arguments: StatementArguments(arguments))
-      }
-      return try request.fetchAll(db).map(\.question)
-    }
-  }
-
   package func run<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
     async throws(StoreError) -> T
   {

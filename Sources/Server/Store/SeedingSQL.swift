@@ -1,0 +1,55 @@
+import Foundation
+import QnA
+
+/// What only the mock writes (`--mock`'s `/control/room/questions` and `/control/room/votes`,
+/// for tests and benchmarks), written once for both databases: many questions, or many votes,
+/// in one transaction on the session's lock.
+package enum SeedingSQL {
+  /// `rows` votes of (attendee, question, createdAt).
+  static func votes(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO vote (attendee, question, createdAt) VALUES "
+        + PortableSQL.valueRows(width: 3, count: rows))
+  }
+}
+
+extension TransactionFlow where Output == Void {
+  /// The questions, as they are (each from an attendee of its own), each with its row in the
+  /// room's log, and one notice for them all (other instances read the log again on it).
+  package static func seed(_ questions: [StoredQuestion], session: Int64) -> TransactionFlow {
+    .runEach(
+      QuestionSQL.insert,
+      questions.map { QuestionSQL.inserted(QuestionRecord($0, session: session)) },
+      then: .runEach(
+        RoomActionSQL.logChange,
+        questions.map {
+          [.integer(session), .text($0.id.uuidString), .text(RoomChange.added.rawValue)]
+        },
+        then: .tell(session: session, question: nil, .added, then: .done(()))))
+  }
+}
+
+extension TransactionFlow where Output == Int? {
+  /// `count` votes for `question` from attendees who never voted (`makeID` names them); its
+  /// count after them, `nil` when the session has no such question.
+  package static func simulateVotes(
+    for question: UUID, count: Int, at time: Date, makeID: @Sendable () -> UUID, session: Int64
+  ) -> TransactionFlow {
+    let votes: [[SQLValue]] = (0..<max(0, count)).map { _ in
+      [
+        .text(makeID().uuidString), .text(question.uuidString),
+        .real(time.timeIntervalSinceReferenceDate),
+      ]
+    }
+    return .rows(QuestionSQL.byID, [.text(question.uuidString), .integer(session)]) { rows in
+      guard let record = rows.first.flatMap(QuestionSQL.record) else { return .done(nil) }
+      let total = record.votes + votes.count
+      return .runInChunks(
+        votes, SeedingSQL.votes(rows:),
+        then: .run(
+          VoteSQL.setCount, [SQLValue(total), .text(record.id)],
+          then: RoomActionFlow.written(
+            [.log(question, .votes)], session: session, then: .done(total))))
+    }
+  }
+}
