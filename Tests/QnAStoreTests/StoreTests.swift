@@ -190,7 +190,7 @@ struct StoreTests {
     #expect(try await store.perform(.dismiss, on: uuid(99), token: UUID(), at: start) == nil)
   }
 
-  /// A crowd's first joins go to the database together (`ClaimBatcher`), each decided as if
+  /// A crowd's first joins go to the database together (`GroupCommit`), each decided as if
   /// alone: every one issued its own credential, then proved by it, and a claim of an
   /// id with another's credential refused, however the claims fell into transactions.
   @Test(arguments: StoreKind.allCases)

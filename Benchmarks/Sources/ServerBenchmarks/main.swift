@@ -29,6 +29,8 @@ if arguments.count > 1, arguments[1] == "serve" {
   if arguments.contains("no-deflate") { configuration.deflate = false }
   // "legacy-broadcast": today's room format and per-socket framing and compression.
   if arguments.contains("legacy-broadcast") { configuration.legacyBroadcast = true }
+  // "votes-one-by-one": each vote a transaction of its own, as before votes were batched.
+  if arguments.contains("votes-one-by-one") { configuration.databaseOptions.votesOneByOne = true }
   // "db=LOCATION": an SQLite file or a postgres:// URL (the scale-out rows).
   for argument in arguments.dropFirst(2) where argument.hasPrefix("db=") {
     configuration.database = String(argument.dropFirst(3))
@@ -138,6 +140,13 @@ let reference = benchDirectory.appendingPathComponent("Tests/Interop/reference_b
 if arguments.count > 1, arguments[1] == "scale" {
   try await ScaleBench.report(
     attendees: arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000)
+  exit(0)
+}
+
+// `ServerBenchmarks storm [ATTENDEES]` runs the vote storm on one core alone.
+if arguments.count > 1, arguments[1] == "storm" {
+  try await StormBench.report(
+    executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000)
   exit(0)
 }
 
@@ -258,6 +267,7 @@ if roomResults.count == 2 {
       + "vote→delta p99 \(String(format: "%.2f", ours.p99 / baseline.p99))")
 }
 
+try await StormBench.report(executable: arguments[0], attendees: roomAttendees)
 try await JoinBench.report(executable: arguments[0])
 try await PageBench.report(executable: arguments[0])
 

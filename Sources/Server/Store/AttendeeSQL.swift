@@ -28,7 +28,7 @@ package enum AttendeeSQL {
 
 extension TransactionFlow where Output == [AttendeeClaim] {
   /// Each claim as `StoreRules.claim` decides it, in order, all in one transaction
-  /// (`ClaimBatcher`). As a join, it takes no turn on the session's lock: two claims of one
+  /// (`GroupCommit`). As a join, it takes no turn on the session's lock: two claims of one
   /// id at once are ordered by the row's lock (a new row: by the insert's conflict), and a
   /// proved credential is never replaced.
   package static func claims(_ requests: [ClaimRequest], session: Int64) -> TransactionFlow {

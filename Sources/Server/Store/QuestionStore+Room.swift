@@ -32,15 +32,16 @@ extension QuestionStore {
   /// Claims `attendee` for a join (extension `identity`, `StoreRules.claim`), in one
   /// transaction: proved with its credential, issued again the one it has while no join has
   /// proved it, or given `mint` as its credential when it has none yet (`nil`: not now, the
-  /// caller's minting budget is spent). The name is recorded on `proved` and `issued` only. Claims made at once share their transaction
-  /// (`ClaimBatcher`): one durable write for a crowd of first joins.
+  /// caller's minting budget is spent). The name is recorded on `proved` and `issued` only.
+  /// Claims made at once share their transaction (`GroupCommit`): one durable write for a
+  /// crowd of first joins.
   public func claim(
     attendee: UUID, credential: UUID?, mint: UUID?, name: String?, at time: Date
   ) async throws(StoreError) -> AttendeeClaim {
     let request = ClaimRequest(
       attendee: attendee, credential: credential, mint: mint, name: name, time: time)
     return try await timed {
-      try await claimBatcher.claim(request, session: session, driver: driver)
+      try await commits.claims.submit(request, session: session)
     }
   }
 
@@ -69,15 +70,22 @@ extension QuestionStore {
     }
   }
 
-  /// One vote per attendee per question, in one transaction (`StoreRules.vote`): sending it
-  /// again changes nothing. `nil`: no such question, or one in review or dismissed.
+  /// One vote per attendee per question (`StoreRules.vote`): sending it again changes
+  /// nothing. Votes made at once share their transaction (`GroupCommit`), and each is
+  /// answered once its batch is written. `nil`: no such question, or one in review or
+  /// dismissed.
   public func vote(attendee: UUID, question: UUID, up: Bool, at time: Date)
     async throws(StoreError) -> VoteOutcome?
   {
     let outcome = try await timed {
-      try await driver.transact(
-        .vote(attendee: attendee, question: question, up: up, at: time, session: session),
-        writes: true, locking: session)
+      guard let votes = commits.votes else {
+        return try await driver.transact(
+          .vote(attendee: attendee, question: question, up: up, at: time, session: session),
+          writes: true, locking: session)
+      }
+      return try await votes.submit(
+        VoteRequest(attendee: attendee, question: question, up: up, time: time),
+        session: session)
     }
     if let outcome, outcome.refusal == nil { roomChanged(false) }
     return outcome

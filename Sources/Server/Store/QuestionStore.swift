@@ -49,9 +49,9 @@ public final class QuestionStore: Sendable, TimedStore {
   public let session: Int64
   /// Told how long each call took, its wait for the database included.
   package let timing: StoreTiming
-  /// Joins' claims, written together when they come together; shared by every session's
-  /// view of this database.
-  package let claimBatcher: ClaimBatcher
+  /// Joins' claims and votes, written together when they come together; shared by every
+  /// session's view of this database.
+  package let commits: StoreCommits
   /// Told of each write that changed what the room shows (a row in its log), and whether it
   /// is to go out at once: the room's fan-out (`SessionRoom`), so that no handler has to
   /// remember to. Other instances hear of it from the database.
@@ -61,25 +61,25 @@ public final class QuestionStore: Sendable, TimedStore {
 
   package init(
     driver: any StoreDriver, session: Int64 = SessionRecord.defaultID,
-    timing: @escaping StoreTiming = { _ in }, claimBatcher: ClaimBatcher = ClaimBatcher(),
+    timing: @escaping StoreTiming = { _ in }, commits: StoreCommits? = nil,
     roomChanged: @escaping RoomChanged = { _ in }
   ) {
     self.driver = driver
     self.session = session
     self.timing = timing
-    self.claimBatcher = claimBatcher
+    self.commits = commits ?? StoreCommits(driver: driver)
     self.roomChanged = roomChanged
   }
 
   /// The same database, scoped to another session (whose room this view does not tell).
   public func session(_ id: Int64) -> QuestionStore {
-    QuestionStore(driver: driver, session: id, timing: timing, claimBatcher: claimBatcher)
+    QuestionStore(driver: driver, session: id, timing: timing, commits: commits)
   }
 
   /// This view, telling `roomChanged` of each write that changes the room.
   package func notifying(_ roomChanged: @escaping RoomChanged) -> QuestionStore {
     QuestionStore(
-      driver: driver, session: session, timing: timing, claimBatcher: claimBatcher,
+      driver: driver, session: session, timing: timing, commits: commits,
       roomChanged: roomChanged)
   }
 

@@ -1,20 +1,12 @@
 import Foundation
 import QnA
 
-/// What only the mock writes (`--mock`'s `/control/room/questions` and `/control/room/votes`,
-/// for tests and benchmarks), written once for both databases: many questions, or many votes,
-/// in one transaction on the session's lock.
-package enum SeedingSQL {
-  /// `rows` votes of (attendee, question, createdAt).
-  static func votes(rows: Int) -> PortableSQL {
-    PortableSQL(
-      "INSERT INTO vote (attendee, question, createdAt) VALUES "
-        + PortableSQL.valueRows(width: 3, count: rows))
-  }
-}
+// What only the mock writes (`--mock`'s `/control/room/questions` and `/control/room/votes`,
+// for tests and benchmarks), written once for both databases: many questions, or many votes,
+// in one transaction on the session's lock.
 
 extension TransactionFlow where Output == Void {
-  /// The questions, as they are (each from an attendee of its own), each with its row in the
+  /// Mock: the questions, as they are (each from an attendee of its own), each with its row in the
   /// room's log, and one notice for them all (other instances read the log again on it).
   package static func seed(_ questions: [StoredQuestion], session: Int64) -> TransactionFlow {
     .runEach(
@@ -45,7 +37,7 @@ extension TransactionFlow where Output == Int? {
       guard let record = rows.first.flatMap(QuestionSQL.record) else { return .done(nil) }
       let total = record.votes + votes.count
       return .runInChunks(
-        votes, SeedingSQL.votes(rows:),
+        votes, VoteSQL.add(rows:),
         then: .run(
           VoteSQL.setCount, [SQLValue(total), .text(record.id)],
           then: RoomActionFlow.written(

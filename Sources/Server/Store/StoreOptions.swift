@@ -1,5 +1,6 @@
-/// How a shared database's store behaves under load and faults (`--db-pool`,
-/// `--db-call-limit`). SQLite, in the process, has no use for them.
+/// How the store behaves under load and faults: a shared database's pool and time limit
+/// (`--db-pool`, `--db-call-limit`; SQLite, in the process, has no use for them), and how
+/// votes are written.
 public struct StoreOptions: Sendable {
   /// The most connections an instance opens to PostgreSQL, the listening one included.
   public var poolSize = 20
@@ -8,6 +9,10 @@ public struct StoreOptions: Sendable {
   public var callLimit: Duration = .seconds(10)
   /// Each notice's lag, for `/metrics`.
   public var noticeLag: @Sendable (Duration) -> Void = { _ in }
+
+  /// Each vote in a transaction of its own, as before votes were batched: the benchmarks'
+  /// baseline (`ServerBenchmarks storm`), never a server's setting.
+  public var votesOneByOne = false
 
   public init() {}
 

@@ -70,3 +70,117 @@ extension TransactionFlow where Output == QuestionStore.VoteOutcome? {
     }
   }
 }
+
+/// One vote, as the store batches it (`GroupCommit`).
+package struct VoteRequest: Sendable {
+  package var attendee: UUID
+  package var question: UUID
+  package var up: Bool
+  package var time: Date
+
+  package init(attendee: UUID, question: UUID, up: Bool, time: Date) {
+    self.attendee = attendee
+    self.question = question
+    self.up = up
+    self.time = time
+  }
+}
+
+extension VoteSQL {
+  /// Rows of (attendee, question): those whose vote is counted.
+  static func counted(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "SELECT attendee, question FROM vote WHERE (attendee, question) IN (VALUES "
+        + PortableSQL.valueRows(width: 2, count: rows) + ")")
+  }
+  /// Rows of (attendee, question, createdAt).
+  static func add(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO vote (attendee, question, createdAt) VALUES "
+        + PortableSQL.valueRows(width: 3, count: rows))
+  }
+  /// Rows of (question, count): each question's count (both databases name a `VALUES` list's
+  /// columns `column1`, `column2`).
+  static func setCounts(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "UPDATE question SET votes = counts.column2 FROM (VALUES "
+        + PortableSQL.valueRows(width: 2, count: rows)
+        + ") AS counts WHERE question.id = counts.column1")
+  }
+  /// Rows of (session, question, kind): the room's log, a row each.
+  static func logChanges(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO roomLog (session, question, kind) VALUES "
+        + PortableSQL.valueRows(width: 3, count: rows))
+  }
+  /// Rows of (attendee, question).
+  static func remove(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "DELETE FROM vote WHERE (attendee, question) IN (VALUES "
+        + PortableSQL.valueRows(width: 2, count: rows) + ")")
+  }
+}
+
+extension TransactionFlow where Output == [QuestionStore.VoteOutcome?] {
+  /// A batch of votes in one transaction on the session's lock, each decided in order as
+  /// `StoreRules.vote` decides it alone (`VoteTally`): their questions and counted votes
+  /// read in a few statements, what they change written in a few more (a few hundred rows a
+  /// statement, whatever the batch's size), one log row per question whose count changed. Each outcome is as of the batch's last sequence number,
+  /// with its question's count then; `nil` for no such question, or one in review or
+  /// dismissed.
+  package static func votes(_ requests: [VoteRequest], session: Int64) -> TransactionFlow {
+    typealias Outcome = QuestionStore.VoteOutcome
+    let questions = Set(requests.map(\.question.uuidString)).sorted()
+    return .rowsInBatches(
+      questions.map { [.integer(session), .text($0)] }, QuestionSQL.byIDs(rows:)
+    ) { rows in
+      let live = rows.compactMap(QuestionSQL.record).filter {
+        $0.state == QuestionState.live.rawValue
+      }
+      let liveIDs = Set(live.map(\.id))
+      let pairs = Set(requests.map(VotePair.init).filter { liveIDs.contains($0.question) })
+        .sorted()
+      return .rowsInBatches(
+        pairs.map { [.text($0.attendee), .text($0.question)] }, VoteSQL.counted(rows:)
+      ) { counted in
+        var tally = VoteTally(
+          live: live,
+          counted: Set(
+            counted.compactMap { row in
+              guard let attendee = row.text(0), let question = row.text(1) else { return nil }
+              return VotePair(attendee: attendee, question: question)
+            }))
+        let steps = requests.map { tally.apply($0) }
+        let changed = tally.changed
+        let written = TransactionFlow<Int>.runInChunks(
+          tally.added.map { [.text($0.pair.attendee), .text($0.pair.question), .real($0.at)] },
+          VoteSQL.add(rows:),
+          then: .runInChunks(
+            tally.removed.map { [.text($0.attendee), .text($0.question)] }, VoteSQL.remove(rows:),
+            then: .runInChunks(
+              changed.map { [.text($0.id), SQLValue($0.votes)] }, VoteSQL.setCounts(rows:),
+              then: .runInChunks(
+                changed.map {
+                  [.integer(session), .text($0.id), .text(RoomChange.votes.rawValue)]
+                }, VoteSQL.logChanges(rows:),
+                // One notice for the batch: other instances read the log again on it.
+                then: changed.isEmpty
+                  ? .currentSeq(session: session)
+                  : .tell(
+                    session: session, question: nil, .votes,
+                    then: .currentSeq(session: session))))))
+        let counts = tally.votes
+        return written.then { seq in
+          .done(
+            zip(requests, steps).map { request, step in
+              step.map {
+                Outcome(
+                  voted: $0.voted, votes: counts[request.question.uuidString] ?? 0, seq: seq,
+                  refusal: $0.refusal)
+              }
+            })
+        }
+      }
+    }
+  }
+}

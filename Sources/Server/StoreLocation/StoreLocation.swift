@@ -16,9 +16,14 @@ public enum StoreLocation {
     if isPostgres(location) {
       let driver = try PostgresDriver(
         url: PostgresURL(location), options: options, logger: logger)
-      return QuestionStore(driver: driver, timing: timing)
+      return QuestionStore(
+        driver: driver, timing: timing,
+        commits: StoreCommits(driver: driver, votesOneByOne: options.votesOneByOne))
     }
-    return QuestionStore(driver: try SQLiteDriver(path: location), timing: timing)
+    let driver = try SQLiteDriver(path: location)
+    return QuestionStore(
+      driver: driver, timing: timing,
+      commits: StoreCommits(driver: driver, votesOneByOne: options.votesOneByOne))
   }
 
   /// `--db`'s default: an SQLite file in the working directory.

@@ -1,0 +1,81 @@
+import Foundation
+
+/// A keynote's vote storm on one core (#52): the server pinned to core 0 (`taskset`), this
+/// process's attendees on core 1, the votes stored in an SQLite file as a venue's server
+/// keeps them. Ours (votes written together, the default) beside the baseline in the same
+/// run (each vote a transaction of its own, `StoreOptions.votesOneByOne`): server CPU per
+/// vote counted, and vote → screen p50 and p99 over every attendee.
+enum StormBench {
+  static func report(executable: String, attendees: Int) async throws {
+    raiseDescriptorLimit(to: attendees * 2 + 1024)
+    pin(toCores: [1])
+    // The rows after this one have both cores again.
+    defer { pin(toCores: [0, 1]) }
+    let votesEach = 10
+    emit(
+      "\n## A vote storm on one core: \(attendees) attendees, \(attendees * votesEach) votes "
+        + "over 10 s, the server pinned to one core, its votes in an SQLite file\n")
+    emit(
+      "| server | votes counted | server CPU, s | CPU per vote, µs | vote→screen p50, ms | p99, ms | reached the last vote | reconnects |"
+    )
+    emit("|---|---:|---:|---:|---:|---:|---:|---:|")
+    var outcomes: [RoomBench.Outcome] = []
+    for (name, oneByOne) in [
+      ("qna-server: votes written together", false),
+      ("baseline: each vote a transaction of its own", true),
+    ] {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("qna-storm-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let server = try ServerProcess(
+        name: name, executable: "/usr/bin/taskset",
+        arguments: [
+          "-c", "0", executable, "serve",
+          "db=" + directory.appendingPathComponent("storm.sqlite").path,
+        ] + (oneByOne ? ["votes-one-by-one"] : []))
+      defer { server.stop() }
+      let outcome = try await RoomBench.run(
+        server, attendees: attendees, questions: 200, votesEach: votesEach,
+        spread: .seconds(10), counts: true)
+      outcomes.append(outcome)
+      emit(
+        "| \(name) | \(outcome.counted) | \(String(format: "%.2f", outcome.cpu / .seconds(1))) "
+          + "| \(String(format: "%.0f", perVote(outcome))) "
+          + "| \(milliseconds(outcome.p50)) | \(milliseconds(outcome.p99)) "
+          + "| \(outcome.reached) of \(outcome.attendees) | \(outcome.reconnects) |")
+    }
+    if outcomes.count == 2 {
+      let (ours, baseline) = (outcomes[0], outcomes[1])
+      emit(
+        "\nOurs ÷ baseline: CPU per vote \(String(format: "%.2f", perVote(ours) / perVote(baseline))), "
+          + "vote→screen p99 \(String(format: "%.2f", ours.p99 / baseline.p99))")
+    }
+  }
+
+  /// Microseconds of the server's CPU per vote counted, the broadcasts they caused included.
+  static func perVote(_ outcome: RoomBench.Outcome) -> Double {
+    outcome.cpu / .microseconds(1) / Double(max(1, outcome.counted))
+  }
+
+  /// Every thread of this process, and those they start from now on, on `cores` alone
+  /// (`taskset -a`: Swift's Glibc does not export `sched_setaffinity`).
+  static func pin(toCores cores: [Int]) {
+    let taskset = Process()
+    taskset.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+    taskset.arguments = [
+      "-a", "-p", "-c", cores.map(String.init).joined(separator: ","), "\(getpid())",
+    ]
+    taskset.standardOutput = FileHandle.nullDevice
+    try? taskset.run()
+    taskset.waitUntilExit()
+  }
+
+  static func raiseDescriptorLimit(to wanted: Int) {
+    var limit = rlimit()
+    if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(wanted) {
+      limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
+      _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+  }
+}
