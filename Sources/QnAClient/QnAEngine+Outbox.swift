@@ -13,6 +13,16 @@ import WebSocketClient
 
 /// The one task that puts the reducer's messages on the wire, in the order it released them.
 extension QnAEngine {
+  /// The question a change reports the server's answer to (created, refused for now or for
+  /// good), if it is one.
+  static func answeredQuestion(_ change: QnAChange) -> Question? {
+    switch change {
+    case .created(let question, _), .waiting(let question, _, _), .failed(let question, _):
+      question
+    default: nil
+    }
+  }
+
   /// What the outbox sends, in order.
   enum Outgoing: Sendable {
     case question(NewQuestion, UUID, attempt: Int)
@@ -31,10 +41,17 @@ extension QnAEngine {
         // Requeued by a disconnect while it waited here: the next handshake sends it anew.
         guard let question = state.question(token: token), question.status == .sending,
           message.id == state.connectionID
-        else { continue }
+        else {
+          sendsUnreported.remove(token)
+          continue
+        }
         if await write(.newQuestion(message), onAttempt: attempt) {
-          updateSink.post(changes: [.sent(question)])
+          // Unless its answer came first, and with it the report (`apply`).
+          if sendsUnreported.remove(token) != nil {
+            updateSink.post(changes: [.sent(state.question(token: token) ?? question)])
+          }
         } else if message.id == state.connectionID {
+          sendsUnreported.remove(token)
           // Only while that connection is still current: after a new handshake the question
           // has already gone out again, and this failure must not requeue it.
           apply(.sendFailed(token))

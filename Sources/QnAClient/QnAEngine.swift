@@ -111,6 +111,10 @@ public actor QnAEngine {
   /// The attempt of the open connection (from `.opened`); messages built for it go out on
   /// it or not at all.
   var openAttempt = 0
+  /// Questions handed to the outbox whose `sent` is not reported yet: the server's answer
+  /// may arrive before the outbox hears that the socket took the message, and "sent" is
+  /// reported first all the same.
+  var sendsUnreported: Set<UUID> = []
   /// A disconnect waits for the event after it, which says whether and when a retry follows.
   private var pendingDisconnect: Disconnect?
   /// Wakes the state when a question that waits out a refusal may go again.
@@ -290,6 +294,7 @@ public actor QnAEngine {
     for effect in effects {
       switch effect {
       case .send(let message, let token):
+        sendsUnreported.insert(token)
         outbox.yield(.question(message, token, attempt: openAttempt))
       case .resume(let message): outbox.yield(.other(.resume(message), attempt: openAttempt))
       case .join(let message): outbox.yield(.other(.join(message), attempt: openAttempt))
@@ -303,6 +308,12 @@ public actor QnAEngine {
       // "Sent" is reported by the outbox, once the socket has taken the message.
       case .report(.sent): break
       case .report(let change):
+        // The server answered a question before the outbox reported it sent: it was.
+        if let answered = Self.answeredQuestion(change),
+          sendsUnreported.remove(answered.id) != nil
+        {
+          reported.append(.sent(answered))
+        }
         reported.append(change)
       case .log(let line): log(line)
       }
