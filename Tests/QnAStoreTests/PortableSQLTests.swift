@@ -27,4 +27,10 @@ struct PortableSQLTests {
       #expect(cut.reduce(0) { $0 + $1.values.count } <= count / 256 + 8)
     }
   }
+
+  @Test func keysAreReadAsRowsOfValuesNumberedInOrder() {
+    let statement = PortableSQL.keyed("DELETE FROM vote WHERE", by: ["a", "b"], rows: 2)
+    #expect(statement.postgres == "DELETE FROM vote WHERE (a, b) IN (VALUES ($1, $2), ($3, $4))")
+    #expect(statement.sqlite == "DELETE FROM vote WHERE (a, b) IN (VALUES (?1, ?2), (?3, ?4))")
+  }
 }

@@ -50,6 +50,15 @@ extension PortableSQL {
     return batches
   }
 
+  /// `statement` (up to its `WHERE`) followed by `(columns) IN (VALUES …)`: `rows` keys of
+  /// as many values as `columns` names, numbered from `$1`. A list of keys read or deleted in
+  /// one statement.
+  package static func keyed(_ statement: String, by columns: [String], rows: Int) -> PortableSQL {
+    PortableSQL(
+      statement + " (" + columns.joined(separator: ", ") + ") IN (VALUES "
+        + valueRows(width: columns.count, count: rows) + ")")
+  }
+
   /// `count` rows of `width` placeholders each, numbered from `$1`: `($1, $2), ($3, $4)`.
   package static func valueRows(width: Int, count: Int) -> String {
     (0..<count).map { row in

@@ -6,9 +6,7 @@ import Foundation
 package enum PresenceSQL {
   /// Rows of (instance, session, attendee): those attendees left this instance.
   static func leave(rows: Int) -> PortableSQL {
-    PortableSQL(
-      "DELETE FROM presence WHERE (instance, session, attendee) IN (VALUES "
-        + PortableSQL.valueRows(width: 3, count: rows) + ")")
+    .keyed("DELETE FROM presence WHERE", by: ["instance", "session", "attendee"], rows: rows)
   }
   /// Rows of (session, attendee, instance, expiresAt): present until then, unless written
   /// again.

@@ -17,15 +17,11 @@ package enum QuestionSQL {
   static let anyByToken = PortableSQL("SELECT \(selected) FROM question WHERE token = $1")
   /// Rows of (session, id).
   static func byIDs(rows: Int) -> PortableSQL {
-    PortableSQL(
-      "SELECT \(selected) FROM question WHERE (session, id) IN (VALUES "
-        + PortableSQL.valueRows(width: 2, count: rows) + ")")
+    .keyed("SELECT \(selected) FROM question WHERE", by: ["session", "id"], rows: rows)
   }
   /// Rows of (session, token).
   static func byTokens(rows: Int) -> PortableSQL {
-    PortableSQL(
-      "SELECT \(selected) FROM question WHERE (session, token) IN (VALUES "
-        + PortableSQL.valueRows(width: 2, count: rows) + ")")
+    .keyed("SELECT \(selected) FROM question WHERE", by: ["session", "token"], rows: rows)
   }
   /// Every column of a new question, in `selected`'s order but for the row's number.
   static let insert = PortableSQL(

@@ -17,9 +17,9 @@ package enum RoomReadSQL {
     "SELECT id, name FROM attendee WHERE session = $1 AND name IS NOT NULL"
   /// Rows of (session, id): those of these attendees with a name.
   static func names(rows: Int) -> PortableSQL {
-    PortableSQL(
-      "SELECT id, name FROM attendee WHERE name IS NOT NULL AND (session, id) IN (VALUES "
-        + PortableSQL.valueRows(width: 2, count: rows) + ")")
+    .keyed(
+      "SELECT id, name FROM attendee WHERE name IS NOT NULL AND", by: ["session", "id"],
+      rows: rows)
   }
   /// $1 session, $2 after, $3 up to: the log between, in order.
   static let log: PortableSQL = """

@@ -89,9 +89,7 @@ package struct VoteRequest: Sendable {
 extension VoteSQL {
   /// Rows of (attendee, question): those whose vote is counted.
   static func counted(rows: Int) -> PortableSQL {
-    PortableSQL(
-      "SELECT attendee, question FROM vote WHERE (attendee, question) IN (VALUES "
-        + PortableSQL.valueRows(width: 2, count: rows) + ")")
+    .keyed("SELECT attendee, question FROM vote WHERE", by: ["attendee", "question"], rows: rows)
   }
   /// Rows of (attendee, question, createdAt).
   static func add(rows: Int) -> PortableSQL {
@@ -115,9 +113,7 @@ extension VoteSQL {
   }
   /// Rows of (attendee, question).
   static func remove(rows: Int) -> PortableSQL {
-    PortableSQL(
-      "DELETE FROM vote WHERE (attendee, question) IN (VALUES "
-        + PortableSQL.valueRows(width: 2, count: rows) + ")")
+    .keyed("DELETE FROM vote WHERE", by: ["attendee", "question"], rows: rows)
   }
 }
 
