@@ -42,7 +42,9 @@ extension QnAEngine {
         guard let question = state.question(token: token), question.status == .sending,
           message.id == state.connectionID
         else {
-          sendsUnreported.remove(token)
+          // Stale: unless the question is on its way again on the connection now, nothing
+          // will report this send.
+          if state.question(token: token)?.status != .sending { sendsUnreported.remove(token) }
           continue
         }
         if await write(.newQuestion(message), onAttempt: attempt) {

@@ -33,4 +33,26 @@ struct PortableSQLTests {
     #expect(statement.postgres == "DELETE FROM vote WHERE (a, b) IN (VALUES ($1, $2), ($3, $4))")
     #expect(statement.sqlite == "DELETE FROM vote WHERE (a, b) IN (VALUES (?1, ?2), (?3, ?4))")
   }
+
+  /// 300 keys: one statement of 256, then the 44 left in one of 64, padded with the last key.
+  @Test func keysAreReadInAStatementPerChunkThePaddedRestInOne() {
+    let keys = (0..<1000).map { [SQLValue.integer(Int64($0))] }
+    let batches = PortableSQL.readBatches(of: Array(keys.prefix(300))) {
+      PortableSQL("SELECT \($0)")
+    }
+    #expect(batches.map(\.statement.postgres) == ["SELECT 256", "SELECT 64"])
+    #expect(
+      batches[1].values.count == 64
+        && Set(batches[1].values)
+          == Set(
+            (256..<300).map {
+              SQLValue.integer(Int64($0))
+            })
+    )
+    for count in [0, 1, 3, 255, 256, 257, 1000] {
+      let cut = PortableSQL.readBatches(of: Array(keys.prefix(count))) { PortableSQL("\($0)") }
+      #expect(cut.count == (count + 255) / 256)
+      #expect(Set(cut.flatMap(\.values)) == Set(keys.prefix(count).flatMap { $0 }))
+    }
+  }
 }

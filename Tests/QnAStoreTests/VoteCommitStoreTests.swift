@@ -96,4 +96,24 @@ struct VoteCommitStoreTests {
     }
     #expect(outcomes.count == 20 && outcomes.allSatisfy { $0 == nil })
   }
+
+  /// One attendee on two devices, up on one and down on the other, in one batch: both are
+  /// answered as the batch leaves the vote, not counted, with the count that agrees.
+  @Test(arguments: StoreKind.allCases)
+  func eachAnswerInABatchIsAsTheBatchLeavesTheVote(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    _ = try await store.insert(
+      StoredQuestion(id: uuid(1), content: "Vote", askedFrom: uuid(1), createdAt: Date()))
+    let voter = uuid(1, group: 0xB7)
+    let outcomes = try await store.driver.transact(
+      .votes(
+        [true, false].map {
+          VoteRequest(attendee: voter, question: uuid(1), up: $0, time: Date())
+        }, session: store.session), writes: true, locking: store.session)
+    #expect(outcomes.map { $0?.voted } == [false, false])
+    #expect(outcomes.map { $0?.votes } == [0, 0])
+    #expect(try await store.question(id: uuid(1))?.votes == 0)
+  }
 }

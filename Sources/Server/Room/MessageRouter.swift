@@ -93,6 +93,8 @@ extension SessionRoom {
 package enum RoomReplies {
   package static let created = "Question created. We will answer it as soon as possible :]"
   package static let failedSave = "Something went wrong creating the question."
+  /// A vote the store failed to write: the client sends it again after `storageRetry`.
+  package static let failedVote = "Something went wrong counting the vote."
   package static let inReview =
     "Question received. The presenter reviews questions before the room sees them."
   package static let rateLimited = "Too many questions at once."

@@ -164,8 +164,16 @@ package struct RoomJoins: Sendable {
   }
 
   /// The name as shown: cut to `maxNameLength`, none when blank.
-  static func name(_ raw: String?) -> String? {
-    raw.map { String($0.prefix(maxNameLength)) }.flatMap {
+  /// Controls (a NUL, line breaks, escapes) and characters stacked with more marks than any
+  /// writing needs are dropped: a name is one short line beside questions.
+  package static func name(_ raw: String?) -> String? {
+    raw.map { raw in
+      String(
+        raw.lazy.filter { character in
+          character.unicodeScalars.count <= QuestionText.maxScalarsPerCharacter
+            && !character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }.prefix(maxNameLength))
+    }.flatMap {
       $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
     }
   }

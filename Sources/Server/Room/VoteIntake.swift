@@ -36,7 +36,7 @@ package struct VoteIntake: Sendable {
       room.logger.error("could not store a vote: \(error)")
       // Not counted, so not spent: the retry must not find the attendee rate limited.
       room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
-      return refuse(RoomReplies.failedSave, retryAfter: RoomReplies.storageRetry)
+      return refuse(RoomReplies.failedVote, retryAfter: RoomReplies.storageRetry)
     }
     guard let outcome else { return refuse("There is no such question.") }
     if outcome.refusal == nil { room.metrics.votes.increment() }

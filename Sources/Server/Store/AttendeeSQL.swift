@@ -9,10 +9,12 @@ package enum AttendeeSQL {
     SELECT credential, credentialProved FROM attendee WHERE session = $1 AND id = $2 FOR UPDATE
     """
   /// $1 name, $2 session, $3 attendee: proved now. A reconnect with nothing new changes no
-  /// row, so its transaction writes nothing.
+  /// row, so its transaction writes nothing. (The name's comparison is spelled out: SQLite
+  /// reads `IS DISTINCT FROM` only from 3.39, and Ubuntu 22.04 has 3.37.)
   static let proved: PortableSQL = """
     UPDATE attendee SET name = $1, credentialProved = TRUE
-    WHERE session = $2 AND id = $3 AND (name IS DISTINCT FROM $1 OR NOT credentialProved)
+    WHERE session = $2 AND id = $3
+      AND (NOT COALESCE(name = $1, name IS NULL AND $1 IS NULL) OR NOT credentialProved)
     """
   /// $1 session, $2 attendee, $3 name, $4 first seen, $5 credential: issued, unless another
   /// transaction stored one first (that one stays, and is issued again) or proved the id

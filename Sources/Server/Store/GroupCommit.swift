@@ -12,7 +12,7 @@ package final class GroupCommit<Request: Sendable, Outcome: Sendable>: Sendable 
 
   private struct Waiting {
     var request: Request
-    var continuation: CheckedContinuation<Result<Outcome, StoreError>, Never>
+    var reply: @Sendable (Result<Outcome, StoreError>) -> Void
   }
 
   private struct State {
@@ -35,7 +35,7 @@ package final class GroupCommit<Request: Sendable, Outcome: Sendable>: Sendable 
     let result = await withCheckedContinuation { continuation in
       let starts = state.withLock { state in
         state.waiting[session, default: []].append(
-          Waiting(request: request, continuation: continuation))
+          Waiting(request: request, reply: { continuation.resume(returning: $0) }))
         return state.writing.insert(session).inserted
       }
       if starts { Task { await self.writeBatches(session: session) } }
@@ -43,26 +43,39 @@ package final class GroupCommit<Request: Sendable, Outcome: Sendable>: Sendable 
     return try result.get()
   }
 
-  /// Writes batches for `session` until nobody waits.
+  /// Writes batches for `session` until nobody waits. What waits is taken all at once (not
+  /// copied again for each batch), and written `batchLimit` at a time; a batch that fails
+  /// whole (the database is down, or stalled past its time limit) fails what was taken with
+  /// it at once, rather than each waiting its turn to fail the same way.
   private func writeBatches(session: Int64) async {
     while true {
-      let batch = state.withLock { state -> [Waiting] in
-        let waiting = state.waiting[session] ?? []
-        let batch = Array(waiting.prefix(batchLimit))
-        state.waiting[session] = Array(waiting.dropFirst(batch.count))
-        if batch.isEmpty {
-          state.waiting[session] = nil
-          state.writing.remove(session)
-        }
-        return batch
+      let taken = state.withLock { state -> [Waiting] in
+        let waiting = state.waiting.removeValue(forKey: session) ?? []
+        if waiting.isEmpty { state.writing.remove(session) }
+        return waiting
       }
-      guard !batch.isEmpty else { return }
-      let results = await write(batch.map(\.request), session)
-      for (index, waiting) in batch.enumerated() {
-        waiting.continuation.resume(
-          returning: index < results.count
-            ? results[index] : .failure(.unavailable("the batch wrote \(results.count)")))
+      guard !taken.isEmpty else { return }
+      var start = 0
+      while start < taken.count {
+        let batch = taken[start..<min(taken.count, start + batchLimit)]
+        let results = await write(batch.map(\.request), session)
+        for (index, waiting) in batch.enumerated() {
+          waiting.reply(
+            index < results.count
+              ? results[index] : .failure(.unavailable("the batch wrote \(results.count)")))
+        }
+        start += batch.count
+        if let failure = Self.failedWhole(results) {
+          for waiting in taken[start...] { waiting.reply(.failure(failure)) }
+          break
+        }
       }
     }
+  }
+
+  /// The error a batch failed with, if every request in it failed.
+  private static func failedWhole(_ results: [Result<Outcome, StoreError>]) -> StoreError? {
+    guard case .failure(let error)? = results.first else { return nil }
+    return results.allSatisfy { if case .failure = $0 { true } else { false } } ? error : nil
   }
 }

@@ -50,6 +50,27 @@ extension PortableSQL {
     return batches
   }
 
+  /// Keys to read with `statement(n)`, a statement of `n` keys: `chunk` at a time, the rest
+  /// in one statement of the next power of two, padded with the last key again (a key read
+  /// twice reads its rows once). A list of any length is ⌈length ÷ chunk⌉ statements, a
+  /// round trip each, of a handful of sizes.
+  package static func readBatches(
+    of keys: [[SQLValue]], chunk: Int = 256, _ statement: (Int) -> PortableSQL
+  ) -> [(statement: PortableSQL, values: [SQLValue])] {
+    var batches: [(statement: PortableSQL, values: [SQLValue])] = []
+    var start = 0
+    while start < keys.count {
+      let left = keys.count - start
+      var size = 1
+      while size < min(left, chunk) { size *= 2 }
+      let taken = keys[start..<min(keys.count, start + size)]
+      let padding = Array(repeating: keys[keys.count - 1], count: size - taken.count)
+      batches.append((statement(size), Array((taken + padding).joined())))
+      start += taken.count
+    }
+    return batches
+  }
+
   /// `statement` (up to its `WHERE`) followed by `(columns) IN (VALUES …)`: `rows` keys of
   /// as many values as `columns` names, numbered from `$1`. A list of keys read or deleted in
   /// one statement.

@@ -9,6 +9,16 @@ package enum SQLValue: Sendable, Hashable {
   case boolean(Bool)
 }
 
+extension SQLValue {
+  /// The value as both databases keep it: a text's NUL characters dropped. PostgreSQL's text
+  /// cannot hold one (its insert would fail, whatever else the transaction held), so SQLite
+  /// does not keep one either; no character anyone sees is lost.
+  package var storable: SQLValue {
+    guard case .text(let text) = self, text.utf8.contains(0) else { return self }
+    return .text(String(text.unicodeScalars.filter { $0 != "\0" }.map(Character.init)))
+  }
+}
+
 extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByFloatLiteral
 {

@@ -80,14 +80,14 @@ extension TransactionFlow {
     }
   }
 
-  /// The rows `statement(n)` reads for `rows`, a batch at a time (`PortableSQL.batches`),
-  /// together, then goes on with them.
+  /// The rows `statement(n)` reads for the keys `rows`, a batch at a time
+  /// (`PortableSQL.readBatches`), together, then goes on with them.
   package static func rowsInBatches(
     _ rows: [[SQLValue]], chunk: Int = 256, _ statement: (Int) -> PortableSQL,
     then next: @escaping @Sendable ([SQLRow]) -> TransactionFlow
   ) -> TransactionFlow {
-    let runs = PortableSQL.batches(of: rows, chunk: chunk, statement).flatMap { batch in
-      batch.values.map { (batch.statement, $0) }
+    let runs = PortableSQL.readBatches(of: rows, chunk: chunk, statement).map {
+      ($0.statement, $0.values)
     }
     return readAll(runs[...], [], then: next)
   }

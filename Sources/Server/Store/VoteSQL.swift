@@ -165,13 +165,17 @@ extension TransactionFlow where Output == [QuestionStore.VoteOutcome?] {
                   : .tell(
                     session: session, question: nil, .votes,
                     then: .currentSeq(session: session))))))
-        let counts = tally.votes
+        // Each answer is as of the batch: its question's count, and whether the attendee's
+        // vote counts then (another device of the same attendee may have taken it back in the
+        // same batch).
+        let final = tally
         return written.then { seq in
           .done(
             zip(requests, steps).map { request, step in
               step.map {
-                Outcome(
-                  voted: $0.voted, votes: counts[request.question.uuidString] ?? 0, seq: seq,
+                let pair = VotePair(request)
+                return Outcome(
+                  voted: final.counts(pair), votes: final.votes[pair.question] ?? 0, seq: seq,
                   refusal: $0.refusal)
               }
             })

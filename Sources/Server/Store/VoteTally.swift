@@ -61,6 +61,9 @@ package struct VoteTally: Sendable {
     }
   }
 
+  /// Whether the attendee's vote counts once the batch is written.
+  package func counts(_ pair: VotePair) -> Bool { counted.contains(pair) }
+
   /// The votes to insert, in key order (two instances writing the same rows lock them in the
   /// same order).
   package var added: [(pair: VotePair, at: Double)] {

@@ -54,7 +54,7 @@ extension PostgresDriver {
   static func bound(_ statement: PortableSQL, _ values: [SQLValue]) -> PostgresQuery {
     var bindings = PostgresBindings(capacity: values.count)
     for value in values {
-      switch value {
+      switch value.storable {
       case .null: bindings.appendNull()
       case .integer(let integer): bindings.append(integer)
       case .real(let real): bindings.append(real)

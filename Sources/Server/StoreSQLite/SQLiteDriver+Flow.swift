@@ -39,7 +39,7 @@ extension SQLiteDriver {
   static func arguments(_ values: [SQLValue]) -> StatementArguments {
     StatementArguments(
       values.map { value -> (any DatabaseValueConvertible)? in
-        switch value {
+        switch value.storable {
         case .null: nil
         case .integer(let integer): integer
         case .real(let real): real
