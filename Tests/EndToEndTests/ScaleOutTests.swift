@@ -243,7 +243,11 @@ struct ScaleOutTests {
         "instance \(index): \(lines.count) errors and warnings\n"
           + lines.suffix(15).joined(separator: "\n"))
     }
-    #expect(statuses == [0, 0, 0], "\(clients.map(\.stderr))")
+    // A client that failed: its stderr, and the notices it was told (a refusal's words).
+    let told = clients.map { client in
+      client.events.filter { $0.name == "notice" }.compactMap { $0["text"] }
+    }
+    #expect(statuses == [0, 0, 0], "\(clients.map(\.stderr)); notices: \(told)")
     #expect(didKill && didRestart, "the chaos happened")
     #expect(stored.count == 3 * perClient)
     #expect(Set(contents) == expected && contents.count == expected.count, "each exactly once")
