@@ -32,7 +32,14 @@ package struct QuestionIntake: Sendable {
     var isResend = false
     if let token {
       await room.pace(1, for: connection)
-      if case .some(.some) = try? await room.store.question(token: token) { isResend = true }
+      if case .some(.some(let stored)) = try? await room.store.question(token: token) {
+        isResend = true
+        // Sent again on the connection it is asked from already: nothing to write, so no
+        // turn on the session's lock (a socket flooding resends slows only itself).
+        if stored.askedFrom == connection.id {
+          return Self.created(stored, token: token, settings: settings)
+        }
+      }
     }
     if !isResend, let wait = room.people.takeQuestion(connection, now: room.environment.uptime()) {
       return refuse(RoomReplies.rateLimited, retryAfter: wait)
@@ -82,7 +89,14 @@ package struct QuestionIntake: Sendable {
       if !isResend { room.people.giveBackQuestion(connection, now: room.environment.uptime()) }
       return refuse(RoomReplies.failedSave, retryAfter: RoomReplies.storageRetry)
     }
-    return QuestionResponse(
+    return Self.created(stored, token: token, settings: settings)
+  }
+
+  /// The answer to a question stored (now, or when it was first sent).
+  static func created(_ stored: StoredQuestion, token: UUID?, settings: RoomSettings)
+    -> QuestionResponse
+  {
+    QuestionResponse(
       success: true, message: stored.state == .review ? RoomReplies.inReview : RoomReplies.created,
       id: stored.id, answered: stored.answered, content: stored.content,
       createdAt: stored.createdAt, token: token,

@@ -291,10 +291,11 @@ extension TransactionFlow where Output == Bool {
   }
 }
 
-extension TransactionFlow where Output == [StoredQuestion] {
-  /// The questions with these tokens, and those with these ids that `attendee` asked, now
-  /// asked from `connection` (`StoreRules.resumed`).
-  package static func reassign(
+extension TransactionFlow where Output == (questions: [StoredQuestion], changed: [QuestionRecord]) {
+  /// What a resume would move (`StoreRules.resumed`): the questions with these tokens, and
+  /// those with these ids that `attendee` asked, and which of them are asked from another
+  /// connection than `connection` now. Only reads.
+  package static func resumable(
     ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64
   ) -> TransactionFlow {
     .rowsInBatches(ids.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byIDs(rows:))
@@ -303,14 +304,26 @@ extension TransactionFlow where Output == [StoredQuestion] {
       .rowsInBatches(
         tokens.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byTokens(rows:)
       ) { byToken in
-        let moved = StoreRules.resumed(
-          byID: byID.compactMap(QuestionSQL.record),
-          byToken: byToken.compactMap(QuestionSQL.record),
-          to: connection, attendee: attendee)
-        return .runEach(
-          QuestionSQL.moveTo, moved.changed.map { [.text($0.askedFrom), .text($0.id)] },
-          then: .done(moved.questions))
+        .done(
+          StoreRules.resumed(
+            byID: byID.compactMap(QuestionSQL.record),
+            byToken: byToken.compactMap(QuestionSQL.record), to: connection, attendee: attendee))
       }
+    }
+  }
+}
+
+extension TransactionFlow where Output == [StoredQuestion] {
+  /// The questions `resumable` finds, now asked from `connection`.
+  package static func reassign(
+    ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64
+  ) -> TransactionFlow {
+    TransactionFlow<(questions: [StoredQuestion], changed: [QuestionRecord])>.resumable(
+      ids: ids, tokens: tokens, to: connection, attendee: attendee, session: session
+    ).then { moved in
+      .runEach(
+        QuestionSQL.moveTo, moved.changed.map { [.text($0.askedFrom), .text($0.id)] },
+        then: .done(moved.questions))
     }
   }
 }

@@ -119,7 +119,12 @@ public final class QuestionStore: Sendable, TimedStore {
     async throws(StoreError) -> [StoredQuestion]
   {
     try await timed {
-      try await driver.transact(
+      // Read first: a resume that moves nothing (a socket's second, or a flood of them) takes
+      // no turn on the session's lock; one that does moves them under it, read again there.
+      let seen = try await driver.fetch(
+        .resumable(ids: ids, tokens: tokens, to: connection, attendee: attendee, session: session))
+      guard !seen.changed.isEmpty else { return seen.questions }
+      return try await driver.transact(
         .reassign(ids: ids, tokens: tokens, to: connection, attendee: attendee, session: session),
         writes: true, locking: session)
     }

@@ -57,11 +57,11 @@ struct AttendeeController: Sendable {
       title: session?.title, code: code)
     view.open = session?.open ?? true
     view.maxLength = maxQuestionLength
-    let now = room.environment.uptime()
-    if let kept = recent.get(code ?? "", now: now) {
-      (view.questions, view.highlighted, view.announcement, view.labels) = kept
-    } else {
-      let questions = try await room.store.page(limit: AttendeePage.listed * 2, byVotes: true)
+    let store = room.store
+    (view.questions, view.highlighted, view.announcement, view.labels) = try await recent.entry(
+      code ?? "", now: room.environment.uptime()
+    ) {
+      let questions = try await store.page(limit: AttendeePage.listed * 2, byVotes: true)
         .filter { $0.publicState == .live || $0.publicState == .answered }
         .prefix(AttendeePage.listed)
         .map { question in
@@ -69,12 +69,10 @@ struct AttendeeController: Sendable {
           if shown.answerPrivate { shown.answer = nil }
           return shown
         }
-      let highlighted = try await room.store.highlighted()
-      let announcement = try await room.store.announcement()?.text
-      let labels = try await room.store.moderation.labels()
-      recent.set(code ?? "", (Array(questions), highlighted, announcement, labels), now: now)
-      (view.questions, view.highlighted, view.announcement, view.labels) =
-        (Array(questions), highlighted, announcement, labels)
+      return (
+        Array(questions), try await store.highlighted(), try await store.announcement()?.text,
+        try await store.moderation.labels()
+      )
     }
     return view
   }
@@ -195,26 +193,64 @@ struct AskForm: Decodable {
   var label: String?
 }
 
-/// Each room's public questions as last read, for a second.
-final class RecentRooms: Sendable {
-  typealias Entry = (
+/// Each room's public questions as last read, for a second. One read at a time per room: the
+/// requests that come while it is under way wait for it (a burst of page loads as the second
+/// ends costs one read, not one each).
+package final class RecentRooms: Sendable {
+  package typealias Entry = (
     questions: [StoredQuestion], highlighted: UUID?, announcement: String?, labels: [String]
   )
-  private let entries = Mutex<[String: (at: Duration, entry: Entry)]>([:])
-  static let lifetime: Duration = .seconds(1)
+  private struct State {
+    var entries: [String: (at: Duration, entry: Entry)] = [:]
+    var reading: [String: Task<Entry, any Error>] = [:]
+  }
+  private enum Step {
+    case kept(Entry)
+    case wait(Task<Entry, any Error>)
+  }
+  private let state = Mutex(State())
+  package static let lifetime: Duration = .seconds(1)
 
-  func get(_ key: String, now: Duration) -> Entry? {
-    entries.withLock { entries in
-      guard let kept = entries[key], now - kept.at < Self.lifetime else { return nil }
-      return kept.entry
+  package init() {}
+
+  /// The room's entry under `key`: as kept, if read less than `lifetime` ago; else what the
+  /// read under way gives, or a new `read`.
+  package func entry(
+    _ key: String, now: Duration, read: @escaping @Sendable () async throws -> Entry
+  ) async throws -> Entry {
+    let step = state.withLock { state -> Step in
+      if let kept = state.entries[key], now - kept.at < Self.lifetime { return .kept(kept.entry) }
+      if let reading = state.reading[key] { return .wait(reading) }
+      let reading = Task { try await read() }
+      state.reading[key] = reading
+      return .wait(reading)
+    }
+    switch step {
+    case .kept(let entry): return entry
+    case .wait(let reading):
+      do {
+        let entry = try await reading.value
+        finish(key, reading, entry, now: now)
+        return entry
+      } catch {
+        finish(key, reading, nil, now: now)
+        throw error
+      }
     }
   }
 
-  func set(_ key: String, _ entry: Entry, now: Duration) {
-    entries.withLock { entries in
+  private func finish(
+    _ key: String, _ reading: Task<Entry, any Error>, _ entry: Entry?, now: Duration
+  ) {
+    state.withLock { state in
+      guard state.reading[key] == reading else { return }
+      state.reading[key] = nil
+      guard let entry else { return }
       // Bounded: old entries go all at once (sessions are few; a flood of codes is throttled).
-      if entries.count >= 1000 { entries = entries.filter { now - $0.value.at < Self.lifetime } }
-      entries[key] = (now, entry)
+      if state.entries.count >= 1000 {
+        state.entries = state.entries.filter { now - $0.value.at < Self.lifetime }
+      }
+      state.entries[key] = (now, entry)
     }
   }
 }
