@@ -24,11 +24,7 @@ enum ScaleBench {
 
   static func report(attendees: Int) async throws {
     // Ten thousand sockets in this process: as many files as the hard limit allows.
-    var limit = rlimit()
-    if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 {
-      limit.rlim_cur = limit.rlim_max
-      _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
+    raiseDescriptorLimit(to: .max)
     emit(
       "\n## Scale-out: \(attendees) attendees in one room, answers fanned out to all of them\n")
     emit(

@@ -70,12 +70,4 @@ enum StormBench {
     try? taskset.run()
     taskset.waitUntilExit()
   }
-
-  static func raiseDescriptorLimit(to wanted: Int) {
-    var limit = rlimit()
-    if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(wanted) {
-      limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
-      _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-  }
 }

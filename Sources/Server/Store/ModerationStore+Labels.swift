@@ -19,10 +19,7 @@ extension ModerationStore {
 
   /// The session's labels, in the order they were added.
   public func labels() async throws(StoreError) -> [String] {
-    try await timed {
-      StoreRules.labels(
-        from: try await driver.fetch(.roomState(["labels"], session: session))[0])
-    }
+    try await timed { try await driver.fetch(.roomState(session: session)) }.labels
   }
 }
 

@@ -93,10 +93,7 @@ extension QuestionStore {
 
   /// The question being answered now.
   public func highlighted() async throws(StoreError) -> UUID? {
-    let values = try await timed {
-      try await driver.fetch(.roomState(["highlighted"], session: session))
-    }
-    return values[0].flatMap(UUID.init(uuidString:))
+    try await timed { try await driver.fetch(.roomState(session: session)) }.highlighted
   }
 
   /// The whole room for one attendee (`nil`: as anyone sees it, nobody's questions mine) as of

@@ -48,22 +48,16 @@ extension QuestionStore {
     return outcome
   }
 
-  /// The room's next questions as a presenter sees them (two `roomState` values, not the
+  /// The room's next questions as a presenter sees them (its `roomState` values, not the
   /// room).
   public func nextUp() async throws(StoreError) -> NextUp {
-    let values = try await timed {
-      try await driver.fetch(.roomState(["queue", "queueShown"], session: session))
-    }
-    return StoreRules.nextUp(
-      queue: StoreRules.queue(from: values[0]), shown: values[1] == "1", presenter: true)
+    try await timed { try await driver.fetch(.roomState(session: session)) }.nextUp(
+      presenter: true)
   }
 
   /// The room's banner now, if any.
   public func announcement() async throws(StoreError) -> Announcement? {
-    let values = try await timed {
-      try await driver.fetch(.roomState(["announcement"], session: session))
-    }
-    return StoreRules.announcement(from: values[0])
+    try await timed { try await driver.fetch(.roomState(session: session)) }.announcement
   }
 }
 

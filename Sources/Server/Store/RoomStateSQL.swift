@@ -14,17 +14,11 @@ package enum RoomStateSQL {
 }
 
 extension TransactionFlow where Output == [String?] {
-  /// The room's values under `keys`, in order (`nil` for one never set).
+  /// The room's values under `keys`, in order (`nil` for one never set), from one read of
+  /// them all (`RoomState`).
   package static func roomState(_ keys: [String], session: Int64) -> TransactionFlow {
-    read(keys[...], session, [])
-  }
-
-  private static func read(_ keys: ArraySlice<String>, _ session: Int64, _ read: [String?])
-    -> TransactionFlow
-  {
-    guard let key = keys.first else { return .done(read) }
-    return .rows(RoomStateSQL.value, [.integer(session), .text(key)]) { rows in
-      Self.read(keys.dropFirst(), session, read + [rows.first?.text(0)])
+    TransactionFlow<RoomState>.roomState(session: session).then { state in
+      .done(keys.map { state.values[$0] })
     }
   }
 }

@@ -126,7 +126,9 @@ extension TransactionFlow where Output == [QuestionStore.VoteOutcome?] {
   /// dismissed.
   package static func votes(_ requests: [VoteRequest], session: Int64) -> TransactionFlow {
     typealias Outcome = QuestionStore.VoteOutcome
-    let questions = Set(requests.map(\.question.uuidString)).sorted()
+    // Each request's key, its ids as text, made once.
+    let keys = requests.map(VotePair.init)
+    let questions = Set(keys.map(\.question)).sorted()
     return .rowsInBatches(
       questions.map { [.integer(session), .text($0)] }, QuestionSQL.byIDs(rows:)
     ) { rows in
@@ -134,8 +136,7 @@ extension TransactionFlow where Output == [QuestionStore.VoteOutcome?] {
         $0.state == QuestionState.live.rawValue
       }
       let liveIDs = Set(live.map(\.id))
-      let pairs = Set(requests.map(VotePair.init).filter { liveIDs.contains($0.question) })
-        .sorted()
+      let pairs = Set(keys.filter { liveIDs.contains($0.question) }).sorted()
       return .rowsInBatches(
         pairs.map { [.text($0.attendee), .text($0.question)] }, VoteSQL.counted(rows:)
       ) { counted in
@@ -146,7 +147,7 @@ extension TransactionFlow where Output == [QuestionStore.VoteOutcome?] {
               guard let attendee = row.text(0), let question = row.text(1) else { return nil }
               return VotePair(attendee: attendee, question: question)
             }))
-        let steps = requests.map { tally.apply($0) }
+        let steps = zip(requests, keys).map { tally.apply($0, as: $1) }
         let changed = tally.changed
         let written = TransactionFlow<Int>.runInChunks(
           tally.added.map { [.text($0.pair.attendee), .text($0.pair.question), .real($0.at)] },
@@ -171,10 +172,9 @@ extension TransactionFlow where Output == [QuestionStore.VoteOutcome?] {
         let final = tally
         return written.then { seq in
           .done(
-            zip(requests, steps).map { request, step in
+            zip(keys, steps).map { pair, step in
               step.map {
-                let pair = VotePair(request)
-                return Outcome(
+                Outcome(
                   voted: final.counts(pair), votes: final.votes[pair.question] ?? 0, seq: seq,
                   refusal: $0.refusal)
               }

@@ -40,7 +40,13 @@ package struct VoteTally: Sendable {
   /// Decides `request`: whether the attendee's vote counts after it, and why it was refused;
   /// `nil` when its question is not a live one.
   package mutating func apply(_ request: VoteRequest) -> (voted: Bool, refusal: String?)? {
-    let pair = VotePair(request)
+    apply(request, as: VotePair(request))
+  }
+
+  /// The same, with the request's key made already (its ids as text, made once a vote).
+  package mutating func apply(_ request: VoteRequest, as pair: VotePair)
+    -> (voted: Bool, refusal: String?)?
+  {
     guard let record = records[pair.question] else { return nil }
     let existing = counted.contains(pair)
     switch StoreRules.vote(on: record, by: request.attendee, up: request.up, existing: existing) {
