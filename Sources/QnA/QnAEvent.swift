@@ -40,6 +40,11 @@ public enum QnAEvent: Sendable, Hashable {
   case vote(question: UUID, up: Bool, token: UUID)
   /// A vote an earlier run kept on disk, not yet answered: queued again as it was.
   case restoreVote(KeptVote)
+  /// Extension `polls`: the user answers a poll, or changes the answer; `token` is a fresh
+  /// id for this answer.
+  case answerPoll(poll: UUID, value: PollValue, token: UUID)
+  /// An answer an earlier run kept on disk, not yet answered: queued again as it was.
+  case restorePollAnswer(KeptPollAnswer)
   /// The presenter acts on a question (`qna present`), or on the room (`question` nil);
   /// `token` is a fresh UUID for it.
   case act(
@@ -86,6 +91,9 @@ public enum QnAEffect: Sendable, Hashable {
   case payAndJoin(Join, IdentityWork)
   /// Put this vote on the wire; if it fails, the next connection sends it again.
   case vote(Vote)
+  /// Extension `polls`: put this answer on the wire; if it fails, the next connection sends
+  /// it again.
+  case pollAnswer(PollAnswer)
   /// Extension `identity`: keep this attendee id and credential for this server from now on.
   case keepIdentity(attendee: UUID, credential: UUID)
   /// Put this presenter action on the wire; if it fails, the next connection sends it again.
@@ -121,4 +129,7 @@ public enum QnAChange: Sendable, Hashable {
   case session(SessionInfo, deleted: Bool)
   /// Extension `announcements`: the room's banner is this text now (`nil`: cleared).
   case announcement(String?)
+  /// Extension `polls`: a poll as it is now, with this attendee's answer (`poll` nil: it left
+  /// the room).
+  case poll(id: UUID, poll: RoomPoll?, answer: PollValue?)
 }

@@ -30,6 +30,7 @@ extension QnAState {
       assembly.textBytes += size
     }
     assembly.pages[snapshot.part] = kept
+    assembly.polls += (snapshot.polls ?? []).prefix(RoomPolls.maxPolls - assembly.polls.count)
     room.assembling = assembly
     guard assembly.pages.count == assembly.parts else { return [] }
     room.assembling = nil
@@ -59,6 +60,7 @@ extension QnAState {
     room.epoch = assembly.epoch
     room.risenAt = [:]
     let labelNews = setLabels(assembly.labels ?? [])
+    let polls = receivedPolls(assembly.polls, seq: assembly.seq)
     // A compact snapshot says nothing of this attendee's own questions and votes: its lines
     // wait for the `roomOwn` that follows, so that nobody sees them unmarked first.
     room.awaitingOwn = room.isCompact
@@ -74,7 +76,7 @@ extension QnAState {
         content: question.edited == true ? question.content : nil)
     }
     // Questions under a label waited for the room to say how it spells them.
-    return lines + banner + labelNews + own + behind + sendVotes() + sendActions()
+    return lines + banner + labelNews + polls + own + behind + sendVotes() + sendActions()
       + dispatchReady()
   }
 
@@ -99,7 +101,7 @@ extension QnAState {
     // A gap: some change never arrived. Deltas past it wait for the catch-up.
     guard delta.from <= seq + 1 else { return catchUp(from: seq) }
     room.catchUpAskedAt = nil
-    var effects: [QnAEffect] = applyCounts(delta.counts ?? [])
+    var effects: [QnAEffect] = applyCounts(delta.counts ?? []) + receivedPolls(of: delta)
     room.learnNumbers(Array(delta.questions.prefix(Room.maxQuestions)))
     for question in delta.questions.prefix(Room.maxQuestions) {
       let old = room.questions[question.id]
@@ -186,7 +188,7 @@ extension QnAState {
   mutating func received(_ own: RoomOwn) -> [QnAEffect] {
     // Marks for another snapshot than the one this client has: old news.
     guard own.seq == room.seq else { return [.log("ignored: roomOwn for room \(own.seq)")] }
-    var effects: [QnAEffect] = []
+    var effects: [QnAEffect] = receivedPolls(of: own)
     room.learnNumbers(Array(own.questions.prefix(Room.maxQuestions)))
     for question in own.questions.prefix(Room.maxQuestions) {
       guard room.admit(question) else { continue }
@@ -309,7 +311,8 @@ extension QnAState {
     return true
   }
 
-  /// Puts the votes not yet on the wire there, once joined (after a handshake).
+  /// Puts the votes and the poll answers not yet on the wire there, once joined (after a
+  /// handshake): both wait for the same join.
   mutating func sendVotes() -> [QnAEffect] {
     guard let connectionID, room.joined else { return [] }
     var effects: [QnAEffect] = []
@@ -322,17 +325,20 @@ extension QnAState {
       effects.append(
         .vote(Vote(id: connectionID, question: question, up: pending.up, token: pending.token)))
     }
-    return effects
+    return effects + sendPollAnswers()
   }
 
   /// After a disconnect: votes on the wire without an answer go again after the next join.
   mutating func requeueVotes() {
     room.joined = false
     for question in room.pendingVotes.keys { room.pendingVotes[question]?.sent = false }
+    requeuePollAnswers()
   }
 
   /// When the first vote waiting out a refusal may go again.
   var nextVoteWakeUp: Duration? {
-    room.pendingVotes.values.compactMap { $0.sent ? nil : $0.notBefore }.filter { $0 > now }.min()
+    (room.pendingVotes.values.compactMap { $0.sent ? nil : $0.notBefore }
+      + room.polls.pending.values.compactMap { $0.sent ? nil : $0.notBefore })
+      .filter { $0 > now }.min()
   }
 }

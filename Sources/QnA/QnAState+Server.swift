@@ -27,7 +27,9 @@ extension QnAState {
     case .sessionNews(let body): received(body)
     case .refusal(let body):
       [.log("the server could not read our \(body.refused): \(body.message)")]
-    case .newQuestion, .resume, .join, .vote, .presenterAction:
+    case .pollAnswerResponse(let body): received(body)
+    case .pollActionResponse(let body): received(body)
+    case .newQuestion, .resume, .join, .vote, .presenterAction, .pollAnswer, .pollAction:
       [.log("ignored: \(message.type) from the server")]
     }
   }

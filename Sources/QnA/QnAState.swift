@@ -160,6 +160,11 @@ public struct QnAState: Sendable, Equatable {
       return []
     case .vote(let question, let up, let token):
       return vote(question, up: up, token: token)
+    case .answerPoll(let poll, let value, let token):
+      return answer(poll, value: value, token: token)
+    case .restorePollAnswer(let kept):
+      room.polls.pending[kept.poll] = RoomPolls.PendingAnswer(value: kept.value, token: kept.token)
+      return []
     case .act(let action, let question, let text, let isPrivate, let token):
       return act(action, on: question, text: text, isPrivate: isPrivate, token: token)
     case .undo(let token):

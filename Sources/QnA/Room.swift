@@ -43,6 +43,8 @@ public struct Room: Sendable, Equatable {
   var voteSettledAt: [UUID: Int] = [:]
   /// Votes typed and not yet answered by the server, by question: the latest intent wins.
   var pendingVotes: [UUID: PendingVote] = [:]
+  /// Extension `polls`: the session's polls and this attendee's answers.
+  public internal(set) var polls = RoomPolls()
   /// A snapshot arriving page by page.
   package var assembling: Assembly?
   /// When a catch-up was asked for after a gap (deltas past the gap wait for it).
@@ -71,6 +73,8 @@ public struct Room: Sendable, Equatable {
     var announcement: Announcement?
     var nextUp: NextUp?
     var labels: [String]?
+    /// Extension `polls`: the polls of the pages so far.
+    var polls: [RoomPoll] = []
     /// Questions and text bytes kept so far: the bounds hold while pages arrive, not after.
     package var count = 0
     package var textBytes = 0

@@ -170,12 +170,16 @@ public struct RoomSnapshot: Sendable, Hashable, Codable {
   public var nextUp: NextUp?
   /// Extension `labels`: the session's labels, on every page alike; absent when none.
   public var labels: [String]?
+  /// Extension `polls`: the session's polls the receiver sees, on pages of their own after
+  /// the questions' (a page's `questions` then empty); absent on the others.
+  public var polls: [RoomPoll]?
 
   public init(
     seq: Int, part: Int, parts: Int, questions: [RoomQuestion], highlighted: UUID? = nil,
     epoch: UUID, announcement: Announcement? = nil, nextUp: NextUp? = nil,
-    labels: [String]? = nil
+    labels: [String]? = nil, polls: [RoomPoll]? = nil
   ) {
+    self.polls = polls
     self.labels = labels
     self.announcement = announcement
     self.nextUp = nextUp
@@ -216,12 +220,23 @@ public struct RoomDelta: Sendable, Hashable, Codable {
   /// Extension `labels`: the session's labels, whole, when they changed (`[]`: none left), on
   /// the last page.
   public var labels: [String]?
+  /// Extension `polls`: the polls that changed, whole (results included where the receiver
+  /// sees them).
+  public var polls: [RoomPoll]?
+  /// Extension `polls`: the polls whose only change was their results, by number (`n`).
+  public var pollResults: [PollResults]?
+  /// Extension `polls`: polls deleted, or no longer the receiver's to see.
+  public var removedPolls: [UUID]?
 
   public init(
     from: Int, to: Int, questions: [RoomQuestion] = [], removed: [UUID]? = nil,
     highlight: HighlightChange? = nil, part: Int? = nil, parts: Int? = nil, counts: [Int]? = nil,
-    announcement: Announcement? = nil, nextUp: NextUp? = nil, labels: [String]? = nil
+    announcement: Announcement? = nil, nextUp: NextUp? = nil, labels: [String]? = nil,
+    polls: [RoomPoll]? = nil, pollResults: [PollResults]? = nil, removedPolls: [UUID]? = nil
   ) {
+    self.polls = polls
+    self.pollResults = pollResults
+    self.removedPolls = removedPolls
     self.labels = labels
     self.announcement = announcement
     self.nextUp = nextUp
@@ -252,8 +267,14 @@ public struct RoomOwn: Sendable, Hashable, Codable {
   public var voted: [Int]
   public var part: Int
   public var parts: Int
+  /// Extension `polls`: the attendee's answers, by poll number; absent when none.
+  public var polls: [PollMine]?
 
-  public init(seq: Int, questions: [RoomQuestion], voted: [Int], part: Int = 1, parts: Int = 1) {
+  public init(
+    seq: Int, questions: [RoomQuestion], voted: [Int], part: Int = 1, parts: Int = 1,
+    polls: [PollMine]? = nil
+  ) {
+    self.polls = polls
     self.seq = seq
     self.questions = questions
     self.voted = voted

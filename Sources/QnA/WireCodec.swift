@@ -74,6 +74,12 @@ public struct WireCodec: Sendable {
       case Audience.type: return .audience(try decoder.decode(Audience.self, from: data))
       case SessionNews.type:
         return .sessionNews(try decoder.decode(SessionNews.self, from: data))
+      case PollAnswer.type: return .pollAnswer(try decoder.decode(PollAnswer.self, from: data))
+      case PollAnswerResponse.type:
+        return .pollAnswerResponse(try decoder.decode(PollAnswerResponse.self, from: data))
+      case PollAction.type: return .pollAction(try decoder.decode(PollAction.self, from: data))
+      case PollActionResponse.type:
+        return .pollActionResponse(try decoder.decode(PollActionResponse.self, from: data))
       default:
         throw WireDecodingError.unknownType(type)
       }
@@ -106,6 +112,10 @@ public struct WireCodec: Sendable {
       case .presenterActionResponse(let body): data = try encoder.encode(Typed(body))
       case .audience(let body): data = try encoder.encode(Typed(body))
       case .sessionNews(let body): data = try encoder.encode(Typed(body))
+      case .pollAnswer(let body): data = try encoder.encode(Typed(body))
+      case .pollAnswerResponse(let body): data = try encoder.encode(Typed(body))
+      case .pollAction(let body): data = try encoder.encode(Typed(body))
+      case .pollActionResponse(let body): data = try encoder.encode(Typed(body))
       }
     } catch {
       // Every field is a string, number, bool or finite date: encoding cannot fail.
@@ -117,6 +127,12 @@ public struct WireCodec: Sendable {
   /// The bytes one room question takes on the wire, to fill pages up to a size.
   public func encodedSize(of question: RoomQuestion) -> Int {
     (try? encoder.encode(question).count) ?? question.content.utf8.count * 6 + 200
+  }
+
+  /// The bytes a poll, its results or a whole delta take on the wire, to fill pages up to a
+  /// size.
+  public func encodedSize(of value: some Encodable) -> Int {
+    (try? encoder.encode(value).count) ?? 64 * 1024
   }
 
   /// The bytes `text` takes as a JSON string (quotes included), escapes and all.

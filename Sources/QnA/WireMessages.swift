@@ -34,6 +34,11 @@ public enum WireMessage: Sendable, Hashable {
   case presenterActionResponse(PresenterActionResponse)
   case audience(Audience)
   case sessionNews(SessionNews)
+  /// Extension `polls`.
+  case pollAnswer(PollAnswer)
+  case pollAnswerResponse(PollAnswerResponse)
+  case pollAction(PollAction)
+  case pollActionResponse(PollActionResponse)
 
   /// The `type` field each message carries on the wire.
   public var type: String {
@@ -56,6 +61,10 @@ public enum WireMessage: Sendable, Hashable {
     case .presenterActionResponse: PresenterActionResponse.type
     case .audience: Audience.type
     case .sessionNews: SessionNews.type
+    case .pollAnswer: PollAnswer.type
+    case .pollAnswerResponse: PollAnswerResponse.type
+    case .pollAction: PollAction.type
+    case .pollActionResponse: PollActionResponse.type
     }
   }
 }
@@ -153,6 +162,9 @@ public enum ProtocolExtension {
   /// The session's labels in snapshots and deltas (`labels`), a question's `label`,
   /// `newQuestion.label`; actions `labelAdd`, `labelRemove` and `relabel`.
   public static let labels = "labels"
+  /// Polls: `polls` in the room's snapshots and deltas, `pollResults` as counts, the
+  /// attendee's answers in `roomOwn`; `pollAnswer`, and `pollAction` for presenters.
+  public static let polls = "polls"
 }
 
 /// Extension `sessionState`, server → every socket of a session, on whichever instance: the

@@ -54,6 +54,7 @@ public enum HeadlessEvents {
       ])
     case .announcement(let text):
       JSONLine(["event": .string("announcement"), "text": text.map { .string($0) } ?? .null])
+    case .poll(let id, let poll, let answer): pollLine(id, poll, answer: answer)
     case .notice(let notice):
       JSONLine([
         "event": .string("notice"), "text": .string(notice.text),
@@ -76,6 +77,52 @@ public enum HeadlessEvents {
     if entry.question.isPrivate == true { members.append(("private", .bool(true))) }
     if let label = entry.question.label { members.append(("label", .string(label))) }
     if removed { members.append(("removed", .bool(true))) }
+    return JSONLine(members)
+  }
+
+  /// One poll with its whole current state and this attendee's answer (`removed` when it
+  /// left the room).
+  private static func pollLine(_ id: UUID, _ poll: RoomPoll?, answer: PollValue?) -> JSONLine {
+    var members: [(key: String, value: JSONLine.Value)] = [
+      ("event", .string("poll")), ("id", .string(id.uuidString)),
+    ]
+    guard let poll else { return JSONLine(members + [("removed", .bool(true))]) }
+    members += [
+      ("n", .int(poll.n)), ("kind", .string(poll.kind)), ("prompt", .string(poll.prompt)),
+      ("state", .string(poll.state)), ("shown", .bool(poll.shown)),
+    ]
+    if let options = poll.options {
+      members.append(("options", .array(options.map { .string($0) })))
+    }
+    if let max = poll.max { members.append(("max", .int(max))) }
+    if let scale = poll.scale {
+      members.append(
+        ("scale", .object(JSONLine(["min": .int(scale.min), "max": .int(scale.max)]))))
+    }
+    if let correct = poll.correct { members.append(("correct", .array(correct.map { .int($0) }))) }
+    if let results = poll.results {
+      var counts: [(key: String, value: JSONLine.Value)] = [("answers", .int(results.answers))]
+      if let values = results.counts { counts.append(("counts", .array(values.map { .int($0) }))) }
+      if let words = results.words {
+        counts.append(
+          (
+            "words",
+            .array(
+              words.map { .object(JSONLine(["text": .string($0.text), "count": .int($0.count)])) })
+          ))
+      }
+      members.append(("results", .object(JSONLine(counts))))
+    }
+    if let answer { members.append(("answer", .object(valueLine(answer)))) }
+    return JSONLine(members)
+  }
+
+  /// An answer as JSON, the way `pollAnswer` carries it.
+  static func valueLine(_ value: PollValue) -> JSONLine {
+    var members: [(key: String, value: JSONLine.Value)] = []
+    if let choices = value.choices { members.append(("choices", .array(choices.map { .int($0) }))) }
+    if let rating = value.rating { members.append(("rating", .int(rating))) }
+    if let words = value.words { members.append(("words", .array(words.map { .string($0) }))) }
     return JSONLine(members)
   }
 

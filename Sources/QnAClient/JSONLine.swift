@@ -3,12 +3,14 @@ import CommandLineValues
 /// One JSON object on one line, keys in the order given, strings escaped so that no control
 /// character or line break from a hostile server reaches the output raw.
 public struct JSONLine: Sendable, Equatable, CustomStringConvertible {
-  public enum Value: Sendable, Equatable {
+  public indirect enum Value: Sendable, Equatable {
     case string(String)
     case int(Int)
     case number(Double)
     case bool(Bool)
     case null
+    case array([Value])
+    case object(JSONLine)
   }
 
   public private(set) var members: [(key: String, value: Value)] = []
@@ -35,15 +37,27 @@ public struct JSONLine: Sendable, Equatable, CustomStringConvertible {
       if index > 0 { out += "," }
       Self.append(string: member.key, to: &out)
       out += ":"
-      switch member.value {
-      case .string(let text): Self.append(string: text, to: &out)
-      case .int(let number): out += String(number)
-      case .number(let number): out += number.isFinite ? "\(number)" : "null"
-      case .bool(let flag): out += flag ? "true" : "false"
-      case .null: out += "null"
-      }
+      Self.append(member.value, to: &out)
     }
     return out + "}"
+  }
+
+  private static func append(_ value: Value, to out: inout String) {
+    switch value {
+    case .string(let text): append(string: text, to: &out)
+    case .int(let number): out += String(number)
+    case .number(let number): out += number.isFinite ? "\(number)" : "null"
+    case .bool(let flag): out += flag ? "true" : "false"
+    case .null: out += "null"
+    case .array(let values):
+      out += "["
+      for (index, value) in values.enumerated() {
+        if index > 0 { out += "," }
+        append(value, to: &out)
+      }
+      out += "]"
+    case .object(let line): out += line.description
+    }
   }
 
   private static func append(string: String, to out: inout String) {

@@ -58,32 +58,57 @@ extension QnAEngine {
     return entries.compactMap { state.question(token: $0.token) }
   }
 
-  /// The votes an earlier run kept, queued again (under the pending file's lock: one qna per
-  /// server sends them). An unreadable file is moved aside, never overwritten.
+  /// The votes and poll answers an earlier run kept, queued again (under the pending file's
+  /// lock: one qna per server sends them). An unreadable file is moved aside, never
+  /// overwritten.
   private func restoreVotes() {
-    guard let votesFile else { return }
-    do {
-      let votes = try votesFile.load()
+    if let votesFile, let votes = restored(from: votesFile) {
       savedVotes = votes
       for vote in votes { apply(.restoreVote(vote)) }
-    } catch {
-      log("\(error); votes file moved aside")
-      let aside = votesFile.url.appendingPathExtension("unreadable")
-      unlink(aside.path)
-      if rename(votesFile.url.path, aside.path) != 0 { self.votesFile = nil }
+    } else if votesFile != nil {
+      votesFile = nil
+    }
+    if let answersFile, let answers = restored(from: answersFile) {
+      savedAnswers = answers
+      for answer in answers { apply(.restorePollAnswer(answer)) }
+    } else if answersFile != nil {
+      answersFile = nil
     }
   }
 
-  /// Writes the unanswered votes when they changed (only while this run holds the lock).
-  func saveVotes() {
-    guard let votesFile, pendingLock != nil else { return }
-    let votes = state.room.keptVotes
-    guard votes != savedVotes else { return }
+  /// What `file` keeps; `nil` when it was unreadable and could not be moved aside.
+  private func restored<Entry>(from file: KeptEntriesFile<Entry>) -> [Entry]? {
     do {
-      try votesFile.save(votes)
-      savedVotes = votes
+      return try file.load()
     } catch {
-      log("\(error)")
+      log("\(error); \(file.url.lastPathComponent) moved aside")
+      let aside = file.url.appendingPathExtension("unreadable")
+      unlink(aside.path)
+      return rename(file.url.path, aside.path) == 0 ? [] : nil
+    }
+  }
+
+  /// Writes the unanswered votes and poll answers when they changed (only while this run
+  /// holds the lock).
+  func saveVotes() {
+    guard pendingLock != nil else { return }
+    if let votesFile, state.room.keptVotes != savedVotes {
+      let votes = state.room.keptVotes
+      do {
+        try votesFile.save(votes)
+        savedVotes = votes
+      } catch {
+        log("\(error)")
+      }
+    }
+    if let answersFile, state.room.polls.kept != savedAnswers {
+      let answers = state.room.polls.kept
+      do {
+        try answersFile.save(answers)
+        savedAnswers = answers
+      } catch {
+        log("\(error)")
+      }
     }
   }
 

@@ -97,6 +97,8 @@ public actor QnAEngine {
   /// Votes not yet answered, kept beside the pending file (`nil` when questions are not kept).
   var votesFile: KeptVotesFile?
   var savedVotes: [KeptVote] = []
+  var answersFile: KeptPollAnswersFile?
+  var savedAnswers: [KeptPollAnswer] = []
   /// The last save failed (said once until one succeeds).
   var saveFailing = false
   let log: @Sendable (String) -> Void
@@ -137,6 +139,7 @@ public actor QnAEngine {
     sendsBinary = configuration.sendsBinary
     pendingFile = configuration.pendingFile
     votesFile = configuration.pendingFile.map(KeptVotesFile.init(beside:))
+    answersFile = configuration.pendingFile.map(KeptPollAnswersFile.init(beside:))
     keptRefusals = configuration.keptRefusals
     attendeeFile = configuration.attendeeFile
     attendeeName = configuration.attendeeName
@@ -196,6 +199,12 @@ public actor QnAEngine {
 
   /// Gives up a question the server refused for good.
   public func discard(_ token: UUID) { apply(.discard(token)) }
+
+  /// Answers a poll (extension `polls`), or changes the answer; kept until the server
+  /// answers it.
+  public func answerPoll(_ poll: UUID, _ value: PollValue) {
+    apply(.answerPoll(poll: poll, value: value, token: makeToken()))
+  }
 
   /// A presenter's action on a question, or on the room (`question` nil: `announce`, with
   /// `text` nil to clear) (`qna present`): queued, sent once.
@@ -301,6 +310,8 @@ public actor QnAEngine {
       case .payAndJoin(let message, let price):
         outbox.yield(.paidJoin(message, price, attempt: openAttempt))
       case .vote(let message): outbox.yield(.other(.vote(message), attempt: openAttempt))
+      case .pollAnswer(let message):
+        outbox.yield(.other(.pollAnswer(message), attempt: openAttempt))
       case .keepIdentity(let attendee, let credential):
         keepIdentity(attendee: attendee, credential: credential)
       case .presenterAction(let message):

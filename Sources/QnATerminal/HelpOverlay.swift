@@ -10,6 +10,7 @@ package enum HelpOverlay {
       ("/ (empty line)", tr("search the room; Esc shows it all")),
       ("/#label", tr("only the questions under that label")),
       ("Alt-L, F4", tr("ask under the next label, or none")),
+      ("F5, Alt-P", tr("answer a poll (again: the next one)")),
       ("← → Ctrl-B Ctrl-F", tr("move by character")),
       ("Alt-B Alt-F", tr("move by word")),
       ("Ctrl-A Ctrl-E", tr("start / end of the line")),

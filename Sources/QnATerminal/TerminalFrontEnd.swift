@@ -120,6 +120,7 @@ public enum TerminalFrontEnd {
           await engine.act(kind, on: question, text: text, isPrivate: isPrivate)
         case .undo: await engine.undo()
         case .label(let name): await engine.chooseLabel(name)
+        case .answerPoll(let poll, let value): await engine.answerPoll(poll, value)
         case .reconnectNow: await engine.reconnectNow()
         case .quit, .redraw: break
         }

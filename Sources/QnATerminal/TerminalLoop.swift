@@ -72,7 +72,7 @@ final class TerminalLoop {
           switch action {
           case .quit: return .quit
           case .redraw: screen.forgetScreen()
-          case .ask, .retry, .discard, .vote, .reconnectNow, .act, .undo, .label:
+          case .ask, .retry, .discard, .vote, .reconnectNow, .act, .undo, .label, .answerPoll:
             actions.yield(action)
           }
         }

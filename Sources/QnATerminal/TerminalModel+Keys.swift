@@ -107,6 +107,12 @@ extension TerminalModel {
     if search != nil {
       return handleSearchKey(key)
     }
+    if pollPanel != nil {
+      return handlePollKey(key)
+    }
+    if Self.pollKeys.contains(key), state.hasPolls {
+      return openNextPoll()
+    }
     if options.presenter {
       return handlePresenterKey(key)
     }

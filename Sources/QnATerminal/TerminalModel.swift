@@ -24,6 +24,8 @@ public enum TerminalAction: Sendable, Equatable {
   case undo
   /// The label the attendee's next questions go under (`nil`: none).
   case label(String?)
+  /// Answer a poll (extension `polls`), or change the answer.
+  case answerPoll(UUID, PollValue)
   case reconnectNow
   /// Forget what is on screen and paint everything again (Ctrl-L).
   case redraw
@@ -84,6 +86,8 @@ public struct TerminalModel: Sendable {
   public internal(set) var helpScroll = 0
   /// The presenter's `j`: how to join, large, until any key.
   public internal(set) var showsJoin = false
+  /// The poll being answered (F5), if any.
+  public internal(set) var pollPanel: PollPanel?
   public internal(set) var confirmingQuit = false
   /// Inside a bracketed paste: line breaks become spaces instead of asking.
   public internal(set) var pasting = false
@@ -220,8 +224,16 @@ public struct TerminalModel: Sendable {
   }
   /// The row of the "now answering" banner.
   var bannerRow: Int { showsAnnouncement ? 2 : 1 }
+  /// Whether a strip under the banner says a poll is open (extension `polls`): attendees'.
+  var showsPollStrip: Bool {
+    !options.presenter && !openPolls.isEmpty && rows > Self.minimumRows + 2
+  }
+  /// The row of the poll strip.
+  var pollStripRow: Int { 1 + (showsAnnouncement ? 1 : 0) + (showsBanner ? 1 : 0) }
   /// The first row of the list area.
-  package var listTop: Int { 1 + (showsAnnouncement ? 1 : 0) + (showsBanner ? 1 : 0) }
+  package var listTop: Int {
+    1 + (showsAnnouncement ? 1 : 0) + (showsBanner ? 1 : 0) + (showsPollStrip ? 1 : 0)
+  }
   /// Rows between the header (and banner) and the footer (a screen reader's footer has a
   /// second line: its announcement, whole, apart from the counts).
   var listHeight: Int { max(0, rows - (options.screenReader ? 3 : 2) - listTop) }

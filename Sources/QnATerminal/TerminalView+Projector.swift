@@ -27,6 +27,7 @@ extension TerminalView {
       }
       row += 1
     }
+    row = drawProjectorPoll(state, width: width, from: row, palette: palette, into: &grid)
     let bold = CellStyle(bold: true)
     if let now = state.nowAnswering {
       _ = grid.write(" " + tr("Now answering:"), row: row, column: 0, style: palette.style(.quiet))
@@ -65,6 +66,41 @@ extension TerminalView {
       row += 1
     }
     drawJoin(model, screen, beside: beside, qrWidth: qrWidth, from: row, into: &grid)
+  }
+
+  /// The poll the room looks at (extension `polls`): the newest open one, else the newest
+  /// whose results are shown; its question, and its results as bars while they are shown
+  /// (half the screen at most). Returns the next free row.
+  static func drawProjectorPoll(
+    _ state: QnAState, width: Int, from start: Int, palette: Palette,
+    into grid: inout ScreenGrid
+  ) -> Int {
+    let polls = state.room.polls.ordered
+    guard
+      let poll = polls.last(where: { $0.pollState == .open })
+        ?? polls.last(where: { $0.shown && $0.results != nil })
+    else { return start }
+    var row = start
+    let limit = start + max(3, grid.rows / 2)
+    let heading =
+      poll.pollState == .open ? tr("Poll: answer on your phone or in qna (F5)") : tr("Poll results")
+    _ = grid.write(" " + heading, row: row, column: 0, style: palette.style(.quiet))
+    row += 1
+    for line in TextWrap.lines(Sanitizer.forScreen(poll.prompt), width: width - 2).prefix(2) {
+      _ = grid.write(" " + line, row: row, column: 1, style: CellStyle(bold: true))
+      row += 1
+    }
+    if let answers = poll.results?.answers {
+      _ = grid.write(
+        " " + Catalogue.format(trn("%d answer", "%d answers", answers), answers), row: row,
+        column: 1, style: palette.faint)
+      row += 1
+    }
+    for line in PollChart.lines(poll, width: width - 3) where row < limit {
+      _ = grid.write(" " + TextWidth.truncate(line, to: width - 2), row: row, column: 1)
+      row += 1
+    }
+    return row + 1
   }
 
   /// The console's `j`: the join code, the address and its QR code over the screen, centred.

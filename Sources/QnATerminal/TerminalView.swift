@@ -31,6 +31,7 @@ public enum TerminalView {
     drawHeader(model, palette, into: &grid)
     drawAnnouncement(model, palette, into: &grid)
     drawBanner(model, palette, into: &grid)
+    drawPollStrip(model, palette, into: &grid)
     let more: (above: Bool, below: Bool)
     // The focused question's first line shown: where the cursor goes when the list has the
     // focus, for screen readers and braille displays, which follow the cursor.
@@ -47,6 +48,10 @@ public enum TerminalView {
     if model.showsJoin, let join = model.options.join {
       drawJoinOverlay(join, into: &grid)
       return Frame(grid: grid, cursor: nil)
+    }
+    if model.pollPanel != nil, !model.showsHelp {
+      let panelCursor = drawPollPanel(model, palette, into: &grid)
+      return Frame(grid: grid, cursor: panelCursor ?? cursor)
     }
     if model.showsHelp {
       let (keys, scroll, height) = (model.helpKeys, model.helpScroll, model.helpHeight)

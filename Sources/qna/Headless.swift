@@ -95,7 +95,7 @@ struct Headless {
       switch input {
       case .update(let update):
         for change in update.changes {
-          if case .roomQuestion = change, !options.room { continue }
+          if !options.room, change.isRoomLine { continue }
           Self.print(HeadlessEvents.line(for: change))
           progress.record(change)
         }
@@ -164,7 +164,7 @@ struct Headless {
     while let input = await iterator.next() {
       if case .update(let update) = input {
         for change in update.changes {
-          if case .roomQuestion = change, !options.room { continue }
+          if !options.room, change.isRoomLine { continue }
           Self.print(HeadlessEvents.line(for: change))
         }
         printed.yield(())
@@ -277,5 +277,15 @@ private struct Progress {
     }
     let missing = asked.filter { !confirmed.contains($0) }.count
     return "\(missing) of \(asked.count) questions not stored by the server"
+  }
+}
+
+extension QnAChange {
+  /// A line of the room (a question or a poll): printed with `--room` only.
+  var isRoomLine: Bool {
+    switch self {
+    case .roomQuestion, .poll: true
+    default: false
+    }
   }
 }

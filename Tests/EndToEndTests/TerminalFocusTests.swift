@@ -126,7 +126,7 @@ struct TerminalFocusTests {
       $0.contains("your question · answered") && $0.contains("↑ more above ─┘")
     }
     try await Self.expectCursor(terminal, "on the first key shown") { cursor in
-      UI.lines(end)[cursor.y].dropFirst(cursor.x).hasPrefix("↑ ↓ PgUp PgDn Home End")
+      UI.lines(end)[cursor.y].dropFirst(cursor.x).hasPrefix("+ (empty line), Ctrl-V")
     }
     try await Self.press("Escape", in: terminal)
 

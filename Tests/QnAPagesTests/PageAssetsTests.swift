@@ -49,7 +49,7 @@ struct PageAssetsTests {
     #expect(
       imported == [
         "common.js", "room-socket.js", "room-state.js", "identity-work.js", "tab-sender.js",
-        "room-outbox.js", "presenter-api.js", "room-identity.js",
+        "room-outbox.js", "presenter-api.js", "room-identity.js", "room-polls.js",
       ])
   }
 

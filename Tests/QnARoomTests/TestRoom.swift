@@ -73,15 +73,14 @@ final class TestRoom: RoomReads {
     return .none
   }
 
-  func snapshot(for attendee: UUID?, presenter: Bool) async throws(StoreError) -> (
-    seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
-    nextUp: NextUp?, labels: [String]
-  ) {
+  func snapshot(for attendee: UUID?, presenter: Bool) async throws(StoreError)
+    -> StoredRoomSnapshot
+  {
     try check()
     return state.withLock { state in
       state.snapshotReads += 1
       let questions = state.questions.values.sorted { $0.createdAt < $1.createdAt }
-      return (state.log.count, questions, nil, nil, nil, [])
+      return (state.log.count, questions, nil, nil, nil, [], [])
     }
   }
 

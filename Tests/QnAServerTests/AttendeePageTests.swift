@@ -238,7 +238,7 @@ struct AttendeePageTests {
       raw:
         #"{"type":"join","id":"\#(connection.uuidString)","attendee":"\#(UUID().uuidString)","screen":true,"counts":true}"#
     )
-    let projector = RoomScreen(socket: screen)
+    let projector = RoomScreen(socket: screen, connection: connection)
     let alice = try await RoomMember.join(server, as: UUID())
     let bob = try await RoomMember.join(server, as: UUID())
     _ = try await alice.snapshot()

@@ -61,6 +61,7 @@ struct DeliveryTests {
               ProtocolExtension.identity, ProtocolExtension.audience,
               ProtocolExtension.sessionState, ProtocolExtension.announcements,
               ProtocolExtension.queue, ProtocolExtension.labels, ProtocolExtension.tickets,
+              ProtocolExtension.polls,
               ProtocolExtension.counts,
               ProtocolExtension.identityWork,
             ], maxMessageSize: 16 * 1024)))

@@ -5,6 +5,7 @@ import WebSocketClient
 /// A projector's socket (extension `audience`): joins as a screen, is told the head count.
 struct RoomScreen {
   let socket: Attendee
+  let connection: UUID
 
   /// Connects to `path` (a session's socket, or the default one) and joins as a screen.
   static func join(_ server: ServerUnderTest, path: String = "/socket") async throws
@@ -16,7 +17,7 @@ struct RoomScreen {
       raw:
         #"{"type":"join","id":"\#(connection.uuidString)","attendee":"\#(UUID().uuidString)","screen":true,"counts":true}"#
     )
-    return RoomScreen(socket: socket)
+    return RoomScreen(socket: socket, connection: connection)
   }
 
   /// Every head count it was told, in order.

@@ -235,7 +235,7 @@ struct ViewSnapshotTests {
   }
 
   @Test func helpOverlayListsEveryKey() {
-    var model = onScreen().model(rows: 26, columns: 70)
+    var model = onScreen().model(rows: 27, columns: 70)
     _ = model.press(.text("?"))
     expectScreen(
       model,
@@ -250,6 +250,7 @@ struct ViewSnapshotTests {
         │ / (empty line)           search the room; Esc shows it all     │
         │ /#label                  only the questions under that label   │
         │ Alt-L, F4                ask under the next label, or none     │
+        │ F5, Alt-P                answer a poll (again: the next one)   │
         │ ← → Ctrl-B Ctrl-F        move by character                     │
         │ Alt-B Alt-F              move by word                          │
         │ Ctrl-A Ctrl-E            start / end of the line               │
@@ -304,7 +305,7 @@ struct ViewSnapshotTests {
        │ / (empty line)           search the room; Esc shows i… │
        │ /#label                  only the questions under tha… │
        │ Alt-L, F4                ask under the next label, or… │
-       │ ← → Ctrl-B Ctrl-F        move by character             │
+       │ F5, Alt-P                answer a poll (again: the ne… │
        └────────────────────────────── ↑↓ more above and below ─┘
        0 asked · 0 answered · 0 pending
       Ask a question ›
@@ -313,7 +314,7 @@ struct ViewSnapshotTests {
     #expect(TerminalView.render(model).cursor! == (2, 3))
     // End: the last keys, and no further.
     _ = model.press(.end, .down, .wheelDown)
-    #expect(model.helpScroll == 14)
+    #expect(model.helpScroll == 15)
     expectScreen(
       model,
       """
@@ -332,7 +333,7 @@ struct ViewSnapshotTests {
       """)
     // A page is what shows less one key; Home and ↑ stop at the first.
     _ = model.press(.pageUp)
-    #expect(model.helpScroll == 8)
+    #expect(model.helpScroll == 9)
     _ = model.press(.home, .up, .pageUp)
     #expect(model.helpScroll == 0 && model.showsHelp, "the scroll keys leave it open")
     // Any other key closes it (and is not typed); it opens again at its top.
@@ -341,7 +342,7 @@ struct ViewSnapshotTests {
     _ = model.press(.text("?"))
     #expect(model.showsHelp && model.helpScroll == 0)
     // A taller terminal: all of it, nothing to scroll.
-    model.resize(rows: 26, columns: 70)
+    model.resize(rows: 27, columns: 70)
     _ = model.press(.down)
     #expect(model.helpScroll == 0)
     #expect(!screen(model).contains("more below") && screen(model).contains("─ Keys ─"))

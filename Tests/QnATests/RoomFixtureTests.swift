@@ -30,7 +30,7 @@ struct RoomFixtureTests {
     driver.connect(
       extensions: StateDriver.roomExtensions + [
         ProtocolExtension.counts, ProtocolExtension.lifecycle, ProtocolExtension.announcements,
-        ProtocolExtension.queue, ProtocolExtension.labels,
+        ProtocolExtension.queue, ProtocolExtension.labels, ProtocolExtension.polls,
       ])
     // Extension sessionState: the reducer says a session was deleted; it keeps no flag.
     var deleted = false
@@ -91,6 +91,8 @@ struct RoomFixtureTests {
       "nextUp": ["ids": room.nextUp.ids.map(\.uuidString), "shown": room.nextUp.shown],
       "voted": voted, "questions": questions,
     ]
+    // Extension polls: only when there are polls.
+    if !room.polls.byID.isEmpty { view["polls"] = room.polls.ordered.map { pollView($0, room) } }
     // Extension sessions: only in a session's room.
     if let session = state.session {
       view["session"] = [
@@ -98,5 +100,30 @@ struct RoomFixtureTests {
       ]
     }
     return view
+  }
+
+  /// What a fixture compares of a poll.
+  static func pollView(_ poll: RoomPoll, _ room: Room) -> [String: Any] {
+    var shown: [String: Any] = [
+      "id": poll.id.uuidString, "n": poll.n, "kind": poll.kind, "prompt": poll.prompt,
+      "state": poll.state, "shown": poll.shown,
+    ]
+    if let options = poll.options { shown["options"] = options }
+    if let results = poll.results {
+      var counted: [String: Any] = ["answers": results.answers]
+      if let counts = results.counts { counted["counts"] = counts }
+      if let words = results.words {
+        counted["words"] = words.map { ["text": $0.text, "count": $0.count] as [String: Any] }
+      }
+      shown["results"] = counted
+    }
+    if let answer = room.polls.answer(to: poll.id) {
+      var value: [String: Any] = [:]
+      if let choices = answer.choices { value["choices"] = choices }
+      if let rating = answer.rating { value["rating"] = rating }
+      if let words = answer.words { value["words"] = words }
+      shown["answer"] = value
+    }
+    return shown
   }
 }

@@ -144,6 +144,7 @@ extension [QnAEffect] {
       case .notice: "notice"
       case .session: "session"
       case .announcement: "announcement"
+      case .poll: "poll"
       }
     }
   }

@@ -21,6 +21,17 @@ export const view = (room) => (room.known ? {
     if (q.mine) shown.mine = true;
     return shown;
   }),
+  // Extension polls: only when there are polls.
+  ...(room.polls.byId.size ? {
+    polls: room.polls.ordered.map((p) => {
+      const shown = { id: p.id, n: p.n, kind: p.kind, prompt: p.prompt, state: p.state, shown: p.shown };
+      if (p.options) shown.options = p.options;
+      if (p.results) shown.results = p.results;
+      const answer = room.polls.answers.get(p.id);
+      if (answer) shown.answer = answer;
+      return shown;
+    }),
+  } : {}),
   // Extension sessions: only in a session's room.
   ...(room.session ? { session: { ...room.session, deleted: room.deleted } } : {}),
 } : null);

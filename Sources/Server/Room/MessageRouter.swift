@@ -12,7 +12,9 @@ package struct MessageRouter: Sendable {
   package init(room: SessionRoom) { self.room = room }
 
   /// The extensions' messages a client may send: a malformed one is refused in words.
-  static let refusedTypes: Set<String> = ["join", "vote", "presenterAction", "resume"]
+  static let refusedTypes: Set<String> = [
+    "join", "vote", "presenterAction", "resume", "pollAnswer", "pollAction",
+  ]
 
   package func receive(_ bytes: [UInt8], from connection: SocketConnection) async {
     let message: WireMessage
@@ -50,6 +52,12 @@ package struct MessageRouter: Sendable {
     case .presenterAction(let action) where extensions:
       let response = await PresenterActions(room: room).respond(to: action, from: connection)
       room.send(.presenterActionResponse(response), to: connection)
+    case .pollAnswer(let answer) where extensions:
+      let response = await PollIntake(room: room).respond(to: answer, from: connection)
+      room.send(.pollAnswerResponse(response), to: connection)
+    case .pollAction(let action) where extensions:
+      let response = await PollIntake(room: room).respond(to: action, from: connection)
+      room.send(.pollActionResponse(response), to: connection)
     default:
       room.logger.warning("ignored from \(connection.id): \(message.type) is not for the server")
     }
@@ -67,7 +75,7 @@ extension SessionRoom {
       ProtocolExtension.room, ProtocolExtension.lifecycle, ProtocolExtension.sessions,
       ProtocolExtension.identity, ProtocolExtension.audience, ProtocolExtension.sessionState,
       ProtocolExtension.announcements, ProtocolExtension.queue, ProtocolExtension.labels,
-      ProtocolExtension.tickets,
+      ProtocolExtension.tickets, ProtocolExtension.polls,
     ]
     let compact = settings.compactRoom ? [ProtocolExtension.counts] : []
     let work = settings.identityWork != nil ? [ProtocolExtension.identityWork] : []

@@ -16,6 +16,45 @@ package enum RoomPages {
   /// `delta` as pages of one `from` and `to`: the questions under `pageBytes` each, then the
   /// removals, the highlight on the last page. One page when it fits, as before.
   package static func split(_ delta: RoomDelta, limit: Int = pageBytes) -> [RoomDelta] {
+    let polls = delta.polls ?? []
+    let results = delta.pollResults ?? []
+    guard !polls.isEmpty || !results.isEmpty || delta.removedPolls != nil else {
+      return splitQuestions(delta, limit: limit)
+    }
+    // Extension `polls`: a delta that fits is one page, as before; a larger one has its
+    // polls and their results on pages of their own after the questions', the removed polls
+    // on the last.
+    let codec = WireCodec()
+    if codec.encodedSize(of: delta) <= limit { return [delta] }
+    var rest = delta
+    rest.polls = nil
+    rest.pollResults = nil
+    rest.removedPolls = nil
+    var pages = splitQuestions(rest, limit: limit)
+    let pollPages = ranges(count: polls.count, limit: limit) { codec.encodedSize(of: polls[$0]) }
+      .filter { !$0.isEmpty }.map {
+        RoomDelta(from: delta.from, to: delta.to, polls: Array(polls[$0]))
+      }
+    let resultPages = ranges(count: results.count, limit: limit) {
+      codec.encodedSize(of: results[$0])
+    }.filter { !$0.isEmpty }.map {
+      RoomDelta(from: delta.from, to: delta.to, pollResults: Array(results[$0]))
+    }
+    // The room's values stay on the last page: the poll pages go before it.
+    let last = pages.removeLast()
+    pages += pollPages + resultPages
+    var end = last
+    end.removedPolls = delta.removedPolls
+    pages.append(end)
+    for index in pages.indices {
+      pages[index].part = index + 1
+      pages[index].parts = pages.count
+    }
+    return pages
+  }
+
+  /// `delta`'s questions, counts and removals in pages (no polls).
+  private static func splitQuestions(_ delta: RoomDelta, limit: Int) -> [RoomDelta] {
     // The last page carries the banner and the queue too: its questions make room for them.
     let limit =
       limit
@@ -57,18 +96,29 @@ package enum RoomPages {
     return banner + queue + names
   }
 
+  /// Where `polls` break into pages under `limit` bytes each (one empty page for none).
+  package static func ranges(_ polls: [RoomPoll], limit: Int) -> [Range<Int>] {
+    let codec = WireCodec()
+    return ranges(count: polls.count, limit: limit) { codec.encodedSize(of: polls[$0]) }
+  }
+
   package static func split(_ questions: [RoomQuestion], limit: Int) -> [[RoomQuestion]] {
     ranges(questions, limit: limit).map { Array(questions[$0]) }
   }
 
   /// Where `questions` break into pages under `limit` bytes each (one empty page for none).
   package static func ranges(_ questions: [RoomQuestion], limit: Int) -> [Range<Int>] {
+    let codec = WireCodec()
+    return ranges(count: questions.count, limit: limit) { codec.encodedSize(of: questions[$0]) }
+  }
+
+  /// Where `count` items of `size(index)` bytes break into pages under `limit` bytes each.
+  private static func ranges(count: Int, limit: Int, size itemSize: (Int) -> Int) -> [Range<Int>] {
     var pages: [Range<Int>] = []
     var start = 0
     var size = 0
-    let codec = WireCodec()
-    for (index, question) in questions.enumerated() {
-      let bytes = codec.encodedSize(of: question)
+    for index in 0..<count {
+      let bytes = itemSize(index)
       if size + bytes > limit, index > start {
         pages.append(start..<index)
         start = index
@@ -76,7 +126,7 @@ package enum RoomPages {
       }
       size += bytes
     }
-    pages.append(start..<questions.count)
+    pages.append(start..<count)
     return pages
   }
 }

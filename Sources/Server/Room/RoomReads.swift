@@ -9,10 +9,8 @@ package protocol RoomReads: Sendable {
   func roomEpoch() async throws(StoreError) -> UUID
   func currentSeq() async throws(StoreError) -> Int
   func view(of attendee: UUID, presenter: Bool) async throws(StoreError) -> AttendeeView
-  func snapshot(for attendee: UUID?, presenter: Bool) async throws(StoreError) -> (
-    seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
-    nextUp: NextUp?, labels: [String]
-  )
+  func snapshot(for attendee: UUID?, presenter: Bool) async throws(StoreError)
+    -> StoredRoomSnapshot
   func changes(after: Int, upTo: Int, presenter: Bool) async throws(StoreError) -> RoomChanges
 }
 

@@ -196,7 +196,7 @@ final class RoomWorker {
     let fresh = SharedSnapshot(
       seq: room.seq, epoch: epoch, questions: room.questions, highlighted: room.highlighted,
       announcement: room.announcement, nextUp: room.nextUp, labels: room.labels,
-      deflaters: deflaters, readAt: started, readCost: clock.now - started)
+      polls: room.polls, deflaters: deflaters, readAt: started, readCost: clock.now - started)
     shared[presenter] = fresh
     return fresh
   }

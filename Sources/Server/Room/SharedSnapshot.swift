@@ -19,6 +19,10 @@ package final class SharedSnapshot: Sendable {
   package let nextUp: NextUp?
   /// The session's labels (extension `labels`), on every page; `nil` when none.
   package let labels: [String]?
+  /// Extension `polls`: the session's polls as this audience sees them, nobody's answers.
+  package let polls: [RoomPoll]
+  /// `polls` in pages of their own after the questions', by index.
+  package let pollPages: [Range<Int>]
   /// `questions` in pages under `pageLimit`, by index.
   package let pages: [Range<Int>]
   /// Bytes of questions per page: `RoomPages.pageBytes`, less what the banner and the queue
@@ -40,7 +44,7 @@ package final class SharedSnapshot: Sendable {
   package init(
     seq: Int, epoch: UUID, questions: [RoomQuestion], highlighted: UUID?,
     announcement: Announcement? = nil, nextUp: NextUp? = nil, labels: [String] = [],
-    deflaters: CompressorPool? = nil, readAt: Duration = .zero,
+    polls: [RoomPoll] = [], deflaters: CompressorPool? = nil, readAt: Duration = .zero,
     readCost: Duration = .zero
   ) {
     reusableFor = readCost < .milliseconds(10) ? .zero : min(.seconds(1), readCost * 20)
@@ -58,6 +62,12 @@ package final class SharedSnapshot: Sendable {
       RoomPages.pageBytes
       - RoomPages.extraBytes(announcement: announcement, nextUp: nextUp, labels: self.labels)
     pages = RoomPages.ranges(questions, limit: pageLimit)
+    self.polls = polls.map { poll in
+      var shared = poll
+      shared.mine = nil
+      return shared
+    }
+    pollPages = RoomPages.ranges(self.polls, limit: pageLimit).filter { !$0.isEmpty }
     numbers = Dictionary(questions.compactMap { q in q.n.map { (q.id, $0) } }) { first, _ in first }
   }
 
@@ -67,9 +77,10 @@ package final class SharedSnapshot: Sendable {
     compact.withLock { cached in
       if let cached { return cached }
       let codec = WireCodec()
-      let made = pages.enumerated().map { index, range in
+      let parts = pages.count + pollPages.count
+      var made = pages.enumerated().map { index, range in
         let page = RoomSnapshot(
-          seq: seq, part: index + 1, parts: pages.count,
+          seq: seq, part: index + 1, parts: parts,
           questions: questions[range].map { question in
             var shown = question
             shown.mine = nil
@@ -79,9 +90,32 @@ package final class SharedSnapshot: Sendable {
           labels: labels)
         return OutgoingMessage(codec.encode(.room(page)), deflaters: deflaters)
       }
+      for (index, range) in pollPages.enumerated() {
+        made.append(
+          OutgoingMessage(
+            codec.encode(.room(pollPage(range, part: pages.count + index + 1, of: parts))),
+            deflaters: deflaters))
+      }
       cached = made
       return made
     }
+  }
+
+  /// A page of polls only (extension `polls`): no questions, the room's values as on every
+  /// page.
+  package func pollPage(
+    _ range: Range<Int>, part: Int, of parts: Int, answers: [UUID: PollValue] = [:]
+  )
+    -> RoomSnapshot
+  {
+    RoomSnapshot(
+      seq: seq, part: part, parts: parts, questions: [], highlighted: highlighted, epoch: epoch,
+      announcement: announcement, nextUp: nextUp, labels: labels,
+      polls: polls[range].map { poll in
+        var shown = poll
+        shown.mine = answers[poll.id]
+        return shown
+      })
   }
 
   /// Extension `counts`: what of the room is this attendee's, after the shared pages.
@@ -101,6 +135,19 @@ package final class SharedSnapshot: Sendable {
           voted: Array(voted[start..<min(voted.count, start + Self.votedPerPage)])))
     }
     if parts.isEmpty { parts = [RoomOwn(seq: seq, questions: [], voted: [])] }
+    // Its answers, by poll number (a few hundred bytes at most per poll: one page).
+    let pollNumbers = Dictionary(polls.map { ($0.id, $0.n) }) { first, _ in first }
+    let answers = view.answers.compactMap { id, value in
+      pollNumbers[id].map { PollMine(n: $0, value: value) }
+    }.sorted { $0.n < $1.n }
+    for start in stride(from: 0, to: answers.count, by: Self.answersPerPage) {
+      let page = Array(answers[start..<min(answers.count, start + Self.answersPerPage)])
+      if start == 0, parts.count == 1, parts[0].questions.isEmpty, parts[0].voted.isEmpty {
+        parts[0].polls = page
+      } else {
+        parts.append(RoomOwn(seq: seq, questions: [], voted: [], polls: page))
+      }
+    }
     for index in parts.indices {
       parts[index].part = index + 1
       parts[index].parts = parts.count
@@ -110,6 +157,9 @@ package final class SharedSnapshot: Sendable {
 
   /// Numbers per `roomOwn` page: at most 8 digits and a comma each, under 12 KB.
   package static let votedPerPage = 1200
+  /// Poll answers per `roomOwn` page: a word cloud's answer is at most 3 entries of 96
+  /// bytes, about 330 bytes with its number: under 12 KB.
+  package static let answersPerPage = 30
 }
 
 /// One socket's snapshot, a page at a time as it asks for them: the shared room with its
@@ -128,14 +178,23 @@ package struct SnapshotPages {
     voted = view.voted
     ownIDs = Set(view.own.map(\.id))
     ownPages = RoomPages.split(view.own, limit: snapshot.pageLimit).filter { !$0.isEmpty }
+    answers = view.answers
   }
 
-  package var count: Int { snapshot.pages.count + ownPages.count }
+  private let answers: [UUID: PollValue]
+
+  package var count: Int { snapshot.pages.count + ownPages.count + snapshot.pollPages.count }
 
   /// The next page, encoded; `nil` after the last.
   package mutating func next() -> ByteBuffer? {
     guard index < count else { return nil }
     defer { index += 1 }
+    let pollIndex = index - snapshot.pages.count - ownPages.count
+    if pollIndex >= 0 {
+      let page = snapshot.pollPage(
+        snapshot.pollPages[pollIndex], part: index + 1, of: count, answers: answers)
+      return ByteBuffer(bytes: codec.encode(.room(page)))
+    }
     let questions: [RoomQuestion]
     if index < snapshot.pages.count {
       questions = snapshot.questions[snapshot.pages[index]].compactMap { shared in

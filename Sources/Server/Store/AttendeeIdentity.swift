@@ -22,10 +22,13 @@ public enum AttendeeClaim: Sendable, Equatable {
 public struct AttendeeView: Sendable, Equatable {
   public var own: [RoomQuestion]
   public var voted: Set<UUID>
+  /// Extension `polls`: its answers, by poll.
+  public var answers: [UUID: PollValue]
 
-  public init(own: [RoomQuestion] = [], voted: Set<UUID> = []) {
+  public init(own: [RoomQuestion] = [], voted: Set<UUID> = [], answers: [UUID: PollValue] = [:]) {
     self.own = own
     self.voted = voted
+    self.answers = answers
   }
 
   /// Nobody's: the room as anyone sees it.

@@ -99,10 +99,7 @@ extension QuestionStore {
   /// The whole room for one attendee (`nil`: as anyone sees it, nobody's questions mine) as of
   /// the log's last sequence number (`StoreRules.room`), and the question being answered.
   public func snapshot(for attendee: UUID?, presenter: Bool = false) async throws(StoreError)
-    -> (
-      seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
-      nextUp: NextUp?, labels: [String]
-    )
+    -> StoredRoomSnapshot
   {
     try await timed {
       try await driver.fetch(.snapshot(for: attendee, presenter: presenter, session: session))

@@ -14,6 +14,31 @@ public struct RoomChanges: Sendable, Equatable {
     self.countsOnly = countsOnly
   }
 
+  /// Extension `polls`: the polls the log named that the audience sees (`found`), whole, but
+  /// those whose only change was their results (`resultsOnly`), which go as results alone,
+  /// by number; those it does not see (deleted, or drafts to attendees) as removed.
+  package mutating func addPolls(_ found: [RoomPoll], named ids: [String], resultsOnly: Set<String>)
+  {
+    var whole: [RoomPoll] = []
+    var results: [PollResults] = []
+    for poll in found {
+      if resultsOnly.contains(poll.id.uuidString) {
+        // Results the audience may not see move nothing it sees.
+        guard var counts = poll.results else { continue }
+        counts.n = poll.n
+        results.append(counts)
+      } else {
+        whole.append(poll)
+      }
+    }
+    let seen = Set(found.map(\.id.uuidString))
+    delta.polls = whole.nilIfEmpty
+    delta.pollResults = results.nilIfEmpty
+    delta.removedPolls =
+      ids.filter { !seen.contains($0) }.compactMap(UUID.init(uuidString:))
+      .nilIfEmpty
+  }
+
   /// Today's format, byte for byte: whole questions, no numbers.
   public var full: RoomDelta {
     var full = delta

@@ -30,9 +30,9 @@ package enum RoomReadSQL {
 }
 
 /// The room as one attendee (or presenter) sees it, as of its log's sequence number `seq`.
-package typealias StoredRoomSnapshot = (
+public typealias StoredRoomSnapshot = (
   seq: Int, questions: [RoomQuestion], highlighted: UUID?, announcement: Announcement?,
-  nextUp: NextUp?, labels: [String]
+  nextUp: NextUp?, labels: [String], polls: [RoomPoll]
 )
 
 extension TransactionFlow where Output == StoredRoomSnapshot {
@@ -47,15 +47,26 @@ extension TransactionFlow where Output == StoredRoomSnapshot {
             .rows(QuestionSQL.all, [.integer(session)]) { rows in
               let records = rows.compactMap(QuestionSQL.record)
               return TransactionFlow<RoomState>.roomState(session: session).then { state in
-                let nextUp = state.nextUp(presenter: presenter)
-                return .done(
-                  (
-                    seq,
-                    StoreRules.room(
-                      records, for: attendee, voted: voted, names: names, presenter: presenter),
-                    state.highlighted, state.announcement,
-                    nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp, state.labels
-                  ))
+                TransactionFlow<[RoomPoll]>.polls(session: session, presenter: presenter).then {
+                  polls in
+                  TransactionFlow<[UUID: PollValue]>.answers(of: attendee).then { answers in
+                    let nextUp = state.nextUp(presenter: presenter)
+                    return .done(
+                      (
+                        seq,
+                        StoreRules.room(
+                          records, for: attendee, voted: voted, names: names,
+                          presenter: presenter),
+                        state.highlighted, state.announcement,
+                        nextUp.ids.isEmpty && !nextUp.shown ? nil : nextUp, state.labels,
+                        polls.map { poll in
+                          var poll = poll
+                          poll.mine = answers[poll.id]
+                          return poll
+                        }
+                      ))
+                  }
+                }
               }
             }
           }
@@ -72,7 +83,9 @@ extension TransactionFlow where Output == RoomChanges {
   {
     .rows(RoomReadSQL.log, [.integer(session), .integer(Int64(after)), .integer(Int64(upTo))]) {
       log in
-      let changed = StoreRules.changed(in: log.map { ($0.text(0), $0.text(1) ?? "") })
+      let rows = log.map { ($0.text(0), $0.text(1) ?? "") }
+      let changed = StoreRules.changed(in: rows)
+      let polls = StoreRules.changedPolls(in: rows)
       return .rowsInBatches(
         changed.ids.map { [.integer(session), .text($0)] }, QuestionSQL.byIDs(rows:)
       ) { rows in
@@ -83,14 +96,20 @@ extension TransactionFlow where Output == RoomChanges {
           session: session, of: presenter ? records : []
         ).then { names in
           TransactionFlow<RoomState>.roomState(session: session, if: roomValues).then { state in
-            .done(
-              StoreRules.delta(
+            TransactionFlow<[RoomPoll]>.polls(
+              session: session, ids: polls.ids, presenter: presenter
+            )
+            .then { found in
+              var changes = StoreRules.delta(
                 after: after, upTo: upTo, named: changed.ids, countsOnly: changed.countsOnly,
                 rows: records, names: names,
                 highlight: changed.highlight ? HighlightChange(id: state.highlighted) : nil,
                 announcement: changed.announcement ? (state.announcement ?? Announcement()) : nil,
                 nextUp: changed.queue ? state.nextUp(presenter: presenter) : nil,
-                labels: changed.labels ? state.labels : nil, presenter: presenter))
+                labels: changed.labels ? state.labels : nil, presenter: presenter)
+              changes.addPolls(found, named: polls.ids, resultsOnly: polls.resultsOnly)
+              return .done(changes)
+            }
           }
         }
       }
@@ -107,11 +126,13 @@ extension TransactionFlow where Output == AttendeeView {
         return TransactionFlow<[UUID: String]>.names(
           session: session, of: presenter ? records : []
         ).then { names in
-          .done(
-            AttendeeView(
-              own: StoreRules.room(
-                records, for: attendee, voted: voted, names: names, presenter: presenter),
-              voted: Set(voted.compactMap(UUID.init(uuidString:)))))
+          TransactionFlow<[UUID: PollValue]>.answers(of: attendee).then { answers in
+            .done(
+              AttendeeView(
+                own: StoreRules.room(
+                  records, for: attendee, voted: voted, names: names, presenter: presenter),
+                voted: Set(voted.compactMap(UUID.init(uuidString:))), answers: answers))
+          }
         }
       }
     }

@@ -5,10 +5,13 @@ package struct StoreCommits: Sendable {
   /// `nil`: each vote in a transaction of its own, as before votes were batched (a
   /// benchmark's baseline, `StoreOptions.votesOneByOne`).
   package let votes: GroupCommit<VoteRequest, QuestionStore.VoteOutcome?>?
+  /// Extension `polls`: attendees' answers.
+  package let pollAnswers: GroupCommit<PollAnswerRequest, PollAnswerOutcome?>
 
   package init(driver: any StoreDriver, votesOneByOne: Bool = false) {
     claims = .claims(on: driver)
     votes = votesOneByOne ? nil : .votes(on: driver)
+    pollAnswers = .pollAnswers(on: driver)
   }
 }
 

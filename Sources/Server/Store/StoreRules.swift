@@ -238,12 +238,35 @@ package enum StoreRules {
         queue = true
       } else if row.kind == RoomChange.labels.rawValue {
         labels = true
+      } else if row.kind == RoomChange.poll.rawValue || row.kind == RoomChange.pollResults.rawValue
+      {
+        continue
       } else if let id = row.question {
         if seen.insert(id).inserted { changed.append(id) }
         if row.kind != RoomChange.votes.rawValue { other.insert(id) }
       }
     }
     return (changed, seen.subtracting(other), highlight, announcement, queue, labels)
+  }
+
+  /// The polls a log's rows name, in order, each once, and those whose every row is a change
+  /// of results (their answers came).
+  package static func changedPolls(in rows: [(question: String?, kind: String)]) -> (
+    ids: [String], resultsOnly: Set<String>
+  ) {
+    var ids: [String] = []
+    var seen: Set<String> = []
+    var whole: Set<String> = []
+    for row in rows {
+      guard let id = row.question else { continue }
+      if row.kind == RoomChange.poll.rawValue {
+        whole.insert(id)
+      } else if row.kind != RoomChange.pollResults.rawValue {
+        continue
+      }
+      if seen.insert(id).inserted { ids.append(id) }
+    }
+    return (ids, seen.subtracting(whole))
   }
 
   /// The delta for what changed after `after` up to `upTo`, from the rows of the questions
@@ -312,4 +335,9 @@ package enum RoomChange: String, Sendable {
   case labels
   /// A presenter's mark on a question (a star, a label): news for rooms, not for its asker.
   case marked
+  /// A poll was made, changed, opened, closed, shown, hidden, reset or deleted (extension
+  /// `polls`); its id is the log row's `question`.
+  case poll
+  /// A poll's results moved: its answers came or changed.
+  case pollResults
 }

@@ -154,6 +154,8 @@ package enum PostgresSchema {
     ),
     // Personal tickets, for sessions that admit new attendees only by one.
     ("v11: tickets", [TicketSQL.create]),
+    // Polls, their answers and their counts.
+    ("v12: polls", PollSQL.create),
   ]
 
   /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from

@@ -161,6 +161,10 @@ package final class SQLiteDriver: StoreDriver {
     migrator.registerMigration("v10: presence", migrate: Self.addPresence)
     // Personal tickets, for sessions that admit new attendees only by one.
     migrator.registerMigration("v11: tickets") { db in try db.execute(sql: TicketSQL.create) }
+    // Polls, their answers and their counts.
+    migrator.registerMigration("v12: polls") { db in
+      for statement in PollSQL.create { try db.execute(sql: statement) }
+    }
     return migrator
   }
 

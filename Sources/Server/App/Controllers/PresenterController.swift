@@ -33,6 +33,7 @@ struct PresenterController: Sendable {
     RoomActionController(scope: scope).addRoutes(to: router)
     FilterController(scope: scope).addRoutes(to: router)
     LabelController(scope: scope).addRoutes(to: router)
+    PollController(scope: scope).addRoutes(to: router)
     router.get("/api/export", use: export)
   }
 

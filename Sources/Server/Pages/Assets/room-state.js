@@ -6,6 +6,7 @@
 // Tests/Fixtures/room holds conversations with the room expected after each message.
 
 import { applyCounts } from './common.js';
+import { RoomPolls } from './room-polls.js';
 
 /** What a server's message is cut to, as the terminal's reducer cuts it (QnA's NextUp,
  * SessionLabels and Announcement): ids of the queue, labels and their characters, and the
@@ -51,6 +52,8 @@ export class RoomState {
     this.session = null;
     /** The presenter deleted it (extension `sessionState`). */
     this.deleted = false;
+    /** The session's polls and this attendee's answers (extension `polls`). */
+    this.polls = new RoomPolls();
   }
 
   /** The session a handshake names (absent: the default room, which has none). */
@@ -90,12 +93,15 @@ export class RoomState {
     if (!Number.isInteger(m.seq) || !Number.isInteger(parts) || !Number.isInteger(part)
       || part < 1 || part > parts || parts > PARTS_LIMIT) return false;
     if (!this.pages || this.pages.seq !== m.seq || this.pages.parts !== parts) {
-      this.pages = { seq: m.seq, parts, got: new Map() };
+      this.pages = { seq: m.seq, parts, got: new Map(), polls: new Map() };
     }
     this.pages.got.set(part, questionsOf(m.questions));
+    if (Array.isArray(m.polls)) this.pages.polls.set(part, m.polls);
     if (this.pages.got.size < parts) return false;
     // Made apart and put in place at once: nothing in a page can leave half a room.
     const before = this.questions;
+    const pagesOfPolls = this.pages.polls;
+    this.polls.replace([...pagesOfPolls.keys()].sort((a, b) => a - b).flatMap((k) => pagesOfPolls.get(k)));
     const questions = new Map(), numbers = new Map(), voted = new Set();
     for (const index of [...this.pages.got.keys()].sort((a, b) => a - b)) {
       for (const q of this.pages.got.get(index)) {
@@ -122,6 +128,7 @@ export class RoomState {
       const id = this.numbers.get(n);
       if (id) this.voted.add(id);
     }
+    this.polls.own(m.polls);
     return true;
   }
 
@@ -162,6 +169,7 @@ export class RoomState {
     if (m.nextUp) this.nextUp = nextUpOf(m.nextUp);
     const labels = labelsOf(m.labels);
     if (labels) this.labels = labels;
+    this.polls.delta(m);
     if ((m.part ?? 1) === (m.parts ?? 1)) this.seq = m.to;
     return 'applied';
   }

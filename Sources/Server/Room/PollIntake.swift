@@ -1,0 +1,125 @@
+import Foundation
+import QnA
+import QnAStore
+
+/// Extension `polls`: takes in attendees' answers, one per poll per identity, within the
+/// voter's budget (an answer spends what a vote does), and presenters' actions on polls.
+package struct PollIntake: Sendable {
+  package let room: SessionRoom
+
+  package init(room: SessionRoom) { self.room = room }
+
+  /// A word cloud answer the session's word filter (or a silencing) would hold back: a word
+  /// cloud has no review, so it is refused.
+  package static let filtered =
+    "This session does not take that answer: it has words the organisers filter out."
+
+  package func respond(to answer: PollAnswer, from connection: SocketConnection) async
+    -> PollAnswerResponse
+  {
+    func refuse(_ message: String, retryAfter: Duration? = nil) -> PollAnswerResponse {
+      PollAnswerResponse(
+        poll: answer.poll, token: answer.token, success: false, message: message,
+        retryAfter: retryAfter.map(RoomReplies.seconds))
+    }
+    guard answer.id == connection.id else {
+      return refuse("The id in pollAnswer is not this connection's id.")
+    }
+    guard !connection.isScreen else { return refuse("A screen does not answer polls.") }
+    guard let attendee = connection.attendee else {
+      return refuse("Join the room before answering.", retryAfter: RoomReplies.storageRetry)
+    }
+    // Bounded before anything reads it: no poll has more options or entries than these.
+    guard (answer.value.choices?.count ?? 0) <= PollRules.maxOptions,
+      (answer.value.words?.count ?? 0) <= PollRules.maxWords
+    else { return refuse("That answer has more parts than any poll takes.") }
+    if let words = answer.value.words {
+      do throws(StoreError) {
+        let screened = try await room.wordFilters.screen(
+          words.joined(separator: "\n"), asker: attendee)
+        if !screened.matches.isEmpty { return refuse(Self.filtered) }
+      } catch {
+        room.logger.error("could not read the word filter: \(error)")
+        return refuse(RoomReplies.failedVote, retryAfter: RoomReplies.storageRetry)
+      }
+    }
+    let now = room.environment.uptime()
+    if let wait = room.people.takeVote(connection, attendee: attendee, now: now) {
+      return refuse(RoomReplies.rateLimited, retryAfter: wait)
+    }
+    let outcome: PollAnswerOutcome?
+    do {
+      outcome = try await room.store.answer(
+        poll: answer.poll, attendee: attendee, value: answer.value, token: answer.token,
+        at: room.environment.now())
+    } catch {
+      room.logger.error("could not store a poll answer: \(error)")
+      room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
+      return refuse(Self.failedAnswer, retryAfter: RoomReplies.storageRetry)
+    }
+    guard let outcome else { return refuse(RoomActionFlow.noSuchPoll) }
+    return PollAnswerResponse(
+      poll: answer.poll, token: answer.token, success: outcome.refusal == nil,
+      value: outcome.value, seq: outcome.seq, message: outcome.refusal)
+  }
+
+  /// An answer the store failed to write: the client sends it again.
+  package static let failedAnswer = "Something went wrong counting the answer."
+
+  /// A presenter's action on a poll, from a socket.
+  package func respond(to action: PollAction, from connection: SocketConnection) async
+    -> PollActionResponse
+  {
+    func refuse(_ message: String, retryAfter: Duration? = nil) -> PollActionResponse {
+      PollActionResponse(
+        token: action.token, poll: action.poll, success: false, message: message,
+        retryAfter: retryAfter.map(RoomReplies.seconds))
+    }
+    guard connection.isPresenter else {
+      room.logger.warning("refused a poll action from attendee \(connection.id)")
+      return refuse("Only a presenter's connection may act on polls.")
+    }
+    guard action.id == connection.id else {
+      return refuse("The id in pollAction is not this connection's id.")
+    }
+    guard let kind = action.kind else { return refuse("There is no such poll action.") }
+    do throws(PollActionError) {
+      try await perform(kind, on: action.poll, spec: action.spec, token: action.token)
+      return PollActionResponse(token: action.token, poll: action.poll, success: true)
+    } catch {
+      return refuse(error.message, retryAfter: error.retryAfter)
+    }
+  }
+
+  /// `kind` on `poll`, from a socket or the API: the spec checked, then stored exactly once
+  /// per token; a change reaches the room at once.
+  package func perform(_ kind: PollActionKind, on poll: UUID, spec: PollSpec?, token: UUID)
+    async throws(PollActionError)
+  {
+    if kind == .create || kind == .update {
+      guard let spec else { throw PollActionError("A \(kind.rawValue) gives the poll's spec.") }
+      if let problem = PollRules.problem(with: spec) { throw PollActionError(problem) }
+    }
+    let outcome: QuestionStore.RoomActionOutcome
+    do {
+      outcome = try await room.store.pollAction(
+        kind, poll: poll, spec: spec, token: token, at: room.environment.now())
+    } catch {
+      room.logger.error("could not store a poll action: \(error)")
+      throw PollActionError(RoomReplies.failedSave, retryAfter: RoomReplies.storageRetry)
+    }
+    if let refusal = outcome.refusal { throw PollActionError(refusal) }
+    if outcome.changed { room.logger.info("poll \(kind.rawValue) \(poll)") }
+  }
+}
+
+/// Why a poll action was refused, in words, and when it may be tried again (a failed write).
+package struct PollActionError: Error, Sendable {
+  package var message: String
+  package var retryAfter: Duration?
+
+  package init(_ message: String, retryAfter: Duration? = nil) {
+    self.message = message
+    self.retryAfter = retryAfter
+  }
+}

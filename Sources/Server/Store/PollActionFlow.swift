@@ -1,0 +1,83 @@
+import Foundation
+import QnA
+
+extension RoomActionFlow {
+  /// A presenter's action on a poll, as a room action: run under its token (exactly once),
+  /// on the session's lock, its change a row in the room's log (`RoomChange.poll`). `spec`
+  /// is checked already (`PollRules.problem`).
+  package static func poll(
+    _ kind: PollActionKind, id: UUID, spec: PollSpec?, at time: Date, session: Int64
+  ) -> RoomActionFlow {
+    let key = SQLValue.text(id.uuidString)
+    return .transaction(
+      .rows(PollSQL.byID, [key]) { rows in
+        let found = rows.first.flatMap(PollRecord.init)
+        if let found, found.session != session {
+          return .done(.refused("That poll id is another session's."))
+        }
+        guard kind == .create || found != nil else { return .done(.refused(Self.noSuchPoll)) }
+        return .rows(PollSQL.tally, [.integer(session)]) { tally in
+          let polls = tally.first?.int(0) ?? 0
+          let open = tally.first?.int(1) ?? 0
+          let highest = tally.first?.int(2) ?? 0
+          return .done(
+            decide(
+              kind, id: id, key: key, found: found, spec: spec, polls: polls, open: open,
+              highest: highest, at: time, session: session))
+        }
+      })
+  }
+
+  package static let noSuchPoll = "There is no such poll."
+
+  private static func decide(
+    _ kind: PollActionKind, id: UUID, key: SQLValue, found: PollRecord?, spec: PollSpec?,
+    polls: Int, open: Int, highest: Int, at time: Date, session: Int64
+  ) -> RoomActionFlow {
+    let logged = RoomWrite.log(id, .poll)
+    let now = time.timeIntervalSinceReferenceDate
+    switch kind {
+    case .create:
+      guard found == nil else { return .unchanged }
+      guard let spec else { return .refused("A new poll needs its spec.") }
+      guard polls < PollRules.maxPolls else {
+        return .refused("A session has at most \(PollRules.maxPolls) polls: delete one first.")
+      }
+      return .write([
+        .run(
+          PollSQL.insert,
+          [key, .integer(session), SQLValue(highest + 1), .text(PollCodec.text(spec)), .real(now)]),
+        logged,
+      ])
+    case .update:
+      guard let spec else { return .refused("An update gives the poll's new spec.") }
+      guard found?.state == .draft else {
+        return .refused("Only a poll not yet opened can change: reset it, or make another.")
+      }
+      guard found?.spec != spec else { return .unchanged }
+      return .write([.run(PollSQL.update, [key, .text(PollCodec.text(spec))]), logged])
+    case .open:
+      guard let found, found.state != .open else { return .unchanged }
+      guard open < PollRules.maxOpen else {
+        return .refused("At most \(PollRules.maxOpen) polls are open at once: close one first.")
+      }
+      let closesAt = found.spec.timeLimit.map { SQLValue.real(now + Double($0)) } ?? .null
+      return .write([.run(PollSQL.open, [key, .real(now), closesAt]), logged])
+    case .close:
+      guard let found, found.state == .open else {
+        return found?.state == .closed ? .unchanged : .refused("That poll is not open.")
+      }
+      return .write([.run(PollSQL.close, [key]), logged])
+    case .show, .hide:
+      guard found?.shown != (kind == .show) else { return .unchanged }
+      return .write([.run(PollSQL.show, [key, .integer(kind == .show ? 1 : 0)]), logged])
+    case .reset:
+      return .write([.run(PollSQL.deleteAnswers, [key]), .run(PollSQL.deleteCounts, [key]), logged])
+    case .delete:
+      return .write([
+        .run(PollSQL.deleteAnswers, [key]), .run(PollSQL.deleteCounts, [key]),
+        .run(PollSQL.delete, [key]), logged,
+      ])
+    }
+  }
+}

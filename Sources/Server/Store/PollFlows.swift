@@ -1,0 +1,134 @@
+import Foundation
+import QnA
+
+extension TransactionFlow where Output == [PollAnswerOutcome?] {
+  /// A batch of answers in one transaction on the session's lock, each decided in order
+  /// (`PollTally`): the polls and the attendees' answers read in a few statements, the
+  /// answers and the counts' moves written in a few more, one log row per poll whose counts
+  /// moved. `nil` for an answer to no poll of this session.
+  package static func pollAnswers(_ requests: [PollAnswerRequest], session: Int64)
+    -> TransactionFlow
+  {
+    let polls = Set(requests.map(\.poll.uuidString)).sorted()
+    return .rowsInBatches(polls.map { [.integer(session), .text($0)] }, PollSQL.byIDs(rows:)) {
+      rows in
+      let records = rows.compactMap(PollRecord.init)
+      let known = Set(records.map(\.id))
+      let keys = Set(
+        requests.map { PollAnswerKey(poll: $0.poll.uuidString, attendee: $0.attendee.uuidString) }
+          .filter { known.contains($0.poll) }
+      ).sorted()
+      return .rowsInBatches(
+        keys.map { [.text($0.poll), .text($0.attendee)] }, PollSQL.answers(rows:)
+      ) { answerRows in
+        var stored: [PollAnswerKey: (value: PollValue, token: String)] = [:]
+        for row in answerRows {
+          guard let poll = row.text(0), let attendee = row.text(1),
+            let value = row.text(2).flatMap(PollCodec.value), let token = row.text(3)
+          else { continue }
+          stored[PollAnswerKey(poll: poll, attendee: attendee)] = (value, token)
+        }
+        var tally = PollTally(polls: records, answers: stored)
+        let steps = requests.map { tally.apply($0) }
+        let changed = tally.changedPolls
+        let written = TransactionFlow<Int>.runInChunks(
+          tally.changedAnswers, PollSQL.putAnswers(rows:),
+          then: .runInChunks(
+            tally.countMoves, PollSQL.addCounts(rows:),
+            then: .runInChunks(
+              changed.map {
+                [.integer(session), .text($0), .text(RoomChange.pollResults.rawValue)]
+              },
+              PollSQL.logs(rows:),
+              then: changed.isEmpty
+                ? .currentSeq(session: session)
+                : .tell(
+                  session: session, question: nil, .pollResults,
+                  then: .currentSeq(session: session)))))
+        return written.then { seq in
+          .done(
+            steps.map {
+              $0.map { PollAnswerOutcome(value: $0.value, seq: seq, refusal: $0.refusal) }
+            })
+        }
+      }
+    }
+  }
+}
+
+/// The session's polls as an audience sees them, with their results.
+extension TransactionFlow where Output == [RoomPoll] {
+  /// Every poll of the session (`ids`: only these), in order.
+  package static func polls(session: Int64, ids: [String]? = nil, presenter: Bool)
+    -> TransactionFlow
+  {
+    let read: @Sendable ([SQLRow]) -> TransactionFlow = { rows in
+      let records = rows.compactMap(PollRecord.init).sorted { $0.n < $1.n }
+      return TransactionFlow<[String: PollResults]>.results(of: records).then { results in
+        .done(records.compactMap { $0.roomPoll(results: results[$0.id], presenter: presenter) })
+      }
+    }
+    guard let ids else { return .rows(PollSQL.all, [.integer(session)], then: read) }
+    guard !ids.isEmpty else { return .done([]) }
+    return .rowsInBatches(
+      ids.map { [.integer(session), .text($0)] }, PollSQL.byIDs(rows:), then: read)
+  }
+}
+
+extension TransactionFlow where Output == [String: PollResults] {
+  /// The results of `polls`, by id: a choice poll's or a rating's every count in one read
+  /// for all of them, a word cloud's top words from its index, two reads each.
+  package static func results(of polls: [PollRecord], numbered: Bool = false) -> TransactionFlow {
+    let counted = polls.filter { $0.spec.kind != .words }
+    let clouds = polls.filter { $0.spec.kind == .words }
+    return .rowsInBatches(counted.map { [.text($0.id)] }, PollSQL.counts(rows:)) { rows in
+      var counts: [String: [String: Int]] = [:]
+      for row in rows {
+        if let poll = row.text(0), let key = row.text(1), let count = row.int(2) {
+          counts[poll, default: [:]][key] = count
+        }
+      }
+      var results: [String: PollResults] = [:]
+      for poll in counted {
+        results[poll.id] = PollRules.results(
+          counts[poll.id] ?? [:], for: poll.spec, n: numbered ? poll.n : nil)
+      }
+      return words(of: clouds[...], into: results, numbered: numbered)
+    }
+  }
+
+  private static func words(
+    of clouds: ArraySlice<PollRecord>, into results: [String: PollResults], numbered: Bool
+  ) -> TransactionFlow {
+    guard let poll = clouds.first else { return .done(results) }
+    return .rows(PollSQL.topWords, [.text(poll.id), SQLValue(PollRules.topWords)]) { top in
+      .rows(PollSQL.answerCount, [.text(poll.id)]) { answered in
+        var counts: [String: Int] = [PollRules.answersKey: answered.first?.int(0) ?? 0]
+        for row in top {
+          if let word = row.text(0), let count = row.int(1) { counts[word] = count }
+        }
+        var results = results
+        results[poll.id] = PollRules.results(counts, for: poll.spec, n: numbered ? poll.n : nil)
+        return words(of: clouds.dropFirst(), into: results, numbered: numbered)
+      }
+    }
+  }
+}
+
+extension TransactionFlow where Output == [UUID: PollValue] {
+  /// An attendee's answers, by poll.
+  package static func answers(of attendee: UUID?) -> TransactionFlow {
+    guard let attendee else { return .done([:]) }
+    return .rows(PollSQL.answersOf, [.text(attendee.uuidString)]) { rows in
+      var answers: [UUID: PollValue] = [:]
+      for row in rows {
+        if let poll = row.text(0).flatMap(UUID.init(uuidString:)),
+          let value = row.text(1).flatMap(PollCodec.value)
+        {
+          answers[poll] = value
+        }
+      }
+      return .done(answers)
+    }
+  }
+}

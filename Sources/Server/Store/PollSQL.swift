@@ -1,0 +1,169 @@
+import Foundation
+import QnA
+
+/// Extension `polls`' tables and statements, written once for both databases: a poll's row
+/// (its spec as JSON), one answer per attendee per poll, and the counts kept as counts
+/// (`PollRules.weights`), changed by difference as answers come and change.
+package enum PollSQL {
+  /// Migration v12. SQLite reads the type names by affinity (INTEGER, TEXT, REAL).
+  package static let create = [
+    """
+    CREATE TABLE poll (
+      id text PRIMARY KEY, session bigint NOT NULL, n integer NOT NULL, spec text NOT NULL,
+      state text NOT NULL, shown integer NOT NULL DEFAULT 0,
+      createdAt double precision NOT NULL, openedAt double precision,
+      closesAt double precision)
+    """,
+    "CREATE UNIQUE INDEX poll_number ON poll (session, n)",
+    """
+    CREATE TABLE pollAnswer (
+      poll text NOT NULL, attendee text NOT NULL, value text NOT NULL, token text NOT NULL,
+      at double precision NOT NULL, PRIMARY KEY (poll, attendee))
+    """,
+    "CREATE INDEX pollAnswer_attendee ON pollAnswer (attendee)",
+    """
+    CREATE TABLE pollCount (
+      poll text NOT NULL, key text NOT NULL, count bigint NOT NULL, PRIMARY KEY (poll, key))
+    """,
+    // A word cloud's top words, read in order from the index however many words it has.
+    "CREATE INDEX pollCount_top ON pollCount (poll, count DESC, key)",
+  ]
+
+  static let columns = "id, n, spec, state, shown, closesAt, session"
+  /// $1 session: its polls, in order.
+  static let all = PortableSQL("SELECT \(columns) FROM poll WHERE session = $1 ORDER BY n")
+  /// $1 id.
+  static let byID = PortableSQL("SELECT \(columns) FROM poll WHERE id = $1")
+  /// Rows of (session, id).
+  static func byIDs(rows: Int) -> PortableSQL {
+    .keyed("SELECT \(columns) FROM poll WHERE", by: ["session", "id"], rows: rows)
+  }
+  /// $1 session: how many polls, how many open, the highest number.
+  static let tally: PortableSQL = """
+    SELECT COUNT(*), COALESCE(SUM(CASE WHEN state = 'open' THEN 1 ELSE 0 END), 0),
+    COALESCE(MAX(n), 0) FROM poll WHERE session = $1
+    """
+  /// $1 id, $2 session, $3 n, $4 spec, $5 createdAt.
+  static let insert: PortableSQL = """
+    INSERT INTO poll (id, session, n, spec, state, shown, createdAt)
+    VALUES ($1, $2, $3, $4, 'draft', 0, $5) ON CONFLICT (id) DO NOTHING
+    """
+  /// $1 id, $2 spec.
+  static let update: PortableSQL = "UPDATE poll SET spec = $2 WHERE id = $1"
+  /// $1 id, $2 openedAt, $3 closesAt.
+  static let open: PortableSQL =
+    "UPDATE poll SET state = 'open', openedAt = $2, closesAt = $3 WHERE id = $1"
+  /// $1 id.
+  static let close: PortableSQL = "UPDATE poll SET state = 'closed' WHERE id = $1"
+  /// $1 id, $2 shown (0 or 1).
+  static let show: PortableSQL = "UPDATE poll SET shown = $2 WHERE id = $1"
+  /// $1 id.
+  static let delete: PortableSQL = "DELETE FROM poll WHERE id = $1"
+  static let deleteAnswers: PortableSQL = "DELETE FROM pollAnswer WHERE poll = $1"
+  static let deleteCounts: PortableSQL = "DELETE FROM pollCount WHERE poll = $1"
+
+  /// Rows of (poll, attendee): their answers.
+  static func answers(rows: Int) -> PortableSQL {
+    .keyed(
+      "SELECT poll, attendee, value, token FROM pollAnswer WHERE", by: ["poll", "attendee"],
+      rows: rows)
+  }
+  /// $1 attendee: its answers, to every poll.
+  static let answersOf: PortableSQL = "SELECT poll, value FROM pollAnswer WHERE attendee = $1"
+  /// Rows of (poll, attendee, value, token, at): each answer, new or changed.
+  static func putAnswers(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO pollAnswer (poll, attendee, value, token, at) VALUES "
+        + PortableSQL.valueRows(width: 5, count: rows)
+        + " ON CONFLICT (poll, attendee) DO UPDATE SET value = excluded.value,"
+        + " token = excluded.token, at = excluded.at")
+  }
+  /// Rows of (poll, key, difference): each count moved by its difference.
+  static func addCounts(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO pollCount (poll, key, count) VALUES "
+        + PortableSQL.valueRows(width: 3, count: rows)
+        + " ON CONFLICT (poll, key) DO UPDATE SET count = pollCount.count + excluded.count")
+  }
+  /// Rows of poll ids: every count of those polls (a choice poll or a rating: one per option
+  /// or value, and the answers).
+  static func counts(rows: Int) -> PortableSQL {
+    .keyed("SELECT poll, key, count FROM pollCount WHERE", by: ["poll"], rows: rows)
+  }
+  /// $1 poll, $2 how many: a word cloud's most counted words, from the index.
+  static let topWords: PortableSQL = """
+    SELECT key, count FROM pollCount WHERE poll = $1 AND key <> '' AND count > 0
+    ORDER BY count DESC, key LIMIT $2
+    """
+  /// $1 poll: how many answered.
+  static let answerCount: PortableSQL = "SELECT count FROM pollCount WHERE poll = $1 AND key = ''"
+  /// $1 session, $2 poll, $3 kind: the room's log.
+  static let log: PortableSQL =
+    "INSERT INTO roomLog (session, question, kind) VALUES ($1, $2, $3)"
+  /// Rows of (session, poll, kind).
+  static func logs(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO roomLog (session, question, kind) VALUES "
+        + PortableSQL.valueRows(width: 3, count: rows))
+  }
+}
+
+/// A poll's row.
+package struct PollRecord: Sendable, Hashable {
+  package var id: String
+  package var n: Int
+  package var spec: PollSpec
+  package var state: PollState
+  package var shown: Bool
+  package var closesAt: Double?
+  package var session: Int64
+
+  /// The row as `PollSQL.columns` reads it; `nil` for one no reader can make sense of.
+  init?(_ row: SQLRow) {
+    guard let id = row.text(0), let n = row.int(1), let specText = row.text(2),
+      let spec = PollCodec.spec(specText), let state = row.text(3).flatMap(PollState.init),
+      let session = row.integer(6)
+    else { return nil }
+    self.id = id
+    self.n = n
+    self.spec = spec
+    self.state = state
+    shown = row.bool(4) ?? false
+    closesAt = row.real(5)
+    self.session = session
+  }
+
+  /// Whether it takes answers at `time`: open, and within its time limit.
+  package func takesAnswers(at time: Date) -> Bool {
+    state == .open && (closesAt.map { time.timeIntervalSinceReferenceDate <= $0 } ?? true)
+  }
+
+  /// As the room sees it: a presenter whole; an attendee no draft, results only once shown,
+  /// a quiz's correct options once closed and shown.
+  package func roomPoll(results: PollResults?, presenter: Bool) -> RoomPoll? {
+    guard presenter || state != .draft, let uuid = UUID(uuidString: id) else { return nil }
+    var poll = RoomPoll(
+      id: uuid, n: n, spec: spec, state: state, shown: shown,
+      closesAt: closesAt.map(Date.init(timeIntervalSinceReferenceDate:)),
+      results: presenter || shown ? results : nil)
+    if !presenter, !(shown && state == .closed) { poll.correct = nil }
+    return poll
+  }
+}
+
+/// Specs and answers as the store keeps them: JSON text, keys sorted.
+package enum PollCodec {
+  package static func text(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return (try? encoder.encode(value)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+  }
+
+  package static func spec(_ text: String) -> PollSpec? {
+    try? JSONDecoder().decode(PollSpec.self, from: Data(text.utf8))
+  }
+
+  package static func value(_ text: String) -> PollValue? {
+    try? JSONDecoder().decode(PollValue.self, from: Data(text.utf8))
+  }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import QnA
+
+/// One answer to a poll, as the store batches it (`GroupCommit`).
+package struct PollAnswerRequest: Sendable {
+  package var attendee: UUID
+  package var poll: UUID
+  package var token: UUID
+  package var value: PollValue
+  package var time: Date
+
+  package init(attendee: UUID, poll: UUID, token: UUID, value: PollValue, time: Date) {
+    self.attendee = attendee
+    self.poll = poll
+    self.token = token
+    self.value = value
+    self.time = time
+  }
+}
+
+/// Where an answer stands: the answer the poll counts for the attendee now, as of `seq`, or
+/// why it was refused.
+public struct PollAnswerOutcome: Sendable, Equatable {
+  public var value: PollValue?
+  public var seq: Int
+  public var refusal: String?
+
+  package init(value: PollValue?, seq: Int, refusal: String? = nil) {
+    self.value = value
+    self.seq = seq
+    self.refusal = refusal
+  }
+}
+
+/// An attendee's answer to a poll, as the answer table keys it.
+package struct PollAnswerKey: Sendable, Hashable, Comparable {
+  package var poll: String
+  package var attendee: String
+
+  package static func < (left: PollAnswerKey, right: PollAnswerKey) -> Bool {
+    (left.poll, left.attendee) < (right.poll, right.attendee)
+  }
+}
+
+/// A batch of answers decided one after another, each against what the ones before it left:
+/// which answers to write (the last of each attendee's for each poll) and by how much each
+/// count moves (the old answer's weights off, the new one's on: counts as counts, never
+/// counted again from the answers).
+package struct PollTally: Sendable {
+  private let polls: [String: PollRecord]
+  /// Each attendee's answer as the batch leaves it, with its token.
+  private var answers: [PollAnswerKey: (value: PollValue, token: String)]
+  private var written: [PollAnswerKey: (value: PollValue, token: String, at: Double)] = [:]
+  private var moves: [String: [String: Int]] = [:]
+
+  package init(polls: [PollRecord], answers: [PollAnswerKey: (value: PollValue, token: String)]) {
+    self.polls = Dictionary(polls.map { ($0.id, $0) }) { first, _ in first }
+    self.answers = answers
+  }
+
+  /// Decides `request`: the answer counted for its attendee after it, or why it was refused;
+  /// `nil` when there is no such poll.
+  package mutating func apply(_ request: PollAnswerRequest) -> (
+    value: PollValue?, refusal: String?
+  )? {
+    let key = PollAnswerKey(poll: request.poll.uuidString, attendee: request.attendee.uuidString)
+    guard let poll = polls[key.poll] else { return nil }
+    let before = answers[key]
+    let token = request.token.uuidString
+    // The same answer again (a resend after a reconnect): counted once.
+    if before?.token == token { return (before?.value, nil) }
+    guard poll.takesAnswers(at: request.time) else {
+      return (
+        before?.value, poll.state == .open ? "Time is up for that poll." : "That poll is closed."
+      )
+    }
+    let value: PollValue
+    switch PollRules.accepted(request.value, for: poll.spec, fold: PollWords.fold) {
+    case .failure(let refused): return (before?.value, refused.message)
+    case .success(let accepted): value = accepted
+    }
+    var move = moves[key.poll, default: [:]]
+    if let old = before?.value {
+      for (countKey, weight) in PollRules.weights(of: old, for: poll.spec) {
+        move[countKey, default: 0] -= weight
+      }
+    }
+    for (countKey, weight) in PollRules.weights(of: value, for: poll.spec) {
+      move[countKey, default: 0] += weight
+    }
+    moves[key.poll] = move
+    answers[key] = (value, token)
+    written[key] = (value, token, request.time.timeIntervalSinceReferenceDate)
+    return (value, nil)
+  }
+
+  /// The answers to write, in key order (two instances lock rows in the same order).
+  package var changedAnswers: [[SQLValue]] {
+    written.sorted { $0.key < $1.key }.map { key, answer in
+      [
+        .text(key.poll), .text(key.attendee), .text(PollCodec.text(answer.value)),
+        .text(answer.token), .real(answer.at),
+      ]
+    }
+  }
+
+  /// Each count's move, in key order, those that cancelled out left out.
+  package var countMoves: [[SQLValue]] {
+    moves.keys.sorted().flatMap { poll in
+      moves[poll, default: [:]].filter { $0.value != 0 }.sorted { $0.key < $1.key }.map {
+        [.text(poll), .text($0.key), .integer(Int64($0.value))]
+      }
+    }
+  }
+
+  /// The polls whose counts moved, in id order.
+  package var changedPolls: [String] {
+    moves.keys.sorted().filter { moves[$0]?.values.contains { $0 != 0 } == true }
+  }
+}

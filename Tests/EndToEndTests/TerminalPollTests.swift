@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Polls as people meet them in terminals, against `qna-server`: a presenter prepares and
+/// opens a poll; two attendees answer it in `qna` (one in `--screen-reader` mode); once the
+/// presenter shows the results, every screen's bars move: the attendees', and `qna screen`
+/// on the projector.
+@Suite("Polls in terminals", .serialized)
+struct TerminalPollTests {
+  typealias Room = TerminalRoomTests
+
+  @Test func aPresenterAsksAndEveryScreensBarsMove() async throws {
+    let directory = HeadlessProcess.freshDirectory()
+    let (server, code, token) = try await ProjectorTests.session("Polls", in: directory)
+    defer { server.stop() }
+    let serverURL = "ws://127.0.0.1:\(server.port)"
+    let auth = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
+    let made = try await server.http(
+      "POST", "/s/\(code)/api/polls",
+      body: #"{"kind":"single","prompt":"Tabs or spaces?","options":["Tabs","Spaces"]}"#,
+      headers: auth)
+    #expect(made.status == 200)
+    let poll = try #require(
+      (try JSONSerialization.jsonObject(with: Data(made.body.utf8)) as? [String: Any])?["id"]
+        as? String)
+    #expect(
+      try await server.http("POST", "/s/\(code)/api/polls/\(poll)/open", headers: auth).status
+        == 200)
+
+    let screen = try TmuxSession(
+      columns: 100, rows: 36, environment: ["XDG_STATE_HOME": directory.path, "LC_ALL": "C.UTF-8"])
+    defer { screen.kill() }
+    try screen.run(
+      "'\(HeadlessProcess.qnaPath)' screen \(code) --url \(serverURL); echo \"EXIT=$?\"")
+    try await screen.waitFor("the poll on the projector") {
+      $0.contains("Poll: answer on your phone or in qna (F5)") && $0.contains("Tabs or spaces?")
+    }
+
+    let attendees = try (0..<2).map { _ in try Room.terminal(HeadlessProcess.freshDirectory()) }
+    defer { for attendee in attendees { attendee.kill() } }
+    for (index, attendee) in attendees.enumerated() {
+      let reader = index == 1 ? " --screen-reader" : ""
+      try attendee.run(
+        "'\(HeadlessProcess.qnaPath)' join \(code) --url \(serverURL)\(reader); echo \"EXIT=$?\"")
+      try await attendee.waitFor("the poll's strip") {
+        $0.contains("Poll: Tabs or spaces?") && $0.contains("F5 to answer")
+      }
+    }
+    // The first takes Spaces with the arrows, the second Tabs (the cursor's first option).
+    try attendees[0].press("F5")
+    try await attendees[0].waitFor("the panel") { $0.contains("(•) Tabs") }
+    try attendees[0].press("Down")
+    try attendees[0].press("Enter")
+    try attendees[1].press("F5")
+    try await attendees[1].waitFor("the panel, in words") {
+      $0.contains("chosen Tabs") && $0.contains("Poll 1 · one choice")
+    }
+    try attendees[1].press("Enter")
+    for attendee in attendees {
+      try await attendee.waitFor("answered") { $0.contains("answered; F5 to change") }
+    }
+    #expect(
+      try await server.http("POST", "/s/\(code)/api/polls/\(poll)/show", headers: auth).status
+        == 200)
+    try await screen.waitFor("the bars on the projector") {
+      $0.contains("2 answers") && $0.contains("1 · 50%") && $0.contains("█")
+    }
+    try attendees[0].press("F5")
+    try await attendees[0].waitFor("the bars in qna") {
+      $0.contains("Your answer: Spaces") && $0.contains("1 · 50%") && $0.contains("█")
+    }
+    try attendees[1].press("F5")
+    try await attendees[1].waitFor("the results in words") {
+      $0.contains("Tabs: 1 answer, 50 percent") && !$0.contains("█")
+    }
+    // The first changes its mind: every screen's bars move.
+    try attendees[0].press("Up")
+    try attendees[0].press("Enter")
+    try await screen.waitFor("the bars moved") { $0.contains("2 · 100%") && $0.contains("0 · 0%") }
+  }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import QnA
+import QnAStore
+import TestSupport
+import Testing
+
+/// Polls in the store, on SQLite and PostgreSQL, through two stores on one database (two
+/// instances): made, opened and closed exactly once per token; answered once per token and
+/// once per identity, changes moving the counts by difference; the room's reads showing
+/// each audience what it may see.
+@Suite("qna-server: polls in the store, on SQLite and PostgreSQL", .serialized)
+struct PollStoreTests {
+  let spec = PollSpec(kind: .single, prompt: "Tabs or spaces?", options: ["Tabs", "Spaces"])
+
+  @Test(arguments: StoreKind.allCases)
+  func anAnswerCountsOncePerIdentityAcrossInstances(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores(count: 2)
+    defer { stores.close() }
+    let poll = uuid(1, group: 0x90)
+    _ = try await stores[0].pollAction(.create, poll: poll, spec: spec, token: uuid(1), at: Date())
+    let closed = try await stores[1].answer(
+      poll: poll, attendee: uuid(1, group: 0xA0), value: PollValue(choices: [0]), token: uuid(2),
+      at: Date())
+    #expect(closed?.refusal == "That poll is closed.", "a draft takes no answers")
+    _ = try await stores[1].pollAction(.open, poll: poll, token: uuid(3), at: Date())
+    let voters = (0..<100).map { uuid($0, group: 0xB0) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (index, voter) in voters.enumerated() {
+        let store = stores[index % 2]
+        group.addTask {
+          // Tabs, then the same answer again (its resend), then Spaces for every third.
+          let token = uuid(index, group: 0xC0)
+          let first = try await store.answer(
+            poll: poll, attendee: voter, value: PollValue(choices: [0]), token: token, at: Date())
+          #expect(first?.value == PollValue(choices: [0]))
+          let again = try await stores[(index + 1) % 2].answer(
+            poll: poll, attendee: voter, value: PollValue(choices: [0]), token: token, at: Date())
+          #expect(again?.refusal == nil)
+          if index % 3 == 0 {
+            let changed = try await store.answer(
+              poll: poll, attendee: voter, value: PollValue(choices: [1]),
+              token: uuid(index, group: 0xC1), at: Date())
+            #expect(changed?.value == PollValue(choices: [1]))
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    let polls = try await stores[0].polls()
+    #expect(polls.map(\.id) == [poll])
+    #expect(polls.first?.results == PollResults(answers: 100, counts: [66, 34]))
+    let nobody = try await stores[0].answer(
+      poll: uuid(9, group: 0x90), attendee: voters[0], value: PollValue(choices: [0]),
+      token: uuid(4), at: Date())
+    #expect(nobody == nil, "no such poll")
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func attendeesSeeNoDraftsNoHiddenResultsAndNoAnswersBeforeTheReveal(_ kind: StoreKind)
+    async throws
+  {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    let quiz = PollSpec(
+      kind: .single, prompt: "2+2?", options: ["3", "4"], correct: [1], timeLimit: 60)
+    let (draft, open) = (uuid(1, group: 0x91), uuid(2, group: 0x91))
+    _ = try await store.pollAction(.create, poll: draft, spec: spec, token: uuid(1), at: Date())
+    _ = try await store.pollAction(.create, poll: open, spec: quiz, token: uuid(2), at: Date())
+    let opened = Date()
+    _ = try await store.pollAction(.open, poll: open, token: uuid(3), at: opened)
+    let attendee = uuid(1, group: 0xA1)
+    _ = try await store.answer(
+      poll: open, attendee: attendee, value: PollValue(choices: [1]), token: uuid(4), at: Date())
+
+    let seen = try await store.snapshot(for: attendee).polls
+    #expect(seen.map(\.id) == [open], "no draft")
+    #expect(seen.first?.results == nil, "results not shown yet")
+    #expect(seen.first?.correct == nil, "the answer not revealed")
+    #expect(seen.first?.mine == PollValue(choices: [1]))
+    #expect(seen.first?.closesAt.map { abs($0.timeIntervalSince(opened) - 60) < 1 } == true)
+    let presenters = try await store.snapshot(for: nil, presenter: true).polls
+    #expect(presenters.map(\.id) == [draft, open])
+    #expect(presenters.last?.results == PollResults(answers: 1, counts: [0, 1]))
+    #expect(presenters.last?.correct == [1])
+
+    // Past its time limit, a quiz takes no answers.
+    let late = try await store.answer(
+      poll: open, attendee: uuid(2, group: 0xA1), value: PollValue(choices: [0]), token: uuid(5),
+      at: opened.addingTimeInterval(61))
+    #expect(late?.refusal == "Time is up for that poll.")
+
+    for (index, action) in [PollActionKind.close, .show].enumerated() {
+      _ = try await store.pollAction(action, poll: open, token: uuid(10 + index), at: Date())
+    }
+    let revealed = try await store.snapshot(for: nil).polls
+    #expect(revealed.first?.results == PollResults(answers: 1, counts: [0, 1]))
+    #expect(revealed.first?.correct == [1])
+    let closed = try await store.answer(
+      poll: open, attendee: attendee, value: PollValue(choices: [0]), token: uuid(6), at: Date())
+    #expect(closed?.refusal == "That poll is closed.")
+    #expect(closed?.value == PollValue(choices: [1]), "the answer counted stays")
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func actionsAreOncePerTokenAndBounded(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores(count: 2)
+    defer { stores.close() }
+    let poll = uuid(1, group: 0x92)
+    let first = try await stores[0].pollAction(
+      .create, poll: poll, spec: spec, token: uuid(1), at: Date())
+    #expect(first.changed)
+    let again = try await stores[1].pollAction(
+      .create, poll: poll, spec: spec, token: uuid(1), at: Date())
+    #expect(!again.changed && again.refusal == nil)
+    _ = try await stores[0].pollAction(.open, poll: poll, token: uuid(2), at: Date())
+    for index in 0..<3 {
+      _ = try await stores[index % 2].answer(
+        poll: poll, attendee: uuid(index, group: 0xA2), value: PollValue(choices: [0]),
+        token: uuid(index, group: 0xC2), at: Date())
+    }
+    // A reset's token sent twice resets once: answers after the first reset stay.
+    let reset = try await stores[0].pollAction(.reset, poll: poll, token: uuid(3), at: Date())
+    #expect(reset.changed)
+    _ = try await stores[1].answer(
+      poll: poll, attendee: uuid(9, group: 0xA2), value: PollValue(choices: [1]),
+      token: uuid(9, group: 0xC2), at: Date())
+    let resetAgain = try await stores[1].pollAction(
+      .reset, poll: poll, token: uuid(3), at: Date())
+    #expect(!resetAgain.changed)
+    #expect(try await stores[0].polls().first?.results == PollResults(answers: 1, counts: [0, 1]))
+
+    // Another session cannot take the id, nor act on it.
+    var random = SplitMix64(seed: 49)
+    let other = try await stores[0].directory.createSession(
+      title: "Other", at: Date(), using: &random)
+    let elsewhere = stores[1].session(try #require(other.session.id))
+    let taken = try await elsewhere.pollAction(
+      .create, poll: poll, spec: spec, token: uuid(4), at: Date())
+    #expect(taken.refusal == "That poll id is another session's.")
+    let closing = try await elsewhere.pollAction(.close, poll: poll, token: uuid(5), at: Date())
+    #expect(closing.refusal != nil)
+
+    // Open polls and polls per session are bounded.
+    for index in 1..<PollRules.maxOpen {
+      let id = uuid(index, group: 0x93)
+      _ = try await stores[0].pollAction(.create, poll: id, spec: spec, token: id, at: Date())
+      _ = try await stores[0].pollAction(
+        .open, poll: id, token: uuid(index, group: 0x94), at: Date())
+    }
+    let eleventh = uuid(99, group: 0x93)
+    _ = try await stores[0].pollAction(
+      .create, poll: eleventh, spec: spec, token: eleventh, at: Date())
+    let tooMany = try await stores[0].pollAction(.open, poll: eleventh, token: uuid(6), at: Date())
+    #expect(tooMany.refusal?.contains("At most 10 polls are open") == true)
+
+    let deleted = try await stores[1].pollAction(.delete, poll: poll, token: uuid(7), at: Date())
+    #expect(deleted.changed)
+    #expect(try await stores[0].polls().contains { $0.id == poll } == false)
+    let late = try await stores[0].answer(
+      poll: poll, attendee: uuid(1, group: 0xA2), value: PollValue(choices: [0]), token: uuid(8),
+      at: Date())
+    #expect(late == nil)
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func aWordCloudCountsFoldedWordsAndMovesThemOnAChange(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    let cloud = uuid(1, group: 0x95)
+    _ = try await store.pollAction(
+      .create, poll: cloud, spec: PollSpec(kind: .words, prompt: "One word?"), token: uuid(1),
+      at: Date())
+    _ = try await store.pollAction(.open, poll: cloud, token: uuid(2), at: Date())
+    let first = try await store.answer(
+      poll: cloud, attendee: uuid(1, group: 0xA5), value: PollValue(words: ["Café!", " SWIFT "]),
+      token: uuid(3), at: Date())
+    #expect(first?.value == PollValue(words: ["cafe", "swift"]))
+    _ = try await store.answer(
+      poll: cloud, attendee: uuid(2, group: 0xA5), value: PollValue(words: ["cafe"]),
+      token: uuid(4), at: Date())
+    let hostile = try await store.answer(
+      poll: cloud, attendee: uuid(3, group: 0xA5),
+      value: PollValue(words: [String(repeating: "\u{202E}x", count: 5_000)]), token: uuid(5),
+      at: Date())
+    #expect(hostile?.refusal != nil)
+    // The first attendee changes its mind: its words move out (swift to none, cafe to one),
+    // the new one in.
+    _ = try await store.answer(
+      poll: cloud, attendee: uuid(1, group: 0xA5), value: PollValue(words: ["rust"]),
+      token: uuid(6), at: Date())
+    let results = try await store.polls().first?.results
+    #expect(results?.answers == 2)
+    #expect(results?.words == [PollWord(text: "cafe", count: 1), PollWord(text: "rust", count: 1)])
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import QnA
+import QnATerminal
+import TestSupport
+import Testing
+
+/// Polls in the terminal: a strip says one is open, F5 opens it, the arrows, Space and
+/// Enter answer it, and the results are bars with counts and percentages, readable without
+/// colour; a screen reader hears them in words.
+@Suite("The poll panel")
+struct PollPanelTests {
+  init() { #expect(utf8Locale) }
+
+  static let poll = uuid(1, group: 0x9E)
+
+  static func room(_ polls: [RoomPoll]) -> StateDriver {
+    var driver = onScreen()
+    driver.apply(.identity(attendee: StateDriver.attendee, name: nil))
+    driver.connect(extensions: StateDriver.roomExtensions + [ProtocolExtension.polls])
+    driver.apply(
+      .received(
+        .room(
+          RoomSnapshot(
+            seq: 5, part: 1, parts: 1, questions: [], epoch: StateDriver.roomEpoch, polls: polls))))
+    return driver
+  }
+
+  static func choice(results: PollResults? = nil, kind: PollKind = .single, max: Int? = nil)
+    -> RoomPoll
+  {
+    RoomPoll(
+      id: poll, n: 1,
+      spec: PollSpec(
+        kind: kind, prompt: "Tabs or spaces?", options: ["Tabs", "Spaces", "Both"], max: max),
+      state: .open, shown: results != nil, results: results)
+  }
+
+  @Test func theStripSaysAPollIsOpenAndF5AnswersIt() {
+    var model = Self.room([Self.choice()]).model(rows: 14, columns: 60, colors: false)
+    #expect(screen(model).contains("Poll: Tabs or spaces? · F5 to answer"))
+    #expect(model.state.hasPolls)
+    #expect(model.press(.function(5)).isEmpty)
+    #expect(model.pollPanel != nil)
+    #expect(screen(model).contains("› 1 ( ) Tabs") == false)
+    #expect(screen(model).contains("› 1 (•) Tabs"))
+    _ = model.press(.down, .down)
+    let actions = model.press(.enter)
+    #expect(actions == [.answerPoll(Self.poll, PollValue(choices: [2]))])
+    #expect(model.pollPanel == nil)
+  }
+
+  @Test func aMultipleChoiceIsMarkedWithSpaceWithinItsMaximum() {
+    var model = Self.room([Self.choice(kind: .multiple, max: 2)]).model(rows: 14, columns: 60)
+    _ = model.press(.function(5))
+    #expect(model.press(.enter).isEmpty, "nothing marked yet: said, not sent")
+    _ = model.press(.text(" "), .down, .text(" "), .down, .text(" "))
+    #expect(screen(model).contains("[x] Tabs") && screen(model).contains("[ ] Both"))
+    #expect(model.press(.enter) == [.answerPoll(Self.poll, PollValue(choices: [0, 1]))])
+  }
+
+  @Test func resultsAreBarsWithCountsAndPercentagesWithoutColour() {
+    let results = PollResults(answers: 4, counts: [3, 1, 0])
+    var model = Self.room([Self.choice(results: results)]).model(
+      rows: 16, columns: 60, colors: false)
+    _ = model.press(.function(5))
+    let shown = screen(model)
+    #expect(shown.contains("Tabs"))
+    #expect(shown.contains("███") && shown.contains("3 · 75%"))
+    #expect(shown.contains("1 · 25%") && shown.contains("0 · 0%"))
+  }
+
+  @Test func aScreenReaderHearsTheResultsInWords() {
+    let results = PollResults(answers: 4, counts: [3, 1, 0])
+    var model = Self.room([Self.choice(results: results)]).model(
+      rows: 16, columns: 70, screenReader: true)
+    _ = model.press(.function(5))
+    let shown = screen(model)
+    #expect(shown.contains("Tabs: 3 answers, 75 percent"))
+    #expect(!shown.contains("█"))
+    // The cursor is on the option it would choose, for the reader to follow.
+    let frame = TerminalView.render(model)
+    #expect(frame.cursor.map { frame.grid.lines[$0.row].contains("Tabs") } == true)
+  }
+
+  @Test func aRatingAndAWordCloud() {
+    let rating = RoomPoll(
+      id: Self.poll, n: 1, spec: PollSpec(kind: .rating, prompt: "How was it?"), state: .open,
+      shown: true, results: PollResults(answers: 2, counts: [0, 0, 0, 1, 1]))
+    var model = Self.room([rating]).model(rows: 18, columns: 60, colors: false)
+    _ = model.press(.function(5))
+    #expect(screen(model).contains("Average 4.5 of 5 (2 answers)"))
+    _ = model.press(.right, .right)
+    #expect(model.press(.enter) == [.answerPoll(Self.poll, PollValue(rating: 5))])
+
+    let cloud = RoomPoll(
+      id: Self.poll, n: 1, spec: PollSpec(kind: .words, prompt: "One word?"), state: .open,
+      shown: true,
+      results: PollResults(answers: 3, words: [PollWord(text: "swift", count: 3)]))
+    var words = Self.room([cloud]).model(rows: 18, columns: 60, colors: false)
+    _ = words.press(.function(5))
+    words.type("fast, safe")
+    #expect(screen(words).contains("swift") && screen(words).contains("█ 3"))
+    #expect(words.press(.enter) == [.answerPoll(Self.poll, PollValue(words: ["fast", "safe"]))])
+  }
+
+  @Test func noPollOpenIsSaid() {
+    var model = Self.room([]).model(rows: 12, columns: 60)
+    _ = model.press(.function(5))
+    #expect(model.pollPanel == nil)
+    #expect(screen(model).contains("No poll is open."))
+  }
+}
