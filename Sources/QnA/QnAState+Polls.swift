@@ -13,13 +13,16 @@ extension QnAState {
   /// The user answers a poll (or changes the answer).
   mutating func answer(_ poll: UUID, value: PollValue, token: UUID) -> [QnAEffect] {
     guard hasPolls, let target = room.polls.byID[poll], let spec = target.spec else {
+      room.polls.record(token, refusal: "There is no such poll.")
       return [notice(Message("There is no such poll."), kind: .error)]
     }
     guard target.pollState == .open else {
+      room.polls.record(token, refusal: "That poll is closed.")
       return [notice(Message("That poll is closed."), kind: .info)]
     }
     // What the server would refuse for good is said at once; words are the server's to fold.
     if case .failure(let refused) = PollRules.accepted(value, for: spec, fold: { $0 }) {
+      room.polls.record(token, refusal: refused.message)
       return [notice(refused.message, kind: .error)]
     }
     room.polls.pending[poll] = RoomPolls.PendingAnswer(value: value, token: token)
@@ -37,6 +40,9 @@ extension QnAState {
     }
     room.polls.pending[response.poll] = nil
     room.polls.answers[response.poll] = response.value
+    room.polls.record(
+      response.token,
+      refusal: response.success ? nil : response.message ?? "The answer was refused.")
     if let seq = response.seq { room.polls.settledAt[response.poll] = seq }
     var effects: [QnAEffect] = []
     if !response.success {

@@ -18,6 +18,14 @@ public struct RoomPolls: Sendable, Equatable {
   var settledAt: [UUID: Int] = [:]
   /// Answers typed and not yet answered by the server, by poll: the latest wins.
   var pending: [UUID: PendingAnswer] = [:]
+  /// What became of the latest answers, by token: `nil` counted, else why refused (the
+  /// newest few hundred: for scripts that follow their answers).
+  public internal(set) var verdicts: [UUID: String?] = [:]
+
+  mutating func record(_ token: UUID, refusal: String?) {
+    if verdicts.count >= 256 { verdicts.removeAll() }
+    verdicts[token] = .some(refusal)
+  }
 
   /// Polls a room may hold, and the characters of text in each: a hostile server's endless
   /// polls are cut here.

@@ -14,6 +14,8 @@ import QnA
 public enum StdinLine: Equatable, Sendable {
   case question(String)
   case vote(UUID, up: Bool)
+  /// `/poll ID CHOICE` (extension `polls`).
+  case poll(PollChoice)
   case invalid(String)
 
   /// `/vote ID` and `/unvote ID` vote; `//text` asks a question that starts with a slash;
@@ -21,6 +23,16 @@ public enum StdinLine: Equatable, Sendable {
   public init(_ line: String) {
     if line.hasPrefix("//") {
       self = .question(String(line.dropFirst()))
+      return
+    }
+    if line == "/poll" || line.hasPrefix("/poll ") {
+      let argument = line.dropFirst("/poll".count).trimmingSpaces()
+      let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let id = UUID(uuidString: parts[0]) else {
+        self = .invalid("/poll needs a poll id (the `id` of a poll line) and a choice")
+        return
+      }
+      self = .poll(PollChoice(poll: id, text: parts[1]))
       return
     }
     for (command, up) in [("/vote", true), ("/unvote", false)] {

@@ -202,8 +202,8 @@ public actor QnAEngine {
 
   /// Answers a poll (extension `polls`), or changes the answer; kept until the server
   /// answers it.
-  public func answerPoll(_ poll: UUID, _ value: PollValue) {
-    apply(.answerPoll(poll: poll, value: value, token: makeToken()))
+  public func answerPoll(_ poll: UUID, _ value: PollValue, token: UUID? = nil) {
+    apply(.answerPoll(poll: poll, value: value, token: token ?? makeToken()))
   }
 
   /// A presenter's action on a question, or on the room (`question` nil: `announce`, with

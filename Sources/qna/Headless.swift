@@ -23,6 +23,8 @@ struct Headless {
     /// Print the room's questions (`room` lines), and cast these votes once the room is in.
     var room: Bool
     var votes: [UUID]
+    /// Poll answers to give once their polls are in the room (`--poll ID=CHOICE`).
+    var polls: [PollChoice] = []
     var timeout: Duration?
     var verbose: Bool
   }
@@ -39,6 +41,8 @@ struct Headless {
     case update(EngineUpdate)
     /// A `/vote ID` or `/unvote ID` line.
     case vote(UUID, up: Bool)
+    /// A `/poll ID CHOICE` line.
+    case poll(PollChoice)
     case changesEnded
     case asked(text: String, question: Question?)
     case inputEnded
@@ -90,6 +94,8 @@ struct Headless {
     // Votes to cast are not settled before the first update says so: stdin's end may come
     // first, and must not end the run before them.
     progress.votesSettled = options.votes.isEmpty
+    var polls = PollAnswerQueue(waiting: options.polls)
+    progress.pollsSettled = options.polls.isEmpty
     var iterator = inputs.makeAsyncIterator()
     while let input = await iterator.next() {
       switch input {
@@ -100,6 +106,16 @@ struct Headless {
           progress.record(change)
         }
         printedSink.yield(())
+        let finishing = options.waitAnswered || options.exitAfterSend
+        if await polls.give(on: engine, once: update.state) {
+          progress.pollsSettled = false
+        } else {
+          progress.pollsSettled = polls.settled(in: update.state, finishing: finishing)
+        }
+        if let failure = polls.failure(in: update.state, finishing: finishing) {
+          Self.note(failure)
+          return await finish(engine, &iterator, printed: printedSink, .failed)
+        }
         // Votes just cast are not in this update's state yet: the next update has them.
         guard await !votes.cast(on: engine, once: update.state) else {
           progress.votesSettled = false
@@ -115,6 +131,10 @@ struct Headless {
       case .vote(let question, let up):
         votes.waiting.append((question, up))
         if await votes.cast(on: engine, once: await engine.state) { progress.votesSettled = false }
+      case .poll(let choice):
+        polls.waiting.append(choice)
+        progress.pollsSettled = false
+        await polls.give(on: engine, once: await engine.state)
       case .asked(let text, let question):
         guard let question else {
           if options.waitAnswered || options.exitAfterSend {
@@ -184,6 +204,7 @@ struct Headless {
           switch StdinLine(line) {
           case .question(let text): sink.yield(.asked(text: text, question: await engine.ask(text)))
           case .vote(let id, let up): sink.yield(.vote(id, up: up))
+          case .poll(let choice): sink.yield(.poll(choice))
           case .invalid(let reason): Self.note(reason)
           }
         }
@@ -219,6 +240,7 @@ private struct Progress {
   var lastDisconnect: String?
   /// Every vote cast has the server's answer.
   var votesSettled = true
+  var pollsSettled = true
 
   struct Failure: Equatable {
     var content: String
@@ -257,7 +279,8 @@ private struct Progress {
   /// failed once every question has a verdict and one was refused for good, so that all the
   /// refusals are reported, not only the first.
   func outcome(_ options: Headless.Options) -> Outcome {
-    guard inputEnded, votesSettled, options.waitAnswered || options.exitAfterSend else {
+    guard inputEnded, votesSettled, pollsSettled, options.waitAnswered || options.exitAfterSend
+    else {
       return .pending
     }
     let refused = asked.compactMap { failures[$0] }

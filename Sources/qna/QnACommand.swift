@@ -73,6 +73,12 @@ struct QnACommand: AsyncParsableCommand {
   var room = false
   @Option(help: "Headless: vote for the room's question with this id (repeatable).")
   var vote: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Headless: answer the poll with this id (repeatable): ID=2 (option numbers from 1, 1,3 for several, 3,1,2 for a ranking), ID=4 (a rating), ID=\"swift, fast\" (a word cloud).",
+      valueName: "ID=CHOICE"))
+  var poll: [String] = []
   @Option(help: "A name shown with your questions in the room (anonymous without one).")
   var name: String?
   @Option(help: "Ask under this label of the session (a topic or a speaker; Alt-L picks another).")
@@ -156,6 +162,7 @@ struct QnACommand: AsyncParsableCommand {
     var configuration: EngineConfiguration
     let deadline: Duration?
     let votes: [UUID]
+    let polls: [PollChoice]
     do {
       target = try WebSocketURL(
         url ?? ProcessInfo.processInfo.environment["QNA_URL"] ?? "ws://127.0.0.1:8080/socket")
@@ -167,11 +174,17 @@ struct QnACommand: AsyncParsableCommand {
         }
         return uuid
       }
+      polls = try poll.map { argument in
+        guard let choice = PollChoice(argument: argument) else {
+          throw ValidationError("--poll needs ID=CHOICE (a poll's id), got '\(argument)'")
+        }
+        return choice
+      }
     } catch {
       Headless.fail("\(error)", status: .usage)
     }
     // The terminal UI shows the room; headless mode only with --room.
-    configuration.state.expectsRoom = !headless || room
+    configuration.state.expectsRoom = !headless || room || !poll.isEmpty
     guard headless else {
       try await runTerminal(url: target, configuration: configuration)
       return
@@ -181,7 +194,7 @@ struct QnACommand: AsyncParsableCommand {
       // stdin may never reach end of file, and --wait-answered would wait for it forever.
       asks: ask, readsStdin: !noStdin && (ask.isEmpty || stdin),
       waitAnswered: waitAnswered, exitAfterSend: exitAfterSend, room: room, votes: votes,
-      timeout: deadline, verbose: verbose)
+      polls: polls, timeout: deadline, verbose: verbose)
     let status = await Headless(url: target, configuration: configuration, options: options).run()
     if status != .success { throw ExitCode(status.rawValue) }
   }
