@@ -98,6 +98,7 @@ package enum AttendeePage {
       noLabel: e(words.t("No label")),
       allLabels: e(words.t("All labels")),
       noQuestions: e(words.t("No questions yet.")),
+      polls: e(words.t("Polls")),
       projector: e(words.t("Projector view")),
       presenterLogin: e(words.t("Presenter login")),
       noScript: e(
@@ -119,6 +120,10 @@ package enum AttendeePage {
       <section id="now" aria-labelledby="now-heading"\(highlighted == nil ? " hidden" : "")>
       <h2 id="now-heading">\(t.nowAnswering)</h2>
       <p id="now-text">\(e(highlighted?.content ?? ""))</p>
+      </section>
+      <section id="polls" aria-labelledby="polls-heading" hidden>
+      <h2 id="polls-heading">\(t.polls)</h2>
+      <ol id="poll-list"><li hidden>\(t.polls)</li></ol>
       </section>
       <section id="ask-section" aria-labelledby="ask-heading">
       <h2 id="ask-heading">\(t.askHeading)</h2>

@@ -19,5 +19,16 @@ package enum AttendeeScript {
     scriptWord("The presenter reopened this session: it takes questions again."),
     scriptWord("Announcement:"), scriptWord("edited by the presenter"), scriptWord("next up"),
     scriptWord("No label"), scriptWord("All labels"),
+    // Extension polls (poll-view.js draws them for the page).
+    scriptWord("Send"), scriptWord("Your answer:"), scriptWord("Your answer, being sent:"),
+    scriptWord("This poll is closed."), scriptWord("Poll %1$d · %2$s"), scriptWord("one choice"),
+    scriptWord("up to %d choices"), scriptWord("a rating"), scriptWord("a ranking"),
+    scriptWord("a few words"),
+    scriptWord("Tap the options in order, first place first; tap one again to take it out."),
+    scriptWord("Your rating: %1$d of %2$d"), scriptWord("Your words:"),
+    scriptWord("Commas between entries, at most %d."),
+    // A poll's results (ProjectorScript.messages has them too).
+    scriptWord("Answers: %d"), scriptWord("No answers yet."), scriptWord("Average: %1$s of %2$d"),
+    scriptWord("score %s"), scriptWord("Correct answer"), scriptWord("Correct order:"),
   ]
 }

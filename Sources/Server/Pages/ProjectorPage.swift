@@ -27,7 +27,7 @@ package enum ProjectorPage {
       noQuestions: e(words.t("No questions yet.")), nowAnswering: e(words.t("Now answering:")),
       idle: words.t("No question is being answered."), upNext: e(words.t("Up next")),
       askYours: e(words.t("Ask your questions")), joinCode: e(words.t("Join code:")),
-      loading: e(words.t("Loading…")),
+      loading: e(words.t("Loading…")), pollResults: e(words.t("Poll results")),
       noScript: e(words.t("This view needs scripts to show the room."))
     )
     let items =
@@ -45,10 +45,16 @@ package enum ProjectorPage {
       <h1 id="stage-heading">\(e(title))</h1>
       <p id="banner" class="banner" aria-live="polite"\(room.announcement == nil ? " hidden" : "")>\
       \(e(room.announcement ?? ""))</p>
+      <section id="poll" class="poll" aria-labelledby="poll-heading" hidden>
+      <h2 id="poll-heading">\(t.pollResults)</h2>
+      <p id="poll-prompt" class="prompt"></p>
+      <p id="poll-answers"></p>
+      <div id="poll-chart"></div>
+      </section>
       <p id="now-label">\(t.nowAnswering)</p>
       <p id="now-text" aria-live="polite"\(now == nil ? " class=\"idle\"" : "")>\
       \(e(now?.content ?? t.idle))</p>
-      <h2>\(t.upNext)</h2>
+      <h2 id="next-heading">\(t.upNext)</h2>
       <ol id="next">\(items)</ol>
       </section>
       <aside class="join" aria-labelledby="join-heading">

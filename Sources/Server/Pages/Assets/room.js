@@ -3,14 +3,18 @@
 // and votes — waits in the browser's storage and goes once, in order, when the socket is
 // back. Content goes in as text, never as markup. In order: its state and what it sends; what
 // it receives (the handshake, identity, snapshots and deltas, responses, resumes); which of a
-// room's tabs sends what waits; what it shows, and what clicks and keys do. Its words come
-// translated in `data-messages` (AttendeeScript.messages lists them).
+// room's tabs sends what waits; what it shows, and what clicks and keys do. Polls (extension
+// `polls`) are answered like votes are sent: kept until the server answers, sent by the
+// sending tab (poll-answers.js), shown by poll-view.js. Its words come translated in
+// `data-messages` (AttendeeScript.messages lists them).
 import { printable, uuid } from './common.js';
 import { RoomSocket, socketURL } from './room-socket.js';
 import { RoomIdentity, ticketInFragment } from './room-identity.js';
 import { RoomOutbox } from './room-outbox.js';
 import { RoomState } from './room-state.js';
 import { LEASE_RENEW, TabSender } from './tab-sender.js';
+import { PollAnswers } from './poll-answers.js';
+import { answerText, answerValue, attendeePolls, format, maxChoices, maxWords, ranked, sameAnswer, scaleOf, showPolls, toggled } from './poll-view.js';
 
 const body = document.body;
 const SOCKET = body.dataset.socket || '/socket';
@@ -59,6 +63,9 @@ window.addEventListener('hashchange', () => {
 // What was typed and not yet answered (questions, votes), and my confirmed questions.
 const outbox = new RoomOutbox({ load, save });
 const mine = outbox.mine;
+// Poll answers not yet answered (kept like votes), and what is picked and not sent, by poll.
+const pollAnswers = new PollAnswers({ load, save });
+const drafts = new Map();
 // The room: my questions stay when removed (shown dismissed), and their answers are read out.
 const room = new RoomState({
   keeps: (id) => mine.has(id),
@@ -148,6 +155,14 @@ function sendVotes() {
   if (wait !== null) { clearTimeout(votesTimer); votesTimer = setTimeout(sendVotes, wait); }
 }
 let votesTimer = 0;
+// Each poll answer once per connection, as votes are; one told to wait goes after its delay.
+function sendPolls() {
+  if (!joined || !election.isSender || !has('polls')) return;
+  const { due, wait } = pollAnswers.due();
+  for (const a of due) send({ type: 'pollAnswer', id: socket.connection, poll: a.poll, token: a.token, value: a.value });
+  if (wait !== null) { clearTimeout(pollsTimer); pollsTimer = setTimeout(sendPolls, wait); }
+}
+let pollsTimer = 0;
 // This attendee's fields of a join: who, the credential the server issued, the name typed,
 // and the compact room (extension counts).
 const joinFields = (extensions) => {
@@ -168,7 +183,7 @@ const socket = new RoomSocket({
   changed: roomChanged,
   received: (m) => {
     receive(m);
-    if (election.isSender && ['questionResponse', 'voteResponse', 'questionAnswer'].includes(m.type)) relay(m);
+    if (election.isSender && ['questionResponse', 'voteResponse', 'questionAnswer', 'pollAnswerResponse'].includes(m.type)) relay(m);
   },
   closed: () => {
     joined = false; inFlight = null;
@@ -184,6 +199,7 @@ const socket = new RoomSocket({
 function handshake(m) {
   if (m.session) closed(m.session.open === false);
   outbox.unsent();
+  pollAnswers.unsent();
   if (has('room')) {
     socket.join();
     // Answers given while away come back (in pages of 256, the newest first).
@@ -198,6 +214,7 @@ function handshake(m) {
   election.join();
   pump();
   sendVotes();
+  sendPolls();
 }
 
 function receive(m) {
@@ -205,6 +222,7 @@ function receive(m) {
     case 'joined':
       if (identity.took(m)) {
         sendVotes();
+        sendPolls();
       } else if (m.retryAfter) {
         // No identity yet: join again when the server said; votes wait for it.
         const connection = socket.connection;
@@ -261,6 +279,19 @@ function receive(m) {
       render();
       break;
     }
+    case 'pollAnswerResponse': {
+      if (typeof m.poll !== 'string') return;
+      const result = pollAnswers.answered(m, !m.success && m.retryAfter ? later(m.retryAfter) : null);
+      if (result === 'retry') {
+        sendPolls();
+      } else {
+        // The answer counted now, as the server reads it (on a refusal, the one before).
+        if (m.success || m.value) room.polls.answered(m.poll, m.value);
+        if (result === 'done' && !m.success) announce(`${word('Not sent:')} ${printable(m.message || '')}`);
+      }
+      render();
+      break;
+    }
   }
 }
 
@@ -309,9 +340,11 @@ function become() {
   body.dataset.sender = 'true';
   // What waits, as the other tabs left it.
   outbox.takeOver();
+  pollAnswers.changed();
   render();
   pump();
   sendVotes();
+  sendPolls();
 }
 function resign() {
   body.dataset.sender = 'false';
@@ -331,6 +364,10 @@ function heard(m) {
   if (m.type === 'questionResponse' && m.success && m.id && mine.has(m.id)) own(m);
   if (m.type === 'voteResponse' && m.success) {
     if (m.voted) room.voted.add(m.question); else room.voted.delete(m.question);
+  }
+  if (m.type === 'pollAnswerResponse' && typeof m.poll === 'string' && !m.retryAfter) {
+    if (m.success || m.value) room.polls.answered(m.poll, m.value);
+    pollAnswers.heard(m);
   }
   render();
 }
@@ -450,10 +487,38 @@ function render() {
     : mineItem(word('Waiting to send'), q.content, []));
   $('mine-list').replaceChildren(...waiting, ...own);
   $('mine').hidden = waiting.length + own.length === 0;
+  renderPolls();
   if (focus) {
     const again = /** @type {HTMLElement | null} */ (document.querySelector(`button[data-${focus}="${CSS.escape(active[focus])}"]`));
     if (again) again.focus();
   }
+}
+
+// Extension polls: the open ones (and closed ones whose results are shown) above the
+// questions, each with what this attendee answered, or is sending, or was refused.
+function renderPolls() {
+  const polls = has('polls') ? attendeePolls(room.polls.ordered) : [];
+  $('polls').hidden = !polls.length;
+  if (!polls.length) return;
+  showPolls($('poll-list'), polls, (poll) => {
+    const waiting = pollAnswers.waiting(poll.id), counted = room.polls.answers.get(poll.id) || null;
+    const refused = pollAnswers.refused.get(poll.id);
+    const status = waiting
+      ? `${word('Your answer, being sent:')} ${answerText(poll, waiting.value)}`
+      : [refused === undefined ? '' : `${word('Not sent:')} ${Array.from(printable(refused)).slice(0, 300).join('')}`,
+        counted ? `${word('Your answer:')} ${answerText(poll, counted)}` : ''].filter((line) => line).join(' ');
+    return { current: waiting ? waiting.value : counted, draft: drafts.get(poll.id) || {}, status };
+  }, word, document.documentElement.lang || 'en');
+}
+// An answer given: it waits until the server answers it (what was picked is let go); the
+// answer counted or on its way already is not sent again.
+function answerPoll(id, value) {
+  if (!value) return;
+  drafts.delete(id);
+  const current = (pollAnswers.waiting(id) || {}).value || room.polls.answers.get(id);
+  if (!sameAnswer(value, current) || pollAnswers.refused.has(id)) pollAnswers.answer(id, value);
+  render();
+  sendPolls();
 }
 
 $('ask').addEventListener('submit', (event) => {
@@ -487,12 +552,66 @@ $('mine-list').addEventListener('click', (event) => {
   render();
   pump();
 });
+// A poll's controls: a single choice or a small scale's value answers at once; options
+// picked for a multiple choice or a ranking, a slider's value and a word cloud's words go
+// with Send.
+$('poll-list').addEventListener('click', (event) => {
+  const target = targetOf(event).closest('button');
+  const poll = target && room.polls.byId.get(target.dataset.poll);
+  // A form's Send is its submit.
+  if (!poll || poll.state !== 'open' || target.form) return;
+  const index = Number(target.dataset.index);
+  const draft = drafts.get(poll.id) || {};
+  const current = (pollAnswers.waiting(poll.id) || {}).value || room.polls.answers.get(poll.id) || {};
+  const picked = draft.choices || current.choices || [];
+  switch (target.dataset.act) {
+    case 'choose': answerPoll(poll.id, answerValue(poll, { choices: [index] })); return;
+    case 'rate': answerPoll(poll.id, answerValue(poll, { rating: index })); return;
+    case 'toggle': drafts.set(poll.id, { ...draft, choices: toggled(picked, index, maxChoices(poll)) }); break;
+    case 'rank': drafts.set(poll.id, { ...draft, choices: ranked(picked, index) }); break;
+    case 'send': {
+      const value = answerValue(poll, { choices: picked });
+      if (value) { answerPoll(poll.id, value); return; }
+      break;
+    }
+    default: return;
+  }
+  render();
+});
+$('poll-list').addEventListener('input', (event) => {
+  const target = targetOf(event), poll = room.polls.byId.get(target.dataset.poll);
+  if (!poll) return;
+  const draft = drafts.get(poll.id) || {};
+  if (target.dataset.act === 'slide') {
+    drafts.set(poll.id, { ...draft, rating: Number(target.value) });
+    const label = target.form && target.form.querySelector('.rating-label');
+    if (label) label.textContent = format(word('Your rating: %1$d of %2$d'), target.value, scaleOf(poll).max);
+  } else if (target.dataset.act === 'type') {
+    drafts.set(poll.id, { ...draft, text: target.value });
+  }
+});
+$('poll-list').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = targetOf(event), poll = room.polls.byId.get(form.dataset.poll);
+  if (!poll || poll.state !== 'open') return;
+  const field = form.querySelector('input');
+  const value = poll.kind === 'rating'
+    ? answerValue(poll, { rating: Number(field.value) })
+    : answerValue(poll, { text: field.value });
+  if (value) answerPoll(poll.id, value);
+  else if (poll.kind === 'words') announce(format(word('Commas between entries, at most %d.'), maxWords(poll)));
+});
 $('sort').addEventListener('change', (e) => { sort = targetOf(e).value; render(); });
 $('search').addEventListener('input', (e) => { filter = targetOf(e).value.toLowerCase(); render(); });
 $('label-filter').addEventListener('change', (e) => { labelFilter = targetOf(e).value; render(); });
 window.addEventListener('online', () => socket.reconnectNow());
 // Another tab of this room changed what waits, or its questions: taken as they are now.
 window.addEventListener('storage', (event) => {
+  if (event.key === key('polls')) {
+    pollAnswers.changed();
+    render();
+    sendPolls();
+  }
   for (const name of ['outbox', 'votes', 'kept']) {
     if (event.key !== key(name) || !outbox.changed(name)) continue;
     render();

@@ -1,10 +1,14 @@
 // The projector view's script (ProjectorPage): joins the room as a screen (extension
 // `audience`: it is not counted, and it is told how many are), and shows the highlighted
-// question and the most-voted live ones as they change. Its words come translated in
-// `data-messages` (ProjectorScript.messages lists them).
+// question and the most-voted live ones as they change, and the poll the room looks at
+// (extension `polls`): its results as bars that move, a word cloud as words that never
+// overlap (word-cloud.js). Its words come translated in `data-messages`
+// (ProjectorScript.messages lists them).
 import { printable, uuid } from './common.js';
 import { RoomSocket, socketURL } from './room-socket.js';
 import { RoomState } from './room-state.js';
+import { featuredPoll, format, showResults } from './poll-view.js';
+import { bounds, layout } from './word-cloud.js';
 
 const body = document.body;
 const SOCKET = body.dataset.socket || '/socket';
@@ -20,6 +24,7 @@ const word = (id) => words[id] || id;
 const $ = (id) => document.getElementById(id);
 const room = new RoomState();
 const me = uuid();
+const lang = document.documentElement.lang || 'en';
 
 function render() {
   // Until the room comes, what the server wrote stays.
@@ -60,6 +65,87 @@ function render() {
     }
     return li;
   }));
+  renderPoll();
+}
+
+// Extension polls: the newest open poll, else the newest whose results are shown, above the
+// question being answered (the queue gives it its room): its question, how many answered,
+// and its results while the presenters show them.
+function renderPoll() {
+  const poll = featuredPoll(room.polls.ordered);
+  $('poll').hidden = !poll;
+  if (!poll) {
+    delete body.dataset.poll;
+    delete $('poll-chart').dataset.kind;
+    $('poll-chart').replaceChildren();
+    return;
+  }
+  body.dataset.poll = poll.state === 'open' ? 'open' : 'results';
+  $('poll-heading').textContent = word(poll.state === 'open' ? 'Poll: answer on your phone' : 'Poll results');
+  $('poll-prompt').textContent = printable(poll.prompt);
+  $('poll-answers').textContent = poll.results ? format(word('Answers: %d'), poll.results.answers) : '';
+  const chart = $('poll-chart');
+  const kind = `${poll.id}:${poll.results ? 'results' : 'options'}`;
+  if (chart.dataset.kind !== kind) {
+    chart.dataset.kind = kind;
+    delete chart.dataset.words;
+    chart.replaceChildren();
+  }
+  if (poll.kind === 'words') {
+    cloud(chart, poll);
+  } else if (poll.results) {
+    if (!chart.firstElementChild) chart.append(Object.assign(document.createElement('div'), { className: 'results' }));
+    showResults(chart.firstElementChild, poll, word, lang, { answers: false });
+  } else if (poll.options && !chart.firstElementChild) {
+    // Open, its results not shown: the options, for the room to read.
+    const list = document.createElement('ol');
+    list.className = 'poll-options';
+    list.append(...poll.options.map((o) => Object.assign(document.createElement('li'), { textContent: printable(o) })));
+    chart.append(list);
+  }
+}
+
+// A word cloud in an SVG laid out at CLOUD's size (scaled to the screen), laid out again
+// only when its words or their counts change.
+const CLOUD = { width: 960, height: 540 };
+const SVG = 'http://www.w3.org/2000/svg';
+const pen = document.createElement('canvas').getContext('2d');
+// A text's width at a size, in the cloud's font (.cloud text in room.css).
+const measure = (text, size) => {
+  if (!pen) return 0.6 * size * Array.from(text).length;
+  pen.font = `600 ${size}px system-ui, sans-serif`;
+  return pen.measureText(text).width;
+};
+// At most once a second: a storm of answers moves the words once in a while, not at each.
+let cloudAt = 0, cloudTimer = 0;
+function cloud(chart, poll) {
+  const words = (poll.results && poll.results.words) || [];
+  const key = JSON.stringify(words);
+  if (chart.dataset.words === key) return;
+  const wait = cloudAt + 1000 - Date.now();
+  clearTimeout(cloudTimer);
+  if (wait > 0) { cloudTimer = setTimeout(renderPoll, wait); return; }
+  cloudAt = Date.now();
+  chart.dataset.words = key;
+  const placed = layout(words.map((w) => ({ text: printable(w.text), count: w.count })), { ...CLOUD, measure });
+  if (!placed.length) { chart.replaceChildren(); return; }
+  const svg = document.createElementNS(SVG, 'svg');
+  // Zoomed in on the words while they are few.
+  const box = bounds(placed, CLOUD);
+  svg.setAttribute('viewBox', [box.x, box.y, box.width, box.height].map((v) => v.toFixed(1)).join(' '));
+  svg.setAttribute('class', 'cloud');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', placed.map((p) => `${p.text}: ${p.count}`).join(', '));
+  svg.append(...placed.map((p, i) => {
+    const text = document.createElementNS(SVG, 'text');
+    for (const [name, value] of [['x', p.x.toFixed(1)], ['y', p.y.toFixed(1)], ['font-size', String(p.size)]]) {
+      text.setAttribute(name, value);
+    }
+    if (i < 3) text.setAttribute('class', 'top');
+    text.textContent = p.text;
+    return text;
+  }));
+  chart.replaceChildren(svg);
 }
 
 // A screen needs no identity: it never votes or asks. It is not counted in the room, and
