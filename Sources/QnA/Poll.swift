@@ -164,6 +164,9 @@ public struct RoomPoll: Sendable, Hashable, Codable {
   public var namedBoard: Bool?
   /// Its results, where the receiver may see them.
   public var results: PollResults?
+  /// Quiz mode, once closed and shown: the session's leaderboard over its closed quizzes,
+  /// best first (names only where the presenter chose `namedBoard`).
+  public var leaderboard: [LeaderboardEntry]?
   /// In a snapshot for one attendee: their answer.
   public var mine: PollValue?
 
@@ -198,6 +201,22 @@ public struct RoomPoll: Sendable, Hashable, Codable {
         kind: $0, prompt: prompt, options: options, max: max, scale: scale, correct: correct,
         timeLimit: timeLimit, namedBoard: namedBoard)
     }
+  }
+}
+
+/// A place on a quiz's leaderboard.
+public struct LeaderboardEntry: Sendable, Hashable, Codable {
+  /// 1 for the best; attendees with the same score share a place.
+  public var place: Int
+  /// The attendee's display name, on a named board where they gave one.
+  public var name: String?
+  /// Quizzes answered right.
+  public var score: Int
+
+  public init(place: Int, name: String?, score: Int) {
+    self.place = place
+    self.name = name
+    self.score = score
   }
 }
 

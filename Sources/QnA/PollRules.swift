@@ -214,6 +214,21 @@ public enum PollRules {
     return PollResults(n: n, answers: answers, counts: slots)
   }
 
+  /// Whether a quiz's answer is right (as Vevox scores it, a point for each poll answered
+  /// wholly right): a single choice the correct option, a multiple choice exactly the
+  /// correct options, a ranking the correct order. `false` for a poll that is no quiz.
+  public static func isCorrect(_ value: PollValue, for spec: PollSpec) -> Bool {
+    guard let correct = spec.correct, let choices = value.choices else { return false }
+    switch spec.kind {
+    case .ranking: return choices == correct
+    case .single, .multiple: return Set(choices) == Set(correct)
+    case .rating, .words: return false
+    }
+  }
+
+  /// Places a leaderboard shows.
+  public static let leaderboardSize = 10
+
   /// A refusal, in words.
   public struct Refused: Error, Sendable, Hashable {
     public var message: String

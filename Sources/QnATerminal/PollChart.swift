@@ -4,12 +4,12 @@ import QnA
 /// block characters with each count and its percentage (readable without colour), a rating's
 /// average, a ranking's average score, a word cloud's words ranked by weight. With `words`
 /// (screen-reader mode) each line says it instead of drawing it.
-enum PollChart {
+package enum PollChart {
   /// Eighths of a cell, for a bar's last cell.
   static let eighths: [Character] = [" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
   /// One line per option (or value of the scale, or word): its label, its bar, its count.
-  static func lines(_ poll: RoomPoll, width: Int, words: Bool = false) -> [String] {
+  package static func lines(_ poll: RoomPoll, width: Int, words: Bool = false) -> [String] {
     guard let results = poll.results else { return [] }
     let total = results.answers
     switch poll.pollKind {
@@ -63,6 +63,16 @@ enum PollChart {
       return bars(
         Array(zip(labelled, results.counts ?? [])), total: total, width: width, words: words)
     }
+  }
+
+  /// A quiz's leaderboard, a line a place: "1. Ada  3" (anonymous places as such).
+  package static func leaderboard(_ poll: RoomPoll) -> [String] {
+    guard let board = poll.leaderboard, !board.isEmpty else { return [] }
+    return [tr("Leaderboard")]
+      + board.map { entry in
+        let name = entry.name.map { Sanitizer.forScreen($0) } ?? tr("anonymous")
+        return Catalogue.format(tr("%1$d. %2$s: %3$d right"), entry.place, name, entry.score)
+      }
   }
 
   /// Bars for labelled counts, each against all the answers.

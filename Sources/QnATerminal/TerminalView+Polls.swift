@@ -112,6 +112,7 @@ extension TerminalView {
     if poll.results != nil {
       row += 1
       for line in PollChart.lines(poll, width: width - 2, words: words) { put(line) }
+      for line in PollChart.leaderboard(poll) { put(line) }
     } else if poll.pollState != .draft {
       put(tr("The presenter shows the results when they choose."), style: palette.faint)
     }

@@ -96,7 +96,8 @@ extension TerminalView {
         column: 1, style: palette.faint)
       row += 1
     }
-    for line in PollChart.lines(poll, width: width - 3) where row < limit {
+    for line in PollChart.lines(poll, width: width - 3) + PollChart.leaderboard(poll)
+    where row < limit {
       _ = grid.write(" " + TextWidth.truncate(line, to: width - 2), row: row, column: 1)
       row += 1
     }

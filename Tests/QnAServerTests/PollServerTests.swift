@@ -206,6 +206,18 @@ struct PollAPITests {
     #expect(bad.status == 400)
     let nowhere = try await server.http("POST", "/api/polls/\(UUID())/open")
     #expect(nowhere.status == 404)
+    // The results for after the talk, safe in a spreadsheet.
+    let formula = try await server.http(
+      "POST", "/api/polls", body: #"{"kind":"single","prompt":"=1+1","options":["=A","B"]}"#,
+      headers: Self.json)
+    #expect(formula.status == 200)
+    let csv = try await server.http("GET", "/api/polls/results")
+    #expect(csv.body.contains(#""1","rating","How was the talk?","open","1","9","1","100.0%",""#))
+    #expect(csv.body.contains(#""'=1+1""#) && csv.body.contains(#""'=A""#))
+    let markdown = try await server.http("GET", "/api/polls/results?format=markdown")
+    #expect(markdown.body.hasPrefix("# Polls"))
+    let scores = try await server.http("GET", "/api/polls/results?part=scores")
+    #expect(scores.body.contains("attendee,name,score,answered"))
     let deleted = try await server.http("DELETE", "/api/polls/\(key)")
     #expect(deleted.status == 200 && !deleted.body.contains(key.uuidString))
   }

@@ -195,3 +195,56 @@ struct PollStoreTests {
     #expect(results?.words == [PollWord(text: "cafe", count: 1), PollWord(text: "rust", count: 1)])
   }
 }
+
+/// Quiz mode in the store: a point for each closed quiz answered wholly right, the board by
+/// score with shared places, names only on a named board.
+@Suite("qna-server: quizzes in the store, on SQLite and PostgreSQL", .serialized)
+struct QuizStoreTests {
+  @Test(arguments: StoreKind.allCases)
+  func closedQuizzesScoreAndTheBoardShowsOnceShown(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    let (ada, bob, cy) = (uuid(1, group: 0xA6), uuid(2, group: 0xA6), uuid(3, group: 0xA6))
+    for (attendee, name) in [(ada, "Ada"), (bob, "Bob")] {
+      try await store.join(attendee: attendee, name: name, at: Date())
+    }
+    let first = PollSpec(
+      kind: .single, prompt: "2+2?", options: ["3", "4"], correct: [1], namedBoard: true)
+    let second = PollSpec(
+      kind: .ranking, prompt: "Order", options: ["A", "B", "C"], correct: [2, 0, 1])
+    let (one, two) = (uuid(1, group: 0x96), uuid(2, group: 0x96))
+    for (index, (id, spec)) in [(one, first), (two, second)].enumerated() {
+      _ = try await store.pollAction(.create, poll: id, spec: spec, token: uuid(index), at: Date())
+      _ = try await store.pollAction(.open, poll: id, token: uuid(10 + index), at: Date())
+    }
+    let answers: [(UUID, UUID, PollValue)] = [
+      (ada, one, PollValue(choices: [1])), (bob, one, PollValue(choices: [1])),
+      (cy, one, PollValue(choices: [0])), (ada, two, PollValue(choices: [2, 0, 1])),
+      (bob, two, PollValue(choices: [0, 1, 2])),
+    ]
+    for (index, (attendee, poll, value)) in answers.enumerated() {
+      _ = try await store.answer(
+        poll: poll, attendee: attendee, value: value, token: uuid(20 + index), at: Date())
+    }
+    #expect(try await store.quizScores().isEmpty, "no quiz is closed yet")
+    for (index, id) in [one, two].enumerated() {
+      _ = try await store.pollAction(.close, poll: id, token: uuid(30 + index), at: Date())
+    }
+    let scores = try await store.quizScores()
+    #expect(scores.map(\.score) == [2, 1, 0])
+    #expect(scores.map(\.name) == ["Ada", "Bob", nil])
+    #expect(try await store.snapshot(for: nil).polls.first?.leaderboard == nil, "not shown yet")
+    _ = try await store.pollAction(.show, poll: one, token: uuid(40), at: Date())
+    let board = try await store.snapshot(for: nil).polls.first?.leaderboard
+    #expect(
+      board == [
+        LeaderboardEntry(place: 1, name: "Ada", score: 2),
+        LeaderboardEntry(place: 2, name: "Bob", score: 1),
+        LeaderboardEntry(place: 3, name: nil, score: 0),
+      ])
+    _ = try await store.pollAction(.show, poll: two, token: uuid(41), at: Date())
+    let anonymous = try await store.snapshot(for: nil).polls.last?.leaderboard
+    #expect(anonymous?.allSatisfy { $0.name == nil } == true, "a board not named")
+  }
+}

@@ -103,6 +103,21 @@ struct PollPanelTests {
     #expect(words.press(.enter) == [.answerPoll(Self.poll, PollValue(words: ["fast", "safe"]))])
   }
 
+  @Test func aClosedQuizShowsItsAnswerAndTheLeaderboard() {
+    var quiz = RoomPoll(
+      id: Self.poll, n: 1,
+      spec: PollSpec(kind: .single, prompt: "2+2?", options: ["3", "4"], correct: [1]),
+      state: .closed, shown: true, results: PollResults(answers: 3, counts: [1, 2]))
+    quiz.leaderboard = [
+      LeaderboardEntry(place: 1, name: "Ada", score: 2),
+      LeaderboardEntry(place: 2, name: nil, score: 1),
+    ]
+    let projector = PollChart.leaderboard(quiz)
+    #expect(projector == ["Leaderboard", "1. Ada: 2 right", "2. anonymous: 1 right"])
+    #expect(PollChart.lines(quiz, width: 40).first?.hasPrefix("3") == true)
+    #expect(PollChart.lines(quiz, width: 40).last?.hasPrefix("✓ 4") == true)
+  }
+
   @Test func noPollOpenIsSaid() {
     var model = Self.room([]).model(rows: 12, columns: 60)
     _ = model.press(.function(5))

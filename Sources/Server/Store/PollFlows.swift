@@ -65,7 +65,22 @@ extension TransactionFlow where Output == [RoomPoll] {
     let read: @Sendable ([SQLRow]) -> TransactionFlow = { rows in
       let records = rows.compactMap(PollRecord.init).sorted { $0.n < $1.n }
       return TransactionFlow<[String: PollResults]>.results(of: records).then { results in
-        .done(records.compactMap { $0.roomPoll(results: results[$0.id], presenter: presenter) })
+        // A closed quiz the room sees shows the session's leaderboard: read only then.
+        let boards = records.filter {
+          $0.spec.isQuiz && $0.state == .closed && ($0.shown || presenter)
+        }
+        let scores: TransactionFlow<[QuizScore]> =
+          boards.isEmpty ? .done([]) : .quizScores(session: session, polls: records)
+        return scores.then { scores in
+          .done(
+            records.compactMap { record in
+              var poll = record.roomPoll(results: results[record.id], presenter: presenter)
+              if boards.contains(where: { $0.id == record.id }) {
+                poll?.leaderboard = scores.leaderboard(named: record.spec.namedBoard == true)
+              }
+              return poll
+            })
+        }
       }
     }
     guard let ids else { return .rows(PollSQL.all, [.integer(session)], then: read) }
@@ -129,6 +144,78 @@ extension TransactionFlow where Output == [UUID: PollValue] {
         }
       }
       return .done(answers)
+    }
+  }
+}
+
+/// A quiz's score for one attendee.
+public struct QuizScore: Sendable, Hashable {
+  public var attendee: String
+  public var name: String?
+  /// Closed quizzes answered right, of those answered.
+  public var score: Int
+  public var answered: Int
+}
+
+extension PollSQL {
+  /// $1 session: every answer to the session's closed quizzes (polls with correct options).
+  static let quizAnswers: PortableSQL = """
+    SELECT pollAnswer.poll, pollAnswer.attendee, pollAnswer.value FROM pollAnswer
+    JOIN poll ON poll.id = pollAnswer.poll
+    WHERE poll.session = $1 AND poll.state = 'closed' AND poll.spec LIKE '%"correct"%'
+    """
+}
+
+extension TransactionFlow where Output == [QuizScore] {
+  /// Each attendee's score over the session's closed quizzes, best first (then by who
+  /// answered more, then by id: the same order every time).
+  package static func quizScores(session: Int64, polls: [PollRecord]) -> TransactionFlow {
+    let quizzes = Dictionary(
+      polls.filter { $0.spec.isQuiz && $0.state == .closed }.map { ($0.id, $0.spec) }
+    ) { first, _ in first }
+    guard !quizzes.isEmpty else { return .done([]) }
+    return .rows(PollSQL.quizAnswers, [.integer(session)]) { rows in
+      var scores: [String: (score: Int, answered: Int)] = [:]
+      for row in rows {
+        guard let poll = row.text(0), let spec = quizzes[poll], let attendee = row.text(1),
+          let value = row.text(2).flatMap(PollCodec.value)
+        else { continue }
+        let right = PollRules.isCorrect(value, for: spec) ? 1 : 0
+        scores[attendee, default: (0, 0)].score += right
+        scores[attendee, default: (0, 0)].answered += 1
+      }
+      let tallies = scores
+      return TransactionFlow<[UUID: String]>.names(session: session, of: nil).then { names in
+        .done(
+          tallies.map { attendee, tally in
+            QuizScore(
+              attendee: attendee, name: UUID(uuidString: attendee).flatMap { names[$0] },
+              score: tally.score, answered: tally.answered)
+          }.sorted { ($1.score, $1.answered, $0.attendee) < ($0.score, $0.answered, $1.attendee) })
+      }
+    }
+  }
+}
+
+extension [QuizScore] {
+  /// The top of the board: places shared by equal scores, names only on a named board.
+  package func leaderboard(named: Bool) -> [LeaderboardEntry] {
+    var entries: [LeaderboardEntry] = []
+    for (index, entry) in prefix(PollRules.leaderboardSize).enumerated() {
+      let place =
+        index > 0 && self[index - 1].score == entry.score ? entries[index - 1].place : index + 1
+      entries.append(
+        LeaderboardEntry(place: place, name: named ? entry.name : nil, score: entry.score))
+    }
+    return entries
+  }
+}
+
+extension TransactionFlow where Output == [PollRecord] {
+  /// The session's polls' rows, in order.
+  package static func pollRecords(session: Int64) -> TransactionFlow {
+    .rows(PollSQL.all, [.integer(session)]) { rows in
+      .done(rows.compactMap(PollRecord.init).sorted { $0.n < $1.n })
     }
   }
 }

@@ -28,6 +28,17 @@ extension QuestionStore {
     return outcome
   }
 
+  /// Every attendee's score over the session's closed quizzes, best first.
+  public func quizScores() async throws(StoreError) -> [QuizScore] {
+    let session = self.session
+    return try await timed {
+      try await driver.fetch(
+        TransactionFlow<[PollRecord]>.pollRecords(session: session).then { records in
+          .quizScores(session: session, polls: records)
+        })
+    }
+  }
+
   /// The session's polls as presenters (or attendees) see them, with their results.
   public func polls(presenter: Bool = true) async throws(StoreError) -> [RoomPoll] {
     try await timed { try await driver.fetch(.polls(session: session, presenter: presenter)) }

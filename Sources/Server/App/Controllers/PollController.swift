@@ -28,6 +28,26 @@ struct PollController: Sendable {
       try await Self.act(.create, on: poll, spec: spec, request: request, room: room)
       return try await Self.read(poll, room: room)
     }
+    // The results for after the talk: `?format=csv|json|markdown` (CSV by default), per poll
+    // and option; `?part=scores` (CSV): the quizzes' per-attendee scores.
+    router.get("/api/polls/results") { request, context -> Response in
+      let room = try scope.room(context)
+      let raw = request.uri.queryParameters["format"].map(String.init) ?? "csv"
+      guard let format = ExportFormat(rawValue: raw) else {
+        throw HTTPError(.badRequest, message: "format must be csv, json or markdown")
+      }
+      let scoresOnly = request.uri.queryParameters["part"] == "scores"
+      let bytes = PollExport.render(
+        try await room.store.polls(), scores: try await room.store.quizScores(), as: format,
+        scoresOnly: scoresOnly)
+      return Response(
+        status: .ok,
+        headers: [
+          .contentType: format.contentType,
+          .contentDisposition:
+            "attachment; filename=\"polls\(scoresOnly ? "-scores" : "").\(format.fileExtension)\"",
+        ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
     // The specs, as an import takes them back.
     router.get("/api/polls/export") { _, context -> [PollSpec] in
       try await scope.room(context).store.polls().compactMap(\.spec)
