@@ -53,14 +53,18 @@ def start_chromium(profile):
 
 
 class Page:
-    """One tab, over its DevTools WebSocket: the browser's first, or a new one (`new_tab`)."""
+    """One tab, over its DevTools WebSocket: the browser's first, or a new one (`new_tab`), or
+    a new one in a browser context of its own (`context`, from Target.createBrowserContext:
+    its own storage and cookies, as another person's browser)."""
 
-    def __init__(self, browser_url, new_tab=False):
+    def __init__(self, browser_url, new_tab=False, context=None):
         self.browser_url = browser_url
         port = re.search(r":(\d+)/", browser_url).group(1)
         wanted = None
-        if new_tab:
-            wanted = browser_call(browser_url, "Target.createTarget", url="about:blank")["targetId"]
+        if new_tab or context:
+            where = {"browserContextId": context} if context else {}
+            wanted = browser_call(browser_url, "Target.createTarget", url="about:blank",
+                                  **where)["targetId"]
         deadline = time.time() + 10
         while True:
             targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))

@@ -7,6 +7,8 @@ import { printable } from './common.js';
 
 /** The kinds a page can answer and show. */
 export const KINDS = ['single', 'multiple', 'rating', 'ranking', 'words'];
+/** A word cloud's words listed as results on the phone, at most. */
+export const WORD_ROWS = 10;
 /** A rating with more values than this is a slider (0–100), with fewer one button each. */
 export const BUTTONS_LIMIT = 10;
 /** A word cloud's entries per answer, when the poll does not say (and at most). */
@@ -81,7 +83,8 @@ export const resultRows = (poll) => {
   const out = { answers, rows: [], average: null, order: null };
   if (poll.kind === 'words') {
     const top = Math.max(1, ...(results.words || []).map((w) => w.count));
-    out.rows = (results.words || []).map((w) => row(printable(w.text), w.count, top));
+    // The ten most counted: a phone's page stays short (the projector has the whole cloud).
+    out.rows = (results.words || []).slice(0, WORD_ROWS).map((w) => row(printable(w.text), w.count, top));
   } else if (poll.kind === 'rating') {
     const scale = scaleOf(poll);
     out.average = ratingAverage(counts, scale);

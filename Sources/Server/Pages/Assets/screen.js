@@ -107,7 +107,9 @@ function renderPoll() {
 
 // A word cloud in an SVG laid out at CLOUD's size (scaled to the screen), laid out again
 // only when its words or their counts change.
-const CLOUD = { width: 960, height: 540 };
+// Its shape is the box's on the screen (about 3:1 under the poll's question), and its
+// smallest words readable from the back of a hall (about 1/25 of a 720-line screen).
+const CLOUD = { width: 960, height: 340, minSize: 34 };
 const SVG = 'http://www.w3.org/2000/svg';
 const pen = document.createElement('canvas').getContext('2d');
 // A text's width at a size, in the cloud's font (.cloud text in room.css).
@@ -131,7 +133,7 @@ function cloud(chart, poll) {
   if (!placed.length) { chart.replaceChildren(); return; }
   const svg = document.createElementNS(SVG, 'svg');
   // Zoomed in on the words while they are few.
-  const box = bounds(placed, CLOUD);
+  const box = bounds(placed, { width: CLOUD.width, height: CLOUD.height });
   svg.setAttribute('viewBox', [box.x, box.y, box.width, box.height].map((v) => v.toFixed(1)).join(' '));
   svg.setAttribute('class', 'cloud');
   svg.setAttribute('role', 'img');
@@ -141,7 +143,8 @@ function cloud(chart, poll) {
     for (const [name, value] of [['x', p.x.toFixed(1)], ['y', p.y.toFixed(1)], ['font-size', String(p.size)]]) {
       text.setAttribute(name, value);
     }
-    if (i < 3) text.setAttribute('class', 'top');
+    // The accent for the most counted, never for a tie with the least counted.
+    if (i < 3 && p.count > placed[placed.length - 1].count) text.setAttribute('class', 'top');
     text.textContent = p.text;
     return text;
   }));

@@ -52,7 +52,9 @@ function attempt(sorted, top, { width, height, measure, minSize, padding }) {
   for (const word of sorted) {
     const share = most === least ? 1 : (word.count - least) / (most - least);
     const size = Math.round(minSize + (top - minSize) * share);
-    const w = measure(word.text, size) + 2 * padding, h = size * LINE + 2 * padding;
+    // A gap that grows with the size: two neighbours never read as one entry of two words.
+    const gap = Math.max(padding, size * 0.12);
+    const w = measure(word.text, size) + 2 * gap, h = size * LINE + 2 * padding;
     const spot = failed.some((f) => w >= f.w && h >= f.h) ? null : free(w, h, width, height, placed);
     if (spot) placed.push({ text: word.text, count: word.count, size, x: spot.x, y: spot.y, width: w, height: h });
     else failed.push({ w, h });
