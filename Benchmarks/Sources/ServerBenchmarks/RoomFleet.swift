@@ -121,6 +121,12 @@ final class RoomFleet: Sendable {
               $0[response.token]?.success = response.success
             }
           }
+          if case .pollAnswerResponse(let response) = decoded {
+            votes.withLock {
+              $0[response.token]?.seq = response.seq
+              $0[response.token]?.success = response.success
+            }
+          }
           if let join {
             try? await client.send(binary: codec.encode(.join(join)))
             let sent = ContinuousClock.now
@@ -163,6 +169,16 @@ final class RoomFleet: Sendable {
     votes.withLock { $0[token] = CastVote(sentAt: ContinuousClock.now) }
     let bytes = WireCodec().encode(
       .vote(Vote(id: id, question: question, up: true, token: token)))
+    try? await clients[index].send(binary: bytes)
+  }
+
+  /// Member `index` answers `poll`, recording when (beside the votes: one answer each).
+  func answer(_ index: Int, poll: UUID, _ value: PollValue) async {
+    guard let id = snapshot[index].connectionID else { return }
+    let token = UUID()
+    votes.withLock { $0[token] = CastVote(sentAt: ContinuousClock.now) }
+    let bytes = WireCodec().encode(
+      .pollAnswer(PollAnswer(id: id, poll: poll, token: token, value: value)))
     try? await clients[index].send(binary: bytes)
   }
 

@@ -157,6 +157,12 @@ if arguments.count > 1, arguments[1] == "filter" {
 }
 
 // `ServerBenchmarks joins` runs the joins' rows alone.
+// `ServerBenchmarks polls [N]`: the poll's rows alone.
+if arguments.count > 1, arguments[1] == "polls" {
+  let attendees = arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000
+  try await PollBench.report(executable: arguments[0], attendees: attendees)
+  exit(0)
+}
 if arguments.count > 1, arguments[1] == "pages" {
   try await PageBench.report(executable: arguments[0])
   exit(0)
@@ -268,6 +274,7 @@ if roomResults.count == 2 {
 }
 
 try await StormBench.report(executable: arguments[0], attendees: roomAttendees)
+try await PollBench.report(executable: arguments[0], attendees: 10_000)
 try await JoinBench.report(executable: arguments[0])
 try await PageBench.report(executable: arguments[0])
 

@@ -1,0 +1,149 @@
+import Foundation
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import QnA
+
+/// A keynote's poll (#49): `attendees` answering one poll within 10 s, its results shown to
+/// everyone, on one core (the server pinned to core 0, the attendees to core 1, an SQLite
+/// file), for a choice poll and for a word cloud (three words each, most of them the
+/// attendee's own: a hundred thousand distinct words at 10,000 attendees); beside the room's
+/// vote storm of the same size (one vote each), in the same run. Measured: server CPU per
+/// answer, answer → results current on every attendee's screen (p50, p99), bytes per attendee
+/// on the wire.
+enum PollBench {
+  static func report(executable: String, attendees: Int) async throws {
+    raiseDescriptorLimit(to: attendees * 2 + 1024)
+    StormBench.pin(toCores: [1])
+    defer { StormBench.pin(toCores: [0, 1]) }
+    emit(
+      "\n## A poll on one core: \(attendees) attendees answering within 10 s, results shown "
+        + "to everyone, the server pinned to one core, an SQLite file\n")
+    emit(
+      "| what the room does | counted | server CPU, s | CPU per answer, µs | answer→every screen p50, ms | p99, ms | bytes per attendee, wire | reached the last | reconnects |"
+    )
+    emit("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for kind in [Kind.votes, .choice, .words] {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("qna-storm-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let server = try ServerProcess(
+        name: kind.name, executable: "/usr/bin/taskset",
+        arguments: [
+          "-c", "0", executable, "serve",
+          "db=" + directory.appendingPathComponent("poll.sqlite").path,
+        ])
+      defer { server.stop() }
+      let outcome = try await run(kind, server, attendees: attendees)
+      emit(
+        "| \(kind.name) | \(outcome.counted) | \(String(format: "%.2f", outcome.cpu / .seconds(1))) "
+          + "| \(String(format: "%.0f", StormBench.perVote(outcome))) "
+          + "| \(milliseconds(outcome.p50)) | \(milliseconds(outcome.p99)) "
+          + "| \(String(format: "%.0f", outcome.wireBytesPerAttendee)) "
+          + "| \(outcome.reached) of \(outcome.attendees) | \(outcome.reconnects) |")
+    }
+  }
+
+  enum Kind {
+    case votes, choice, words
+
+    var name: String {
+      switch self {
+      case .votes: "the vote storm: one vote each"
+      case .choice: "a single choice poll, 4 options"
+      case .words: "a word cloud, 3 words each"
+      }
+    }
+  }
+
+  static func run(_ kind: Kind, _ server: ServerProcess, attendees: Int) async throws
+    -> RoomBench.Outcome
+  {
+    guard kind != .votes else {
+      return try await RoomBench.run(
+        server, attendees: attendees, questions: 20, votesEach: 1, spread: .seconds(10),
+        counts: true)
+    }
+    let poll = UUID()
+    let spec =
+      kind == .choice
+      ? #"{"kind":"single","prompt":"Which?","options":["A","B","C","D"]}"#
+      : #"{"kind":"words","prompt":"Three words?"}"#
+    try await post(server, "/api/polls", body: spec, key: poll)
+    try await post(server, "/api/polls/\(poll)/open")
+    try await post(server, "/api/polls/\(poll)/show")
+    progress("\(server.name): \(attendees) attendees joining the room")
+    let fleet = try RoomFleet(
+      size: attendees, url: "ws://127.0.0.1:\(server.port)/socket", counts: true)
+    fleet.start()
+    guard await fleet.wait(seconds: 180, until: \.joined) else {
+      throw BenchError.timedOut("\(server.name): joins")
+    }
+    progress("\(server.name): \(attendees) answers over 10 s")
+    fleet.resetCounters()
+    let cpuBefore = RoomBench.cpuTime(of: server.pid)
+    let writtenBefore = RoomBench.written(by: server.pid)
+    let start = ContinuousClock.now
+    let common = (0..<200).map { "word\($0)" }
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<attendees {
+        let due = start + .seconds(10) * Double.random(in: 0..<1)
+        let value =
+          kind == .choice
+          ? PollValue(choices: [Int.random(in: 0..<4)])
+          : PollValue(words: [common.randomElement()!, "own\(index)a", "own\(index)b"])
+        group.addTask {
+          try? await Task.sleep(until: due, clock: .continuous)
+          await fleet.answer(index, poll: poll, value)
+        }
+      }
+    }
+    let deadline = ContinuousClock.now + .seconds(60)
+    var cast = fleet.castVotes
+    while cast.contains(where: { $0.success == nil }), ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+      cast = fleet.castVotes
+    }
+    let lastSeq = cast.compactMap(\.seq).max() ?? 0
+    _ = await fleet.wait(seconds: 60, until: { $0.reachedSeq >= lastSeq })
+    let wall = ContinuousClock.now - start
+    let cpu = RoomBench.cpuTime(of: server.pid) - cpuBefore
+    let wire = RoomBench.written(by: server.pid) - writtenBefore
+    let members = fleet.snapshot
+    await fleet.stop()
+    let counted = cast.filter { $0.success == true }
+    var histogram = LatencyHistogram()
+    for member in members {
+      for answer in counted {
+        guard let seq = answer.seq,
+          let at = RoomBench.firstArrival(in: member.deltas, covering: seq)
+        else { continue }
+        histogram.add(at - answer.sentAt)
+      }
+    }
+    return RoomBench.Outcome(
+      counted: counted.count, cpu: cpu, clientCPU: .zero, wall: wall,
+      bytesPerAttendee: Double(members.map(\.bytes).reduce(0, +)) / Double(members.count),
+      wireBytesPerAttendee: Double(wire) / Double(members.count),
+      deltasPerAttendee: Double(members.map(\.deltas.count).reduce(0, +)) / Double(members.count),
+      p50: histogram.percentile(0.5), p99: histogram.percentile(0.99),
+      reached: members.filter { $0.reachedSeq >= lastSeq }.count,
+      attendees: members.count, reconnects: members.map { max(0, $0.reconnects) }.reduce(0, +))
+  }
+
+  /// A presenter's request to the bench's server (loopback needs no token there).
+  static func post(_ server: ServerProcess, _ path: String, body: String = "", key: UUID? = nil)
+    async throws
+  {
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
+    request.httpMethod = "POST"
+    request.httpBody = Data(body.utf8)
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    if let key { request.setValue(key.uuidString, forHTTPHeaderField: "Idempotency-Key") }
+    let (_, response) = try await URLSession.shared.data(for: request)
+    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+      throw BenchError.timedOut("\(server.name): \(path) answered \(response)")
+    }
+  }
+}
