@@ -222,3 +222,38 @@ struct RoomWorkerTests {
     #expect(whole.last.map { $0.to - $0.from } ?? 0 > 1)
   }
 }
+
+/// An unhurried change (a word cloud's results) waits up to a second for its broadcast, with
+/// whatever else changes meanwhile; a change in more of a hurry does not wait for it.
+@Suite("The room's worker: unhurried changes")
+struct UnhurriedChangeTests {
+  @Test func anUnhurriedChangeGoesWithinASecondAndAQuestionDoesNotWaitForIt() async {
+    let fixture = RoomWorkerTests.Fixture()
+    defer { fixture.fanOut.stop() }
+    let question = fixture.room.ask(1)
+    let peer = TestPeer(1)
+    fixture.join(peer)
+    #expect(await fixture.level(peer))
+    // After a quiet second: at once (the leading edge), then a second between broadcasts.
+    fixture.clock.advance(by: .seconds(1))
+    fixture.room.vote(question)
+    fixture.fanOut.changedUnhurried()
+    #expect(await fixture.level(peer, "the first, at once"))
+    fixture.room.vote(question)
+    fixture.fanOut.changedUnhurried()
+    fixture.clock.advance(by: .milliseconds(500))
+    await RoomWorkerTests.settle()
+    #expect(peer.deltas.count == 1, "not within the window: within the second")
+    fixture.clock.advance(by: .milliseconds(500))
+    #expect(await fixture.level(peer, "within the second"))
+    #expect(peer.deltas.count == 2)
+    // An unhurried change waiting, then a window's change: both go at the window.
+    fixture.room.vote(question)
+    fixture.fanOut.changedUnhurried()
+    fixture.room.vote(question)
+    fixture.fanOut.changed()
+    fixture.clock.advance(by: RoomWorkerTests.window)
+    #expect(await fixture.level(peer, "at the window, with the unhurried one"))
+    #expect(peer.deltas.count == 3)
+  }
+}

@@ -13,9 +13,9 @@ import Testing
 struct RoomChangedTests {
   /// What the room was told since the last call: each write's urgency, in order.
   final class Told: Sendable {
-    private let urgencies = Mutex<[Bool]>([])
-    func note(_ urgent: Bool) { urgencies.withLock { $0.append(urgent) } }
-    func taken() -> [Bool] {
+    private let urgencies = Mutex<[QuestionStore.RoomPace]>([])
+    func note(_ pace: QuestionStore.RoomPace) { urgencies.withLock { $0.append(pace) } }
+    func taken() -> [QuestionStore.RoomPace] {
       urgencies.withLock { told in
         defer { told = [] }
         return told
@@ -34,27 +34,27 @@ struct RoomChangedTests {
       id: uuid(1), content: "Why?", askedFrom: firstConnection, createdAt: Date(),
       token: uuid(1, group: 0x7A), attendee: asker)
     #expect(try await store.insert(question).inserted)
-    #expect(told.taken() == [false])
+    #expect(told.taken() == [.window])
     #expect(try await !store.insert(question).inserted, "sent again")
     #expect(told.taken() == [])
 
     let own = try await store.vote(attendee: asker, question: uuid(1), up: true, at: Date())
     #expect(own?.refusal != nil && told.taken() == [], "one's own question: refused")
     let vote = try await store.vote(attendee: uuid(8), question: uuid(1), up: true, at: Date())
-    #expect(vote?.voted == true && told.taken() == [false])
+    #expect(vote?.voted == true && told.taken() == [.window])
 
     let answer = uuid(2, group: 0x7A)
     let answered = try await store.perform(
       .answer, on: uuid(1), text: "Because.", token: answer, at: Date())
-    #expect(answered?.changed == true && told.taken() == [true])
+    #expect(answered?.changed == true && told.taken() == [.now])
     _ = try await store.perform(.answer, on: uuid(1), text: "Because.", token: answer, at: Date())
     #expect(told.taken() == [], "the same token again")
 
     let announced = try await store.announce("Coffee", token: uuid(3, group: 0x7A), at: Date())
-    #expect(announced.changed && told.taken() == [true])
+    #expect(announced.changed && told.taken() == [.now])
     let labelled = try await store.moderation.changeLabels(
       .labelAdd, "Panel", token: uuid(4, group: 0x7A), at: Date())
-    #expect(labelled.changed && told.taken() == [true])
+    #expect(labelled.changed && told.taken() == [.now])
     let again = try await store.moderation.changeLabels(
       .labelAdd, "panel", token: uuid(5, group: 0x7A), at: Date())
     #expect(!again.changed && told.taken() == [], "a label it has")
@@ -63,14 +63,32 @@ struct RoomChangedTests {
     var seeded = question
     (seeded.id, seeded.token) = (uuid(3), nil)
     try await store.seed([seeded])
-    #expect(told.taken() == [false])
+    #expect(told.taken() == [.window])
     let counted = try await store.simulateVotes(
       for: uuid(3), count: 3, at: Date(), makeID: { UUID() })
-    #expect(counted == 3 && told.taken() == [false])
+    #expect(counted == 3 && told.taken() == [.window])
     #expect(try await store.snapshot(for: nil).questions.first { $0.id == uuid(3) }?.votes == 3)
     let nowhere = try await store.simulateVotes(
       for: uuid(99), count: 3, at: Date(), makeID: { UUID() })
     #expect(nowhere == nil && told.taken() == [], "no such question")
+
+    // A poll's answer within the window; a word cloud's within a second (its every delta
+    // carries its whole top list).
+    for (index, kind) in [PollKind.single, .words].enumerated() {
+      let poll = uuid(index, group: 0x7B)
+      let spec =
+        kind == .words
+        ? PollSpec(kind: .words, prompt: "Words?")
+        : PollSpec(kind: .single, prompt: "Which?", options: ["A", "B"])
+      _ = try await store.pollAction(.create, poll: poll, spec: spec, token: poll, at: Date())
+      _ = try await store.pollAction(
+        .open, poll: poll, token: uuid(index, group: 0x7D), at: Date())
+      #expect(told.taken() == [.now, .now])
+      let value = kind == .words ? PollValue(words: ["swift"]) : PollValue(choices: [0])
+      _ = try await store.answer(
+        poll: poll, attendee: asker, value: value, token: uuid(index, group: 0x7E), at: Date())
+      #expect(told.taken() == [kind == .words ? .unhurried : .window])
+    }
 
     // Another session's view writes without telling this room.
     var random = SplitMix64(seed: 0x7A)

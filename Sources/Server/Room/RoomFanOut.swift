@@ -27,6 +27,8 @@ package final class RoomFanOut: Sendable {
     case leave(UUID)
     /// `urgent`: a presenter's action, which nobody should wait a window for.
     case changed(urgent: Bool)
+    /// A change that may wait up to `RoomWorker.unhurried` for its broadcast.
+    case changedUnhurried
     case flush
     /// A joining socket has every page of its snapshot as of this sequence number.
     case snapshotSent(SocketConnection, seq: Int)
@@ -71,6 +73,9 @@ package final class RoomFanOut: Sendable {
   /// Something in the room changed (its log row is committed). A presenter's action is
   /// `urgent`: it goes out at once, window or not (votes may storm; presenters do not).
   package func changed(urgent: Bool = false) { commands.yield(.changed(urgent: urgent)) }
+
+  /// A change that may wait a second for the next broadcast (a word cloud's results).
+  package func changedUnhurried() { commands.yield(.changedUnhurried) }
 
   package func stop() {
     commands.finish()

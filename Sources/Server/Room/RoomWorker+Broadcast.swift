@@ -7,16 +7,21 @@ import QnAStore
 /// a socket that stopped reading or to a read the store failed, even in a room where nothing
 /// else happens.
 extension RoomWorker {
-  func scheduleFlush(urgent: Bool) {
+  /// `pace`: how long after the last flush this change may go (the window, or a second for
+  /// an unhurried one). A change in more of a hurry than the flush scheduled schedules one
+  /// sooner; the later one then finds less (or nothing) to send.
+  func scheduleFlush(urgent: Bool, pace: Duration? = nil) {
     if urgent {
       // Next in turn, window or not. A flush already waiting finds less (or nothing) to send.
       commands.yield(.flush)
       return
     }
-    guard !flushScheduled else { return }
+    let due = lastFlush + (pace ?? window)
+    if flushScheduled, let flushDue, flushDue <= due { return }
     flushScheduled = true
+    flushDue = due
     // Leading edge: after a quiet spell the change goes out at once.
-    let wait = window - (clock.now - lastFlush)
+    let wait = due - clock.now
     if wait > .zero {
       schedule(.flush, after: wait)
     } else {
@@ -147,6 +152,7 @@ extension RoomWorker {
     case .flush:
       guard !flushScheduled else { return }
       flushScheduled = true
+      flushDue = clock.now + Self.retryPause
     case .retryBehind:
       guard !retryScheduled else { return }
       retryScheduled = true

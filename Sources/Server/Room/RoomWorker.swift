@@ -31,6 +31,8 @@ final class RoomWorker {
     var standing: Standing
   }
 
+  /// How long an unhurried change (a word cloud's results) may wait for its broadcast.
+  static let unhurried = Duration.seconds(1)
   /// Log rows a catch-up reads at most; further behind, a snapshot is cheaper.
   static let catchUpLimit = 5000
   /// How long a read the database failed waits before it is tried again: the database may be
@@ -52,6 +54,8 @@ final class RoomWorker {
   var lastSent: Int?
   var epoch: UUID?
   var flushScheduled = false
+  /// When the scheduled flush is due: a change in more of a hurry schedules one sooner.
+  var flushDue: Duration?
   var retryScheduled = false
   var lastFlush: Duration
   /// When the oldest change not broadcast yet came in: the fan-out latency starts there.
@@ -103,8 +107,12 @@ final class RoomWorker {
     case .changed(let urgent):
       if changedSince == nil { changedSince = clock.now }
       scheduleFlush(urgent: urgent)
+    case .changedUnhurried:
+      if changedSince == nil { changedSince = clock.now }
+      scheduleFlush(urgent: false, pace: max(window, Self.unhurried))
     case .flush:
       flushScheduled = false
+      flushDue = nil
       try await flush()
     case .retryBehind:
       retryScheduled = false

@@ -47,7 +47,13 @@ package final class SessionRoom: Sendable {
     self.fanOut = fanOut
     // Every write through the room's store that changes the room reaches its fan-out: the
     // handlers only write.
-    self.store = store.notifying { urgent in fanOut.changed(urgent: urgent) }
+    self.store = store.notifying { pace in
+      switch pace {
+      case .now: fanOut.changed(urgent: true)
+      case .window: fanOut.changed(urgent: false)
+      case .unhurried: fanOut.changedUnhurried()
+      }
+    }
     self.sockets = sockets
     self.settings = settings
     self.environment = environment

@@ -13,7 +13,7 @@ extension ModerationStore {
           action: kind.rawValue, text: name, token: token, at: time, session: session),
         writes: true, locking: session)
     }
-    if outcome.changed { roomChanged(true) }
+    if outcome.changed { roomChanged(.now) }
     return outcome
   }
 

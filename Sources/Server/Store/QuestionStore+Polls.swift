@@ -24,7 +24,9 @@ extension QuestionStore {
         PollAnswerRequest(attendee: attendee, poll: poll, token: token, value: value, time: time),
         session: session)
     }
-    if let outcome, outcome.refusal == nil { roomChanged(false) }
+    if let outcome, outcome.refusal == nil {
+      roomChanged(outcome.value?.words != nil ? .unhurried : .window)
+    }
     return outcome
   }
 

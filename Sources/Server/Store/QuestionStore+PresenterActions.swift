@@ -31,7 +31,7 @@ extension QuestionStore {
           action, on: id, text: text, isPrivate: isPrivate, token: token, at: time,
           session: session), writes: true, locking: session)
     }
-    if outcome?.changed == true { roomChanged(true) }
+    if outcome?.changed == true { roomChanged(.now) }
     return outcome
   }
 

@@ -87,7 +87,7 @@ extension QuestionStore {
         VoteRequest(attendee: attendee, question: question, up: up, time: time),
         session: session)
     }
-    if let outcome, outcome.refusal == nil { roomChanged(false) }
+    if let outcome, outcome.refusal == nil { roomChanged(.window) }
     return outcome
   }
 
@@ -122,7 +122,7 @@ extension QuestionStore {
     try await timed {
       try await driver.transact(.seed(questions, session: session), writes: true, locking: session)
     }
-    roomChanged(false)
+    roomChanged(.window)
   }
 
   /// Mock: `count` votes for `question` from attendees who never voted before, in one
@@ -135,7 +135,7 @@ extension QuestionStore {
         .simulateVotes(for: question, count: count, at: time, makeID: makeID, session: session),
         writes: true, locking: session)
     }
-    if counted != nil { roomChanged(false) }
+    if counted != nil { roomChanged(.window) }
     return counted
   }
 

@@ -44,7 +44,7 @@ extension QuestionStore {
         flow.transaction(action: action, text: text, token: token, at: time, session: session),
         writes: true, locking: session)
     }
-    if outcome.changed { roomChanged(true) }
+    if outcome.changed { roomChanged(.now) }
     return outcome
   }
 

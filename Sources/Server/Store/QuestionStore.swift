@@ -57,7 +57,18 @@ public final class QuestionStore: Sendable, TimedStore {
   /// remember to. Other instances hear of it from the database.
   package let roomChanged: RoomChanged
 
-  package typealias RoomChanged = @Sendable (_ urgent: Bool) -> Void
+  package typealias RoomChanged = @Sendable (_ pace: RoomPace) -> Void
+
+  /// How soon a change goes out to the room.
+  package enum RoomPace: Sendable {
+    /// At once (a presenter's action).
+    case now
+    /// Within the broadcast window, with the changes beside it (a question, a vote).
+    case window
+    /// Within a second, with the changes beside it: a word cloud's results, whose screens
+    /// redraw once a second, and whose every delta carries its whole top list.
+    case unhurried
+  }
 
   package init(
     driver: any StoreDriver, session: Int64 = SessionRecord.defaultID,
@@ -108,7 +119,7 @@ public final class QuestionStore: Sendable, TimedStore {
       try await driver.transact(
         .insert(question, session: session), writes: true, locking: session)
     }
-    if result.inserted { roomChanged(false) }
+    if result.inserted { roomChanged(.window) }
     return result
   }
 
