@@ -1,8 +1,9 @@
 import Foundation
+import QnA
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import QnA
 
 /// A keynote's poll (#49): `attendees` answering one poll within 10 s, its results shown to
 /// everyone, on one core (the server pinned to core 0, the attendees to core 1, an SQLite
