@@ -45,6 +45,8 @@ public enum QnAEvent: Sendable, Hashable {
   case answerPoll(poll: UUID, value: PollValue, token: UUID)
   /// An answer an earlier run kept on disk, not yet answered: queued again as it was.
   case restorePollAnswer(KeptPollAnswer)
+  /// The presenter's console: an action on a poll (exactly once per `token`).
+  case pollAct(PollActionKind, poll: UUID, token: UUID)
   /// The presenter acts on a question (`qna present`), or on the room (`question` nil);
   /// `token` is a fresh UUID for it.
   case act(
@@ -94,6 +96,8 @@ public enum QnAEffect: Sendable, Hashable {
   /// Extension `polls`: put this answer on the wire; if it fails, the next connection sends
   /// it again.
   case pollAnswer(PollAnswer)
+  /// Extension `polls`, a presenter's: put this action on the wire.
+  case pollAction(PollAction)
   /// Extension `identity`: keep this attendee id and credential for this server from now on.
   case keepIdentity(attendee: UUID, credential: UUID)
   /// Put this presenter action on the wire; if it fails, the next connection sends it again.

@@ -53,6 +53,17 @@ extension QnAState {
     return effects + [pollReport(response.poll)]
   }
 
+  /// The presenter's console acts on a poll: sent at once when connected (its token makes it
+  /// once), said when it cannot be.
+  mutating func actOnPoll(_ kind: PollActionKind, poll: UUID, token: UUID) -> [QnAEffect] {
+    guard configuration.presenter, hasPolls, serverExtensions.contains(ProtocolExtension.presenter)
+    else { return [notice(Message("This server takes no poll actions here."), kind: .error)] }
+    guard let connectionID, room.joined else {
+      return [notice(Message("Not connected: the poll action was not sent."), kind: .error)]
+    }
+    return [.pollAction(PollAction(id: connectionID, token: token, poll: poll, action: kind))]
+  }
+
   mutating func received(_ response: PollActionResponse) -> [QnAEffect] {
     guard !response.success else { return [] }
     return [

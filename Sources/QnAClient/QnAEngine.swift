@@ -200,6 +200,11 @@ public actor QnAEngine {
   /// Gives up a question the server refused for good.
   public func discard(_ token: UUID) { apply(.discard(token)) }
 
+  /// The presenter's console: an action on a poll.
+  public func actOnPoll(_ kind: PollActionKind, _ poll: UUID) {
+    apply(.pollAct(kind, poll: poll, token: makeToken()))
+  }
+
   /// Answers a poll (extension `polls`), or changes the answer; kept until the server
   /// answers it.
   public func answerPoll(_ poll: UUID, _ value: PollValue, token: UUID? = nil) {
@@ -312,6 +317,8 @@ public actor QnAEngine {
       case .vote(let message): outbox.yield(.other(.vote(message), attempt: openAttempt))
       case .pollAnswer(let message):
         outbox.yield(.other(.pollAnswer(message), attempt: openAttempt))
+      case .pollAction(let message):
+        outbox.yield(.other(.pollAction(message), attempt: openAttempt))
       case .keepIdentity(let attendee, let credential):
         keepIdentity(attendee: attendee, credential: credential)
       case .presenterAction(let message):

@@ -72,7 +72,8 @@ final class TerminalLoop {
           switch action {
           case .quit: return .quit
           case .redraw: screen.forgetScreen()
-          case .ask, .retry, .discard, .vote, .reconnectNow, .act, .undo, .label, .answerPoll:
+          case .ask, .retry, .discard, .vote, .reconnectNow, .act, .undo, .label, .answerPoll,
+            .pollAction:
             actions.yield(action)
           }
         }

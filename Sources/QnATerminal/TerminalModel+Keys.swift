@@ -108,10 +108,10 @@ extension TerminalModel {
       return handleSearchKey(key)
     }
     if pollPanel != nil {
-      return handlePollKey(key)
+      return options.presenter ? handlePresenterPollKey(key) : handlePollKey(key)
     }
     if Self.pollKeys.contains(key), state.hasPolls {
-      return openNextPoll()
+      return options.presenter ? openPresenterPolls() : openNextPoll()
     }
     if options.presenter {
       return handlePresenterKey(key)

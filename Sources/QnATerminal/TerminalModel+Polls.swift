@@ -32,6 +32,45 @@ extension TerminalModel {
   /// The poll the panel shows, as the room has it now.
   var panelPoll: RoomPoll? { pollPanel.flatMap { state.room.polls.byID[$0.poll] } }
 
+  /// The presenter's console, F5: every poll of the session, the first (or the one after
+  /// the poll shown); none: said.
+  mutating func openPresenterPolls() -> [TerminalAction] {
+    let polls = state.room.polls.ordered
+    guard !polls.isEmpty else {
+      pollPanel = nil
+      addNotice(
+        tr("The session has no poll: make them on the presenter page or the API."), kind: .info)
+      return []
+    }
+    let after = pollPanel.flatMap { panel in polls.firstIndex { $0.id == panel.poll } }
+    pollPanel = PollPanel(poll: polls[after.map { ($0 + 1) % polls.count } ?? 0].id)
+    return []
+  }
+
+  /// A key on the console's poll panel: ↑ ↓ another poll; o opens or closes it, s shows or
+  /// hides its results, r resets it, X deletes it; Esc closes the panel.
+  mutating func handlePresenterPollKey(_ key: Key) -> [TerminalAction] {
+    let polls = state.room.polls.ordered
+    guard let panel = pollPanel, let index = polls.firstIndex(where: { $0.id == panel.poll }) else {
+      pollPanel = nil
+      return []
+    }
+    let poll = polls[index]
+    switch key {
+    case .escape:
+      pollPanel = nil
+    case .control("c"): return requestQuit()
+    case .up: pollPanel = PollPanel(poll: polls[max(0, index - 1)].id)
+    case .down, .function(5): pollPanel = PollPanel(poll: polls[min(polls.count - 1, index + 1)].id)
+    case .text("o"): return [.pollAction(poll.pollState == .open ? .close : .open, poll.id)]
+    case .text("s"): return [.pollAction(poll.shown ? .hide : .show, poll.id)]
+    case .text("r"): return [.pollAction(.reset, poll.id)]
+    case .text("X"): return [.pollAction(.delete, poll.id)]
+    default: break
+    }
+    return []
+  }
+
   /// F5: the first open poll, or the one after the poll shown; none open: said.
   mutating func openNextPoll() -> [TerminalAction] {
     let open = openPolls

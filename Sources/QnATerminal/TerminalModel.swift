@@ -26,6 +26,8 @@ public enum TerminalAction: Sendable, Equatable {
   case label(String?)
   /// Answer a poll (extension `polls`), or change the answer.
   case answerPoll(UUID, PollValue)
+  /// The presenter's console: an action on a poll.
+  case pollAction(PollActionKind, UUID)
   case reconnectNow
   /// Forget what is on screen and paint everything again (Ctrl-L).
   case redraw

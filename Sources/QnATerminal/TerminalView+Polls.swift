@@ -62,12 +62,26 @@ extension TerminalView {
       case nil: tr("a kind this qna does not know")
       }
     put(Catalogue.format(tr("Poll %1$d · %2$s"), poll.n, kindName), style: palette.title, indent: 0)
+    if model.options.presenter {
+      let state =
+        switch poll.pollState {
+        case .draft?: tr("not opened yet")
+        case .open?: tr("open")
+        default: tr("closed")
+        }
+      put(
+        state + " · " + (poll.shown ? tr("results shown to the room") : tr("results hidden")),
+        style: palette.faint)
+    }
     for line in TextWrap.lines(Sanitizer.forScreen(poll.prompt), width: width - 2).prefix(3) {
       put(line, style: CellStyle(bold: true))
     }
     row += 1
     let options = (poll.options ?? []).map { Sanitizer.forScreen($0) }
-    switch poll.pollKind {
+    switch model.options.presenter ? nil : poll.pollKind {
+    case nil:
+      // The console, or a kind this qna cannot answer: the options as the room sees them.
+      for (index, option) in options.enumerated() { put("  \(index + 1) " + option) }
     case .single?, .multiple?, .ranking?:
       for (index, option) in options.enumerated() where row < bottom {
         let at = panel.cursor == index
@@ -99,7 +113,6 @@ extension TerminalView {
       let label = tr("Your words:") + " "
       cursor = (row, min(width - 1, 1 + TextWidth.of(label) + TextWidth.of(typed)))
       put(label + typed, style: palette.selected)
-    case nil: break
     }
     row += 1
     if let answer = model.state.room.polls.answer(to: poll.id) {
@@ -118,19 +131,26 @@ extension TerminalView {
     }
     if bottom - 1 >= top {
       let keys =
-        switch poll.pollKind {
-        case .multiple?: tr("↑↓ move · Space marks · Enter sends · F5 next poll · Esc closes")
-        case .ranking?: tr("↑↓ move · Space picks the next place · Enter sends · Esc closes")
-        case .rating?: tr("←→ or digits set it · Enter sends · F5 next poll · Esc closes")
-        case .words?: tr("Commas between entries · Enter sends · Esc closes")
-        default: tr("↑↓ move · Enter sends · F5 next poll · Esc closes")
-        }
+        model.options.presenter
+        ? tr("↑↓ poll · o opens / closes · s shows / hides results · r resets · X deletes · Esc")
+        : answerKeys(poll)
       grid.fill(row: bottom - 1, style: palette.faint)
       grid.write(
         TextWidth.truncate(" " + keys, to: width - 1), row: bottom - 1, column: 0,
         style: palette.faint)
     }
     return cursor
+  }
+
+  /// The keys that answer `poll`, in words.
+  static func answerKeys(_ poll: RoomPoll) -> String {
+    switch poll.pollKind {
+    case .multiple?: tr("↑↓ move · Space marks · Enter sends · F5 next poll · Esc closes")
+    case .ranking?: tr("↑↓ move · Space picks the next place · Enter sends · Esc closes")
+    case .rating?: tr("←→ or digits set it · Enter sends · F5 next poll · Esc closes")
+    case .words?: tr("Commas between entries · Enter sends · Esc closes")
+    default: tr("↑↓ move · Enter sends · F5 next poll · Esc closes")
+    }
   }
 
   /// An answer in words, the options by name.

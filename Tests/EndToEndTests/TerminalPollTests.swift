@@ -24,9 +24,21 @@ struct TerminalPollTests {
     let poll = try #require(
       (try JSONSerialization.jsonObject(with: Data(made.body.utf8)) as? [String: Any])?["id"]
         as? String)
-    #expect(
-      try await server.http("POST", "/s/\(code)/api/polls/\(poll)/open", headers: auth).status
-        == 200)
+    // The presenter opens it from the console: F5 shows the session's polls, o opens one.
+    let console = try Room.terminal(HeadlessProcess.freshDirectory())
+    defer { console.kill() }
+    try console.run(
+      "QNA_TOKEN=\(token) '\(HeadlessProcess.qnaPath)' present "
+        + "http://127.0.0.1:\(server.port)/s/\(code)/; echo \"EXIT=$?\"")
+    try await console.waitFor("the console") {
+      $0.contains("qna present") && $0.contains("● connected")
+    }
+    try console.press("F5")
+    try await console.waitFor("the draft") {
+      $0.contains("Poll 1 · one choice") && $0.contains("not opened yet")
+    }
+    try console.type("o")
+    try await console.waitFor("opened") { $0.contains("open · results hidden") }
 
     let screen = try TmuxSession(
       columns: 100, rows: 36, environment: ["XDG_STATE_HOME": directory.path, "LC_ALL": "C.UTF-8"])
@@ -60,9 +72,11 @@ struct TerminalPollTests {
     for attendee in attendees {
       try await attendee.waitFor("answered") { $0.contains("answered; F5 to change") }
     }
-    #expect(
-      try await server.http("POST", "/s/\(code)/api/polls/\(poll)/show", headers: auth).status
-        == 200)
+    // Revealed from the console too: its bars move with everyone's.
+    try console.type("s")
+    try await console.waitFor("shown, with its bars") {
+      $0.contains("results shown to the room") && $0.contains("1 · 50%")
+    }
     try await screen.waitFor("the bars on the projector") {
       $0.contains("2 answers") && $0.contains("1 · 50%") && $0.contains("█")
     }

@@ -118,6 +118,55 @@ struct PollPanelTests {
     #expect(PollChart.lines(quiz, width: 40).last?.hasPrefix("✓ 4") == true)
   }
 
+  /// The console (`qna present`): F5 shows every poll with its results, and keys act on it.
+  @Test func thePresentersConsoleOpensClosesShowsAndResetsPolls() {
+    var driver = onScreen()
+    driver.apply(.identity(attendee: StateDriver.attendee, name: nil))
+    driver.connect(
+      extensions: StateDriver.roomExtensions + [
+        ProtocolExtension.polls, ProtocolExtension.presenter,
+      ])
+    let draft = RoomPoll(
+      id: uuid(2, group: 0x9E), n: 2,
+      spec: PollSpec(kind: .words, prompt: "A word?"), state: .draft, shown: false)
+    driver.apply(
+      .received(
+        .room(
+          RoomSnapshot(
+            seq: 5, part: 1, parts: 1, questions: [], epoch: StateDriver.roomEpoch,
+            polls: [Self.choice(results: PollResults(answers: 2, counts: [1, 1, 0])), draft]))))
+    var model = TerminalModel(
+      options: .init(url: "ws://127.0.0.1:8080/socket", colors: false, presenter: true),
+      state: driver.state, rows: 20, columns: 80)
+    _ = model.press(.function(5))
+    let shown = screen(model)
+    #expect(shown.contains("Poll 1 · one choice") && shown.contains("results shown to the room"))
+    #expect(shown.contains("1 · 50%"))
+    #expect(model.press(.text("o")) == [.pollAction(.close, Self.poll)])
+    #expect(model.press(.text("s")) == [.pollAction(.hide, Self.poll)])
+    #expect(model.press(.text("r")) == [.pollAction(.reset, Self.poll)])
+    _ = model.press(.down)
+    #expect(screen(model).contains("not opened yet · results hidden"))
+    #expect(model.press(.text("o")) == [.pollAction(.open, draft.id)])
+    #expect(model.press(.text("X")) == [.pollAction(.delete, draft.id)])
+    // The action goes on the wire as the presenter's, with a token.
+    var presenter = StateDriver(configuration: QnAConfiguration(presenter: true))
+    presenter.apply(.identity(attendee: StateDriver.attendee, name: nil))
+    presenter.connect(
+      extensions: StateDriver.roomExtensions + [
+        ProtocolExtension.polls, ProtocolExtension.presenter,
+      ])
+    let effects = presenter.apply(.pollAct(.open, poll: draft.id, token: uuid(7)))
+    #expect(
+      effects.contains {
+        if case .pollAction(let action) = $0 {
+          action.token == uuid(7) && action.kind == .open
+        } else {
+          false
+        }
+      })
+  }
+
   @Test func noPollOpenIsSaid() {
     var model = Self.room([]).model(rows: 12, columns: 60)
     _ = model.press(.function(5))

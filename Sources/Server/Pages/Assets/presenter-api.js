@@ -1,7 +1,8 @@
 // The presenter's actions as the JSON API takes them (docs/server.md, "Routes"), written once:
 // each a request under the page's base (a session's `/s/CODE/`, or `/`), with the login
 // cookie, a fresh Idempotency-Key (a retried request acts once) and JSON where it has a body.
-// Every call resolves to `{ ok, status, text }`, never throws: a network failure is status 0.
+// Every call resolves to `{ ok, status, text }`, never throws: a network failure is status 0
+// (`text` is the refusal's body; with `read`, the answer's body whatever its status).
 // `fetch` and the key's randomness come from `environment`, so that Tests/Web checks every
 // request without a server.
 import { uuid } from './common.js';
@@ -16,13 +17,16 @@ export const QUESTION_ACTIONS = [
   'relabel',
 ];
 
+/** The actions on one poll (POST api/polls/ID/ACTION; `delete`: DELETE api/polls/ID). */
+export const POLL_ACTIONS = ['open', 'close', 'show', 'hide', 'reset', 'delete'];
+
 export class PresenterAPI {
   constructor({ base = '/', environment = {} } = {}) {
     this.base = base.endsWith('/') ? base : `${base}/`;
     this.env = { fetch: (url, init) => globalThis.fetch(url, init), key: uuid, ...environment };
   }
 
-  async request(method, path, body) {
+  async request(method, path, body, read = false) {
     const headers = { 'Idempotency-Key': this.env.key() };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     try {
@@ -30,7 +34,7 @@ export class PresenterAPI {
         method, credentials: 'same-origin', headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { ok: response.ok, status: response.status, text: response.ok ? '' : await response.text() };
+      return { ok: response.ok, status: response.status, text: response.ok && !read ? '' : await response.text() };
     } catch (error) {
       return { ok: false, status: 0, text: String(error && error.message ? error.message : error) };
     }
@@ -71,4 +75,29 @@ export class PresenterAPI {
     }
     return this.request('POST', `api/queue/${step}`);
   }
+
+  /**
+   * Extension polls: a new draft from its spec (`{ kind, prompt, options, … }`), a draft's
+   * new spec, an action on a poll (POLL_ACTIONS; `delete` removes it), and an import of
+   * specs, each new drafts. Each answers with its body (the poll, or the polls).
+   */
+  createPoll(spec) { return this.request('POST', 'api/polls', spec, true); }
+
+  updatePoll(id, spec) { return this.request('PUT', `api/polls/${encodeURIComponent(id)}`, spec, true); }
+
+  pollAction(id, action) {
+    if (!POLL_ACTIONS.includes(action)) {
+      return Promise.resolve({ ok: false, status: 0, text: `no poll action ${action}` });
+    }
+    const path = `api/polls/${encodeURIComponent(id)}`;
+    return action === 'delete' ? this.request('DELETE', path, undefined, true)
+      : this.request('POST', `${path}/${action}`, undefined, true);
+  }
+
+  importPolls(specs) { return this.request('POST', 'api/polls/import', specs, true); }
+
+  /** Where the polls' specs download from (JSON), and every poll's results (`csv`, `json`, `markdown`). */
+  pollsExportURL() { return `${this.base}api/polls/export`; }
+
+  pollResultsURL(format) { return `${this.base}api/polls/results?format=${encodeURIComponent(format)}`; }
 }

@@ -8,6 +8,8 @@ export const POLL_LIMIT = 200;
 export const OPTION_LIMIT = 80;
 export const COUNT_LIMIT = 101;
 export const WORD_LIMIT = 100;
+/** Places of a quiz's leaderboard kept (the server sends the best ten). */
+export const LEADERBOARD_LIMIT = 20;
 /** Characters of a prompt, an option or a word kept (the server's bounds are far below). */
 export const POLL_TEXT_LIMIT = 600;
 
@@ -109,6 +111,13 @@ const pollOf = (p) => {
   const correct = wholes(p.correct, OPTION_LIMIT);
   if (correct) poll.correct = correct;
   if (typeof p.closesAt === 'number') poll.closesAt = p.closesAt;
+  if (whole(p.timeLimit)) poll.timeLimit = p.timeLimit;
+  if (p.namedBoard === true) poll.namedBoard = true;
+  if (Array.isArray(p.leaderboard)) {
+    poll.leaderboard = p.leaderboard.filter((e) => e && whole(e.place) && whole(e.score))
+      .slice(0, LEADERBOARD_LIMIT)
+      .map((e) => (typeof e.name === 'string' ? { place: e.place, name: text(e.name), score: e.score } : { place: e.place, score: e.score }));
+  }
   const results = resultsOf(p.results);
   if (results) poll.results = results;
   return poll;
