@@ -31,8 +31,20 @@ public enum PollRules {
   /// The key under which a poll's count of answers is kept beside its counts.
   public static let answersKey = ""
 
+  /// A poll's spec as JSON, at most: with its results (a word cloud's top words, about 5 KB
+  /// at most) and a leaderboard, a poll stays on one page under any message limit.
+  public static let maxSpecBytes = 6 * 1024
+
   /// Why `spec` cannot be a poll, in words, or `nil` when it can.
   public static func problem(with spec: PollSpec) -> String? {
+    if let problem = problemOfParts(spec) { return problem }
+    if WireCodec().encodedSize(of: spec) > maxSpecBytes {
+      return "A poll's text is at most \(maxSpecBytes / 1024) KiB together: shorten its options."
+    }
+    return nil
+  }
+
+  private static func problemOfParts(_ spec: PollSpec) -> String? {
     if let problem = lineProblem(spec.prompt, what: "The question", maxLength: maxPromptLength) {
       return problem
     }

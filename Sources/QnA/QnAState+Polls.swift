@@ -39,7 +39,11 @@ extension QnAState {
       return []
     }
     room.polls.pending[response.poll] = nil
-    room.polls.answers[response.poll] = response.value
+    // A refusal says the answer counted before, when it knows it; one that does not (refused
+    // before the store was asked) leaves the answer known as it was.
+    if response.success || response.value != nil {
+      room.polls.answers[response.poll] = response.value
+    }
     room.polls.record(
       response.token,
       refusal: response.success ? nil : response.message ?? "The answer was refused.")

@@ -21,10 +21,12 @@ public struct RoomPolls: Sendable, Equatable {
   /// What became of the latest answers, by token: `nil` counted, else why refused (the
   /// newest few hundred: for scripts that follow their answers).
   public internal(set) var verdicts: [UUID: String?] = [:]
+  /// The verdicts' tokens, oldest first: the oldest goes when the newest comes past 256.
+  var verdictOrder: [UUID] = []
 
   mutating func record(_ token: UUID, refusal: String?) {
-    if verdicts.count >= 256 { verdicts.removeAll() }
-    verdicts[token] = .some(refusal)
+    if verdicts.updateValue(refusal, forKey: token) == nil { verdictOrder.append(token) }
+    if verdictOrder.count > 256 { verdicts[verdictOrder.removeFirst()] = nil }
   }
 
   /// Polls a room may hold, and the characters of text in each: a hostile server's endless
@@ -32,6 +34,8 @@ public struct RoomPolls: Sendable, Equatable {
   static let maxPolls = 2 * PollRules.maxPolls
   static let maxOptions = 4 * PollRules.maxOptions
   static let maxTextBytes = 64 * 1024
+  /// A count a room could have (a billion answers).
+  static let maxCount = 1_000_000_000
 
   struct PendingAnswer: Sendable, Equatable {
     var value: PollValue
@@ -64,9 +68,19 @@ public struct RoomPolls: Sendable, Equatable {
     let text =
       poll.prompt.utf8.count + options.reduce(0) { $0 + $1.utf8.count }
       + (poll.results?.words?.reduce(0) { $0 + $1.text.utf8.count } ?? 0)
-    return options.count <= maxOptions && text <= maxTextBytes
+    let scale = poll.scale ?? PollScale(min: 1, max: 5)
+    let counts = (poll.results?.counts ?? []) + (poll.results?.words ?? []).map(\.count)
+    let boardText = (poll.leaderboard ?? []).reduce(0) { $0 + ($1.name?.utf8.count ?? 0) }
+    return options.count <= maxOptions && text + boardText <= maxTextBytes
       && (poll.results?.counts?.count ?? 0) <= PollRules.maxRating + 1
       && (poll.results?.words?.count ?? 0) <= 2 * PollRules.topWords
+      // What the screens compute with stays far from overflowing: a scale in order, counts
+      // and places a room could have.
+      && scale.min <= scale.max && scale.min >= -1_000_000 && scale.max <= 1_000_000
+      && (0...maxCount).contains(poll.results?.answers ?? 0)
+      && counts.allSatisfy { (0...maxCount).contains($0) }
+      && (poll.correct?.count ?? 0) <= maxOptions && (poll.leaderboard?.count ?? 0) <= 100
+      && (poll.max ?? 0) >= 0
   }
 
   /// The whole set, from a snapshot as of `seq`.
@@ -110,7 +124,7 @@ public struct RoomPolls: Sendable, Equatable {
   mutating func remove(_ ids: [UUID]) {
     for id in ids {
       guard let poll = byID.removeValue(forKey: id) else { continue }
-      numbers[poll.n] = nil
+      if numbers[poll.n] == id { numbers[poll.n] = nil }
       answers[id] = nil
       pending[id] = nil
     }

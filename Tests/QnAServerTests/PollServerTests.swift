@@ -1,5 +1,6 @@
 import Foundation
 import QnA
+import QnARoom
 import QnAServer
 import TestSupport
 import Testing
@@ -149,6 +150,21 @@ struct PollServerTests {
     }
     guard case .pollAnswerResponse(let response) = screenRefused else { return }
     #expect(response.message == "A screen does not answer polls.")
+    // A presenter's connection does not answer (it sees results and a quiz's answers).
+    try await presenter.member.socket.send(
+      .pollAnswer(
+        PollAnswer(
+          id: presenter.member.connection, poll: poll, token: uuid(3),
+          value: PollValue(words: ["mine"]))))
+    let presenterRefused = try await presenter.member.socket.waitForMessage("refused") {
+      if case .pollAnswerResponse(let response) = $0 { !response.success } else { false }
+    }
+    #expect(presenterRefused.type == "pollAnswerResponse")
+    // The word filter reads the words as they are counted: a control inside one does not
+    // split it past the filter.
+    #expect(try await presenter.act(.filterAdd, nil, text: "badword").success)
+    let hidden = try await alice.answer(poll, PollValue(words: ["bad\u{0001}word"]))
+    #expect(!hidden.success && hidden.message == PollIntake.filtered)
     // Control and bidi characters fold away; what is left is counted.
     let folded = try await alice.answer(poll, PollValue(words: ["\u{202E}Swift\u{0007}", "SWIFT"]))
     #expect(folded.value == PollValue(words: ["swift"]))

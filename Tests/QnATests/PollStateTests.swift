@@ -118,6 +118,30 @@ struct PollStateTests {
     #expect(open.state.room.polls.kept.isEmpty)
   }
 
+  @Test func aRemovedPollTakesItsNumberOnlyWhenItIsStillItsOwn() {
+    var driver = Self.entered()
+    var newer = Self.open()
+    newer.id = uuid(2, group: 0x9C)
+    driver.apply(
+      .received(.roomDelta(RoomDelta(from: 6, to: 6, polls: [newer], removedPolls: [Self.poll]))))
+    driver.apply(
+      .received(
+        .roomDelta(
+          RoomDelta(from: 7, to: 7, pollResults: [PollResults(n: 1, answers: 1, counts: [0, 1])]))))
+    #expect(driver.state.room.polls.byID[newer.id]?.results?.counts == [0, 1])
+  }
+
+  @Test func aHostileServersScaleOrCountsDoNotCrashTheClient() {
+    var reversed = RoomPoll(
+      id: Self.poll, n: 1, spec: PollSpec(kind: .rating, prompt: "Rate"), state: .open,
+      shown: true)
+    reversed.scale = PollScale(min: 5, max: 1)
+    var huge = Self.open(results: PollResults(answers: Int.max, counts: [Int.max, -1]))
+    huge.id = uuid(3, group: 0x9C)
+    let driver = Self.entered(polls: [reversed, huge])
+    #expect(driver.state.room.polls.byID.isEmpty, "neither admitted")
+  }
+
   @Test func resultsMoveByNumberAndAHostileServerIsBounded() {
     var driver = Self.entered()
     driver.apply(

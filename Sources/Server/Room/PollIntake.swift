@@ -26,26 +26,40 @@ package struct PollIntake: Sendable {
       return refuse("The id in pollAnswer is not this connection's id.")
     }
     guard !connection.isScreen else { return refuse("A screen does not answer polls.") }
+    // A presenter sees the results and a quiz's answers: their answers would be no one's.
+    guard !connection.isPresenter else {
+      return refuse("A presenter's connection does not answer polls.")
+    }
     guard let attendee = connection.attendee else {
       return refuse("Join the room before answering.", retryAfter: RoomReplies.storageRetry)
     }
-    // Bounded before anything reads it: no poll has more options or entries than these.
+    // Bounded before anything reads it: no poll has more options or entries than these, and
+    // no entry longer than folding reads.
     guard (answer.value.choices?.count ?? 0) <= PollRules.maxOptions,
       (answer.value.words?.count ?? 0) <= PollRules.maxWords
     else { return refuse("That answer has more parts than any poll takes.") }
-    if let words = answer.value.words {
-      do throws(StoreError) {
-        let screened = try await room.wordFilters.screen(
-          words.joined(separator: "\n"), asker: attendee)
-        if !screened.matches.isEmpty { return refuse(Self.filtered) }
-      } catch {
-        room.logger.error("could not read the word filter: \(error)")
-        return refuse(RoomReplies.failedVote, retryAfter: RoomReplies.storageRetry)
-      }
-    }
+    // Spent before any work on it (a filtered answer too: a flood of them is rate limited).
     let now = room.environment.uptime()
     if let wait = room.people.takeVote(connection, attendee: attendee, now: now) {
       return refuse(RoomReplies.rateLimited, retryAfter: wait)
+    }
+    if let words = answer.value.words {
+      // The filter reads the words as they are counted (folded): an invisible character
+      // inside a word cannot split it past the filter and join it again on the screen.
+      let folded = words.map(PollWords.fold)
+      guard folded.allSatisfy({ $0 != nil }) else {
+        return refuse(
+          "An entry has at most \(PollRules.maxWordLength) characters, and something to read.")
+      }
+      do throws(StoreError) {
+        let screened = try await room.wordFilters.screen(
+          folded.compactMap { $0 }.joined(separator: "\n"), asker: attendee)
+        if !screened.matches.isEmpty { return refuse(Self.filtered) }
+      } catch {
+        room.logger.error("could not read the word filter: \(error)")
+        room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
+        return refuse(RoomReplies.failedVote, retryAfter: RoomReplies.storageRetry)
+      }
     }
     let outcome: PollAnswerOutcome?
     do {

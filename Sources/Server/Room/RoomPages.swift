@@ -96,11 +96,19 @@ package enum RoomPages {
     return banner + queue + names
   }
 
-  /// Where `polls` break into pages under `limit` bytes each (one empty page for none).
+  /// Where `polls` break into pages under `limit` bytes each (one empty page for none),
+  /// each with room for an attendee's own answer (`mine`: a word cloud's, about 330 bytes,
+  /// added per attendee after the pages are measured).
   package static func ranges(_ polls: [RoomPoll], limit: Int) -> [Range<Int>] {
     let codec = WireCodec()
-    return ranges(count: polls.count, limit: limit) { codec.encodedSize(of: polls[$0]) }
+    return ranges(count: polls.count, limit: limit) {
+      codec.encodedSize(of: polls[$0]) + mineAllowance
+    }
   }
+
+  /// Bytes an attendee's answer may add to a poll (`PollRules.maxWords` entries of
+  /// `maxWordBytes`, escaped, with their keys).
+  package static let mineAllowance = 400
 
   package static func split(_ questions: [RoomQuestion], limit: Int) -> [[RoomQuestion]] {
     ranges(questions, limit: limit).map { Array(questions[$0]) }

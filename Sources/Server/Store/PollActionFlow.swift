@@ -9,23 +9,29 @@ extension RoomActionFlow {
     _ kind: PollActionKind, id: UUID, spec: PollSpec?, at time: Date, session: Int64
   ) -> RoomActionFlow {
     let key = SQLValue.text(id.uuidString)
-    return .transaction(
-      .rows(PollSQL.byID, [key]) { rows in
-        let found = rows.first.flatMap(PollRecord.init)
-        if let found, found.session != session {
-          return .done(.refused("That poll id is another session's."))
-        }
-        guard kind == .create || found != nil else { return .done(.refused(Self.noSuchPoll)) }
-        return .rows(PollSQL.tally, [.integer(session)]) { tally in
-          let polls = tally.first?.int(0) ?? 0
-          let open = tally.first?.int(1) ?? 0
-          let highest = tally.first?.int(2) ?? 0
-          return .done(
-            decide(
-              kind, id: id, key: key, found: found, spec: spec, polls: polls, open: open,
-              highest: highest, at: time, session: session))
-        }
-      })
+    // The session's last poll number, kept apart from its polls: a deleted poll's number is
+    // never another's (a client that missed the deletion would give its results to the wrong
+    // poll).
+    return .read([PollSQL.lastNumberKey]) { values in
+      let last = values.first.flatMap { $0 }.flatMap { Int($0) } ?? 0
+      return .transaction(
+        .rows(PollSQL.byID, [key]) { rows in
+          let found = rows.first.flatMap(PollRecord.init)
+          if let found, found.session != session {
+            return .done(.refused("That poll id is another session's."))
+          }
+          guard kind == .create || found != nil else { return .done(.refused(Self.noSuchPoll)) }
+          return .rows(PollSQL.tally, [.integer(session)]) { tally in
+            let polls = tally.first?.int(0) ?? 0
+            let open = tally.first?.int(1) ?? 0
+            let highest = tally.first?.int(2) ?? 0
+            return .done(
+              decide(
+                kind, id: id, key: key, found: found, spec: spec, polls: polls, open: open,
+                highest: max(highest, last), at: time, session: session))
+          }
+        })
+    }
   }
 
   package static let noSuchPoll = "There is no such poll."
@@ -47,7 +53,7 @@ extension RoomActionFlow {
         .run(
           PollSQL.insert,
           [key, .integer(session), SQLValue(highest + 1), .text(PollCodec.text(spec)), .real(now)]),
-        logged,
+        .state(PollSQL.lastNumberKey, String(highest + 1)), logged,
       ])
     case .update:
       guard let spec else { return .refused("An update gives the poll's new spec.") }

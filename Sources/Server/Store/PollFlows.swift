@@ -36,15 +36,17 @@ extension TransactionFlow where Output == [PollAnswerOutcome?] {
           then: .runInChunks(
             tally.countMoves, PollSQL.addCounts(rows:),
             then: .runInChunks(
-              changed.map {
-                [.integer(session), .text($0), .text(RoomChange.pollResults.rawValue)]
-              },
-              PollSQL.logs(rows:),
-              then: changed.isEmpty
-                ? .currentSeq(session: session)
-                : .tell(
-                  session: session, question: nil, .pollResults,
-                  then: .currentSeq(session: session)))))
+              changed.map { [.text($0)] }, PollSQL.deleteEmptyCounts(rows:),
+              then: .runInChunks(
+                changed.map {
+                  [.integer(session), .text($0), .text(RoomChange.pollResults.rawValue)]
+                },
+                PollSQL.logs(rows:),
+                then: changed.isEmpty
+                  ? .currentSeq(session: session)
+                  : .tell(
+                    session: session, question: nil, .pollResults,
+                    then: .currentSeq(session: session))))))
         return written.then { seq in
           .done(
             steps.map {
@@ -52,6 +54,23 @@ extension TransactionFlow where Output == [PollAnswerOutcome?] {
             })
         }
       }
+    }
+  }
+}
+
+extension TransactionFlow where Output == (polls: [RoomPoll], existing: Set<String>) {
+  /// The polls of `ids` the audience sees, and which of `ids` still exist (a draft exists
+  /// though attendees do not see it: it is not removed from their rooms, whose ids it never
+  /// reached).
+  package static func changedPolls(session: Int64, ids: [String], presenter: Bool)
+    -> TransactionFlow
+  {
+    guard !ids.isEmpty else { return .done(([], [])) }
+    return .rowsInBatches(ids.map { [.integer(session), .text($0)] }, PollSQL.byIDs(rows:)) {
+      rows in
+      let existing = Set(rows.compactMap { $0.text(0) })
+      return TransactionFlow<[RoomPoll]>.polls(session: session, ids: ids, presenter: presenter)
+        .then { polls in .done((polls, existing)) }
     }
   }
 }
@@ -69,8 +88,12 @@ extension TransactionFlow where Output == [RoomPoll] {
         let boards = records.filter {
           $0.spec.isQuiz && $0.state == .closed && ($0.shown || presenter)
         }
+        // The room's board counts the quizzes it has seen revealed: one closed and hidden
+        // says nothing yet of who got it right.
         let scores: TransactionFlow<[QuizScore]> =
-          boards.isEmpty ? .done([]) : .quizScores(session: session, polls: records)
+          boards.isEmpty
+          ? .done([])
+          : .quizScores(session: session, polls: presenter ? records : records.filter(\.shown))
         return scores.then { scores in
           .done(
             records.compactMap { record in
@@ -185,13 +208,21 @@ extension TransactionFlow where Output == [QuizScore] {
         scores[attendee, default: (0, 0)].answered += 1
       }
       let tallies = scores
+      // Ties in an order no attendee chooses (ids are the clients'): by a digest of the id
+      // salted with the first quiz's id, the same on every instance.
+      let salt = String(quizzes.keys.sorted().first?.prefix(16) ?? "")
+      let tie: @Sendable (String) -> UInt32 = { attendee in
+        SHA256Block.firstWord(Array((attendee.prefix(36) + salt).utf8)) ?? 0
+      }
       return TransactionFlow<[UUID: String]>.names(session: session, of: nil).then { names in
         .done(
           tallies.map { attendee, tally in
             QuizScore(
               attendee: attendee, name: UUID(uuidString: attendee).flatMap { names[$0] },
               score: tally.score, answered: tally.answered)
-          }.sorted { ($1.score, $1.answered, $0.attendee) < ($0.score, $0.answered, $1.attendee) })
+          }.sorted {
+            ($1.score, $1.answered, tie($0.attendee)) < ($0.score, $0.answered, tie($1.attendee))
+          })
       }
     }
   }
@@ -205,9 +236,22 @@ extension [QuizScore] {
       let place =
         index > 0 && self[index - 1].score == entry.score ? entries[index - 1].place : index + 1
       entries.append(
-        LeaderboardEntry(place: place, name: named ? entry.name : nil, score: entry.score))
+        LeaderboardEntry(
+          place: place, name: named ? entry.name.map(Self.boardName) : nil, score: entry.score))
     }
     return entries
+  }
+
+  /// A name as the board shows it: its first 40 characters, 160 bytes at most.
+  static func boardName(_ name: String) -> String {
+    let short = String(name.prefix(40))
+    guard short.utf8.count > 160 else { return short }
+    var cut = ""
+    for character in short {
+      guard cut.utf8.count + character.utf8.count <= 160 else { break }
+      cut.append(character)
+    }
+    return cut
   }
 }
 

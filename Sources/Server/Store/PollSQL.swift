@@ -29,6 +29,9 @@ package enum PollSQL {
     "CREATE INDEX pollCount_top ON pollCount (poll, count DESC, key)",
   ]
 
+  /// The room's value that keeps the session's last poll number.
+  static let lastNumberKey = "pollNumber"
+
   static let columns = "id, n, spec, state, shown, closesAt, session"
   /// $1 session: its polls, in order.
   static let all = PortableSQL("SELECT \(columns) FROM poll WHERE session = $1 ORDER BY n")
@@ -84,6 +87,11 @@ package enum PollSQL {
       "INSERT INTO pollCount (poll, key, count) VALUES "
         + PortableSQL.valueRows(width: 3, count: rows)
         + " ON CONFLICT (poll, key) DO UPDATE SET count = pollCount.count + excluded.count")
+  }
+  /// Rows of poll ids: their counts that answers moved back to nothing (a changed word
+  /// cloud's old words), gone (a count not there reads as none).
+  static func deleteEmptyCounts(rows: Int) -> PortableSQL {
+    .keyed("DELETE FROM pollCount WHERE count = 0 AND", by: ["poll"], rows: rows)
   }
   /// Rows of poll ids: every count of those polls (a choice poll or a rating: one per option
   /// or value, and the answers).

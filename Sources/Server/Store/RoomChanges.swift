@@ -16,9 +16,10 @@ public struct RoomChanges: Sendable, Equatable {
 
   /// Extension `polls`: the polls the log named that the audience sees (`found`), whole, but
   /// those whose only change was their results (`resultsOnly`), which go as results alone,
-  /// by number; those it does not see (deleted, or drafts to attendees) as removed.
-  package mutating func addPolls(_ found: [RoomPoll], named ids: [String], resultsOnly: Set<String>)
-  {
+  /// by number; `deleted` (those the log named that are gone) as removed.
+  package mutating func addPolls(
+    _ found: [RoomPoll], named deleted: [String], resultsOnly: Set<String>
+  ) {
     var whole: [RoomPoll] = []
     var results: [PollResults] = []
     for poll in found {
@@ -31,12 +32,9 @@ public struct RoomChanges: Sendable, Equatable {
         whole.append(poll)
       }
     }
-    let seen = Set(found.map(\.id.uuidString))
     delta.polls = whole.nilIfEmpty
     delta.pollResults = results.nilIfEmpty
-    delta.removedPolls =
-      ids.filter { !seen.contains($0) }.compactMap(UUID.init(uuidString:))
-      .nilIfEmpty
+    delta.removedPolls = deleted.compactMap(UUID.init(uuidString:)).nilIfEmpty
   }
 
   /// Today's format, byte for byte: whole questions, no numbers.

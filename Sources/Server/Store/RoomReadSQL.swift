@@ -96,7 +96,7 @@ extension TransactionFlow where Output == RoomChanges {
           session: session, of: presenter ? records : []
         ).then { names in
           TransactionFlow<RoomState>.roomState(session: session, if: roomValues).then { state in
-            TransactionFlow<[RoomPoll]>.polls(
+            TransactionFlow<(polls: [RoomPoll], existing: Set<String>)>.changedPolls(
               session: session, ids: polls.ids, presenter: presenter
             )
             .then { found in
@@ -107,7 +107,9 @@ extension TransactionFlow where Output == RoomChanges {
                 announcement: changed.announcement ? (state.announcement ?? Announcement()) : nil,
                 nextUp: changed.queue ? state.nextUp(presenter: presenter) : nil,
                 labels: changed.labels ? state.labels : nil, presenter: presenter)
-              changes.addPolls(found, named: polls.ids, resultsOnly: polls.resultsOnly)
+              changes.addPolls(
+                found.polls, named: polls.ids.filter { !found.existing.contains($0) },
+                resultsOnly: polls.resultsOnly)
               return .done(changes)
             }
           }

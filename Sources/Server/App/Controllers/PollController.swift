@@ -64,8 +64,20 @@ struct PollController: Sendable {
           throw HTTPError(.badRequest, message: "poll \(index + 1): \(problem)")
         }
       }
-      // A retried import (same key) makes the same polls: their ids come from the key.
+      // The session's cap, checked before any is made (a retried import's polls are there
+      // already, and make nothing twice).
       let key = try IdempotencyKey.uuid(request)
+      let existing = try await room.store.polls()
+      let new = specs.indices.filter { index in
+        key.map { key in !existing.contains { $0.id == Self.derived(key, index) } } ?? true
+      }
+      guard existing.count + new.count <= PollRules.maxPolls else {
+        throw HTTPError(
+          .conflict,
+          message: "A session has at most \(PollRules.maxPolls) polls: \(existing.count) are there."
+        )
+      }
+      // A retried import (same key) makes the same polls: their ids come from the key.
       for (index, spec) in specs.enumerated() {
         let id = key.map { Self.derived($0, index) } ?? room.environment.makeID()
         try await Self.act(.create, on: id, spec: spec, token: id, room: room)

@@ -63,7 +63,8 @@ export class RoomPolls {
       const poll = this.byId.get(id);
       if (!poll) continue;
       this.byId.delete(id);
-      this.numbers.delete(poll.n);
+      // Only when the number still names this poll: a newer poll may have it by now.
+      if (this.numbers.get(poll.n) === id) this.numbers.delete(poll.n);
       this.answers.delete(id);
     }
   }
