@@ -3,8 +3,8 @@ DevTools protocol (with the `websockets` package the interop tests already use).
 
 Logs in with the admin token, waits for the page to be live, has `qna --headless` ask a
 question, sees it appear without a reload, clicks its Answer button, and checks that the
-attendee's client prints `answered` and exits 0. Exit status 0 when all of that held; the
-reason on stderr otherwise.
+attendee's client prints `answered` and exits 0; then the page's forms, a poll among them.
+Exit status 0 when all of that held; the reason on stderr otherwise.
 
 Usage: presenter_page.py --server http://127.0.0.1:PORT --token TOKEN --qna PATH
 """
@@ -162,6 +162,60 @@ def room_tools(page):
     page.wait_for("the queue's button", "document.getElementById('show-queue').textContent === 'Hide the queue'")
 
 
+def poll_panel(page):
+    """The polls' panel (presenter-polls.js): a poll made with the page's form (a problem of
+    the form's own first, before any request), then opened and its results shown with its
+    buttons, each read back from the API with the page's login; the keyboard's focus stays on
+    the button that moved from Open to Close."""
+    def polls():
+        return json.loads(page.evaluate("fetch('api/polls').then((r) => r.text())"))["polls"]
+
+    def field(name, value):
+        page.evaluate(f"(() => {{ const f = document.getElementById({json.dumps(name)});"
+                      f" f.value = {json.dumps(value)};"
+                      " f.dispatchEvent(new Event('input', { bubbles: true }));"
+                      " f.dispatchEvent(new Event('change', { bubbles: true })); return true; })()")
+
+    def until(what, check):
+        deadline = time.time() + 10
+        while not check():
+            if time.time() > deadline:
+                panel = page.evaluate("document.getElementById('polls').innerText")
+                fail(f"no {what}; the polls' panel says: {panel}")
+            time.sleep(0.1)
+
+    prompt = "Tabs or spaces?"
+    card = ("[...document.querySelectorAll('#polls .poll-card')].filter((li) =>"
+            f" li.querySelector('.prompt').textContent === {json.dumps(prompt)}).at(-1)")
+    page.wait_for("the polls' panel", "!document.getElementById('polls').hidden")
+    known = len(polls())
+    page.evaluate("document.querySelector('#polls .poll-new summary').click(); true")
+    field("poll-kind", "single")
+    field("poll-prompt", prompt)
+    field("poll-options", "Tabs")
+    page.evaluate("document.querySelector('#poll-form button[type=submit]').click(); true")
+    page.wait_for("the form's own problem",
+                  "document.getElementById('poll-form-problem').textContent"
+                  " === 'Give two options or more, one per line.'")
+    if len(polls()) != known:
+        fail("a poll the form refused reached the server")
+    field("poll-options", "Tabs\nSpaces")
+    page.evaluate("document.querySelector('#poll-form button[type=submit]').click(); true")
+    page.wait_for("the new poll's card", f"!!{card}")
+    made = polls()[-1]
+    if [made[key] for key in ("prompt", "options", "state", "shown")] != [prompt, ["Tabs", "Spaces"], "draft", False]:
+        fail(f"the form made {made}")
+    page.evaluate(f"{card}.querySelector('button[data-act=open]').focus();"
+                  f" {card}.querySelector('button[data-act=open]').click(); true")
+    until("poll opened", lambda: polls()[-1]["state"] == "open")
+    page.wait_for("the card open, its focus on Close",
+                  f"{card}.classList.contains('state-open') && document.activeElement.dataset.act === 'close'")
+    page.evaluate(f"{card}.querySelector('button[data-act=show]').click(); true")
+    until("results shown", lambda: polls()[-1]["shown"] is True)
+    page.wait_for("the card's results shown",
+                  f"!!{card}.querySelector('.badge.shown') && !!{card}.querySelector('.bars')")
+
+
 def browser_call(browser_url, method, **params):
     """One call to the browser itself (not a tab), over a connection of its own."""
     with connect(browser_url, max_size=None) as socket:
@@ -219,6 +273,7 @@ def main():
             fail(f"qna exited {attendee.returncode} with events {events}; stderr: {errors}")
         page.wait_for("the answered list's count", "document.body.innerText.includes('Answered (1)')")
         room_tools(page)
+        poll_panel(page)
         # The browser's language: the same catalogues as the terminal's, the page's words
         # and its script's (Polish: the answered tab is "Omówione").
         page.call("Network.enable")
@@ -239,6 +294,7 @@ def main():
             fail(f"the page's policy allows inline script: {policy}")
         print("browser test: asked, seen live, answered with a click, heard by the attendee,"
               " a banner, a label, a filtered word and the queue from the page's forms,"
+              " a poll made, opened and shown from the polls' panel,"
               " shown in Polish, no Content-Security-Policy violation")
     finally:
         if attendee and attendee.poll() is None:

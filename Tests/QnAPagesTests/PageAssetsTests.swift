@@ -50,7 +50,7 @@ struct PageAssetsTests {
       imported == [
         "common.js", "room-socket.js", "room-state.js", "identity-work.js", "tab-sender.js",
         "room-outbox.js", "presenter-api.js", "room-identity.js", "room-polls.js",
-        "poll-answers.js", "poll-view.js", "word-cloud.js",
+        "poll-answers.js", "poll-view.js", "word-cloud.js", "presenter-polls.js",
       ])
   }
 

@@ -131,10 +131,12 @@ struct PageLanguageTests {
   }
 
   @Test func everyWordOfTheScriptIsOfferedForTranslation() {
-    let source = asset("presenter.js")
+    // The page's script and its polls' module (extension polls).
+    let source = asset("presenter.js") + asset("presenter-polls.js")
     var used = Set<String>()
     for pattern in [
-      #"word\('((?:[^'\\]|\\.)*)'\)"#, #"word\(q\.private \? '([^']*)' : '([^']*)'\)"#,
+      #"word\('((?:[^'\\]|\\.)*)'\)"#, #"word\("((?:[^"\\]|\\.)*)"\)"#,
+      #"word\(q\.private \? '([^']*)' : '([^']*)'\)"#,
       #"word\(q\.id === highlighted \? '([^']*)' : '([^']*)'\)"#, #": '([A-Z][a-z]+)'"#,
     ] {
       let regex = try! NSRegularExpression(pattern: pattern)

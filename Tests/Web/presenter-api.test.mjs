@@ -3,7 +3,7 @@
 // action carries; failures resolved, never thrown.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PresenterAPI, QUESTION_ACTIONS } from '../../Sources/Server/Pages/Assets/presenter-api.js';
+import { POLL_ACTIONS, PresenterAPI, QUESTION_ACTIONS } from '../../Sources/Server/Pages/Assets/presenter-api.js';
 
 const recorder = (answer = { ok: true, status: 200, text: async () => '{}' }) => {
   const sent = [];
@@ -71,4 +71,36 @@ test('a refusal resolves with its status and text; a network failure with status
   assert.deepEqual(await refused.api('/').act('A', 'unhighlight'), { ok: false, status: 409, text: 'no question is highlighted' });
   const offline = recorder(() => { throw new TypeError('Failed to fetch'); });
   assert.deepEqual(await offline.api('/').announce('x'), { ok: false, status: 0, text: 'Failed to fetch' });
+});
+
+test('polls: each action is the route the docs give, its answer\'s body read', async () => {
+  const { sent, api } = recorder({ ok: true, status: 200, text: async () => '{"n":1}' });
+  const session = api('/s/K7QX2M');
+  const id = 'C0000000-0000-4000-8000-000000000001';
+  const spec = { kind: 'single', prompt: 'Tabs or spaces?', options: ['Tabs', 'Spaces'] };
+  assert.deepEqual(await session.createPoll(spec), { ok: true, status: 200, text: '{"n":1}' });
+  await session.updatePoll(id, spec);
+  for (const action of POLL_ACTIONS) await session.pollAction(id, action);
+  await session.importPolls([spec]);
+  await session.polls();
+  assert.deepEqual(sent.map(({ method, url, body }) => [method, url, body]), [
+    ['POST', '/s/K7QX2M/api/polls', JSON.stringify(spec)],
+    ['PUT', `/s/K7QX2M/api/polls/${id}`, JSON.stringify(spec)],
+    ['POST', `/s/K7QX2M/api/polls/${id}/open`, undefined],
+    ['POST', `/s/K7QX2M/api/polls/${id}/close`, undefined],
+    ['POST', `/s/K7QX2M/api/polls/${id}/show`, undefined],
+    ['POST', `/s/K7QX2M/api/polls/${id}/hide`, undefined],
+    ['POST', `/s/K7QX2M/api/polls/${id}/reset`, undefined],
+    ['DELETE', `/s/K7QX2M/api/polls/${id}`, undefined],
+    ['POST', '/s/K7QX2M/api/polls/import', JSON.stringify([spec])],
+    ['GET', '/s/K7QX2M/api/polls', undefined],
+  ]);
+  assert.equal(new Set(sent.map((r) => r.headers['Idempotency-Key'])).size, sent.length);
+  assert.deepEqual(await session.pollAction(id, 'drop'), { ok: false, status: 0, text: 'no poll action drop' });
+  await session.pollAction('../questions', 'open');
+  assert.equal(sent.at(-1).url, '/s/K7QX2M/api/polls/..%2Fquestions/open');
+  assert.equal(session.pollsExportURL(), '/s/K7QX2M/api/polls/export');
+  assert.equal(api('/').pollResultsURL('markdown'), '/api/polls/results?format=markdown');
+  // Another action's success still reads nothing.
+  assert.deepEqual(await session.queue('next'), { ok: true, status: 200, text: '' });
 });

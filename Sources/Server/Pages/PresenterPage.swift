@@ -82,6 +82,7 @@ package enum PresenterPage {
       <button type="button" id="unlabel">\(HTML.escape(text.remove))</button></form>
       <p><button type="button" id="next">\(HTML.escape(text.next))</button> \
       <button type="button" id="show-queue">\(HTML.escape(text.showQueue))</button></p>
+      <section id="polls" hidden></section>
       <nav id="tabs"></nav>
       <p><label>\(HTML.escape(text.sort)) <select id="sort"><option value="votes">\(HTML.escape(text.byVotes))</option>\
       <option value="time">\(HTML.escape(text.newest))</option></select></label>

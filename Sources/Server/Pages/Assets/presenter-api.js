@@ -76,6 +76,9 @@ export class PresenterAPI {
     return this.request('POST', `api/queue/${step}`);
   }
 
+  /** Extension polls: every poll, with its results and a closed quiz's leaderboard as presenters see them. */
+  polls() { return this.request('GET', 'api/polls', undefined, true); }
+
   /**
    * Extension polls: a new draft from its spec (`{ kind, prompt, options, … }`), a draft's
    * new spec, an action on a poll (POLL_ACTIONS; `delete` removes it), and an import of

@@ -1,10 +1,11 @@
 // The presenter page's script (PresenterPage): the room over the page's own WebSocket (a
 // presenter's, authorised by the login cookie), every question in every state, tabs with
-// counts, sort and search, and each action posted to the JSON API. Content goes in as text,
-// never as markup. Its words come translated in `data-messages` (PresenterScript.messages
+// counts, sort and search, and each action posted to the JSON API; the session's polls
+// (presenter-polls.js). Content goes in as text, never as markup. Its words come translated in `data-messages` (PresenterScript.messages
 // lists them).
 import { printable } from './common.js';
 import { PresenterAPI } from './presenter-api.js';
+import { PresenterPolls } from './presenter-polls.js';
 import { RoomIdentity } from './room-identity.js';
 import { RoomSocket, socketURL } from './room-socket.js';
 import { RoomState } from './room-state.js';
@@ -47,6 +48,14 @@ const words = (() => {
 })();
 const word = (id) => words[id] || id;
 const tabNames = { review: 'Review', live: 'Live', answered: 'Answered', dismissed: 'Dismissed' };
+// Extension polls: the session's polls, their results, buttons and form (its folding kept).
+const polls = new PresenterPolls({
+  root: $('polls'), api, word, locale: document.documentElement.lang || 'en',
+  storage: {
+    load: (name) => { try { return localStorage.getItem(`qna-presenter-polls-${name}`); } catch { return null; } },
+    save: (name, value) => { try { localStorage.setItem(`qna-presenter-polls-${name}`, value); } catch {} },
+  },
+});
 // One presenter per browser, across reloads (not a new attendee on each load): the id,
 // and the credential the server issued for it (extension identity).
 // Kept as plain strings under names of their own, as this page always kept them.
@@ -234,6 +243,7 @@ function showRoom(before) {
     $('show-queue').textContent = word(room.nextUp.shown ? 'Hide the queue' : 'Show the queue');
   }
   if (!before || room.labels !== before.labels) showLabels();
+  polls.show(socket.has('polls') ? room.polls.ordered : null);
   render();
 }
 
