@@ -169,6 +169,9 @@ public struct RoomPoll: Sendable, Hashable, Codable {
   public var leaderboard: [LeaderboardEntry]?
   /// In a snapshot for one attendee: their answer.
   public var mine: PollValue?
+  /// How many times presenters reset it (absent: never): when it changes, the answers
+  /// are gone, the receiver's too.
+  public var round: Int?
 
   public init(
     id: UUID, n: Int, spec: PollSpec, state: PollState, shown: Bool, closesAt: Date? = nil,

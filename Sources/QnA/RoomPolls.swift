@@ -101,6 +101,8 @@ public struct RoomPolls: Sendable, Equatable {
   mutating func put(_ polls: [RoomPoll]) {
     for var poll in polls where Self.admissible(poll) {
       guard byID[poll.id] != nil || byID.count < Self.maxPolls else { continue }
+      // A reset since: the answer counted is gone (one typed meanwhile still goes).
+      if let old = byID[poll.id], old.round != poll.round { answers[poll.id] = nil }
       if let mine = poll.mine { answers[poll.id] = mine }
       poll.mine = nil
       if let old = byID[poll.id], old.n != poll.n { numbers[old.n] = nil }

@@ -129,6 +129,7 @@ struct PollStoreTests {
       .reset, poll: poll, token: uuid(3), at: Date())
     #expect(!resetAgain.changed)
     #expect(try await stores[0].polls().first?.results == PollResults(answers: 1, counts: [0, 1]))
+    #expect(try await stores[0].polls().first?.round == 1, "one reset: clients forget their answer")
 
     // Another session cannot take the id, nor act on it.
     var random = SplitMix64(seed: 49)

@@ -118,6 +118,21 @@ struct PollStateTests {
     #expect(open.state.room.polls.kept.isEmpty)
   }
 
+  @Test func aResetForgetsTheAnswerCounted() {
+    var driver = Self.entered()
+    let token = uuid(8, group: 0x7A)
+    driver.apply(.answerPoll(poll: Self.poll, value: PollValue(choices: [1]), token: token))
+    driver.apply(
+      .received(
+        .pollAnswerResponse(
+          PollAnswerResponse(
+            poll: Self.poll, token: token, success: true, value: PollValue(choices: [1]), seq: 6))))
+    var reset = Self.open()
+    reset.round = 1
+    driver.apply(.received(.roomDelta(RoomDelta(from: 6, to: 7, polls: [reset]))))
+    #expect(driver.state.room.polls.answer(to: Self.poll) == nil)
+  }
+
   @Test func aRemovedPollTakesItsNumberOnlyWhenItIsStillItsOwn() {
     var driver = Self.entered()
     var newer = Self.open()

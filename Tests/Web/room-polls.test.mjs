@@ -51,3 +51,12 @@ test('a removed poll takes its number away only when the number is still its own
   polls.results([{ n: 1, answers: 2, counts: [1, 1] }]);
   assert.deepEqual(polls.byId.get('NEW').results, { answers: 2, counts: [1, 1] });
 });
+
+test('a reset (a new round) forgets the answer counted', () => {
+  const polls = new RoomPolls();
+  polls.replace([poll(1, { mine: { choices: [0] } })]);
+  polls.put([poll(1)]);
+  assert.deepEqual(polls.answers.get('P1'), { choices: [0] }, 'restated, not reset');
+  polls.put([poll(1, { round: 1 })]);
+  assert.equal(polls.answers.has('P1'), false);
+});

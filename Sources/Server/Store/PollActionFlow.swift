@@ -78,7 +78,10 @@ extension RoomActionFlow {
       guard found?.shown != (kind == .show) else { return .unchanged }
       return .write([.run(PollSQL.show, [key, .integer(kind == .show ? 1 : 0)]), logged])
     case .reset:
-      return .write([.run(PollSQL.deleteAnswers, [key]), .run(PollSQL.deleteCounts, [key]), logged])
+      return .write([
+        .run(PollSQL.deleteAnswers, [key]), .run(PollSQL.deleteCounts, [key]),
+        .run(PollSQL.nextRound, [key]), logged,
+      ])
     case .delete:
       return .write([
         .run(PollSQL.deleteAnswers, [key]), .run(PollSQL.deleteCounts, [key]),

@@ -28,11 +28,14 @@ package enum PollSQL {
     // A word cloud's top words, read in order from the index however many words it has.
     "CREATE INDEX pollCount_top ON pollCount (poll, count DESC, key)",
   ]
+  /// Migration v13: how many times each poll was reset (clients forget their answer when it
+  /// changes).
+  package static let addRound = ["ALTER TABLE poll ADD COLUMN round integer NOT NULL DEFAULT 0"]
 
   /// The room's value that keeps the session's last poll number.
   static let lastNumberKey = "pollNumber"
 
-  static let columns = "id, n, spec, state, shown, closesAt, session"
+  static let columns = "id, n, spec, state, shown, closesAt, session, round"
   /// $1 session: its polls, in order.
   static let all = PortableSQL("SELECT \(columns) FROM poll WHERE session = $1 ORDER BY n")
   /// $1 id.
@@ -56,6 +59,8 @@ package enum PollSQL {
   /// $1 id, $2 openedAt, $3 closesAt.
   static let open: PortableSQL =
     "UPDATE poll SET state = 'open', openedAt = $2, closesAt = $3 WHERE id = $1"
+  /// $1 id: one more reset.
+  static let nextRound: PortableSQL = "UPDATE poll SET round = round + 1 WHERE id = $1"
   /// $1 id.
   static let close: PortableSQL = "UPDATE poll SET state = 'closed' WHERE id = $1"
   /// $1 id, $2 shown (0 or 1).
@@ -125,6 +130,8 @@ package struct PollRecord: Sendable, Hashable {
   package var shown: Bool
   package var closesAt: Double?
   package var session: Int64
+  /// How many times it was reset.
+  package var round: Int
 
   /// The row as `PollSQL.columns` reads it; `nil` for one no reader can make sense of.
   init?(_ row: SQLRow) {
@@ -139,6 +146,7 @@ package struct PollRecord: Sendable, Hashable {
     shown = row.bool(4) ?? false
     closesAt = row.real(5)
     self.session = session
+    round = row.int(7) ?? 0
   }
 
   /// Whether it takes answers at `time`: open, and within its time limit.
@@ -154,6 +162,7 @@ package struct PollRecord: Sendable, Hashable {
       id: uuid, n: n, spec: spec, state: state, shown: shown,
       closesAt: closesAt.map(Date.init(timeIntervalSinceReferenceDate:)),
       results: presenter || shown ? results : nil)
+    poll.round = round > 0 ? round : nil
     if !presenter, !(shown && state == .closed) { poll.correct = nil }
     return poll
   }

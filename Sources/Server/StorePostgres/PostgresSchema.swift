@@ -156,6 +156,8 @@ package enum PostgresSchema {
     ("v11: tickets", [TicketSQL.create]),
     // Polls, their answers and their counts.
     ("v12: polls", PollSQL.create),
+    // A poll's resets, which tell clients to forget their answer.
+    ("v13: poll rounds", PollSQL.addRound),
   ]
 
   /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from

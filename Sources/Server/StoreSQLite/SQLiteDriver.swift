@@ -165,6 +165,10 @@ package final class SQLiteDriver: StoreDriver {
     migrator.registerMigration("v12: polls") { db in
       for statement in PollSQL.create { try db.execute(sql: statement) }
     }
+    // A poll's resets, which tell clients to forget their answer.
+    migrator.registerMigration("v13: poll rounds") { db in
+      for statement in PollSQL.addRound { try db.execute(sql: statement) }
+    }
     return migrator
   }
 

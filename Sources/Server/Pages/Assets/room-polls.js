@@ -39,6 +39,8 @@ export class RoomPolls {
       const poll = pollOf(raw);
       if (!poll || (!this.byId.has(poll.id) && this.byId.size >= POLL_LIMIT)) continue;
       const old = this.byId.get(poll.id);
+      // A reset since: the answer counted is gone.
+      if (old && old.round !== poll.round) this.answers.delete(poll.id);
       if (old && old.n !== poll.n) this.numbers.delete(old.n);
       if (raw.mine !== undefined) {
         const mine = valueOf(raw.mine);
@@ -109,6 +111,7 @@ const pollOf = (p) => {
   if (whole(p.max)) poll.max = p.max;
   if (p.scale && whole(p.scale.min) && whole(p.scale.max)) poll.scale = { min: p.scale.min, max: p.scale.max };
   if (p.quiz === true) poll.quiz = true;
+  if (whole(p.round)) poll.round = p.round;
   const correct = wholes(p.correct, OPTION_LIMIT);
   if (correct) poll.correct = correct;
   if (typeof p.closesAt === 'number') poll.closesAt = p.closesAt;
