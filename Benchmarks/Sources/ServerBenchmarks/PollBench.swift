@@ -82,55 +82,25 @@ enum PollBench {
       throw BenchError.timedOut("\(server.name): joins")
     }
     progress("\(server.name): \(attendees) answers over 10 s")
-    fleet.resetCounters()
-    let cpuBefore = RoomBench.cpuTime(of: server.pid)
-    let writtenBefore = RoomBench.written(by: server.pid)
-    let start = ContinuousClock.now
     let common = (0..<200).map { "word\($0)" }
-    await withTaskGroup(of: Void.self) { group in
-      for index in 0..<attendees {
-        let due = start + .seconds(10) * Double.random(in: 0..<1)
-        let value =
-          kind == .choice
+    let answers = (0..<attendees).map { index in
+      (
+        at: Double.random(in: 0..<1),
+        value: kind == .choice
           ? PollValue(choices: [Int.random(in: 0..<4)])
           : PollValue(words: [common.randomElement()!, "own\(index)a", "own\(index)b"])
-        group.addTask {
-          try? await Task.sleep(until: due, clock: .continuous)
-          await fleet.answer(index, poll: poll, value)
+      )
+    }
+    return try await RoomBench.measure(server, fleet) { start in
+      await withTaskGroup(of: Void.self) { group in
+        for (index, answer) in answers.enumerated() {
+          group.addTask {
+            try? await Task.sleep(until: start + .seconds(10) * answer.at, clock: .continuous)
+            await fleet.answer(index, poll: poll, answer.value)
+          }
         }
       }
     }
-    let deadline = ContinuousClock.now + .seconds(60)
-    var cast = fleet.castVotes
-    while cast.contains(where: { $0.success == nil }), ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(20))
-      cast = fleet.castVotes
-    }
-    let lastSeq = cast.compactMap(\.seq).max() ?? 0
-    _ = await fleet.wait(seconds: 60, until: { $0.reachedSeq >= lastSeq })
-    let wall = ContinuousClock.now - start
-    let cpu = RoomBench.cpuTime(of: server.pid) - cpuBefore
-    let wire = RoomBench.written(by: server.pid) - writtenBefore
-    let members = fleet.snapshot
-    await fleet.stop()
-    let counted = cast.filter { $0.success == true }
-    var histogram = LatencyHistogram()
-    for member in members {
-      for answer in counted {
-        guard let seq = answer.seq,
-          let at = RoomBench.firstArrival(in: member.deltas, covering: seq)
-        else { continue }
-        histogram.add(at - answer.sentAt)
-      }
-    }
-    return RoomBench.Outcome(
-      counted: counted.count, cpu: cpu, clientCPU: .zero, wall: wall,
-      bytesPerAttendee: Double(members.map(\.bytes).reduce(0, +)) / Double(members.count),
-      wireBytesPerAttendee: Double(wire) / Double(members.count),
-      deltasPerAttendee: Double(members.map(\.deltas.count).reduce(0, +)) / Double(members.count),
-      p50: histogram.percentile(0.5), p99: histogram.percentile(0.99),
-      reached: members.filter { $0.reachedSeq >= lastSeq }.count,
-      attendees: members.count, reconnects: members.map { max(0, $0.reconnects) }.reduce(0, +))
   }
 
   /// A presenter's request to the bench's server (loopback needs no token there).

@@ -48,26 +48,43 @@ enum RoomBench {
     let own = fleet.snapshot.map(\.ownQuestion)
 
     progress("\(server.name): \(attendees * votesEach) votes over \(spread)")
+    var random = SystemRandomNumberGenerator()
+    let targets = (0..<attendees).map { index in
+      (
+        offset: Double.random(in: 0..<1, using: &random),
+        questions: room.filter { $0 != own[index] }.shuffled(using: &random).prefix(votesEach)
+      )
+    }
+    return try await measure(server, fleet) { start in
+      await withTaskGroup(of: Void.self) { group in
+        for (index, target) in targets.enumerated() {
+          group.addTask {
+            for (step, question) in target.questions.enumerated() {
+              let due = start + spread * ((Double(step) + target.offset) / Double(votesEach))
+              try? await Task.sleep(until: due, clock: .continuous)
+              await fleet.vote(index, for: question)
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// What the attendees `send` (votes or poll answers, each answered with the sequence
+  /// number that counts it), from `start`, measured: the server's CPU and bytes written
+  /// meanwhile, and how long after each was sent each attendee had a delta covering it.
+  /// Stops the fleet.
+  static func measure(
+    _ server: ServerProcess, _ fleet: RoomFleet,
+    send: (ContinuousClock.Instant) async -> Void
+  ) async throws -> Outcome {
     fleet.resetCounters()
     let cpuBefore = cpuTime(of: server.pid)
     let clientBefore = cpuTime(of: getpid())
     let writtenBefore = written(by: server.pid)
     let start = ContinuousClock.now
-    var random = SystemRandomNumberGenerator()
-    await withTaskGroup(of: Void.self) { group in
-      for index in 0..<attendees {
-        let offset = Double.random(in: 0..<1, using: &random)
-        let targets = room.filter { $0 != own[index] }.shuffled(using: &random).prefix(votesEach)
-        group.addTask {
-          for (step, question) in targets.enumerated() {
-            let due = start + spread * ((Double(step) + offset) / Double(votesEach))
-            try? await Task.sleep(until: due, clock: .continuous)
-            await fleet.vote(index, for: question)
-          }
-        }
-      }
-    }
-    // Every vote answered, and every attendee past the last vote's sequence number.
+    await send(start)
+    // Everything sent answered, and every attendee past the last one's sequence number.
     let deadline = ContinuousClock.now + .seconds(60)
     var cast = fleet.castVotes
     while cast.contains(where: { $0.success == nil }), ContinuousClock.now < deadline {
@@ -76,7 +93,7 @@ enum RoomBench {
     }
     let lastSeq = cast.compactMap(\.seq).max() ?? 0
     let everyone = await fleet.wait(seconds: 60, until: { $0.reachedSeq >= lastSeq })
-    if !everyone { progress("\(server.name): the last vote did not reach everyone in 60 s") }
+    if !everyone { progress("\(server.name): the last change did not reach everyone in 60 s") }
     let wall = ContinuousClock.now - start
     let cpu = cpuTime(of: server.pid) - cpuBefore
     let clientCPU = cpuTime(of: getpid()) - clientBefore
