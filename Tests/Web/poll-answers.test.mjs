@@ -4,15 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PENDING_LIMIT, PollAnswers } from '../../Sources/Server/Pages/Assets/poll-answers.js';
+import { storage } from './shared-storage.mjs';
 
-const storage = () => {
-  const items = new Map();
-  return {
-    items,
-    load: (name, fallback) => (items.has(name) ? JSON.parse(items.get(name)) : fallback),
-    save: (name, value) => items.set(name, JSON.stringify(value)),
-  };
-};
 let tokens = 0;
 const tab = (shared, clock = { now: 1000 }) => new PollAnswers({
   load: shared.load, save: shared.save,

@@ -4,16 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { KEEP_LIMIT, RoomOutbox } from '../../Sources/Server/Pages/Assets/room-outbox.js';
+import { storage } from './shared-storage.mjs';
 
-/** One room's storage, shared by the tabs made on it, as localStorage is. */
-const storage = () => {
-  const items = new Map();
-  return {
-    items,
-    load: (name, fallback) => (items.has(name) ? JSON.parse(items.get(name)) : fallback),
-    save: (name, value) => items.set(name, JSON.stringify(value)),
-  };
-};
 let tokens = 0;
 const tab = (shared, clock = { now: 1000 }) => new RoomOutbox({
   load: shared.load, save: shared.save,
