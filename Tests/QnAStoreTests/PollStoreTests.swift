@@ -248,7 +248,12 @@ struct QuizStoreTests {
     let board = try await store.snapshot(for: nil).polls.first?.leaderboard
     #expect(board?.map(\.place) == [1, 1, 3] && board?.map(\.score) == [1, 1, 0])
     #expect(Set(board?.prefix(2).compactMap(\.name) ?? []) == ["Ada", "Bob"])
+    let before = try await store.snapshot(for: nil).seq
     _ = try await store.pollAction(.show, poll: two, token: uuid(41), at: Date())
+    // The delta that shows the second quiz carries the board over both, as a snapshot does.
+    let after = try await store.snapshot(for: nil).seq
+    let delta = try await store.changes(after: before, upTo: after).delta
+    #expect(delta.polls?.first?.leaderboard?.map(\.score) == [2, 1, 0])
     let both = try await store.snapshot(for: nil).polls
     #expect(
       both.first?.leaderboard == [

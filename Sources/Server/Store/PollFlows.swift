@@ -69,7 +69,7 @@ extension TransactionFlow where Output == (polls: [RoomPoll], existing: Set<Stri
     return .rowsInBatches(ids.map { [.integer(session), .text($0)] }, PollSQL.byIDs(rows:)) {
       rows in
       let existing = Set(rows.compactMap { $0.text(0) })
-      return TransactionFlow<[RoomPoll]>.polls(session: session, ids: ids, presenter: presenter)
+      return TransactionFlow<[RoomPoll]>.shown(rows, session: session, presenter: presenter)
         .then { polls in .done((polls, existing)) }
     }
   }
@@ -82,34 +82,43 @@ extension TransactionFlow where Output == [RoomPoll] {
     -> TransactionFlow
   {
     let read: @Sendable ([SQLRow]) -> TransactionFlow = { rows in
-      let records = rows.compactMap(PollRecord.init).sorted { $0.n < $1.n }
-      return TransactionFlow<[String: PollResults]>.results(of: records).then { results in
-        // A closed quiz the room sees shows the session's leaderboard: read only then.
-        let boards = records.filter {
-          $0.spec.isQuiz && $0.state == .closed && ($0.shown || presenter)
-        }
-        // The room's board counts the quizzes it has seen revealed: one closed and hidden
-        // says nothing yet of who got it right.
-        let scores: TransactionFlow<[QuizScore]> =
-          boards.isEmpty
-          ? .done([])
-          : .quizScores(session: session, polls: presenter ? records : records.filter(\.shown))
-        return scores.then { scores in
-          .done(
-            records.compactMap { record in
-              var poll = record.roomPoll(results: results[record.id], presenter: presenter)
-              if boards.contains(where: { $0.id == record.id }) {
-                poll?.leaderboard = scores.leaderboard(named: record.spec.namedBoard == true)
-              }
-              return poll
-            })
-        }
-      }
+      shown(rows, session: session, presenter: presenter)
     }
     guard let ids else { return .rows(PollSQL.all, [.integer(session)], then: read) }
     guard !ids.isEmpty else { return .done([]) }
     return .rowsInBatches(
       ids.map { [.integer(session), .text($0)] }, PollSQL.byIDs(rows:), then: read)
+  }
+
+  /// The polls of `rows` (`PollSQL.columns`) as the audience sees them, with their results
+  /// and, on a closed quiz it sees, the session's leaderboard.
+  static func shown(_ rows: [SQLRow], session: Int64, presenter: Bool) -> TransactionFlow {
+    let records = rows.compactMap(PollRecord.init).sorted { $0.n < $1.n }
+    return TransactionFlow<[String: PollResults]>.results(of: records).then { results in
+      // A closed quiz the room sees shows the session's leaderboard: read only then, over
+      // every quiz of the session (not only the polls read here: a delta names a few).
+      let boards = records.filter {
+        $0.spec.isQuiz && $0.state == .closed && ($0.shown || presenter)
+      }
+      // The room's board counts the quizzes it has seen revealed: one closed and hidden
+      // says nothing yet of who got it right.
+      let scores: TransactionFlow<[QuizScore]> =
+        boards.isEmpty
+        ? .done([])
+        : TransactionFlow<[PollRecord]>.pollRecords(session: session).then { all in
+          .quizScores(session: session, polls: presenter ? all : all.filter(\.shown))
+        }
+      return scores.then { scores in
+        .done(
+          records.compactMap { record in
+            var poll = record.roomPoll(results: results[record.id], presenter: presenter)
+            if boards.contains(where: { $0.id == record.id }) {
+              poll?.leaderboard = scores.leaderboard(named: record.spec.namedBoard == true)
+            }
+            return poll
+          })
+      }
+    }
   }
 }
 
