@@ -20,6 +20,8 @@ public enum PollKind: String, Sendable, Hashable, Codable, CaseIterable {
   case ranking
   /// Up to `max` short answers of a few words, counted after folding (case, accents).
   case words
+  /// One line of text, moderated like questions: presenters let entries through to the room.
+  case text
 
   /// Whether the poll's answer names its options (and a quiz may mark some correct).
   public var hasOptions: Bool { self == .single || self == .multiple || self == .ranking }
@@ -87,7 +89,7 @@ public struct PollSpec: Sendable, Hashable, Codable {
     switch kind {
     case .single, .multiple, .ranking: options?.count ?? 0
     case .rating: ratingScale.count
-    case .words: 0
+    case .words, .text: 0
     }
   }
 
@@ -96,16 +98,20 @@ public struct PollSpec: Sendable, Hashable, Codable {
 }
 
 /// An attendee's answer to a poll: the options chosen (a ranking: all, in order), a rating,
-/// or a word cloud's entries.
+/// a word cloud's entries, or an open text.
 public struct PollValue: Sendable, Hashable, Codable {
   public var choices: [Int]?
   public var rating: Int?
   public var words: [String]?
+  public var text: String?
 
-  public init(choices: [Int]? = nil, rating: Int? = nil, words: [String]? = nil) {
+  public init(
+    choices: [Int]? = nil, rating: Int? = nil, words: [String]? = nil, text: String? = nil
+  ) {
     self.choices = choices
     self.rating = rating
     self.words = words
+    self.text = text
   }
 }
 
@@ -122,19 +128,32 @@ public struct PollWord: Sendable, Hashable, Codable {
 
 /// A poll's results: how many answered, and the counts. `counts` has one entry per option
 /// (`ranking`: the option's points) or per value of a rating's scale, lowest first; a word
-/// cloud has its top words instead, most counted first.
+/// cloud has its top words instead, most counted first; an open text its live entries,
+/// newest first (and, for presenters, those waiting for review).
 public struct PollResults: Sendable, Hashable, Codable {
   /// In a delta's `pollResults`: which poll (its `n`).
   public var n: Int?
   public var answers: Int
   public var counts: [Int]?
   public var words: [PollWord]?
+  /// An open text's entries the room sees, each with how many gave it.
+  public var texts: [PollWord]?
+  /// Presenters only: an open text's entries waiting for review, oldest first, and how many
+  /// wait in all.
+  public var review: [PollWord]?
+  public var held: Int?
 
-  public init(n: Int? = nil, answers: Int, counts: [Int]? = nil, words: [PollWord]? = nil) {
+  public init(
+    n: Int? = nil, answers: Int, counts: [Int]? = nil, words: [PollWord]? = nil,
+    texts: [PollWord]? = nil, review: [PollWord]? = nil, held: Int? = nil
+  ) {
     self.n = n
     self.answers = answers
     self.counts = counts
     self.words = words
+    self.texts = texts
+    self.review = review
+    self.held = held
   }
 }
 

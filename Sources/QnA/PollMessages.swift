@@ -65,6 +65,8 @@ public enum PollActionKind: String, Sendable, Hashable, Codable, CaseIterable {
   /// Its answers gone, its counts to zero; it stays as it was otherwise.
   case reset
   case delete
+  /// An open text's entry (`text`) let through to the room, or kept out of it.
+  case approve, dismiss
 }
 
 /// Client → server, on a presenter's connection only: one action on one poll. `token` makes
@@ -79,13 +81,19 @@ public struct PollAction: Sendable, Hashable, Codable {
   public var action: String
   /// `create` and `update`: the poll.
   public var spec: PollSpec?
+  /// `approve` and `dismiss`: the open text's entry, as results name it.
+  public var text: String?
 
-  public init(id: UUID, token: UUID, poll: UUID, action: PollActionKind, spec: PollSpec? = nil) {
+  public init(
+    id: UUID, token: UUID, poll: UUID, action: PollActionKind, spec: PollSpec? = nil,
+    text: String? = nil
+  ) {
     self.id = id
     self.token = token
     self.poll = poll
     self.action = action.rawValue
     self.spec = spec
+    self.text = text
   }
 
   public var kind: PollActionKind? { PollActionKind(rawValue: action) }

@@ -25,6 +25,13 @@ public enum PollRules {
   public static let topWords = 50
   /// A rating's scale: from 0 or 1, up to at most 100 (a slider).
   public static let maxRating = 100
+  /// An open text's answer, once cleaned.
+  public static let maxTextAnswerLength = 140
+  public static let maxTextAnswerBytes = 560
+  /// An open text's entries its results carry (live ones; presenters' waiting ones too),
+  /// at most, and their bytes together: a poll stays on one page.
+  public static let topTexts = 20
+  public static let maxTextResultBytes = 4000
   /// A quiz's time limit, in seconds.
   public static let timeLimits = 5...3600
 
@@ -80,7 +87,7 @@ public enum PollRules {
       guard (0...1).contains(scale.min), (scale.min + 1...maxRating).contains(scale.max) else {
         return "A rating's scale goes from 0 or 1 up to at most \(maxRating)."
       }
-    case .single, .ranking:
+    case .single, .ranking, .text:
       if spec.max != nil { return "Only a multiple choice poll or a word cloud has a maximum." }
     }
     if spec.kind != .rating, spec.scale != nil { return "Only a rating has a scale." }
@@ -187,7 +194,40 @@ public enum PollRules {
       }
       guard !words.isEmpty else { return .failure(Refused("The answer has no words.")) }
       return .success(PollValue(words: words))
+    case .text:
+      guard value.choices == nil, value.rating == nil, value.words == nil, let text = value.text
+      else { return .failure(Refused("This poll's answer is a line of text.")) }
+      guard let cleaned = cleanText(text) else {
+        return .failure(
+          Refused(
+            "An answer has at most \(maxTextAnswerLength) characters, and something to read."))
+      }
+      return .success(PollValue(text: cleaned))
     }
+  }
+
+  /// An open text's answer as it is kept and shown: controls, bidi and invisible characters
+  /// off, runs of spaces one, spaces off both ends; `nil` when nothing is left, it is too
+  /// long, or a character has too many marks. Past eight times the most bytes, its length
+  /// alone refuses it (a long answer costs no more than its first bytes).
+  public static func cleanText(_ text: String) -> String? {
+    guard text.utf8.count <= maxTextAnswerBytes * 8 else { return nil }
+    var cleaned = ""
+    var space = false
+    for scalar in text.unicodeScalars where !isHidden(scalar) || scalar.properties.isWhitespace {
+      if scalar.properties.isWhitespace {
+        space = !cleaned.isEmpty
+        continue
+      }
+      if space { cleaned.unicodeScalars.append(" ") }
+      space = false
+      cleaned.unicodeScalars.append(scalar)
+    }
+    guard !cleaned.isEmpty, cleaned.count <= maxTextAnswerLength,
+      cleaned.utf8.count <= maxTextAnswerBytes,
+      QuestionText.problem(with: cleaned, maxLength: maxTextAnswerLength) == nil
+    else { return nil }
+    return cleaned
   }
 
   /// What an accepted answer adds to its poll's counts, by key: each option chosen (a
@@ -206,6 +246,7 @@ public enum PollRules {
     case .rating:
       if let rating = value.rating { weights.append((String(rating - spec.ratingScale.min), 1)) }
     case .words: weights += (value.words ?? []).map { ($0, 1) }
+    case .text: if let text = value.text { weights.append((text, 1)) }
     }
     return weights
   }
@@ -226,6 +267,19 @@ public enum PollRules {
     return PollResults(n: n, answers: answers, counts: slots)
   }
 
+  /// An open text's entries as results carry them: the first `topTexts`, no more than
+  /// `maxTextResultBytes` of text together.
+  public static func textEntries(_ entries: [PollWord]) -> [PollWord] {
+    var kept: [PollWord] = []
+    var bytes = 0
+    for entry in entries.prefix(topTexts) {
+      bytes += entry.text.utf8.count
+      guard bytes <= maxTextResultBytes else { break }
+      kept.append(entry)
+    }
+    return kept
+  }
+
   /// Whether a quiz's answer is right (as Vevox scores it, a point for each poll answered
   /// wholly right): a single choice the correct option, a multiple choice exactly the
   /// correct options, a ranking the correct order. `false` for a poll that is no quiz.
@@ -234,7 +288,7 @@ public enum PollRules {
     switch spec.kind {
     case .ranking: return choices == correct
     case .single, .multiple: return Set(choices) == Set(correct)
-    case .rating, .words: return false
+    case .rating, .words, .text: return false
     }
   }
 

@@ -46,7 +46,8 @@ public enum QnAEvent: Sendable, Hashable {
   /// An answer an earlier run kept on disk, not yet answered: queued again as it was.
   case restorePollAnswer(KeptPollAnswer)
   /// The presenter's console: an action on a poll (exactly once per `token`).
-  case pollAct(PollActionKind, poll: UUID, token: UUID)
+  /// `text`: an open text's entry, for `approve` and `dismiss`.
+  case pollAct(PollActionKind, poll: UUID, token: UUID, text: String? = nil)
   /// The presenter acts on a question (`qna present`), or on the room (`question` nil);
   /// `token` is a fresh UUID for it.
   case act(

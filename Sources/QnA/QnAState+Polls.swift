@@ -59,13 +59,18 @@ extension QnAState {
 
   /// The presenter's console acts on a poll: sent at once when connected (its token makes it
   /// once), said when it cannot be.
-  mutating func actOnPoll(_ kind: PollActionKind, poll: UUID, token: UUID) -> [QnAEffect] {
+  mutating func actOnPoll(_ kind: PollActionKind, poll: UUID, token: UUID, text: String? = nil)
+    -> [QnAEffect]
+  {
     guard configuration.presenter, hasPolls, serverExtensions.contains(ProtocolExtension.presenter)
     else { return [notice(Message("This server takes no poll actions here."), kind: .error)] }
     guard let connectionID, room.joined else {
       return [notice(Message("Not connected: the poll action was not sent."), kind: .error)]
     }
-    return [.pollAction(PollAction(id: connectionID, token: token, poll: poll, action: kind))]
+    return [
+      .pollAction(
+        PollAction(id: connectionID, token: token, poll: poll, action: kind, text: text))
+    ]
   }
 
   mutating func received(_ response: PollActionResponse) -> [QnAEffect] {

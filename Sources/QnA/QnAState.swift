@@ -162,8 +162,8 @@ public struct QnAState: Sendable, Equatable {
       return vote(question, up: up, token: token)
     case .answerPoll(let poll, let value, let token):
       return answer(poll, value: value, token: token)
-    case .pollAct(let kind, let poll, let token):
-      return actOnPoll(kind, poll: poll, token: token)
+    case .pollAct(let kind, let poll, let token, let text):
+      return actOnPoll(kind, poll: poll, token: token, text: text)
     case .restorePollAnswer(let kept):
       room.polls.pending[kept.poll] = RoomPolls.PendingAnswer(value: kept.value, token: kept.token)
       return []

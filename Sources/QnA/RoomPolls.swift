@@ -65,15 +65,20 @@ public struct RoomPolls: Sendable, Equatable {
   /// Whether a poll from the server fits the bounds.
   static func admissible(_ poll: RoomPoll) -> Bool {
     let options = poll.options ?? []
+    let entries =
+      (poll.results?.words ?? []) + (poll.results?.texts ?? []) + (poll.results?.review ?? [])
     let text =
       poll.prompt.utf8.count + options.reduce(0) { $0 + $1.utf8.count }
-      + (poll.results?.words?.reduce(0) { $0 + $1.text.utf8.count } ?? 0)
+      + entries.reduce(0) { $0 + $1.text.utf8.count }
     let scale = poll.scale ?? PollScale(min: 1, max: 5)
-    let counts = (poll.results?.counts ?? []) + (poll.results?.words ?? []).map(\.count)
+    let counts =
+      (poll.results?.counts ?? []) + entries.map(\.count) + [poll.results?.held ?? 0]
     let boardText = (poll.leaderboard ?? []).reduce(0) { $0 + ($1.name?.utf8.count ?? 0) }
     return options.count <= maxOptions && text + boardText <= maxTextBytes
       && (poll.results?.counts?.count ?? 0) <= PollRules.maxRating + 1
       && (poll.results?.words?.count ?? 0) <= 2 * PollRules.topWords
+      && (poll.results?.texts?.count ?? 0) + (poll.results?.review?.count ?? 0)
+        <= 4 * PollRules.topTexts
       // What the screens compute with stays far from overflowing: a scale in order, counts
       // and places a room could have.
       && scale.min <= scale.max && scale.min >= -1_000_000 && scale.max <= 1_000_000

@@ -111,6 +111,18 @@ public enum HeadlessEvents {
               words.map { .object(JSONLine(["text": .string($0.text), "count": .int($0.count)])) })
           ))
       }
+      for (name, entries) in [("texts", results.texts), ("review", results.review)] {
+        guard let entries else { continue }
+        counts.append(
+          (
+            name,
+            .array(
+              entries.map {
+                .object(JSONLine(["text": .string($0.text), "count": .int($0.count)]))
+              })
+          ))
+      }
+      if let held = results.held { counts.append(("held", .int(held))) }
       members.append(("results", .object(JSONLine(counts))))
     }
     if let answer { members.append(("answer", .object(valueLine(answer)))) }
@@ -123,6 +135,7 @@ public enum HeadlessEvents {
     if let choices = value.choices { members.append(("choices", .array(choices.map { .int($0) }))) }
     if let rating = value.rating { members.append(("rating", .int(rating))) }
     if let words = value.words { members.append(("words", .array(words.map { .string($0) }))) }
+    if let text = value.text { members.append(("text", .string(text))) }
     return JSONLine(members)
   }
 

@@ -44,6 +44,8 @@ public struct PollChoice: Sendable, Hashable {
       }
       return .success(PollValue(rating: rating))
     case .words?: return .success(PollValue(words: parts))
+    // An open text is the whole line, commas and all.
+    case .text?: return .success(PollValue(text: text))
     case nil: return .failure(PollRules.Refused("This qna does not know that kind of poll."))
     }
   }

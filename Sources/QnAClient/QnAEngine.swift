@@ -201,8 +201,8 @@ public actor QnAEngine {
   public func discard(_ token: UUID) { apply(.discard(token)) }
 
   /// The presenter's console: an action on a poll.
-  public func actOnPoll(_ kind: PollActionKind, _ poll: UUID) {
-    apply(.pollAct(kind, poll: poll, token: makeToken()))
+  public func actOnPoll(_ kind: PollActionKind, _ poll: UUID, text: String? = nil) {
+    apply(.pollAct(kind, poll: poll, token: makeToken(), text: text))
   }
 
   /// Answers a poll (extension `polls`), or changes the answer; kept until the server

@@ -13,6 +13,8 @@ package enum PollChart {
     guard let results = poll.results else { return [] }
     let total = results.answers
     switch poll.pollKind {
+    case .text?:
+      return entries(results, width: width, words: words)
     case .words?:
       // Ranked, each word's bar sized by its weight against the most counted.
       let top = max(1, results.words?.first?.count ?? 1)
@@ -63,6 +65,28 @@ package enum PollChart {
       return bars(
         Array(zip(labelled, results.counts ?? [])), total: total, width: width, words: words)
     }
+  }
+
+  /// An open text's entries the room sees, newest first, each once with how many gave it;
+  /// for presenters, those waiting for review after them.
+  static func entries(_ results: PollResults, width: Int, words: Bool) -> [String] {
+    func listed(_ entries: [PollWord]) -> [String] {
+      entries.map { entry in
+        let text = Sanitizer.forScreen(entry.text)
+        let times = entry.count > 1 ? " ×\(entry.count)" : ""
+        return words
+          ? Catalogue.format(
+            trn("%1$s (%2$d answer)", "%1$s (%2$d answers)", entry.count), text, entry.count)
+          : TextWidth.truncate("• " + text, to: max(4, width - TextWidth.of(times))) + times
+      }
+    }
+    var lines = listed(results.texts ?? [])
+    if lines.isEmpty { lines.append(tr("No answers in the room yet.")) }
+    if let held = results.held, held > 0 {
+      lines.append(Catalogue.format(trn("%d waits for review:", "%d wait for review:", held), held))
+      lines += listed(results.review ?? [])
+    }
+    return lines
   }
 
   /// A quiz's leaderboard, a line a place: "1. Ada  3" (anonymous places as such).

@@ -29,7 +29,12 @@ enum PresenterHelp {
       ("Ctrl-R Ctrl-L", tr("reconnect now / redraw the screen")),
       ("F1, ?", tr("this help; ↑ ↓ scroll, Esc closes")),
       ("j", tr("how attendees join: the address and its QR code")),
-      ("F5, Alt-P", tr("the polls: o opens / closes, s shows results, r resets, X deletes")),
+      (
+        "F5, Alt-P",
+        tr(
+          "the polls: o opens / closes, s shows results, r resets, X deletes; an open text's a approves, d / D dismiss"
+        )
+      ),
       ("q, Ctrl-C", tr("quit")),
       ("F3", tr("the cursor on the last notice")),
       ("…", tr("an action the server has not confirmed yet")),

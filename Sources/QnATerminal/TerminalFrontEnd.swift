@@ -121,7 +121,8 @@ public enum TerminalFrontEnd {
         case .undo: await engine.undo()
         case .label(let name): await engine.chooseLabel(name)
         case .answerPoll(let poll, let value): await engine.answerPoll(poll, value)
-        case .pollAction(let kind, let poll): await engine.actOnPoll(kind, poll)
+        case .pollAction(let kind, let poll, let text):
+          await engine.actOnPoll(kind, poll, text: text)
         case .reconnectNow: await engine.reconnectNow()
         case .quit, .redraw: break
         }

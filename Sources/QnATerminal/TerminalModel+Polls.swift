@@ -16,7 +16,7 @@ public struct PollPanel: Sendable, Equatable {
   public var chosen: [Int] = []
   /// `rating`: the value on the scale.
   public var rating: Int?
-  /// `words`: the entries typed, separated by commas.
+  /// `words`: the entries typed, separated by commas; `text`: the answer typed.
   public var words = LineEditor()
 
   public init(poll: UUID) { self.poll = poll }
@@ -48,7 +48,9 @@ extension TerminalModel {
   }
 
   /// A key on the console's poll panel: ↑ ↓ another poll; o opens or closes it, s shows or
-  /// hides its results, r resets it, X deletes it; Esc closes the panel.
+  /// hides its results, r resets it, X deletes it; on an open text, a approves and d
+  /// dismisses the entry that has waited longest, D dismisses the newest live one; Esc
+  /// closes the panel.
   mutating func handlePresenterPollKey(_ key: Key) -> [TerminalAction] {
     let polls = state.room.polls.ordered
     guard let panel = pollPanel, let index = polls.firstIndex(where: { $0.id == panel.poll }) else {
@@ -66,6 +68,12 @@ extension TerminalModel {
     case .text("s"): return [.pollAction(poll.shown ? .hide : .show, poll.id)]
     case .text("r"): return [.pollAction(.reset, poll.id)]
     case .text("X"): return [.pollAction(.delete, poll.id)]
+    case .text("a"), .text("d"):
+      guard let entry = poll.results?.review?.first?.text else { break }
+      return [.pollAction(key == .text("a") ? .approve : .dismiss, poll.id, text: entry)]
+    case .text("D"):
+      guard let entry = poll.results?.texts?.first?.text else { break }
+      return [.pollAction(.dismiss, poll.id, text: entry)]
     default: break
     }
     return []
@@ -91,6 +99,7 @@ extension TerminalModel {
       let scale = next.scale ?? PollScale(min: 1, max: 5)
       panel.rating = answer?.rating ?? (scale.min + scale.max) / 2
     case .words?: panel.words.replace(with: (answer?.words ?? []).joined(separator: ", "))
+    case .text?: panel.words.replace(with: answer?.text ?? "")
     case nil: break
     }
     pollPanel = panel
@@ -112,7 +121,16 @@ extension TerminalModel {
     case .control("c"): return requestQuit()
     case .enter:
       guard let value = Self.answer(panel, kind: kind, poll: poll) else {
-        addNotice(tr("Choose first: Space marks an option."), kind: .info)
+        let typed = !panel.words.text.trimmingWhiteSpace().isEmpty
+        switch kind {
+        case .text where typed:
+          addNotice(
+            Catalogue.format(
+              tr("An answer has at most %d characters."), PollRules.maxTextAnswerLength),
+            kind: .error)
+        case .words, .text: addNotice(tr("Type your answer first."), kind: .info)
+        default: addNotice(tr("Choose first: Space marks an option."), kind: .info)
+        }
         return []
       }
       pollPanel = nil
@@ -120,7 +138,7 @@ extension TerminalModel {
     default: break
     }
     switch kind {
-    case .words:
+    case .words, .text:
       if case .text(let text) = key {
         panel.words.insert(Self.typeable(Self.oneLine(text)))
       } else {
@@ -185,6 +203,7 @@ extension TerminalModel {
       let entries = panel.words.text.split(separator: ",").map { String($0).trimmingWhiteSpace() }
         .filter { !$0.isEmpty }
       return entries.isEmpty ? nil : PollValue(words: entries)
+    case .text: return PollRules.cleanText(panel.words.text).map { PollValue(text: $0) }
     }
   }
 }

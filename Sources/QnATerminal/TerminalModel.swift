@@ -27,7 +27,8 @@ public enum TerminalAction: Sendable, Equatable {
   /// Answer a poll (extension `polls`), or change the answer.
   case answerPoll(UUID, PollValue)
   /// The presenter's console: an action on a poll.
-  case pollAction(PollActionKind, UUID)
+  /// `text`: an open text's entry, for `approve` and `dismiss`.
+  case pollAction(PollActionKind, UUID, text: String? = nil)
   case reconnectNow
   /// Forget what is on screen and paint everything again (Ctrl-L).
   case redraw

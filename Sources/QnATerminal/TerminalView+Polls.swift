@@ -59,6 +59,7 @@ extension TerminalView {
       case .rating?: tr("a rating")
       case .ranking?: tr("a ranking")
       case .words?: tr("a few words")
+      case .text?: tr("open text")
       case nil: tr("a kind this qna does not know")
       }
     put(Catalogue.format(tr("Poll %1$d · %2$s"), poll.n, kindName), style: palette.title, indent: 0)
@@ -108,9 +109,21 @@ extension TerminalView {
         words
           ? Catalogue.format(tr("Your rating: %1$d of %2$d"), value, scale.max)
           : "‹ \(value) ›  (\(scale.min)–\(scale.max))", style: palette.selected)
-    case .words?:
-      let typed = Sanitizer.forScreen(panel.words.text)
-      let label = tr("Your words:") + " "
+    case .words?, .text?:
+      let label = (poll.pollKind == .text ? tr("Your answer:") : tr("Your words:")) + " "
+      // The end of what is typed stays in sight, where the cursor is.
+      var typed = Sanitizer.forScreen(panel.words.text)
+      let room = max(4, width - 3 - TextWidth.of(label))
+      if TextWidth.of(typed) > room {
+        var tail: [Character] = []
+        var used = 1
+        for character in typed.reversed() {
+          used += TextWidth.of(character)
+          guard used <= room else { break }
+          tail.append(character)
+        }
+        typed = "…" + String(tail.reversed())
+      }
       cursor = (row, min(width - 1, 1 + TextWidth.of(label) + TextWidth.of(typed)))
       put(label + typed, style: palette.selected)
     }
@@ -132,7 +145,7 @@ extension TerminalView {
     if bottom - 1 >= top {
       let keys =
         model.options.presenter
-        ? tr("↑↓ poll · o opens / closes · s shows / hides results · r resets · X deletes · Esc")
+        ? (poll.pollKind == .text ? moderationKeys : consoleKeys)
         : answerKeys(poll)
       grid.fill(row: bottom - 1, style: palette.faint)
       grid.write(
@@ -142,6 +155,16 @@ extension TerminalView {
     return cursor
   }
 
+  /// The console's keys on a poll, in words.
+  static var consoleKeys: String {
+    tr("↑↓ poll · o opens / closes · s shows / hides results · r resets · X deletes · Esc")
+  }
+
+  /// The console's keys on an open text: its entries' moderation first.
+  static var moderationKeys: String {
+    tr("a approves, d dismisses the first waiting · D dismisses the newest · o s r X · Esc")
+  }
+
   /// The keys that answer `poll`, in words.
   static func answerKeys(_ poll: RoomPoll) -> String {
     switch poll.pollKind {
@@ -149,6 +172,7 @@ extension TerminalView {
     case .ranking?: tr("↑↓ move · Space picks the next place · Enter sends · Esc closes")
     case .rating?: tr("←→ or digits set it · Enter sends · F5 next poll · Esc closes")
     case .words?: tr("Commas between entries · Enter sends · Esc closes")
+    case .text?: tr("One line · Enter sends · F5 next poll · Esc closes")
     default: tr("↑↓ move · Enter sends · F5 next poll · Esc closes")
     }
   }
@@ -161,6 +185,7 @@ extension TerminalView {
         separator: poll.pollKind == .ranking ? " › " : ", ")
     }
     if let rating = value.rating { return String(rating) }
+    if let text = value.text { return Sanitizer.forScreen(text) }
     return (value.words ?? []).map { Sanitizer.forScreen($0) }.joined(separator: ", ")
   }
 }

@@ -76,7 +76,7 @@ struct QnACommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Headless: answer the poll with this id (repeatable): ID=2 (option numbers from 1, 1,3 for several, 3,1,2 for a ranking), ID=4 (a rating), ID=\"swift, fast\" (a word cloud).",
+      "Headless: answer the poll with this id (repeatable): ID=2 (option numbers from 1, 1,3 for several, 3,1,2 for a ranking), ID=4 (a rating), ID=\"swift, fast\" (a word cloud), ID=\"More demos, please\" (an open text: the whole line).",
       valueName: "ID=CHOICE"))
   var poll: [String] = []
   @Option(help: "A name shown with your questions in the room (anonymous without one).")

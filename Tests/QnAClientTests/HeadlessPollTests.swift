@@ -27,10 +27,11 @@ struct HeadlessPollTests {
       server, #"{"kind":"multiple","prompt":"Which?","options":["A","B","C"]}"#)
     let rating = try await Self.openPoll(server, #"{"kind":"rating","prompt":"How was it?"}"#)
     let cloud = try await Self.openPoll(server, #"{"kind":"words","prompt":"One word?"}"#)
+    let text = try await Self.openPoll(server, #"{"kind":"text","prompt":"Ideas?"}"#)
     let run = try HeadlessProcess(
       [
         "--url", server.url, "--room", "--poll", "\(choice)=1,3", "--poll", "\(rating)=4",
-        "--exit-after-send",
+        "--poll", "\(text)=More demos, please", "--exit-after-send",
       ], stdin: "/poll \(cloud) Swift, FAST\n")
     #expect(await run.exitStatus() == 0, "\(run.stderr)")
     let line = try await run.waitFor("poll") {
@@ -42,6 +43,8 @@ struct HeadlessPollTests {
     #expect(polls.body.contains(#""counts":[0,0,0,1,0]"#))
     #expect(
       polls.body.contains(#"{"count":1,"text":"fast"}"#) || polls.body.contains(#""text":"fast""#))
+    // An open text's answer is the whole line, commas and all.
+    #expect(polls.body.contains(#""texts":[{"count":1,"text":"More demos, please"}]"#))
   }
 
   @Test func aRefusedAnswerOrAPollTheRoomLacksExitsOne() async throws {

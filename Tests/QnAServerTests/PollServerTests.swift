@@ -9,11 +9,13 @@ extension PresenterMember {
   /// Sends a poll action and waits for its outcome.
   @discardableResult
   func poll(
-    _ kind: PollActionKind, _ poll: UUID, spec: PollSpec? = nil, token: UUID = UUID()
+    _ kind: PollActionKind, _ poll: UUID, spec: PollSpec? = nil, text: String? = nil,
+    token: UUID = UUID()
   ) async throws -> PollActionResponse {
     try await member.socket.send(
       .pollAction(
-        PollAction(id: member.connection, token: token, poll: poll, action: kind, spec: spec)))
+        PollAction(
+          id: member.connection, token: token, poll: poll, action: kind, spec: spec, text: text)))
     let message = try await member.socket.waitForMessage("poll action") {
       if case .pollActionResponse(let response) = $0 { response.token == token } else { false }
     }

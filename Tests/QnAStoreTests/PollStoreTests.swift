@@ -201,6 +201,109 @@ struct PollStoreTests {
     #expect(results?.answers == 2)
     #expect(results?.words == [PollWord(text: "cafe", count: 1), PollWord(text: "rust", count: 1)])
   }
+
+  @Test(arguments: StoreKind.allCases)
+  func anOpenTextIsModeratedOnceForEveryoneWhoGivesIt(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores(count: 2)
+    defer { stores.close() }
+    let poll = uuid(1, group: 0x96)
+    let spec = PollSpec(kind: .text, prompt: "What should we do next year?")
+    _ = try await stores[0].pollAction(.create, poll: poll, spec: spec, token: uuid(1), at: Date())
+    _ = try await stores[0].pollAction(.open, poll: poll, token: uuid(2), at: Date())
+    _ = try await stores[0].pollAction(.show, poll: poll, token: uuid(3), at: Date())
+    let start = Date()
+    func answer(_ attendee: Int, _ text: String, held: Bool, token: Int, store: Int = 0)
+      async throws -> PollAnswerOutcome?
+    {
+      try await stores[store].answer(
+        poll: poll, attendee: uuid(attendee, group: 0xA6), value: PollValue(text: text),
+        token: uuid(token, group: 0xC6), at: start.addingTimeInterval(Double(token)), held: held)
+    }
+    // Cleaned as the rules say: spaces one, bidi marks and controls off.
+    let first = try await answer(1, "  More \u{202E}  live\ndemos ", held: false, token: 1)
+    #expect(first?.value == PollValue(text: "More live demos"))
+    // Held for review (a moderated session) on the other instance; the same text as a live
+    // one stays live, counted twice.
+    _ = try await answer(2, "Slides online?", held: true, token: 2, store: 1)
+    _ = try await answer(3, "More live demos", held: true, token: 3, store: 1)
+    let empty = try await answer(4, "\u{200B}\u{202E} \n", held: false, token: 4)
+    #expect(empty?.refusal != nil, "nothing left to read")
+    let long = try await answer(4, String(repeating: "x", count: 141), held: false, token: 5)
+    #expect(long?.refusal != nil)
+
+    var attendees = try await stores[1].polls(presenter: false).first?.results
+    #expect(attendees?.texts == [PollWord(text: "More live demos", count: 2)])
+    #expect(attendees?.review == nil && attendees?.held == nil, "the queue is presenters'")
+    var presenters = try await stores[0].polls().first?.results
+    #expect(presenters?.review == [PollWord(text: "Slides online?", count: 1)])
+    #expect(presenters?.held == 1)
+    #expect(presenters?.answers == 3)
+
+    // Approved once per token, on either instance; an entry no one gives is refused.
+    let approved = try await stores[1].pollAction(
+      .approve, poll: poll, text: "Slides online?", token: uuid(10), at: Date())
+    #expect(approved.changed && approved.refusal == nil)
+    let again = try await stores[0].pollAction(
+      .approve, poll: poll, text: "Slides online?", token: uuid(11), at: Date())
+    #expect(!again.changed && again.refusal == nil)
+    let nobody = try await stores[0].pollAction(
+      .approve, poll: poll, text: "No one wrote this", token: uuid(12), at: Date())
+    #expect(nobody.refusal == RoomActionFlow.noSuchEntry)
+    attendees = try await stores[0].polls(presenter: false).first?.results
+    #expect(
+      attendees?.texts == [
+        PollWord(text: "Slides online?", count: 1), PollWord(text: "More live demos", count: 2),
+      ], "newest first")
+
+    // Dismissed: gone from the room, and it stays out for whoever gives it next.
+    _ = try await stores[0].pollAction(
+      .dismiss, poll: poll, text: "More live demos", token: uuid(13), at: Date())
+    _ = try await answer(5, "More live demos", held: false, token: 6)
+    _ = try await answer(1, "Coffee", held: false, token: 7)
+    attendees = try await stores[1].polls(presenter: false).first?.results
+    #expect(attendees?.texts?.map(\.text) == ["Coffee", "Slides online?"])
+    let entries = try await stores[0].textEntries()[poll] ?? []
+    #expect(
+      Set(entries.map { "\($0.text)|\($0.count)|\($0.state)" }) == [
+        "More live demos|2|dismissed", "Slides online?|1|live", "Coffee|1|live",
+      ], "attendee 1 moved from one entry to another: counts by difference")
+
+    // A reset forgets the entries and their moderation.
+    _ = try await stores[0].pollAction(.reset, poll: poll, token: uuid(14), at: Date())
+    #expect(try await stores[0].textEntries()[poll] == nil)
+    _ = try await answer(6, "More live demos", held: false, token: 8)
+    attendees = try await stores[1].polls(presenter: false).first?.results
+    #expect(attendees?.texts == [PollWord(text: "More live demos", count: 1)])
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func anOpenTextsResultsStayOnOnePageWhateverTheRoomWrites(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    let poll = uuid(2, group: 0x96)
+    _ = try await store.pollAction(
+      .create, poll: poll, spec: PollSpec(kind: .text, prompt: "Say anything"), token: uuid(1),
+      at: Date())
+    _ = try await store.pollAction(.open, poll: poll, token: uuid(2), at: Date())
+    // 300 distinct answers of 140 two-byte characters each, half held.
+    for index in 0..<300 {
+      let text = String(repeating: "é", count: 136) + String(format: "%04d", index)
+      _ = try await store.answer(
+        poll: poll, attendee: uuid(index, group: 0xA7), value: PollValue(text: text),
+        token: uuid(index, group: 0xC7), at: Date().addingTimeInterval(Double(index)),
+        held: index % 2 == 0)
+    }
+    let results = try #require(try await store.polls().first?.results)
+    let texts = results.texts ?? []
+    let review = results.review ?? []
+    #expect(results.answers == 300 && results.held == 150)
+    #expect(!texts.isEmpty && texts.count <= PollRules.topTexts)
+    #expect(texts.reduce(0) { $0 + $1.text.utf8.count } <= PollRules.maxTextResultBytes)
+    #expect(review.reduce(0) { $0 + $1.text.utf8.count } <= PollRules.maxTextResultBytes)
+    #expect(texts.first?.text.hasSuffix("0299") == true, "newest first")
+    #expect(review.first?.text.hasSuffix("0000") == true, "oldest waiting first")
+  }
 }
 
 /// Quiz mode in the store: a point for each closed quiz answered wholly right, the board by

@@ -103,6 +103,61 @@ struct PollPanelTests {
     #expect(words.press(.enter) == [.answerPoll(Self.poll, PollValue(words: ["fast", "safe"]))])
   }
 
+  /// An open text: one line typed and sent cleaned; the room's entries listed, hostile
+  /// ones drawn harmless; the console moderates the queue with a and d.
+  @Test func anOpenTextIsTypedAndItsEntriesListed() {
+    let hostile = "\u{1B}[2J\u{202E}evil"
+    let text = RoomPoll(
+      id: Self.poll, n: 1, spec: PollSpec(kind: .text, prompt: "Ideas?"), state: .open,
+      shown: true,
+      results: PollResults(
+        answers: 3,
+        texts: [PollWord(text: "More demos", count: 2), PollWord(text: hostile, count: 1)]))
+    var model = Self.room([text]).model(rows: 18, columns: 60, colors: false)
+    _ = model.press(.function(5))
+    #expect(model.press(.enter).isEmpty, "nothing typed: said, not sent")
+    #expect(screen(model).contains("Type your answer first."))
+    model.type("  Coffee,  please ")
+    let shown = screen(model)
+    #expect(shown.contains("• More demos ×2"))
+    #expect(!shown.contains("\u{1B}") && !shown.contains("\u{202E}"))
+    #expect(model.press(.enter) == [.answerPoll(Self.poll, PollValue(text: "Coffee, please"))])
+    _ = model.press(.function(5))
+    #expect(screen(model).contains("Your answer: Coffee, please") == false, "not answered yet")
+    model.type(String(repeating: "x", count: 149) + "y")
+    #expect(screen(model).contains("xxy"), "the end of a long answer stays in sight")
+    #expect(model.press(.enter).isEmpty)
+    #expect(screen(model).contains("An answer has at most 140"))
+    // A screen reader hears each entry and its count in words.
+    let spoken = PollChart.lines(text, width: 60, words: true)
+    #expect(spoken.first == "More demos (2 answers)")
+
+    // The console: the entry that has waited longest approved or dismissed with one key.
+    var review = text
+    review.results?.review = [PollWord(text: "Slides?", count: 1)]
+    review.results?.held = 4
+    var driver = onScreen()
+    driver.apply(.identity(attendee: StateDriver.attendee, name: nil))
+    driver.connect(
+      extensions: StateDriver.roomExtensions + [
+        ProtocolExtension.polls, ProtocolExtension.presenter,
+      ])
+    driver.apply(
+      .received(
+        .room(
+          RoomSnapshot(
+            seq: 5, part: 1, parts: 1, questions: [], epoch: StateDriver.roomEpoch,
+            polls: [review]))))
+    var console = TerminalModel(
+      options: .init(url: "ws://127.0.0.1:8080/socket", colors: false, presenter: true),
+      state: driver.state, rows: 20, columns: 90)
+    _ = console.press(.function(5))
+    #expect(screen(console).contains("4 wait for review:"))
+    #expect(console.press(.text("a")) == [.pollAction(.approve, Self.poll, text: "Slides?")])
+    #expect(console.press(.text("d")) == [.pollAction(.dismiss, Self.poll, text: "Slides?")])
+    #expect(console.press(.text("D")) == [.pollAction(.dismiss, Self.poll, text: "More demos")])
+  }
+
   @Test func aClosedQuizShowsItsAnswerAndTheLeaderboard() {
     var quiz = RoomPoll(
       id: Self.poll, n: 1,

@@ -14,6 +14,10 @@ package struct PollIntake: Sendable {
   package static let filtered =
     "This session does not take that answer: it has words the organisers filter out."
 
+  /// An open text's answer that waits for presenters, though counted at once.
+  package static let held =
+    "Sent. The presenters review answers before the room sees them."
+
   package func respond(to answer: PollAnswer, from connection: SocketConnection) async
     -> PollAnswerResponse
   {
@@ -43,38 +47,75 @@ package struct PollIntake: Sendable {
     if let wait = room.people.takeVote(connection, attendee: attendee, now: now) {
       return refuse(RoomReplies.rateLimited, retryAfter: wait)
     }
-    if let words = answer.value.words {
-      // The filter reads the words as they are counted (folded): an invisible character
-      // inside a word cannot split it past the filter and join it again on the screen.
-      let folded = words.map(PollWords.fold)
-      guard folded.allSatisfy({ $0 != nil }) else {
-        return refuse(
-          "An entry has at most \(PollRules.maxWordLength) characters, and something to read.")
-      }
-      do throws(StoreError) {
-        let screened = try await room.wordFilters.screen(
-          folded.compactMap { $0 }.joined(separator: "\n"), asker: attendee)
-        if !screened.matches.isEmpty { return refuse(Self.filtered) }
-      } catch {
-        room.logger.error("could not read the word filter: \(error)")
-        room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
-        return refuse(RoomReplies.failedVote, retryAfter: RoomReplies.storageRetry)
-      }
+    let held: Bool
+    switch await screen(answer.value, from: attendee) {
+    case .refused(let message): return refuse(message)
+    case .unread:
+      room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
+      return refuse(RoomReplies.failedVote, retryAfter: RoomReplies.storageRetry)
+    case .passed(let review): held = review
     }
     let outcome: PollAnswerOutcome?
     do {
       outcome = try await room.store.answer(
         poll: answer.poll, attendee: attendee, value: answer.value, token: answer.token,
-        at: room.environment.now())
+        at: room.environment.now(), held: held)
     } catch {
       room.logger.error("could not store a poll answer: \(error)")
       room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
       return refuse(Self.failedAnswer, retryAfter: RoomReplies.storageRetry)
     }
     guard let outcome else { return refuse(RoomActionFlow.noSuchPoll) }
+    let counted = outcome.refusal == nil
     return PollAnswerResponse(
-      poll: answer.poll, token: answer.token, success: outcome.refusal == nil,
-      value: outcome.value, seq: outcome.seq, message: outcome.refusal)
+      poll: answer.poll, token: answer.token, success: counted, value: outcome.value,
+      seq: outcome.seq,
+      message: outcome.refusal ?? (held && outcome.value?.text != nil ? Self.held : nil))
+  }
+
+  /// What the session's word filter (and its moderation) make of an answer's words, read as
+  /// they are counted: a word cloud's folded (an invisible character inside a word cannot
+  /// split it past the filter and join it again on the screen), an open text's cleaned. A
+  /// word cloud has no review, so a match refuses it; an open text's waits for presenters
+  /// (`true`), as a question would, unless the filter refuses. Choices and ratings: nothing.
+  private func screen(_ value: PollValue, from attendee: UUID) async -> Screening {
+    let text: String
+    if let words = value.words {
+      let folded = words.map(PollWords.fold)
+      guard folded.allSatisfy({ $0 != nil }) else {
+        return .refused(
+          "An entry has at most \(PollRules.maxWordLength) characters, and something to read.")
+      }
+      text = folded.compactMap { $0 }.joined(separator: "\n")
+    } else if let answer = value.text {
+      guard let cleaned = PollRules.cleanText(answer) else {
+        return .refused(
+          "An answer has at most \(PollRules.maxTextAnswerLength) characters,"
+            + " and something to read.")
+      }
+      text = cleaned
+    } else {
+      return .passed(held: false)
+    }
+    do throws(StoreError) {
+      let screened = try await room.wordFilters.screen(text, asker: attendee)
+      if value.words != nil || screened.mode == .refuse {
+        return screened.matches.isEmpty ? .passed(held: false) : .refused(Self.filtered)
+      }
+      return .passed(held: room.settings.moderation || !screened.matches.isEmpty)
+    } catch {
+      room.logger.error("could not read the word filter: \(error)")
+      return .unread
+    }
+  }
+
+  /// What the word filter made of an answer.
+  private enum Screening {
+    /// Counted; `held`: an open text's entry waits for presenters if it is new.
+    case passed(held: Bool)
+    case refused(String)
+    /// The filter could not be read: try again.
+    case unread
   }
 
   /// An answer the store failed to write: the client sends it again.
@@ -98,7 +139,8 @@ package struct PollIntake: Sendable {
     }
     guard let kind = action.kind else { return refuse("There is no such poll action.") }
     do throws(PollActionError) {
-      try await perform(kind, on: action.poll, spec: action.spec, token: action.token)
+      try await perform(
+        kind, on: action.poll, spec: action.spec, text: action.text, token: action.token)
       return PollActionResponse(token: action.token, poll: action.poll, success: true)
     } catch {
       return refuse(error.message, retryAfter: error.retryAfter)
@@ -107,9 +149,9 @@ package struct PollIntake: Sendable {
 
   /// `kind` on `poll`, from a socket or the API: the spec checked, then stored exactly once
   /// per token; a change reaches the room at once.
-  package func perform(_ kind: PollActionKind, on poll: UUID, spec: PollSpec?, token: UUID)
-    async throws(PollActionError)
-  {
+  package func perform(
+    _ kind: PollActionKind, on poll: UUID, spec: PollSpec?, text: String? = nil, token: UUID
+  ) async throws(PollActionError) {
     if kind == .create || kind == .update {
       guard let spec else { throw PollActionError("A \(kind.rawValue) gives the poll's spec.") }
       if let problem = PollRules.problem(with: spec) { throw PollActionError(problem) }
@@ -117,7 +159,7 @@ package struct PollIntake: Sendable {
     let outcome: QuestionStore.RoomActionOutcome
     do {
       outcome = try await room.store.pollAction(
-        kind, poll: poll, spec: spec, token: token, at: room.environment.now())
+        kind, poll: poll, spec: spec, text: text, token: token, at: room.environment.now())
     } catch {
       room.logger.error("could not store a poll action: \(error)")
       throw PollActionError(RoomReplies.failedSave, retryAfter: RoomReplies.storageRetry)

@@ -4,9 +4,11 @@ import QnA
 extension RoomActionFlow {
   /// A presenter's action on a poll, as a room action: run under its token (exactly once),
   /// on the session's lock, its change a row in the room's log (`RoomChange.poll`). `spec`
-  /// is checked already (`PollRules.problem`).
+  /// is checked already (`PollRules.problem`); `text`: an open text's entry, for `approve`
+  /// and `dismiss`.
   package static func poll(
-    _ kind: PollActionKind, id: UUID, spec: PollSpec?, at time: Date, session: Int64
+    _ kind: PollActionKind, id: UUID, spec: PollSpec?, text: String? = nil, at time: Date,
+    session: Int64
   ) -> RoomActionFlow {
     let key = SQLValue.text(id.uuidString)
     // The session's last poll number, kept apart from its polls: a deleted poll's number is
@@ -21,6 +23,9 @@ extension RoomActionFlow {
             return .done(.refused("That poll id is another session's."))
           }
           guard kind == .create || found != nil else { return .done(.refused(Self.noSuchPoll)) }
+          if kind == .approve || kind == .dismiss, let found {
+            return moderate(kind == .approve ? .live : .dismissed, text: text, of: found, id: id)
+          }
           return .rows(PollSQL.tally, [.integer(session)]) { tally in
             let polls = tally.first?.int(0) ?? 0
             let open = tally.first?.int(1) ?? 0
@@ -35,6 +40,32 @@ extension RoomActionFlow {
   }
 
   package static let noSuchPoll = "There is no such poll."
+  package static let noSuchEntry = "No one gives that answer to this poll."
+
+  /// An open text's entry let through to the room (`live`) or kept out (`dismissed`): its
+  /// results move, for presenters and, once live or gone, for attendees.
+  private static func moderate(
+    _ state: PollTextState, text: String?, of poll: PollRecord, id: UUID
+  ) -> TransactionFlow<RoomActionFlow> {
+    guard poll.spec.kind == .text else {
+      return .done(.refused("Only an open text poll's answers are approved or dismissed."))
+    }
+    guard let text, text.utf8.count <= PollRules.maxTextAnswerBytes else {
+      return .done(.refused(noSuchEntry))
+    }
+    let poll = SQLValue.text(poll.id)
+    return .rows(PollSQL.textState, [poll, .text(text)]) { rows in
+      guard let row = rows.first, let current = row.text(0), (row.int(1) ?? 0) > 0 else {
+        return .done(.refused(noSuchEntry))
+      }
+      guard current != state.rawValue else { return .done(.unchanged) }
+      return .done(
+        .write([
+          .run(PollSQL.setTextState, [poll, .text(text), .text(state.rawValue)]),
+          RoomWrite.log(id, .pollResults),
+        ]))
+    }
+  }
 
   private static func decide(
     _ kind: PollActionKind, id: UUID, key: SQLValue, found: PollRecord?, spec: PollSpec?,
@@ -80,13 +111,16 @@ extension RoomActionFlow {
     case .reset:
       return .write([
         .run(PollSQL.deleteAnswers, [key]), .run(PollSQL.deleteCounts, [key]),
-        .run(PollSQL.nextRound, [key]), logged,
+        .run(PollSQL.deleteTexts, [key]), .run(PollSQL.nextRound, [key]), logged,
       ])
     case .delete:
       return .write([
         .run(PollSQL.deleteAnswers, [key]), .run(PollSQL.deleteCounts, [key]),
-        .run(PollSQL.delete, [key]), logged,
+        .run(PollSQL.deleteTexts, [key]), .run(PollSQL.delete, [key]), logged,
       ])
+    case .approve, .dismiss:
+      // Decided before (`moderate`), on the entry's row.
+      return .refused(noSuchPoll)
     }
   }
 }

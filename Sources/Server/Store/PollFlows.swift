@@ -31,22 +31,21 @@ extension TransactionFlow where Output == [PollAnswerOutcome?] {
         var tally = PollTally(polls: records, answers: stored)
         let steps = requests.map { tally.apply($0) }
         let changed = tally.changedPolls
+        let logged = TransactionFlow<Int>.runInChunks(
+          changed.map { [.integer(session), .text($0), .text(RoomChange.pollResults.rawValue)] },
+          PollSQL.logs(rows:),
+          then: changed.isEmpty
+            ? .currentSeq(session: session)
+            : .tell(
+              session: session, question: nil, .pollResults, then: .currentSeq(session: session)
+            ))
         let written = TransactionFlow<Int>.runInChunks(
           tally.changedAnswers, PollSQL.putAnswers(rows:),
           then: .runInChunks(
             tally.countMoves, PollSQL.addCounts(rows:),
             then: .runInChunks(
               changed.map { [.text($0)] }, PollSQL.deleteEmptyCounts(rows:),
-              then: .runInChunks(
-                changed.map {
-                  [.integer(session), .text($0), .text(RoomChange.pollResults.rawValue)]
-                },
-                PollSQL.logs(rows:),
-                then: changed.isEmpty
-                  ? .currentSeq(session: session)
-                  : .tell(
-                    session: session, question: nil, .pollResults,
-                    then: .currentSeq(session: session))))))
+              then: .runInChunks(tally.givenTexts, PollSQL.putTexts(rows:), then: logged))))
         return written.then { seq in
           .done(
             steps.map {
@@ -94,7 +93,8 @@ extension TransactionFlow where Output == [RoomPoll] {
   /// and, on a closed quiz it sees, the session's leaderboard.
   static func shown(_ rows: [SQLRow], session: Int64, presenter: Bool) -> TransactionFlow {
     let records = rows.compactMap(PollRecord.init).sorted { $0.n < $1.n }
-    return TransactionFlow<[String: PollResults]>.results(of: records).then { results in
+    return TransactionFlow<[String: PollResults]>.results(of: records, presenter: presenter).then {
+      results in
       // A closed quiz the room sees shows the session's leaderboard: read only then, over
       // every quiz of the session (not only the polls read here: a delta names a few).
       let boards = records.filter {
@@ -124,10 +124,14 @@ extension TransactionFlow where Output == [RoomPoll] {
 
 extension TransactionFlow where Output == [String: PollResults] {
   /// The results of `polls`, by id: a choice poll's or a rating's every count in one read
-  /// for all of them, a word cloud's top words from its index, two reads each.
-  package static func results(of polls: [PollRecord], numbered: Bool = false) -> TransactionFlow {
-    let counted = polls.filter { $0.spec.kind != .words }
+  /// for all of them, a word cloud's top words from its index, two reads each; an open
+  /// text's entries (for `presenter`, those waiting too) from theirs.
+  package static func results(
+    of polls: [PollRecord], numbered: Bool = false, presenter: Bool = false
+  ) -> TransactionFlow {
+    let counted = polls.filter { $0.spec.kind != .words && $0.spec.kind != .text }
     let clouds = polls.filter { $0.spec.kind == .words }
+    let texts = polls.filter { $0.spec.kind == .text }
     return .rowsInBatches(counted.map { [.text($0.id)] }, PollSQL.counts(rows:)) { rows in
       var counts: [String: [String: Int]] = [:]
       for row in rows {
@@ -140,7 +144,39 @@ extension TransactionFlow where Output == [String: PollResults] {
         results[poll.id] = PollRules.results(
           counts[poll.id] ?? [:], for: poll.spec, n: numbered ? poll.n : nil)
       }
-      return words(of: clouds[...], into: results, numbered: numbered)
+      return words(of: clouds[...], into: results, numbered: numbered).then { results in
+        entries(of: texts[...], into: results, numbered: numbered, presenter: presenter)
+      }
+    }
+  }
+
+  private static func entries(
+    of polls: ArraySlice<PollRecord>, into results: [String: PollResults], numbered: Bool,
+    presenter: Bool
+  ) -> TransactionFlow {
+    guard let poll = polls.first else { return .done(results) }
+    let key = SQLValue.text(poll.id)
+    let top = SQLValue(PollRules.topTexts)
+    let waiting: TransactionFlow<(entries: [PollWord], held: Int)?> =
+      presenter
+      ? .rows(PollSQL.waitingTexts, [key, top]) { waiting in
+        .rows(PollSQL.heldTexts, [key]) { held in
+          .done((PollWord.entries(waiting), held.first?.int(0) ?? 0))
+        }
+      }
+      : .done(nil)
+    return .rows(PollSQL.liveTexts, [key, top]) { live in
+      .rows(PollSQL.answerCount, [key]) { answered in
+        waiting.then { waiting in
+          var results = results
+          results[poll.id] = PollResults(
+            n: numbered ? poll.n : nil, answers: answered.first?.int(0) ?? 0,
+            texts: PollRules.textEntries(PollWord.entries(live)),
+            review: waiting.map { PollRules.textEntries($0.entries) }, held: waiting?.held)
+          return entries(
+            of: polls.dropFirst(), into: results, numbered: numbered, presenter: presenter)
+        }
+      }
     }
   }
 
@@ -158,6 +194,16 @@ extension TransactionFlow where Output == [String: PollResults] {
         results[poll.id] = PollRules.results(counts, for: poll.spec, n: numbered ? poll.n : nil)
         return words(of: clouds.dropFirst(), into: results, numbered: numbered)
       }
+    }
+  }
+}
+
+extension PollWord {
+  /// Rows of (text, count).
+  static func entries(_ rows: [SQLRow]) -> [PollWord] {
+    rows.compactMap { row in
+      guard let text = row.text(0), let count = row.int(1) else { return nil }
+      return PollWord(text: text, count: count)
     }
   }
 }

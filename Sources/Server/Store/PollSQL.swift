@@ -32,6 +32,18 @@ package enum PollSQL {
   /// changes).
   package static let addRound = ["ALTER TABLE poll ADD COLUMN round integer NOT NULL DEFAULT 0"]
 
+  /// Migration v14: an open text's entries (one per distinct answer), each with its
+  /// moderation state (`PollTextState`) and when it was first given.
+  package static let addTexts = [
+    """
+    CREATE TABLE pollText (
+      poll text NOT NULL, key text NOT NULL, state text NOT NULL, at double precision NOT NULL,
+      PRIMARY KEY (poll, key))
+    """,
+    // The newest live entries and the oldest waiting, read in order from the index.
+    "CREATE INDEX pollText_recent ON pollText (poll, state, at)",
+  ]
+
   /// The room's value that keeps the session's last poll number.
   static let lastNumberKey = "pollNumber"
 
@@ -69,6 +81,51 @@ package enum PollSQL {
   static let delete: PortableSQL = "DELETE FROM poll WHERE id = $1"
   static let deleteAnswers: PortableSQL = "DELETE FROM pollAnswer WHERE poll = $1"
   static let deleteCounts: PortableSQL = "DELETE FROM pollCount WHERE poll = $1"
+  static let deleteTexts: PortableSQL = "DELETE FROM pollText WHERE poll = $1"
+
+  /// Rows of (poll, key, state, at): entries given for the first time; one given before
+  /// keeps its state.
+  static func putTexts(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO pollText (poll, key, state, at) VALUES "
+        + PortableSQL.valueRows(width: 4, count: rows) + " ON CONFLICT (poll, key) DO NOTHING")
+  }
+  /// $1 poll, $2 key: the entry's state, and whether anyone gives it now.
+  static let textState: PortableSQL = """
+    SELECT pollText.state, COALESCE(pollCount.count, 0) FROM pollText
+    LEFT JOIN pollCount ON pollCount.poll = pollText.poll AND pollCount.key = pollText.key
+    WHERE pollText.poll = $1 AND pollText.key = $2
+    """
+  /// $1 poll, $2 key, $3 state.
+  static let setTextState: PortableSQL =
+    "UPDATE pollText SET state = $3 WHERE poll = $1 AND key = $2"
+  /// $1 poll, $2 how many: the newest live entries anyone gives now, with their counts.
+  static let liveTexts: PortableSQL = """
+    SELECT pollText.key, pollCount.count FROM pollText
+    JOIN pollCount ON pollCount.poll = pollText.poll AND pollCount.key = pollText.key
+    WHERE pollText.poll = $1 AND pollText.state = 'live' AND pollCount.count > 0
+    ORDER BY pollText.at DESC, pollText.key LIMIT $2
+    """
+  /// $1 poll, $2 how many: the oldest entries waiting for review.
+  static let waitingTexts: PortableSQL = """
+    SELECT pollText.key, pollCount.count FROM pollText
+    JOIN pollCount ON pollCount.poll = pollText.poll AND pollCount.key = pollText.key
+    WHERE pollText.poll = $1 AND pollText.state = 'review' AND pollCount.count > 0
+    ORDER BY pollText.at, pollText.key LIMIT $2
+    """
+  /// $1 session: every open text's entries anyone gives, each poll's in the order given.
+  static let allTexts: PortableSQL = """
+    SELECT pollText.poll, pollText.key, pollCount.count, pollText.state FROM pollText
+    JOIN pollCount ON pollCount.poll = pollText.poll AND pollCount.key = pollText.key
+    JOIN poll ON poll.id = pollText.poll
+    WHERE poll.session = $1 AND pollCount.count > 0 ORDER BY pollText.poll, pollText.at
+    """
+  /// $1 poll: how many entries wait for review.
+  static let heldTexts: PortableSQL = """
+    SELECT COUNT(*) FROM pollText
+    JOIN pollCount ON pollCount.poll = pollText.poll AND pollCount.key = pollText.key
+    WHERE pollText.poll = $1 AND pollText.state = 'review' AND pollCount.count > 0
+    """
 
   /// Rows of (poll, attendee): their answers.
   static func answers(rows: Int) -> PortableSQL {
@@ -119,6 +176,11 @@ package enum PollSQL {
       "INSERT INTO roomLog (session, question, kind) VALUES "
         + PortableSQL.valueRows(width: 3, count: rows))
   }
+}
+
+/// Where an open text's entry stands: in the room, waiting for presenters, or kept out.
+package enum PollTextState: String, Sendable {
+  case live, review, dismissed
 }
 
 /// A poll's row.

@@ -8,13 +8,19 @@ package struct PollAnswerRequest: Sendable {
   package var token: UUID
   package var value: PollValue
   package var time: Date
+  /// An open text's answer the session reviews (its moderation, its word filter): an entry
+  /// first given by it waits for presenters.
+  package var held: Bool
 
-  package init(attendee: UUID, poll: UUID, token: UUID, value: PollValue, time: Date) {
+  package init(
+    attendee: UUID, poll: UUID, token: UUID, value: PollValue, time: Date, held: Bool = false
+  ) {
     self.attendee = attendee
     self.poll = poll
     self.token = token
     self.value = value
     self.time = time
+    self.held = held
   }
 }
 
@@ -52,6 +58,8 @@ package struct PollTally: Sendable {
   private var answers: [PollAnswerKey: (value: PollValue, token: String)]
   private var written: [PollAnswerKey: (value: PollValue, token: String, at: Double)] = [:]
   private var moves: [String: [String: Int]] = [:]
+  /// Open text entries the batch gives, by poll and text: the state one takes if it is new.
+  private var texts: [String: [String: (state: PollTextState, at: Double)]] = [:]
 
   package init(polls: [PollRecord], answers: [PollAnswerKey: (value: PollValue, token: String)]) {
     self.polls = Dictionary(polls.map { ($0.id, $0) }) { first, _ in first }
@@ -89,6 +97,11 @@ package struct PollTally: Sendable {
       move[countKey, default: 0] += weight
     }
     moves[key.poll] = move
+    if let text = value.text, texts[key.poll]?[text] == nil {
+      texts[key.poll, default: [:]][text] = (
+        request.held ? .review : .live, request.time.timeIntervalSinceReferenceDate
+      )
+    }
     answers[key] = (value, token)
     written[key] = (value, token, request.time.timeIntervalSinceReferenceDate)
     return (value, nil)
@@ -109,6 +122,15 @@ package struct PollTally: Sendable {
     moves.keys.sorted().flatMap { poll in
       moves[poll, default: [:]].filter { $0.value != 0 }.sorted { $0.key < $1.key }.map {
         [.text(poll), .text($0.key), .integer(Int64($0.value))]
+      }
+    }
+  }
+
+  /// Open text entries given in the batch, in key order: written where they are new.
+  package var givenTexts: [[SQLValue]] {
+    texts.keys.sorted().flatMap { poll in
+      texts[poll, default: [:]].sorted { $0.key < $1.key }.map {
+        [.text(poll), .text($0.key), .text($0.value.state.rawValue), .real($0.value.at)]
       }
     }
   }

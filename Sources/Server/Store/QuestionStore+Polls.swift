@@ -4,28 +4,33 @@ import QnA
 /// Extension `polls`: presenters' actions on polls (room actions, exactly once per token)
 /// and attendees' answers (written together when they come together, like votes).
 extension QuestionStore {
-  /// `kind` on the poll `id` (`spec`: for `create` and `update`, checked already); a change
-  /// goes to the room at once.
+  /// `kind` on the poll `id` (`spec`: for `create` and `update`, checked already; `text`:
+  /// an open text's entry, for `approve` and `dismiss`); a change goes to the room at once.
   public func pollAction(
-    _ kind: PollActionKind, poll id: UUID, spec: PollSpec? = nil, token: UUID, at time: Date
+    _ kind: PollActionKind, poll id: UUID, spec: PollSpec? = nil, text: String? = nil,
+    token: UUID, at time: Date
   ) async throws(StoreError) -> RoomActionOutcome {
     try await roomAction(
-      .poll(kind, id: id, spec: spec, at: time, session: session), "poll." + kind.rawValue,
-      text: id.uuidString, token: token, at: time)
+      .poll(kind, id: id, spec: spec, text: text, at: time, session: session),
+      "poll." + kind.rawValue, text: id.uuidString, token: token, at: time)
   }
 
   /// An attendee's answer: counted once per token, one per attendee per poll; `nil` when the
   /// session has no such poll.
+  /// `held`: an open text's answer the session reviews.
   public func answer(
-    poll: UUID, attendee: UUID, value: PollValue, token: UUID, at time: Date
+    poll: UUID, attendee: UUID, value: PollValue, token: UUID, at time: Date, held: Bool = false
   ) async throws(StoreError) -> PollAnswerOutcome? {
     let outcome = try await timed {
       try await commits.pollAnswers.submit(
-        PollAnswerRequest(attendee: attendee, poll: poll, token: token, value: value, time: time),
+        PollAnswerRequest(
+          attendee: attendee, poll: poll, token: token, value: value, time: time, held: held),
         session: session)
     }
     if let outcome, outcome.refusal == nil {
-      roomChanged(outcome.value?.words != nil ? .unhurried : .window)
+      // A word cloud's or an open text's results are a list: a second's wait gathers more.
+      let listed = outcome.value?.words != nil || outcome.value?.text != nil
+      roomChanged(listed ? .unhurried : .window)
     }
     return outcome
   }
@@ -37,6 +42,24 @@ extension QuestionStore {
       try await driver.fetch(
         TransactionFlow<[PollRecord]>.pollRecords(session: session).then { records in
           .quizScores(session: session, polls: records)
+        })
+    }
+  }
+
+  /// Every open text's entries anyone gives, with their moderation, by poll (the export).
+  public func textEntries() async throws(StoreError) -> [UUID: [PollTextEntry]] {
+    let session = self.session
+    return try await timed {
+      try await driver.fetch(
+        .rows(PollSQL.allTexts, [.integer(session)]) { rows in
+          var entries: [UUID: [PollTextEntry]] = [:]
+          for row in rows {
+            guard let poll = row.text(0).flatMap(UUID.init(uuidString:)), let text = row.text(1),
+              let count = row.int(2), let state = row.text(3)
+            else { continue }
+            entries[poll, default: []].append(PollTextEntry(text: text, count: count, state: state))
+          }
+          return .done(entries)
         })
     }
   }

@@ -158,6 +158,8 @@ package enum PostgresSchema {
     ("v12: polls", PollSQL.create),
     // A poll's resets, which tell clients to forget their answer.
     ("v13: poll rounds", PollSQL.addRound),
+    // Open text polls' entries, moderated like questions.
+    ("v14: poll texts", PollSQL.addTexts),
   ]
 
   /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from

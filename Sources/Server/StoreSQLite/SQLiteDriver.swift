@@ -169,6 +169,10 @@ package final class SQLiteDriver: StoreDriver {
     migrator.registerMigration("v13: poll rounds") { db in
       for statement in PollSQL.addRound { try db.execute(sql: statement) }
     }
+    // Open text polls' entries, moderated like questions.
+    migrator.registerMigration("v14: poll texts") { db in
+      for statement in PollSQL.addTexts { try db.execute(sql: statement) }
+    }
     return migrator
   }
 

@@ -38,7 +38,8 @@ struct PollController: Sendable {
       }
       let scoresOnly = request.uri.queryParameters["part"] == "scores"
       let bytes = PollExport.render(
-        try await room.store.polls(), scores: try await room.store.quizScores(), as: format,
+        try await room.store.polls(), scores: try await room.store.quizScores(),
+        entries: try await room.store.textEntries(), as: format,
         scoresOnly: scoresOnly)
       return Response(
         status: .ok,
@@ -105,6 +106,27 @@ struct PollController: Sendable {
         return try await Self.read(poll, room: room)
       }
     }
+    // An open text's entry, `{"text":"…"}` as results name it, let through or kept out.
+    for action in [PollActionKind.approve, .dismiss] {
+      router.post("/api/polls/:id/\(action.rawValue)") { request, context -> RoomPoll in
+        let room = try scope.room(context)
+        let poll = try Self.id(context)
+        let bytes = try await request.body.collect(upTo: 4 * PollRules.maxTextAnswerBytes)
+        guard
+          let entry = try? JSONDecoder().decode(
+            EntryJSON.self, from: Data(bytes.readableBytesView))
+        else { throw HTTPError(.badRequest, message: "the body is {\"text\": \"…\"}") }
+        try await Self.act(
+          action, on: poll, text: entry.text, token: try IdempotencyKey.token(request, in: room),
+          room: room)
+        return try await Self.read(poll, room: room)
+      }
+    }
+  }
+
+  /// An open text's entry, as the moderation routes take it.
+  private struct EntryJSON: Decodable {
+    var text: String
   }
 
   private static func act(
@@ -116,14 +138,16 @@ struct PollController: Sendable {
   }
 
   private static func act(
-    _ kind: PollActionKind, on poll: UUID, spec: PollSpec?, token: UUID, room: SessionRoom
+    _ kind: PollActionKind, on poll: UUID, spec: PollSpec? = nil, text: String? = nil,
+    token: UUID, room: SessionRoom
   ) async throws {
     do throws(PollActionError) {
-      try await PollIntake(room: room).perform(kind, on: poll, spec: spec, token: token)
+      try await PollIntake(room: room).perform(
+        kind, on: poll, spec: spec, text: text, token: token)
     } catch {
       if error.retryAfter != nil { throw HTTPError(.serviceUnavailable, message: error.message) }
-      let status: HTTPResponse.Status =
-        error.message == RoomActionFlow.noSuchPoll ? .notFound : .conflict
+      let missing = [RoomActionFlow.noSuchPoll, RoomActionFlow.noSuchEntry]
+      let status: HTTPResponse.Status = missing.contains(error.message) ? .notFound : .conflict
       throw HTTPError(status, message: error.message)
     }
   }
