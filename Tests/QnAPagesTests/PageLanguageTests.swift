@@ -131,8 +131,9 @@ struct PageLanguageTests {
   }
 
   @Test func everyWordOfTheScriptIsOfferedForTranslation() {
-    // The page's script and its polls' module (extension polls).
-    let source = asset("presenter.js") + asset("presenter-polls.js")
+    // The page's script and its polls' modules (extension polls).
+    let source =
+      asset("presenter.js") + asset("presenter-polls.js") + asset("presenter-poll-texts.js")
     var used = Set<String>()
     for pattern in [
       #"word\('((?:[^'\\]|\\.)*)'\)"#, #"word\("((?:[^"\\]|\\.)*)"\)"#,

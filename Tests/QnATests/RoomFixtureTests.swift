@@ -112,9 +112,14 @@ struct RoomFixtureTests {
     if let results = poll.results {
       var counted: [String: Any] = ["answers": results.answers]
       if let counts = results.counts { counted["counts"] = counts }
-      if let words = results.words {
-        counted["words"] = words.map { ["text": $0.text, "count": $0.count] as [String: Any] }
+      for (name, entries) in [
+        ("words", results.words), ("texts", results.texts), ("review", results.review),
+      ] {
+        if let entries {
+          counted[name] = entries.map { ["text": $0.text, "count": $0.count] as [String: Any] }
+        }
       }
+      if let held = results.held { counted["held"] = held }
       shown["results"] = counted
     }
     if let answer = room.polls.answer(to: poll.id) {
@@ -122,6 +127,7 @@ struct RoomFixtureTests {
       if let choices = answer.choices { value["choices"] = choices }
       if let rating = answer.rating { value["rating"] = rating }
       if let words = answer.words { value["words"] = words }
+      if let text = answer.text { value["text"] = text }
       shown["answer"] = value
     }
     return shown

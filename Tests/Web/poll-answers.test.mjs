@@ -97,3 +97,25 @@ test('what the storage holds that is not an answer is passed over', () => {
   shared.save('polls', ['not', 'an', 'object']);
   assert.deepEqual(tab(shared).pending, {});
 });
+
+test('an answer taken with a word (an open text\'s, held for review) keeps the word to show', () => {
+  const answers = tab(storage());
+  answers.answer('P1', { text: 'Slides online?' });
+  const [sent] = answers.due().due;
+  const held = { poll: 'P1', token: sent.token, success: true, value: { text: 'Slides online?' }, message: 'Your answer waits for review.' };
+  assert.equal(answers.answered(held), 'done');
+  assert.equal(answers.notes.get('P1'), 'Your answer waits for review.');
+  assert.equal(answers.refused.has('P1'), false);
+  // A new answer forgets it; so does a response without a word, or a refusal.
+  answers.answer('P1', { text: 'Demos?' });
+  assert.equal(answers.notes.has('P1'), false);
+  answers.heard({ poll: 'P2', token: 'T', success: true, message: 'Waits.' });
+  answers.heard({ poll: 'P2', token: 'T', success: true });
+  assert.equal(answers.notes.has('P2'), false);
+  answers.heard({ poll: 'P3', token: 'T', success: false, message: 'No.' });
+  assert.equal(answers.notes.has('P3'), false);
+  assert.equal(answers.refused.get('P3'), 'No.');
+  // However many polls a server names.
+  for (let i = 0; i < 3 * PENDING_LIMIT; i++) answers.heard({ poll: `X${i}`, token: 'T', success: true, message: 'Waits.' });
+  assert.equal(answers.notes.size, PENDING_LIMIT);
+});

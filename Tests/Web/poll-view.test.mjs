@@ -1,13 +1,15 @@
 // Polls as the pages show them (poll-view.js), the parts without a page: which polls show,
 // an answer from what was picked, results as rows of bars, a rating's average, a ranking's
-// scores (Slido's: with N options first place earns N … last 1), and the words' format.
+// scores (Slido's: with N options first place earns N … last 1), and the words' format; an
+// open text's answer cleaned as the server cleans it, and its entries drawn as text only.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  answerText, answerValue, attendeePolls, decimal, featuredPoll, format, maxChoices, maxWords,
-  percent, rankingScores, ranked, ratingAverage, resultRows, sameAnswer, scaleOf, splitWords,
-  toggled, usesSlider, width,
+  KINDS, TEXT_BYTES, TEXT_LENGTH, TEXT_ROWS, answerText, answerValue, attendeePolls, cleanText, decimal,
+  featuredPoll, format, kindLine, maxChoices, maxWords, percent, pollControls, rankingScores, ranked,
+  ratingAverage, resultRows, sameAnswer, scaleOf, showResults, splitWords, textRows, toggled, usesSlider, width,
 } from '../../Sources/Server/Pages/Assets/poll-view.js';
+import { installDocument, markupIn } from './fake-dom.mjs';
 
 const poll = (n, extra = {}) => ({ id: `P${n}`, n, kind: 'single', prompt: `Poll ${n}`, options: ['Tabs', 'Spaces'], state: 'open', shown: false, ...extra });
 
@@ -142,4 +144,96 @@ test('an answer as text, printable', () => {
   assert.equal(answerText(p, null), '');
   assert.ok(sameAnswer({ choices: [1] }, { choices: [1] }));
   assert.ok(!sameAnswer({ choices: [1] }, null));
+});
+
+test('an open text\'s answer is cleaned as the server cleans it, or refused', () => {
+  const text = poll(8, { kind: 'text', options: undefined });
+  assert.ok(KINDS.includes('text'));
+  assert.deepEqual(answerValue(text, { text: '  More\tlive \n demos,\u00A0 please  ' }), { text: 'More live demos, please' });
+  // Controls, bidi and invisible characters off: what is left of them is read as the server reads it.
+  assert.deepEqual(answerValue(text, { text: 'Sli\u200Bdes\u202E on\u0007line?\uFEFF' }), { text: 'Slides online?' });
+  assert.deepEqual(answerValue(text, { text: 'a\u2028b' }), { text: 'a b' });
+  for (const nothing of ['', '   ', '\u200B\u202E\u2066', '\u0301', '\u3164', '\n\t']) {
+    assert.equal(answerValue(text, { text: nothing }), null, JSON.stringify(nothing));
+  }
+  assert.deepEqual(answerValue(text, { text: `${'x'.repeat(140)}   ` }), { text: 'x'.repeat(140) });
+  assert.equal(answerValue(text, { text: 'x'.repeat(141) }), null);
+  // Characters as people see them: 140 accented letters of two code points each fit …
+  assert.equal(cleanText('e\u0301'.repeat(140)), 'e\u0301'.repeat(140));
+  // … within 560 bytes: 70 eight-byte thumbs fit, 71 do not.
+  assert.equal(cleanText('👍🏽'.repeat(70)), '👍🏽'.repeat(70));
+  assert.equal(cleanText('👍🏽'.repeat(71)), null);
+  assert.equal(TEXT_BYTES, 560);
+  // No character of more than 16 code points (QuestionText's marks); far past the bounds,
+  // refused unread.
+  assert.equal(cleanText(`a${'\u0301'.repeat(15)}`), `a${'\u0301'.repeat(15)}`);
+  assert.equal(cleanText(`a${'\u0301'.repeat(16)}`), null);
+  assert.equal(cleanText(`ok${' '.repeat(10_000)}`), null);
+  assert.equal(cleanText(null), null);
+});
+
+test('an open text\'s answer as text is printable, and so is its kind', () => {
+  const text = poll(8, { kind: 'text', options: undefined });
+  assert.equal(answerText(text, { text: 'Evil\u202Etxt' }), 'Evil\\u{202E}txt');
+  assert.equal(answerText(text, { text: 'z'.repeat(600) }), `${'z'.repeat(140)}…`);
+  assert.equal(kindLine(text, (w) => w), 'Poll 8 · a line of text');
+  assert.deepEqual(attendeePolls([text]).map((p) => p.n), [8]);
+});
+
+test('an open text\'s rows: printable, cut, "×N" past one, at most as many as asked', () => {
+  const rows = textRows([
+    { text: 'Slides?', count: 1 }, { text: '<script>alert(1)</script>', count: 3 },
+    { text: '\u202Egnp.exe', count: 2 }, { text: 'w'.repeat(10_000), count: 1 }, null, { text: 7, count: 1 },
+  ]);
+  assert.deepEqual(rows.map((r) => [r.text, r.times]), [
+    ['Slides?', ''], ['<script>alert(1)</script>', '×3'], ['\\u{202E}gnp.exe', '×2'], [`${'w'.repeat(TEXT_LENGTH)}…`, ''],
+  ]);
+  assert.equal(textRows(Array.from({ length: 50 }, (_, i) => ({ text: `t${i}`, count: 1 }))).length, TEXT_ROWS);
+  assert.equal(textRows([{ text: 'a', count: 1 }, { text: 'b', count: 1 }], 1).length, 1);
+  assert.deepEqual(textRows('none'), []);
+});
+
+test('an open text\'s results are drawn as text, never markup: a hostile entry stays words', () => {
+  installDocument();
+  const hostile = poll(9, {
+    kind: 'text', options: undefined, shown: true,
+    results: {
+      answers: 4,
+      texts: [{ text: '<script>alert(1)</script>', count: 2 }, { text: 'a\u202Eb\u2066c', count: 1 }, { text: 'q'.repeat(10_000), count: 1 }],
+    },
+  });
+  const box = document.createElement('div');
+  showResults(box, hostile, (w) => w, 'en');
+  assert.deepEqual(markupIn(box), []);
+  assert.equal(box.querySelector('.summary').textContent, 'Answers: 4');
+  const items = box.querySelectorAll('li');
+  assert.deepEqual(items.map((li) => li.querySelector('.entry-text').textContent), [
+    '<script>alert(1)</script>', 'a\\u{202E}b\\u{2066}c', `${'q'.repeat(TEXT_LENGTH)}…`,
+  ]);
+  assert.deepEqual(items.map((li) => (li.querySelector('.entry-count') || { textContent: '' }).textContent), ['×2', '', '']);
+  // The projector: no line of answers, at most the rows it asks for.
+  const screen = document.createElement('div');
+  showResults(screen, hostile, (w) => w, 'en', { answers: false, texts: 2 });
+  assert.equal(screen.querySelector('.summary').hidden, true);
+  assert.equal(screen.querySelectorAll('li').length, 2);
+  // None live yet (all held, or none given): no list.
+  showResults(screen, { ...hostile, results: { answers: 2, texts: [] } }, (w) => w, 'en');
+  assert.equal(screen.querySelector('.texts').hidden, true);
+});
+
+test('an open text\'s form: one labelled line of 140 characters at most, and Send', () => {
+  installDocument();
+  const text = poll(8, { kind: 'text', options: undefined });
+  const box = pollControls(text, { current: { text: 'Counted' }, draft: {} }, (w) => w);
+  const input = box.querySelector('input');
+  assert.equal(input.type, 'text');
+  assert.equal(input.maxLength, TEXT_LENGTH);
+  assert.equal(input.value, 'Counted');
+  assert.equal(box.querySelector('label').htmlFor, input.id);
+  assert.equal(box.querySelector(`p.meta`).id, input.getAttribute('aria-describedby'));
+  assert.equal(box.querySelector('p.meta').textContent, 'One line, at most 140 characters.');
+  assert.equal(box.querySelector('button').type, 'submit');
+  assert.equal(box.querySelector('button').textContent, 'Send');
+  // What is typed and not sent stays across a redraw.
+  assert.equal(pollControls(text, { current: null, draft: { text: 'typing' } }, (w) => w).querySelector('input').value, 'typing');
 });

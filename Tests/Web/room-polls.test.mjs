@@ -1,7 +1,11 @@
-// The pages' polls (room-polls.js): bounded whatever a server sends, answers by number.
+// The pages' polls (room-polls.js): bounded whatever a server sends, answers by number, an
+// answer a response settled not undone by an older snapshot.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RoomPolls, LEADERBOARD_LIMIT, POLL_LIMIT, OPTION_LIMIT, valueOf } from '../../Sources/Server/Pages/Assets/room-polls.js';
+import {
+  RoomPolls, LEADERBOARD_LIMIT, POLL_LIMIT, POLL_TEXT_LIMIT, OPTION_LIMIT, TEXT_ENTRY_LIMIT, valueOf,
+} from '../../Sources/Server/Pages/Assets/room-polls.js';
+import { RoomState } from '../../Sources/Server/Pages/Assets/room-state.js';
 
 const poll = (i, extra = {}) => ({ id: `P${i}`, n: i, kind: 'single', prompt: `Poll ${i}`, options: ['A', 'B'], state: 'open', shown: true, ...extra });
 
@@ -59,4 +63,96 @@ test('a reset (a new round) forgets the answer counted', () => {
   assert.deepEqual(polls.answers.get('P1'), { choices: [0] }, 'restated, not reset');
   polls.put([poll(1, { round: 1 })]);
   assert.equal(polls.answers.has('P1'), false);
+});
+
+test('an open text\'s results: its live entries, those waiting and how many wait, bounded', () => {
+  const polls = new RoomPolls();
+  const many = (prefix) => Array.from({ length: 100 }, (_, i) => ({ text: `${prefix}${i}`, count: i }));
+  polls.replace([poll(1, {
+    kind: 'text', options: undefined,
+    results: {
+      answers: 7,
+      texts: [{ text: 'x'.repeat(10_000), count: 2 }, { text: 42, count: 1 }, null, { text: 'no count' }, ...many('t')],
+      review: [{ text: 'Slides?', count: -4 }, ...many('r')],
+      held: -1,
+    },
+  })]);
+  const { results } = polls.byId.get('P1');
+  assert.equal(results.texts.length, TEXT_ENTRY_LIMIT);
+  assert.equal(results.texts[0].text.length, POLL_TEXT_LIMIT);
+  assert.equal(results.texts[0].count, 2);
+  assert.equal(results.texts[1].text, 't0', 'entries that are none are passed over');
+  assert.equal(results.review.length, TEXT_ENTRY_LIMIT);
+  assert.deepEqual(results.review[0], { text: 'Slides?', count: 0 });
+  assert.equal(results.held, 0);
+  polls.results([{ n: 1, answers: 8, texts: [{ text: 'Live', count: 1 }], held: 3 }]);
+  assert.deepEqual(polls.byId.get('P1').results, { answers: 8, texts: [{ text: 'Live', count: 1 }], held: 3 });
+  polls.results([{ n: 1, answers: 8, texts: 'all', review: {}, held: '3' }]);
+  assert.deepEqual(polls.byId.get('P1').results, { answers: 8 });
+});
+
+test('an open text\'s answer is kept as the server said it, bounded', () => {
+  assert.deepEqual(valueOf({ text: 'More live demos, please' }), { text: 'More live demos, please' });
+  assert.equal(valueOf({ text: 'y'.repeat(10_000) }).text.length, POLL_TEXT_LIMIT);
+  assert.equal(valueOf({ text: 42 }), null);
+  const polls = new RoomPolls();
+  polls.replace([poll(1, { kind: 'text', mine: { text: 'Slides online?' } })]);
+  assert.deepEqual(polls.answers.get('P1'), { text: 'Slides online?' });
+});
+
+// A response settled the answer at `seq`: what the room said before it does not undo it.
+const settled = () => {
+  const polls = new RoomPolls();
+  polls.replace([poll(1, { mine: { choices: [0] } })], 10);
+  polls.responded({ type: 'pollAnswerResponse', poll: 'P1', token: 'T', success: true, value: { choices: [1] }, seq: 12 });
+  return polls;
+};
+
+test('an older snapshot after a confirmed answer keeps the answer', () => {
+  const polls = settled();
+  assert.deepEqual(polls.answers.get('P1'), { choices: [1] });
+  polls.replace([poll(1, { mine: { choices: [0] } })], 11);
+  assert.deepEqual(polls.answers.get('P1'), { choices: [1] }, 'a snapshot older than the response');
+  polls.replace([poll(1)], 11);
+  assert.deepEqual(polls.answers.get('P1'), { choices: [1] }, 'even one that has no answer yet');
+  assert.equal(polls.settledAt.get('P1'), 12);
+  // A snapshot at the response's change has it: the snapshot's answer is the one now.
+  polls.replace([poll(1, { mine: { choices: [0] } })], 12);
+  assert.deepEqual(polls.answers.get('P1'), { choices: [0] });
+  assert.equal(polls.settledAt.has('P1'), false);
+});
+
+test('an older roomOwn after a confirmed answer keeps it; a newer one does not', () => {
+  const polls = settled();
+  polls.own([{ n: 1, value: { choices: [0] } }], 11);
+  assert.deepEqual(polls.answers.get('P1'), { choices: [1] });
+  polls.own([{ n: 1, value: { choices: [0] } }], 12);
+  assert.deepEqual(polls.answers.get('P1'), { choices: [0] });
+});
+
+test('a response settles its answer through the room: a reconnect\'s older snapshot keeps it', () => {
+  const room = new RoomState();
+  const text = { id: 'P1', n: 1, kind: 'text', prompt: 'Next talk?', state: 'open', shown: false };
+  room.snapshot({ type: 'room', seq: 20, questions: [], polls: [text] });
+  room.polls.responded({ type: 'pollAnswerResponse', poll: 'P1', token: 'T', success: true, value: { text: 'Macros' }, seq: 22 });
+  // Another instance's snapshot, behind this one's answer.
+  room.snapshot({ type: 'room', seq: 21, questions: [], polls: [text] });
+  assert.deepEqual(room.polls.answers.get('P1'), { text: 'Macros' });
+  room.own({ type: 'roomOwn', seq: 21, questions: [], polls: [{ n: 1, value: { text: 'Older' } }] });
+  assert.deepEqual(room.polls.answers.get('P1'), { text: 'Macros' });
+  room.snapshot({ type: 'room', seq: 22, questions: [], polls: [{ ...text, mine: { text: 'Macros!' } }] });
+  assert.deepEqual(room.polls.answers.get('P1'), { text: 'Macros!' });
+});
+
+test('a refusal that names no answer leaves it; settled entries are bounded', () => {
+  const polls = settled();
+  polls.responded({ poll: 'P1', token: 'U', success: false, message: 'Busy.' });
+  assert.deepEqual(polls.answers.get('P1'), { choices: [1] });
+  polls.responded({ poll: 'P1', token: 'V', success: false, value: { choices: [0] }, seq: 13 });
+  assert.deepEqual(polls.answers.get('P1'), { choices: [0] });
+  assert.equal(polls.settledAt.get('P1'), 13);
+  for (let i = 0; i < 3 * POLL_LIMIT; i++) polls.responded({ poll: `X${i}`, success: true, seq: i });
+  assert.equal(polls.settledAt.size, POLL_LIMIT);
+  polls.remove(['P1']);
+  assert.equal(polls.settledAt.has('P1'), false);
 });

@@ -27,6 +27,7 @@ package enum AttendeeScript {
     scriptWord("Tap the options in order, first place first; tap one again to take it out."),
     scriptWord("Your rating: %1$d of %2$d"), scriptWord("Your words:"),
     scriptWord("Commas between entries, at most %d."),
+    scriptWord("a line of text"), scriptWord("One line, at most %d characters."),
     // A poll's results (ProjectorScript.messages has them too).
     scriptWord("Answers: %d"), scriptWord("No answers yet."), scriptWord("Average: %1$s of %2$d"),
     scriptWord("score %s"), scriptWord("Correct answer"), scriptWord("Correct order:"),

@@ -102,9 +102,14 @@ package enum PresenterScript {
     scriptWord("Reset poll %d: its answers gone, its counts zero?"), scriptWord("Deleted"),
     scriptWord("No answers yet."), scriptWord("Polls: %1$d · open: %2$d"),
     scriptWord("Leaderboard"),
+    // An open text's entries to moderate (presenter-poll-texts.js).
+    scriptWord("Open text"), scriptWord("Approved"), scriptWord("Waiting for review: %d"),
+    scriptWord("Nothing waits for review."), scriptWord("And %d more."),
+    scriptWord("Live in the room"), scriptWord("Nothing in the room yet."),
     // A poll's results and kind, as poll-view.js draws them (AttendeeScript.messages has them).
     scriptWord("Answers: %d"), scriptWord("Average: %1$s of %2$d"), scriptWord("Correct answer"),
     scriptWord("Correct order:"), scriptWord("one choice"), scriptWord("up to %d choices"),
     scriptWord("a rating"), scriptWord("a ranking"), scriptWord("a few words"),
+    scriptWord("a line of text"),
   ]
 }

@@ -19,6 +19,8 @@ export class PollAnswers {
     this.pending = this.read();
     /** By poll id: why the server refused the last answer (this tab's, or the sender's). */
     this.refused = new Map();
+    /** By poll id: what the server said of an answer it took (an open text's held for review). */
+    this.notes = new Map();
     this.takenOut = new Set();
   }
 
@@ -33,6 +35,7 @@ export class PollAnswers {
   answer(poll, value) {
     this.pending[poll] = { value, token: this.env.token(), at: this.env.now() };
     this.refused.delete(poll);
+    this.notes.delete(poll);
     const polls = Object.keys(this.pending);
     if (polls.length > PENDING_LIMIT) {
       polls.sort((a, b) => this.pending[a].at - this.pending[b].at);
@@ -80,13 +83,20 @@ export class PollAnswers {
 
   /**
    * What became of an answer, as the sending tab heard it: a refusal's reason is kept to show
-   * (unless a later answer to the poll waits here).
+   * (unless a later answer to the poll waits here), and so is what the server said of one it
+   * took (an open text's answer waits for the presenters' review).
    */
   heard(m) {
     const a = this.pending[m.poll];
     if (a && a.token !== m.token) return;
+    const message = typeof m.message === 'string' ? m.message : '';
     if (m.success) this.refused.delete(m.poll);
-    else this.refused.set(m.poll, typeof m.message === 'string' ? m.message : '');
+    else this.refused.set(m.poll, message);
+    this.notes.delete(m.poll);
+    if (!m.success || !message) return;
+    // Bounded whatever a server says: the oldest note goes first.
+    if (this.notes.size >= PENDING_LIMIT) this.notes.delete(this.notes.keys().next().value);
+    this.notes.set(m.poll, message);
   }
 
   drop(poll) {
@@ -109,7 +119,7 @@ export class PollAnswers {
     for (const [poll, a] of Object.entries(this.pending)) {
       const old = before[poll];
       if (old && old.token === a.token) Object.assign(a, { sent: old.sent, waitUntil: old.waitUntil });
-      else this.refused.delete(poll);
+      else { this.refused.delete(poll); this.notes.delete(poll); }
     }
   }
 

@@ -6,13 +6,18 @@
 import { printable } from './common.js';
 
 /** The kinds a page can answer and show. */
-export const KINDS = ['single', 'multiple', 'rating', 'ranking', 'words'];
+export const KINDS = ['single', 'multiple', 'rating', 'ranking', 'words', 'text'];
 /** A word cloud's words listed as results on the phone, at most. */
 export const WORD_ROWS = 10;
 /** A rating with more values than this is a slider (0–100), with fewer one button each. */
 export const BUTTONS_LIMIT = 10;
 /** A word cloud's entries per answer, when the poll does not say (and at most). */
 export const WORDS_MAX = 3;
+/** An open text's answer once cleaned, at most (PollRules.maxTextAnswerLength and …Bytes). */
+export const TEXT_LENGTH = 140;
+export const TEXT_BYTES = 560;
+/** An open text's entries listed as results, at most (the server sends 20). */
+export const TEXT_ROWS = 20;
 
 /** `template` with `%s`, `%d` and `%1$s` filled in, as the catalogues write them. */
 export const format = (template, ...values) => {
@@ -106,6 +111,58 @@ export const resultRows = (poll) => {
   return out;
 };
 
+// Characters as people see them (grapheme clusters, as Swift counts them), where the browser
+// can tell; code points where it cannot.
+const segmenter = typeof Intl === 'object' && Intl.Segmenter ? new Intl.Segmenter() : null;
+const characters = (text) => (segmenter
+  ? Array.from(segmenter.segment(text), (piece) => piece.segment) : Array.from(text));
+const bytes = (text) => new TextEncoder().encode(text).length;
+const whiteSpace = /\p{White_Space}/u;
+// Controls, format characters (bidi marks, zero-width ones), line and paragraph separators.
+const hiddenCharacter = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+// Something that draws (QuestionText.isVisible): not a space, a mark alone, a control…
+const visible = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Mc}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Zs}\u2800\u115F\u1160\u3164\uFFA0]/u;
+/** Marks one character may carry (QuestionText.maxScalarsPerCharacter). */
+const MARKS = 16;
+
+/**
+ * An open text's answer as the server keeps it (PollRules.cleanText): controls, bidi and
+ * invisible characters off, runs of spaces one, spaces off both ends. Null when nothing
+ * readable is left, or it is past TEXT_LENGTH characters or TEXT_BYTES bytes, or a character
+ * has more than 16 marks: the server would refuse it.
+ */
+export const cleanText = (typed) => {
+  const text = String(typed ?? '');
+  // Far past the bounds, its length alone refuses it (as the server's does).
+  if (text.length > TEXT_BYTES * 8 || bytes(text) > TEXT_BYTES * 8) return null;
+  let cleaned = '', space = false;
+  for (const c of text) {
+    if (whiteSpace.test(c)) { space = cleaned !== ''; continue; }
+    if (hiddenCharacter.test(c)) continue;
+    if (space) cleaned += ' ';
+    space = false;
+    cleaned += c;
+  }
+  const chars = characters(cleaned);
+  const fits = chars.length <= TEXT_LENGTH && bytes(cleaned) <= TEXT_BYTES;
+  return fits && visible.test(cleaned) && chars.every((c) => Array.from(c).length <= MARKS) ? cleaned : null;
+};
+
+/** An entry of what people typed, to show: printable, cut to TEXT_LENGTH characters (then "…"). */
+export const shortText = (text) => {
+  const chars = Array.from(String(text));
+  return chars.length > TEXT_LENGTH ? `${printable(chars.slice(0, TEXT_LENGTH).join(''))}…` : printable(text);
+};
+
+/**
+ * An open text's entries as rows to list (its live ones, newest first, as the server orders
+ * them): each `{ text, count, times }`, `text` as shortText shows it, `times` "×N" when more
+ * than one gave it (else ''); at most `limit`.
+ */
+export const textRows = (entries, limit = TEXT_ROWS) => (Array.isArray(entries) ? entries : [])
+  .filter((e) => e && typeof e.text === 'string').slice(0, Math.max(0, limit))
+  .map((e) => ({ text: shortText(e.text), count: e.count, times: e.count > 1 ? `×${e.count}` : '' }));
+
 /** A word cloud's answer typed: its entries between commas, trimmed, each once, empty ones left out. */
 export const splitWords = (text) => {
   const seen = new Set(), entries = [];
@@ -146,11 +203,15 @@ export const answerValue = (poll, { choices = [], rating = null, text = '' } = {
       const words = splitWords(text);
       return words.length >= 1 && words.length <= maxWords(poll) ? { words } : null;
     }
+    case 'text': {
+      const cleaned = cleanText(text);
+      return cleaned === null ? null : { text: cleaned };
+    }
     default: return null;
   }
 };
 
-/** An answer as text: the options (a ranking's numbered), the rating, or the words. */
+/** An answer as text: the options (a ranking's numbered), the rating, the words or the line. */
 export const answerText = (poll, value) => {
   if (!value) return '';
   const options = poll.options || [];
@@ -159,6 +220,7 @@ export const answerText = (poll, value) => {
       + printable(options[c] ?? `#${c + 1}`)).join(', ');
   }
   if (Number.isInteger(value.rating)) return String(value.rating);
+  if (typeof value.text === 'string') return shortText(value.text);
   return Array.isArray(value.words) ? value.words.map(printable).join(', ') : '';
 };
 
@@ -180,7 +242,8 @@ const make = (tag, className = '', text = null) => {
  * with its count and percentage as text. Rows are changed in place while there are as many,
  * so that the bars' widths move (CSS transition).
  */
-export function showResults(box, poll, word, locale, { answers = true } = {}) {
+export function showResults(box, poll, word, locale, { answers = true, texts = TEXT_ROWS } = {}) {
+  if (poll.kind === 'text') { showTexts(box, poll, word, { answers, rows: texts }); return; }
   const results = resultRows(poll);
   if (!results) { box.replaceChildren(); return; }
   const summary = [];
@@ -233,6 +296,31 @@ export function showResults(box, poll, word, locale, { answers = true } = {}) {
     if (fresh && typeof requestAnimationFrame === 'function') requestAnimationFrame(() => requestAnimationFrame(set));
     else set();
   });
+}
+
+/**
+ * An open text's results in `box`: the line of answers (without `answers`: not), then at most
+ * `rows` of its live entries, newest first, each its text and "×N", as text only.
+ */
+function showTexts(box, poll, word, { answers, rows }) {
+  const results = poll.results;
+  if (!results) { box.replaceChildren(); return; }
+  let line = box.querySelector('.summary'), list = box.querySelector('.texts');
+  if (!line || !list) {
+    line = make('p', 'summary');
+    list = make('ol', 'texts');
+    box.replaceChildren(line, list);
+  }
+  line.textContent = !answers ? '' : results.answers > 0 ? format(word('Answers: %d'), results.answers) : word('No answers yet.');
+  line.hidden = !answers;
+  const entries = textRows(results.texts, rows);
+  list.hidden = !entries.length;
+  list.replaceChildren(...entries.map((e) => {
+    const li = make('li', 'text-entry');
+    li.append(make('span', 'entry-text', e.text));
+    if (e.times) li.append(' ', make('span', 'entry-count', e.times));
+    return li;
+  }));
 }
 
 /**
@@ -299,23 +387,39 @@ export function pollControls(poll, state, word) {
       box.append(form);
     }
   } else if (poll.kind === 'words') {
-    const form = make('form', 'poll-form');
-    form.dataset.poll = poll.id;
-    const id = `poll-input-${poll.n}`;
-    const label = make('label', '', word('Your words:'));
-    label.htmlFor = id;
-    const hint = make('p', 'meta', format(word('Commas between entries, at most %d.'), maxWords(poll)));
-    hint.id = `${id}-hint`;
-    const input = /** @type {HTMLInputElement} */ (make('input'));
-    Object.assign(input, { type: 'text', id, maxLength: 200, autocomplete: 'off', enterKeyHint: 'send' });
-    input.value = draft.text ?? (current && current.words ? current.words.join(', ') : '');
-    input.setAttribute('aria-describedby', hint.id);
-    Object.assign(input.dataset, { poll: poll.id, act: 'type', key: `${poll.id}:type` });
-    form.append(label, input, hint, submit(button('send', null, word('Send'), null)));
-    box.append(form);
+    box.append(lineForm(poll, {
+      label: word('Your words:'), hint: format(word('Commas between entries, at most %d.'), maxWords(poll)),
+      maxLength: 200, value: draft.text ?? (current && current.words ? current.words.join(', ') : ''),
+      send: submit(button('send', null, word('Send'), null)),
+    }));
+  } else if (poll.kind === 'text') {
+    box.append(lineForm(poll, {
+      label: word('Your answer:'), hint: format(word('One line, at most %d characters.'), TEXT_LENGTH),
+      maxLength: TEXT_LENGTH, value: draft.text ?? (current && typeof current.text === 'string' ? current.text : ''),
+      send: submit(button('send', null, word('Send'), null)),
+    }));
   }
   return box;
 }
+
+// A form of one line of text (a word cloud's words, an open text's answer), labelled and
+// described by its hint, its Send the form's submit.
+const lineForm = (poll, { label: text, hint: about, maxLength, value, send }) => {
+  const form = make('form', 'poll-form');
+  form.dataset.poll = poll.id;
+  const id = `poll-input-${poll.n}`;
+  const label = /** @type {HTMLLabelElement} */ (make('label', '', text));
+  label.htmlFor = id;
+  const hint = make('p', 'meta', about);
+  hint.id = `${id}-hint`;
+  const input = /** @type {HTMLInputElement} */ (make('input'));
+  Object.assign(input, { type: 'text', id, maxLength, autocomplete: 'off', enterKeyHint: 'send' });
+  input.value = value;
+  input.setAttribute('aria-describedby', hint.id);
+  Object.assign(input.dataset, { poll: poll.id, act: 'type', key: `${poll.id}:type` });
+  form.append(label, input, hint, send);
+  return form;
+};
 
 const submit = (b) => { b.type = 'submit'; return b; };
 
@@ -324,6 +428,7 @@ export const kindLine = (poll, word) => {
   const kinds = {
     single: word('one choice'), multiple: format(word('up to %d choices'), maxChoices(poll)),
     rating: word('a rating'), ranking: word('a ranking'), words: word('a few words'),
+    text: word('a line of text'),
   };
   return format(word('Poll %1$d · %2$s'), poll.n, kinds[poll.kind] || '');
 };

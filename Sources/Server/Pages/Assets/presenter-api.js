@@ -19,6 +19,8 @@ export const QUESTION_ACTIONS = [
 
 /** The actions on one poll (POST api/polls/ID/ACTION; `delete`: DELETE api/polls/ID). */
 export const POLL_ACTIONS = ['open', 'close', 'show', 'hide', 'reset', 'delete'];
+/** The actions on one entry of an open text (POST api/polls/ID/ACTION with `{"text":…}`). */
+export const POLL_TEXT_ACTIONS = ['approve', 'dismiss'];
 
 export class PresenterAPI {
   constructor({ base = '/', environment = {} } = {}) {
@@ -95,6 +97,14 @@ export class PresenterAPI {
     const path = `api/polls/${encodeURIComponent(id)}`;
     return action === 'delete' ? this.request('DELETE', path, undefined, true)
       : this.request('POST', `${path}/${action}`, undefined, true);
+  }
+
+  /** An open text's entry (`text`, as the poll's results name it) let through, or kept out. */
+  pollTextAction(id, action, text) {
+    if (!POLL_TEXT_ACTIONS.includes(action) || typeof text !== 'string') {
+      return Promise.resolve({ ok: false, status: 0, text: `no poll action ${action}` });
+    }
+    return this.request('POST', `api/polls/${encodeURIComponent(id)}/${action}`, { text }, true);
   }
 
   importPolls(specs) { return this.request('POST', 'api/polls/import', specs, true); }

@@ -5,9 +5,12 @@
 // (PollRules) before it goes, and the polls' import, export and results for after the talk.
 // First what is worked out without a page, which Tests/Web checks; then the panel, made with
 // text only, never markup. The page hands in its words (`word`: PresenterScript.messages
-// lists every word of this file, and the ones poll-view.js draws results with).
+// lists every word of this file, and the ones poll-view.js draws results with). An open
+// text's entries to approve or dismiss: presenter-poll-texts.js.
 import { printable } from './common.js';
 import { KINDS, format, kindLine, maxWords, showResults } from './poll-view.js';
+import { POLL_TEXT_ACTIONS } from './presenter-api.js';
+import { nearestEntry, showModeration } from './presenter-poll-texts.js';
 
 /** What the server takes (PollRules in Swift), checked here first. */
 export const RULES = {
@@ -119,7 +122,7 @@ export function specProblem(spec, word = same) {
     return at('max', format(word('A word cloud takes 1 to %d entries from each attendee.'), RULES.words));
   }
   // (A rating's maximum goes unread, as the server leaves it.)
-  if ((spec.kind === 'single' || spec.kind === 'ranking') && max !== null) {
+  if ((spec.kind === 'single' || spec.kind === 'ranking' || spec.kind === 'text') && max !== null) {
     return at('max', word('Only a multiple choice poll or a word cloud has a maximum.'));
   }
   const scale = spec.scale ?? null;
@@ -353,6 +356,9 @@ export const actionProblem = (poll, act, polls, word = same) => {
 
 // The panel.
 
+/** The entry action under way on a poll (`{ act, text }`), or null for none or another action. */
+const entryPending = (pending) => (pending && typeof pending === 'object' ? pending : null);
+
 /** An element with its class and text. @returns {any} */
 const make = (tag, className = '', text = null) => {
   const element = document.createElement(tag);
@@ -435,7 +441,7 @@ export class PresenterPolls {
     });
     this.list.addEventListener('click', (event) => {
       const target = /** @type {any} */ (event.target).closest('button[data-act]');
-      if (target) this.act(target.dataset.poll, target.dataset.act);
+      if (target) this.act(target.dataset.poll, target.dataset.act, target.dataset.text);
     });
   }
 
@@ -463,7 +469,8 @@ export class PresenterPolls {
     f.kind = make('select');
     f.kind.id = 'poll-kind';
     const kinds = [['single', word('Single choice')], ['multiple', word('Multiple choice')],
-      ['rating', word('Rating')], ['ranking', word('Ranking')], ['words', word('Word cloud')]];
+      ['rating', word('Rating')], ['ranking', word('Ranking')], ['words', word('Word cloud')],
+      ['text', word('Open text')]];
     for (const [value, text] of kinds) {
       const o = make('option', '', text);
       o.value = value;
@@ -739,11 +746,15 @@ export class PresenterPolls {
 
   say(text) { this.news.textContent = text; }
 
-  /** An action from a poll's button: confirmed where it cannot be undone, then asked for. */
-  async act(id, act) {
+  /**
+   * An action from a poll's button: confirmed where it cannot be undone, then asked for
+   * (`text`: an open text's entry that Approve or Dismiss acts on).
+   */
+  async act(id, act, text) {
     const poll = (this.polls || []).find((p) => p.id === id);
     if (!poll || this.pending.has(id)) return;
     const { word } = this;
+    if (POLL_TEXT_ACTIONS.includes(act)) { await this.actOnEntry(poll, act, text); return; }
     if (act === 'edit') { this.edit(poll); return; }
     if (act === 'delete' && !confirm(format(word('Delete poll %d, with its answers and results?'), poll.n))) return;
     if (act === 'reset' && !confirm(format(word('Reset poll %d: its answers gone, its counts zero?'), poll.n))) return;
@@ -768,6 +779,21 @@ export class PresenterPolls {
     this.redraw();
   }
 
+  /** An open text's entry let through to the room, or kept out of it. */
+  async actOnEntry(poll, act, text) {
+    if (typeof text !== 'string') return;
+    const { word } = this;
+    this.pending.set(poll.id, { act, text });
+    this.problems.delete(poll.id);
+    this.redraw();
+    const result = await this.api.pollTextAction(poll.id, act, text);
+    this.pending.delete(poll.id);
+    const what = !result.ok ? refusalOf(result, word) : act === 'approve' ? word('Approved') : word('Dismissed');
+    if (!result.ok) this.problems.set(poll.id, what);
+    this.say(format(word('Poll %1$d · %2$s'), poll.n, what));
+    this.redraw();
+  }
+
   /** The room's polls (null: the server has none), as the socket has them now. */
   show(polls) {
     this.polls = polls;
@@ -784,6 +810,10 @@ export class PresenterPolls {
     const focused = /** @type {any} */ (document.activeElement);
     const focusKey = focused && this.list.contains(focused) && focused.dataset ? focused.dataset.key : null;
     const focusCard = focusKey ? [...this.list.children].findIndex((li) => li.contains(focused)) : -1;
+    // An open text's entry button: its place, for when its entry has moved on.
+    const spot = focusKey && focused.dataset.list
+      ? { poll: focused.dataset.poll, list: focused.dataset.list, act: focused.dataset.act, index: Number(focused.dataset.index) }
+      : null;
     const old = new Map([...this.list.children].map((li) => [li.dataset.poll, li]));
     const now = Date.now();
     const scoring = scoringOf(polls);
@@ -806,10 +836,15 @@ export class PresenterPolls {
         const before = li;
         li = this.card(poll, facts);
         li.dataset.shape = shape;
-        const kept = before && before.querySelector('.results');
-        if (kept) li.replaceChild(kept, li.querySelector('.results'));
+        for (const part of ['.results', '.poll-texts']) {
+          const kept = before && before.querySelector(part), fresh = li.querySelector(part);
+          if (kept && fresh) li.replaceChild(kept, fresh);
+        }
       }
-      showResults(li.querySelector('.results'), poll, word, locale);
+      // An open text's entries are listed with their buttons (presenter-poll-texts.js).
+      showResults(li.querySelector('.results'), poll, word, locale, poll.kind === 'text' ? { texts: 0 } : {});
+      const texts = li.querySelector('.poll-texts');
+      if (texts) showModeration(texts, poll, word, entryPending(this.pending.get(poll.id)));
       return li;
     });
     items.forEach((li, i) => { if (this.list.children[i] !== li) this.list.insertBefore(li, this.list.children[i] || null); });
@@ -817,6 +852,7 @@ export class PresenterPolls {
     if (focusKey && document.activeElement !== focused) {
       // The same button of the poll, or (the poll gone) the first of the one in its place.
       const again = this.list.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)
+        || (spot && nearestEntry(this.list, spot))
         || (this.list.children[Math.min(focusCard, this.list.children.length - 1)] || this.root).querySelector('button');
       if (again) again.focus();
     }
@@ -855,6 +891,7 @@ export class PresenterPolls {
     const badges = make('ul', 'badges');
     facts.forEach((fact, i) => badges.append(make('li', i === 0 ? `badge state` : i === 1 && poll.shown ? 'badge shown' : 'badge', fact)));
     li.append(badges, make('div', 'results'));
+    if (poll.kind === 'text') li.append(make('div', 'poll-texts'));
     const lines = leaderboardLines({ leaderboard: this.board(poll) }, word);
     if (lines.length) {
       const board = make('div', 'leaderboard');

@@ -2,12 +2,16 @@
 // page, with no DOM: whole polls from a snapshot's pages and from deltas, results that moved
 // (`pollResults`, by number), polls removed, and this attendee's answers (in a per-attendee
 // snapshot's `mine`, or in `roomOwn` by number). Bounded as QnA's RoomPolls bounds them.
+// An answer a response settled at a room sequence number stays until a snapshot as new comes
+// (`settledAt`, as QnA's RoomPolls keeps it): an older snapshot or roomOwn does not undo it.
 
 /** Polls a page keeps, and options and results per poll, at most. */
 export const POLL_LIMIT = 200;
 export const OPTION_LIMIT = 80;
 export const COUNT_LIMIT = 101;
 export const WORD_LIMIT = 100;
+/** An open text's entries kept, live and waiting each (the server sends 20 at most). */
+export const TEXT_ENTRY_LIMIT = 40;
 /** Places of a quiz's leaderboard kept (the server sends the best ten). */
 export const LEADERBOARD_LIMIT = 20;
 /** Characters of a prompt, an option or a word kept (the server's bounds are far below). */
@@ -20,17 +24,30 @@ export class RoomPolls {
     this.numbers = new Map();
     /** This attendee's answers, by poll id, as the server last said. */
     this.answers = new Map();
+    /** By poll id: the room's sequence number at which a response settled the answer. */
+    this.settledAt = new Map();
   }
 
   /** The polls in the order presenters made them. */
   get ordered() { return [...this.byId.values()].sort((a, b) => a.n - b.n); }
 
-  /** Every poll of a whole snapshot (its pages' `polls` together). */
-  replace(polls) {
+  /**
+   * Every poll of a whole snapshot (its pages' `polls` together), as of `seq`: an answer a
+   * response settled past `seq` stays as the response said it.
+   */
+  replace(polls, seq = null) {
+    const before = this.answers;
     this.byId = new Map();
     this.numbers = new Map();
     this.answers = new Map();
     this.put(polls);
+    if (!whole(seq)) return;
+    for (const id of this.byId.keys()) {
+      if (!((this.settledAt.get(id) ?? -Infinity) > seq)) continue;
+      if (before.has(id)) this.answers.set(id, before.get(id)); else this.answers.delete(id);
+    }
+    // A snapshot at or past a response has what it settled.
+    for (const [id, at] of this.settledAt) if (at <= seq) this.settledAt.delete(id);
   }
 
   /** Polls that changed, whole: their results as sent (absent: not shown). */
@@ -68,15 +85,18 @@ export class RoomPolls {
       // Only when the number still names this poll: a newer poll may have it by now.
       if (this.numbers.get(poll.n) === id) this.numbers.delete(poll.n);
       this.answers.delete(id);
+      this.settledAt.delete(id);
     }
   }
 
-  /** This attendee's answers by poll number (`roomOwn`). */
-  own(list) {
+  /** This attendee's answers by poll number (`roomOwn`, as of `seq`), less those settled later. */
+  own(list, seq = null) {
     for (const raw of Array.isArray(list) ? list : []) {
       const id = raw && this.numbers.get(raw.n);
       const value = raw && valueOf(raw.value);
-      if (id && value) this.answers.set(id, value);
+      if (!id || !value) continue;
+      if (whole(seq) && (this.settledAt.get(id) ?? -Infinity) > seq) continue;
+      this.answers.set(id, value);
     }
   }
 
@@ -91,6 +111,21 @@ export class RoomPolls {
   answered(id, value) {
     const answer = valueOf(value);
     if (answer) this.answers.set(id, answer); else this.answers.delete(id);
+  }
+
+  /**
+   * A `pollAnswerResponse` (not one that says to retry): the answer counted now (a refusal
+   * that does not say it leaves the answer as it was) and the room sequence number it is
+   * settled at.
+   */
+  responded(m) {
+    if (!m || typeof m.poll !== 'string') return;
+    if (m.success || m.value) this.answered(m.poll, m.value);
+    if (!whole(m.seq)) return;
+    this.settledAt.delete(m.poll);
+    // Bounded whatever a server answers: the oldest settled goes first.
+    if (this.settledAt.size >= POLL_LIMIT) this.settledAt.delete(this.settledAt.keys().next().value);
+    this.settledAt.set(m.poll, m.seq);
   }
 }
 
@@ -127,20 +162,25 @@ const pollOf = (p) => {
   return poll;
 };
 
-// Results as a page can show them: the answers, the counts, the top words.
+// Entries with a text and a count (a word cloud's words, an open text's answers), at most `limit`.
+const entries = (list, limit) => list.filter((w) => w && typeof w.text === 'string' && whole(w.count))
+  .slice(0, limit).map((w) => ({ text: text(w.text), count: Math.max(0, w.count) }));
+
+// Results as a page can show them: the answers, the counts, the top words; an open text's
+// live entries, and (presenters) those waiting and how many wait.
 const resultsOf = (r) => {
   if (!r || typeof r !== 'object' || !whole(r.answers)) return null;
   const results = { answers: Math.max(0, r.answers) };
   const counts = wholes(r.counts, COUNT_LIMIT);
   if (counts) results.counts = counts.map((c) => Math.max(0, c));
-  if (Array.isArray(r.words)) {
-    results.words = r.words.filter((w) => w && typeof w.text === 'string' && whole(w.count))
-      .slice(0, WORD_LIMIT).map((w) => ({ text: text(w.text), count: Math.max(0, w.count) }));
-  }
+  if (Array.isArray(r.words)) results.words = entries(r.words, WORD_LIMIT);
+  if (Array.isArray(r.texts)) results.texts = entries(r.texts, TEXT_ENTRY_LIMIT);
+  if (Array.isArray(r.review)) results.review = entries(r.review, TEXT_ENTRY_LIMIT);
+  if (whole(r.held)) results.held = Math.max(0, r.held);
   return results;
 };
 
-// An answer: its choices, its rating or its words.
+// An answer: its choices, its rating, its words or its line of text.
 export const valueOf = (v) => {
   if (!v || typeof v !== 'object') return null;
   const value = {};
@@ -148,5 +188,6 @@ export const valueOf = (v) => {
   if (choices) value.choices = choices;
   if (whole(v.rating)) value.rating = v.rating;
   if (Array.isArray(v.words)) value.words = v.words.filter((w) => typeof w === 'string').slice(0, 3).map(text);
+  if (typeof v.text === 'string') value.text = text(v.text);
   return Object.keys(value).length ? value : null;
 };

@@ -101,7 +101,7 @@ export class RoomState {
     // Made apart and put in place at once: nothing in a page can leave half a room.
     const before = this.questions;
     const pagesOfPolls = this.pages.polls;
-    this.polls.replace([...pagesOfPolls.keys()].sort((a, b) => a - b).flatMap((k) => pagesOfPolls.get(k)));
+    this.polls.replace([...pagesOfPolls.keys()].sort((a, b) => a - b).flatMap((k) => pagesOfPolls.get(k)), m.seq);
     const questions = new Map(), numbers = new Map(), voted = new Set();
     for (const index of [...this.pages.got.keys()].sort((a, b) => a - b)) {
       for (const q of this.pages.got.get(index)) {
@@ -128,7 +128,7 @@ export class RoomState {
       const id = this.numbers.get(n);
       if (id) this.voted.add(id);
     }
-    this.polls.own(m.polls);
+    this.polls.own(m.polls, m.seq);
     return true;
   }
 

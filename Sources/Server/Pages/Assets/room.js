@@ -14,7 +14,7 @@ import { RoomOutbox } from './room-outbox.js';
 import { RoomState } from './room-state.js';
 import { LEASE_RENEW, TabSender } from './tab-sender.js';
 import { PollAnswers } from './poll-answers.js';
-import { answerText, answerValue, attendeePolls, format, maxChoices, maxWords, ranked, sameAnswer, scaleOf, showPolls, toggled } from './poll-view.js';
+import { TEXT_LENGTH, answerText, answerValue, attendeePolls, format, maxChoices, maxWords, ranked, sameAnswer, scaleOf, showPolls, toggled } from './poll-view.js';
 
 const body = document.body;
 const SOCKET = body.dataset.socket || '/socket';
@@ -285,9 +285,12 @@ function receive(m) {
       if (result === 'retry') {
         sendPolls();
       } else {
-        // The answer counted now, as the server reads it (on a refusal, the one before).
-        if (m.success || m.value) room.polls.answered(m.poll, m.value);
+        // The answer counted now, as the server reads it (on a refusal, the one before), and
+        // the room's change it is settled at (an older snapshot does not undo it).
+        room.polls.responded(m);
         if (result === 'done' && !m.success) announce(`${word('Not sent:')} ${printable(m.message || '')}`);
+        // Taken, with a word: an open text's answer waits for the presenters' review.
+        if (result === 'done' && m.success && pollAnswers.notes.has(m.poll)) announce(noteOf(m.poll));
       }
       render();
       break;
@@ -366,7 +369,7 @@ function heard(m) {
     if (m.voted) room.voted.add(m.question); else room.voted.delete(m.question);
   }
   if (m.type === 'pollAnswerResponse' && typeof m.poll === 'string' && !m.retryAfter) {
-    if (m.success || m.value) room.polls.answered(m.poll, m.value);
+    room.polls.responded(m);
     pollAnswers.heard(m);
   }
   render();
@@ -494,6 +497,12 @@ function render() {
   }
 }
 
+// What the server said of an answer it took (an open text's, held for review), to show.
+const noteOf = (poll) => Array.from(printable(pollAnswers.notes.get(poll) || '')).slice(0, 300).join('');
+// Whether an open text's answer is among the entries the room sees (its note said it waited).
+const isLive = (poll, answer) => !!answer && typeof answer.text === 'string'
+  && ((poll.results && poll.results.texts) || []).some((e) => e.text === answer.text);
+
 // Extension polls: the open ones (and closed ones whose results are shown) above the
 // questions, each with what this attendee answered, or is sending, or was refused.
 function renderPolls() {
@@ -506,7 +515,8 @@ function renderPolls() {
     const status = waiting
       ? `${word('Your answer, being sent:')} ${answerText(poll, waiting.value)}`
       : [refused === undefined ? '' : `${word('Not sent:')} ${Array.from(printable(refused)).slice(0, 300).join('')}`,
-        counted ? `${word('Your answer:')} ${answerText(poll, counted)}` : ''].filter((line) => line).join(' ');
+        counted ? `${word('Your answer:')} ${answerText(poll, counted)}` : '',
+        isLive(poll, counted) ? '' : noteOf(poll.id)].filter((line) => line).join(' ');
     return { current: waiting ? waiting.value : counted, draft: drafts.get(poll.id) || {}, status };
   }, word, document.documentElement.lang || 'en');
 }
@@ -553,8 +563,8 @@ $('mine-list').addEventListener('click', (event) => {
   pump();
 });
 // A poll's controls: a single choice or a small scale's value answers at once; options
-// picked for a multiple choice or a ranking, a slider's value and a word cloud's words go
-// with Send.
+// picked for a multiple choice or a ranking, a slider's value, a word cloud's words and an
+// open text's line go with Send.
 $('poll-list').addEventListener('click', (event) => {
   const target = targetOf(event).closest('button');
   const poll = target && room.polls.byId.get(target.dataset.poll);
@@ -600,6 +610,7 @@ $('poll-list').addEventListener('submit', (event) => {
     : answerValue(poll, { text: field.value });
   if (value) answerPoll(poll.id, value);
   else if (poll.kind === 'words') announce(format(word('Commas between entries, at most %d.'), maxWords(poll)));
+  else if (poll.kind === 'text') announce(format(word('One line, at most %d characters.'), TEXT_LENGTH));
 });
 $('sort').addEventListener('change', (e) => { sort = targetOf(e).value; render(); });
 $('search').addEventListener('input', (e) => { filter = targetOf(e).value.toLowerCase(); render(); });

@@ -2,8 +2,8 @@
 // `audience`: it is not counted, and it is told how many are), and shows the highlighted
 // question and the most-voted live ones as they change, and the poll the room looks at
 // (extension `polls`): its results as bars that move, a word cloud as words that never
-// overlap (word-cloud.js). Its words come translated in `data-messages`
-// (ProjectorScript.messages lists them).
+// overlap (word-cloud.js), an open text's newest entries as a list. Its words come
+// translated in `data-messages` (ProjectorScript.messages lists them).
 import { printable, uuid } from './common.js';
 import { RoomSocket, socketURL } from './room-socket.js';
 import { RoomState } from './room-state.js';
@@ -25,6 +25,8 @@ const $ = (id) => document.getElementById(id);
 const room = new RoomState();
 const me = uuid();
 const lang = document.documentElement.lang || 'en';
+// An open text's newest entries the screen lists: as many as stay readable from the back.
+const SCREEN_TEXTS = 8;
 
 function render() {
   // Until the room comes, what the server wrote stays.
@@ -95,7 +97,7 @@ function renderPoll() {
     cloud(chart, poll);
   } else if (poll.results) {
     if (!chart.firstElementChild) chart.append(Object.assign(document.createElement('div'), { className: 'results' }));
-    showResults(chart.firstElementChild, poll, word, lang, { answers: false });
+    showResults(chart.firstElementChild, poll, word, lang, { answers: false, texts: SCREEN_TEXTS });
   } else if (poll.options && !chart.firstElementChild) {
     // Open, its results not shown: the options, for the room to read.
     const list = document.createElement('ol');
