@@ -118,6 +118,32 @@ struct PollServerTests {
     }
   }
 
+  /// A quiz with a time limit closes itself at `closesAt`: every screen sees it closed.
+  @Test func aTimedQuizClosesItselfOnTime() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let alice = try await RoomMember.join(server, as: uuid(1, group: 0x2F))
+    _ = try await alice.snapshot()
+    let presenter = try await PresenterMember.join(server)
+    _ = try await presenter.member.snapshot()
+    let quiz = uuid(1, group: 0x3F)
+    // The shortest time limit the rules allow.
+    let spec = PollSpec(
+      kind: .single, prompt: "2+2?", options: ["3", "4"], correct: [1],
+      timeLimit: PollRules.timeLimits.lowerBound)
+    #expect(try await presenter.poll(.create, quiz, spec: spec).success)
+    let opened = Date()
+    #expect(try await presenter.poll(.open, quiz).success)
+    #expect(try await alice.answer(quiz, PollValue(choices: [1])).success)
+    _ = try await alice.socket.waitForMessage("the quiz closed", seconds: 15) {
+      guard case .roomDelta(let delta) = $0 else { return false }
+      return (delta.polls ?? []).contains { $0.id == quiz && $0.state == "closed" }
+    }
+    #expect(Date().timeIntervalSince(opened) >= Double(PollRules.timeLimits.lowerBound) - 0.5)
+    let late = try await alice.answer(quiz, PollValue(choices: [0]))
+    #expect(!late.success && late.value == PollValue(choices: [1]))
+  }
+
   @Test func onlyPresentersActAndScreensDoNotAnswer() async throws {
     let server = try await ServerUnderTest()
     defer { Task { await server.stop() } }

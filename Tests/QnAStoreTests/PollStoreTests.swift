@@ -202,6 +202,35 @@ struct PollStoreTests {
     #expect(results?.words == [PollWord(text: "cafe", count: 1), PollWord(text: "rust", count: 1)])
   }
 
+  /// Two sockets of one attendee race (one reconnected late): an older answer's token
+  /// arriving after a newer answer does not count again over it.
+  @Test(arguments: StoreKind.allCases)
+  func anOlderAnswersResendNeverReplacesANewerOne(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores(count: 2)
+    defer { stores.close() }
+    let poll = uuid(3, group: 0x90)
+    _ = try await stores[0].pollAction(.create, poll: poll, spec: spec, token: uuid(1), at: Date())
+    _ = try await stores[0].pollAction(.open, poll: poll, token: uuid(2), at: Date())
+    let attendee = uuid(1, group: 0xA1)
+    let older = uuid(1, group: 0xC2)
+    _ = try await stores[0].answer(
+      poll: poll, attendee: attendee, value: PollValue(choices: [0]), token: older, at: Date())
+    _ = try await stores[1].answer(
+      poll: poll, attendee: attendee, value: PollValue(choices: [1]), token: uuid(2, group: 0xC2),
+      at: Date())
+    let late = try await stores[0].answer(
+      poll: poll, attendee: attendee, value: PollValue(choices: [0]), token: older, at: Date())
+    #expect(late?.value == PollValue(choices: [1]) && late?.refusal == nil, "the newer stands")
+    #expect(try await stores[1].polls().first?.results?.counts == [0, 1])
+    // Many changes later, the tokens kept stay bounded; the newest answer still counts.
+    for change in 3..<20 {
+      _ = try await stores[change % 2].answer(
+        poll: poll, attendee: attendee, value: PollValue(choices: [change % 2]),
+        token: uuid(change, group: 0xC2), at: Date())
+    }
+    #expect(try await stores[0].polls().first?.results?.counts == [0, 1])
+  }
+
   @Test(arguments: StoreKind.allCases)
   func anOpenTextIsModeratedOnceForEveryoneWhoGivesIt(_ kind: StoreKind) async throws {
     let stores = try await kind.stores(count: 2)

@@ -166,6 +166,28 @@ package struct PollIntake: Sendable {
     }
     if let refusal = outcome.refusal { throw PollActionError(refusal) }
     if outcome.changed { room.logger.info("poll \(kind.rawValue) \(poll)") }
+    if outcome.changed, kind == .open { await closeOnTime(poll) }
+  }
+
+  /// A quiz with a time limit, just opened here: closed when its time is up, so that every
+  /// screen shows it closed (answers after `closesAt` are refused whatever happens here).
+  /// Closed only if it is still the same opening then: a presenter may have closed and
+  /// opened it again meanwhile, with a later `closesAt`.
+  private func closeOnTime(_ poll: UUID) async {
+    guard let opened = try? await room.store.polls().first(where: { $0.id == poll }),
+      let closesAt = opened.closesAt
+    else { return }
+    let intake = self
+    Task {
+      let wait = closesAt.timeIntervalSince(intake.room.environment.now())
+      if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
+      guard
+        let now = try? await intake.room.store.polls().first(where: { $0.id == poll }),
+        now.pollState == .open, now.closesAt == closesAt
+      else { return }
+      try? await intake.perform(
+        .close, on: poll, spec: nil, token: intake.room.environment.makeID())
+    }
   }
 }
 

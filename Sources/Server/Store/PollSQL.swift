@@ -127,7 +127,7 @@ package enum PollSQL {
     WHERE pollText.poll = $1 AND pollText.state = 'review' AND pollCount.count > 0
     """
 
-  /// Rows of (poll, attendee): their answers.
+  /// Rows of (poll, attendee): their answers, each with its recent tokens (`PollTally`).
   static func answers(rows: Int) -> PortableSQL {
     .keyed(
       "SELECT poll, attendee, value, token FROM pollAnswer WHERE", by: ["poll", "attendee"],

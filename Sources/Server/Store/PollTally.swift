@@ -54,7 +54,12 @@ package struct PollAnswerKey: Sendable, Hashable, Comparable {
 /// counted again from the answers).
 package struct PollTally: Sendable {
   private let polls: [String: PollRecord]
-  /// Each attendee's answer as the batch leaves it, with its token.
+  /// An answer's most recent tokens kept: a resend of any of them (an older answer's, arriving
+  /// after a newer one from a socket that reconnected late) is not counted again.
+  static let recentTokens = 8
+
+  /// Each attendee's answer as the batch leaves it, with its recent tokens (newest first,
+  /// spaces between, as the answer's row keeps them).
   private var answers: [PollAnswerKey: (value: PollValue, token: String)]
   private var written: [PollAnswerKey: (value: PollValue, token: String, at: Double)] = [:]
   private var moves: [String: [String: Int]] = [:]
@@ -75,8 +80,10 @@ package struct PollTally: Sendable {
     guard let poll = polls[key.poll] else { return nil }
     let before = answers[key]
     let token = request.token.uuidString
-    // The same answer again (a resend after a reconnect): counted once.
-    if before?.token == token { return (before?.value, nil) }
+    // The same answer again (a resend after a reconnect), or an older one: counted once, and
+    // never over a newer answer.
+    let recent = before.map { $0.token.split(separator: " ").map(String.init) } ?? []
+    if recent.contains(token) { return (before?.value, nil) }
     guard poll.takesAnswers(at: request.time) else {
       return (
         before?.value, poll.state == .open ? "Time is up for that poll." : "That poll is closed."
@@ -102,8 +109,9 @@ package struct PollTally: Sendable {
         request.held ? .review : .live, request.time.timeIntervalSinceReferenceDate
       )
     }
-    answers[key] = (value, token)
-    written[key] = (value, token, request.time.timeIntervalSinceReferenceDate)
+    let tokens = ([token] + recent).prefix(Self.recentTokens).joined(separator: " ")
+    answers[key] = (value, tokens)
+    written[key] = (value, tokens, request.time.timeIntervalSinceReferenceDate)
     return (value, nil)
   }
 
