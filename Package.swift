@@ -169,7 +169,7 @@ let package = Package(
       name: "qna-server",
       dependencies: [
         "QnA", "QnAServer", "QnAStore", "QnAStoreLocation", "QnALogHandlers", "CommandLineValues",
-        "QRCode",
+        "QRCode", "QnAPages",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]

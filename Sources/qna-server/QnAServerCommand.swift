@@ -15,6 +15,8 @@ struct QnAServerCommand: AsyncParsableCommand {
     abstract: "The Q&A back end: attendee WebSockets, the presenter page, and a JSON API.",
     discussion: """
       `qna-server export` writes every question of a database (`qna-server export --help`); \
+      `qna-server report CODE` writes a session's report, a page with charts \
+      (`qna-server report --help`); \
       `qna-server session` creates and manages sessions with join codes \
       (`qna-server session --help`); `qna-server logout-all` ends every presenter login. \
       The first line on stdout is "listening on ws://HOST:PORT/socket". Logs go to stderr, \
@@ -23,7 +25,8 @@ struct QnAServerCommand: AsyncParsableCommand {
       """,
     version: ProjectVersion.current,
     subcommands: CommandTree.isDescribing
-      ? [ExportCommand.self, SessionCommand.self, LogoutAllCommand.self] : [])
+      ? [ExportCommand.self, ReportCommand.self, SessionCommand.self, LogoutAllCommand.self]
+      : [])
 
   /// `qna-server export …` writes a database's questions, `qna-server session …` manages
   /// sessions, `qna-server logout-all` ends presenters' logins; anything else serves.
@@ -37,6 +40,8 @@ struct QnAServerCommand: AsyncParsableCommand {
       await dispatch(Array(arguments.dropFirst()) + ["--help"])
     } else if arguments.first == "export" {
       await ExportCommand.main(Array(arguments.dropFirst()))
+    } else if arguments.first == "report" {
+      await ReportCommand.main(Array(arguments.dropFirst()))
     } else if arguments.first == "session" {
       await SessionCommand.main(Array(arguments.dropFirst()))
     } else if arguments.first == "logout-all" {

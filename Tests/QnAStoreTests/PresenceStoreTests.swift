@@ -93,4 +93,35 @@ struct PresenceStoreTests {
       Self.changes(Self.one, at: now + 1, left: Array(crowd[100..<400])), counting: [Self.talk])
     #expect(left[Self.talk] == 400)
   }
+
+  /// Each minute's attendance, for the session's report: the most present at once on every
+  /// instance together, and the count the minute ended with.
+  @Test(arguments: StoreKind.allCases)
+  func attendanceIsKeptByTheMinuteAcrossInstances(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores(count: 2)
+    defer { stores.close() }
+    // The start of a minute.
+    let minute = (Date().timeIntervalSince1970 / 60).rounded(.down) * 60
+    _ = try await stores[0].presence(
+      Self.changes(Self.one, at: minute, arrived: [Self.present(1), Self.present(2)]),
+      counting: [])
+    _ = try await stores[1].presence(
+      Self.changes(Self.two, at: minute + 10, arrived: [Self.present(3)]), counting: [])
+    _ = try await stores[0].presence(
+      Self.changes(Self.one, at: minute + 20, left: [Self.present(1)]), counting: [])
+    // Another session's crowd is its own.
+    _ = try await stores[1].presence(
+      Self.changes(Self.two, at: minute + 30, arrived: [Self.present(9, in: Self.other)]),
+      counting: [])
+    _ = try await stores[1].presence(
+      Self.changes(Self.two, at: minute + 70, arrived: [Self.present(4)]), counting: [])
+    let attendance = try await stores[0].report().attendance
+    #expect(
+      attendance == [
+        AttendanceMinute(start: Date(timeIntervalSince1970: minute), peak: 3, last: 2),
+        AttendanceMinute(start: Date(timeIntervalSince1970: minute + 60), peak: 3, last: 3),
+      ])
+    let other = try await stores[0].session(Self.other).report().attendance
+    #expect(other.map(\.peak) == [1])
+  }
 }

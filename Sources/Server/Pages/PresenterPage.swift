@@ -46,7 +46,7 @@ package enum PresenterPage {
       clear: words.t("Clear"), filterWord: words.t("Filter word"), add: words.t("Add"),
       remove: words.t("Take out"), next: words.t("Answer the next one"),
       showQueue: words.t("Show the queue"), label: words.t("Label"),
-      allLabels: words.t("All labels")
+      allLabels: words.t("All labels"), report: words.t("The session's report")
     )
     let messages = words.scriptMessages(PresenterScript.messages)
     // Where attendees join, and its QR code, folded away until the presenter wants it.
@@ -66,7 +66,8 @@ package enum PresenterPage {
       <body data-base="\(HTML.escape(base))" data-messages="\(HTML.escape(messages))">
       <h1>\(HTML.escape(heading))</h1>
       \(joinLine)
-      <p>\(HTML.escape(text.counts)) <span id="status">\(HTML.escape(text.loading))</span></p>
+      <p>\(HTML.escape(text.counts)) <span id="status">\(HTML.escape(text.loading))</span> \
+      <a href="\(HTML.escape(base))report">\(HTML.escape(text.report))</a></p>
       <p id="banner" hidden></p>
       <form id="announce"><label>\(HTML.escape(text.announcement)) \
       <input id="announcement" maxlength="280" autocomplete="off"></label> \

@@ -149,4 +149,10 @@ public struct PollTextEntry: Sendable, Hashable, Encodable {
   public var text: String
   public var count: Int
   public var state: String
+
+  public init(text: String, count: Int, state: String) {
+    self.text = text
+    self.count = count
+    self.state = state
+  }
 }

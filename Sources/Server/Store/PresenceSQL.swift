@@ -37,10 +37,12 @@ extension TransactionFlow where Output == [Int64: Int] {
     -> TransactionFlow
   {
     let instance = SQLValue.text(changes.instance.uuidString)
-    let counted = Set(sessions)
-    // Nothing watched, nothing to count.
+    // The sessions whose attendees came or went are counted too, for their attendance.
+    let moved = Set((changes.arrived + changes.left).map(\.session))
+    let counted = Set(sessions).union(moved)
+    // Nothing watched or moved, nothing to count.
     let count: TransactionFlow =
-      sessions.isEmpty
+      counted.isEmpty
       ? .done([:])
       : .rows(PresenceSQL.count, [.real(changes.now)]) { rows in
         var counts: [Int64: Int] = [:]
@@ -49,7 +51,13 @@ extension TransactionFlow where Output == [Int64: Int] {
             counts[session] = row.int(1) ?? 0
           }
         }
-        return .done(counts)
+        let all = counts
+        let minute = Int64((changes.now / 60).rounded(.down))
+        return .runInChunks(
+          moved.sorted().map {
+            [.integer($0), .integer(minute), SQLValue(all[$0] ?? 0), SQLValue(all[$0] ?? 0)]
+          },
+          AttendanceSQL.record(rows:), then: .done(counts.filter { sessions.contains($0.key) }))
       }
     let swept =
       changes.complete

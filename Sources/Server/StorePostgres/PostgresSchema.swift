@@ -160,6 +160,8 @@ package enum PostgresSchema {
     ("v13: poll rounds", PollSQL.addRound),
     // Open text polls' entries, moderated like questions.
     ("v14: poll texts", PollSQL.addTexts),
+    // Each session's attendance by the minute, for its report.
+    ("v15: attendance", AttendanceSQL.create),
   ]
 
   /// The lock instances take turns on while migrating (two 32-bit keys: a space apart from

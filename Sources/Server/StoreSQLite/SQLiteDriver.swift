@@ -173,6 +173,10 @@ package final class SQLiteDriver: StoreDriver {
     migrator.registerMigration("v14: poll texts") { db in
       for statement in PollSQL.addTexts { try db.execute(sql: statement) }
     }
+    // Each session's attendance by the minute, for its report.
+    migrator.registerMigration("v15: attendance") { db in
+      for statement in AttendanceSQL.create { try db.execute(sql: statement) }
+    }
     return migrator
   }
 

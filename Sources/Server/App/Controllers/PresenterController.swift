@@ -35,6 +35,22 @@ struct PresenterController: Sendable {
     LabelController(scope: scope).addRoutes(to: router)
     PollController(scope: scope).addRoutes(to: router)
     router.get("/api/export", use: export)
+    router.get("/report", use: report)
+  }
+
+  /// The session's report: one page with SVG charts, printable to PDF (`SessionReport`).
+  @Sendable private func report(_ request: Request, context: ServerRequestContext) async throws
+    -> Response
+  {
+    let room = try scope.room(context)
+    let words = HTMLPage.words(for: request)
+    let session = SessionReport.Session(
+      title: scope.title(context) ?? "qna", code: scope.code(context))
+    return HTMLPage.response(
+      SessionReport.render(
+        try await room.store.report(), session: session, style: .linked,
+        generatedAt: room.environment.now(), words: words),
+      showsJoinAddress: true)
   }
 
   @Sendable private func page(_ request: Request, context: ServerRequestContext) async throws
