@@ -40,7 +40,7 @@ def keys_table(overlay):
     source = (ROOT / "Sources/QnATerminal" / overlay).read_text()
     # ("key", tr("meaning")): the meaning is translated on screen, English here.
     pairs = re.findall(
-        r'\(\s*"((?:[^"\\]|\\.)*)",\s*tr\("((?:[^"\\]|\\.)*)"\)\s*\)', source)
+        r'\(\s*"((?:[^"\\]|\\.)*)",\s*tr\(\s*"((?:[^"\\]|\\.)*)"\s*\)\s*\)', source)
     rows = ["| keys | what they do |", "|---|---|"]
     rows += [f"| {key} | {meaning} |" for key, meaning in pairs]
     return "\n".join(rows) + "\n"
