@@ -386,6 +386,10 @@ struct QuizStoreTests {
     let after = try await store.snapshot(for: nil).seq
     let delta = try await store.changes(after: before, upTo: after).delta
     #expect(delta.polls?.first?.leaderboard?.map(\.score) == [2, 1, 0])
+    // The first quiz's board moved too: it comes again in the same delta, so a screen
+    // showing it is current.
+    #expect(delta.polls?.map(\.id) == [one, two])
+    #expect(delta.polls?.last?.leaderboard?.map(\.score) == [2, 1, 0])
     let both = try await store.snapshot(for: nil).polls
     #expect(
       both.first?.leaderboard == [

@@ -30,16 +30,33 @@ extension RoomActionFlow {
             let polls = tally.first?.int(0) ?? 0
             let open = tally.first?.int(1) ?? 0
             let highest = tally.first?.int(2) ?? 0
-            return .done(
-              decide(
-                kind, id: id, key: key, found: found, spec: spec, polls: polls, open: open,
-                highest: max(highest, last), at: time, session: session))
+            let decided = decide(
+              kind, id: id, key: key, found: found, spec: spec, polls: polls, open: open,
+              highest: max(highest, last), at: time, session: session)
+            guard found?.spec.isQuiz == true, Self.movesScores.contains(kind) else {
+              return .done(decided)
+            }
+            // The session's leaderboard moves: every other closed quiz shows it, so each is
+            // the room's to read again (a board on a screen stays current).
+            return .rows(PollSQL.all, [.integer(session)]) { rows in
+              let boards = rows.compactMap(PollRecord.init).filter {
+                $0.id != id.uuidString && $0.spec.isQuiz && $0.state == .closed
+              }.compactMap { UUID(uuidString: $0.id) }
+              guard case .write(let writes) = decided, !boards.isEmpty else {
+                return .done(decided)
+              }
+              return .done(.write(writes + boards.map { RoomWrite.log($0, .poll) }))
+            }
           }
         })
     }
   }
 
   package static let noSuchPoll = "There is no such poll."
+
+  /// What done to a quiz changes the session's scores, or which quizzes the room's board
+  /// counts.
+  static let movesScores: Set<PollActionKind> = [.close, .open, .show, .hide, .reset, .delete]
   package static let noSuchEntry = "No one gives that answer to this poll."
 
   /// An open text's entry let through to the room (`live`) or kept out (`dismissed`): its
