@@ -161,6 +161,42 @@ struct RoomWorkerTests {
     #expect(fixture.room.changeReads - readsBefore == 2)
   }
 
+  /// A room whose broadcasts cost more to write than the window waits twice that between
+  /// them (at most a second): writing them takes at most half a core, whatever the room's
+  /// size. A presenter's action still goes at once.
+  @Test func costlyBroadcastsAreSpacedByWhatTheyCost() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    let question = fixture.room.ask(1)
+    let peer = TestPeer(1)
+    fixture.join(peer)
+    #expect(await fixture.level(peer))
+    await Self.settle()
+    fixture.room.vote(question)
+    fixture.fanOut.changed()
+    #expect(await fixture.level(peer, "the first vote, at once"))
+    // Its writes took 300 ms (10,000 sockets on a small machine): the next waits 600 ms.
+    fixture.fanOut.cost.record(.milliseconds(300))
+    fixture.room.vote(question)
+    fixture.fanOut.changed()
+    fixture.clock.advance(by: Self.window)
+    await Self.settle()
+    #expect(peer.deltas.count == 1, "not after the window alone")
+    fixture.clock.advance(by: .milliseconds(500))
+    #expect(await fixture.level(peer, "the second vote, 600 ms after the first"))
+    #expect(peer.deltas.count == 2)
+    // A presenter's action does not wait for it.
+    fixture.room.vote(question)
+    fixture.fanOut.changed(urgent: true)
+    #expect(await fixture.level(peer, "an urgent change, at once"))
+    // However costly, a broadcast waits at most a second.
+    fixture.fanOut.cost.record(.seconds(5))
+    fixture.room.vote(question)
+    fixture.fanOut.changed()
+    fixture.clock.advance(by: .seconds(1))
+    #expect(await fixture.level(peer, "within a second"))
+  }
+
   @Test func aPeerNotReadingGetsNoDeltasThenOneMergedCatchUp() async {
     let fixture = Fixture()
     defer { fixture.fanOut.stop() }

@@ -24,26 +24,47 @@ enum PollBench {
       "| what the room does | counted | server CPU, s | CPU per answer, µs | answer→every screen p50, ms | p99, ms | bytes per attendee, wire | reached the last | reconnects |"
     )
     emit("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    // Each kind twice: ours, and the baseline whose broadcasts the window alone spaces
+    // (`fixed-window`), whatever writing them to every socket costs.
+    var ratios: [String] = []
     for kind in [Kind.votes, .choice, .words] {
-      let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("qna-storm-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      let server = try ServerProcess(
-        name: kind.name, executable: "/usr/bin/taskset",
-        arguments: [
-          "-c", "0", executable, "serve",
-          "db=" + directory.appendingPathComponent("poll.sqlite").path,
-        ])
-      defer { server.stop() }
-      let outcome = try await run(kind, server, attendees: attendees)
-      emit(
-        "| \(kind.name) | \(outcome.counted) | \(String(format: "%.2f", outcome.cpu / .seconds(1))) "
-          + "| \(String(format: "%.0f", StormBench.perVote(outcome))) "
-          + "| \(milliseconds(outcome.p50)) | \(milliseconds(outcome.p99)) "
-          + "| \(String(format: "%.0f", outcome.wireBytesPerAttendee)) "
-          + "| \(outcome.reached) of \(outcome.attendees) | \(outcome.reconnects) |")
+      var outcomes: [RoomBench.Outcome] = []
+      for fixed in [false, true] {
+        let name = kind.name + (fixed ? " (baseline: the window alone)" : "")
+        let outcome = try await measure(
+          kind, name: name, executable: executable, attendees: attendees, fixedWindow: fixed)
+        outcomes.append(outcome)
+        emit(
+          "| \(name) | \(outcome.counted) | \(String(format: "%.2f", outcome.cpu / .seconds(1))) "
+            + "| \(String(format: "%.0f", StormBench.perVote(outcome))) "
+            + "| \(milliseconds(outcome.p50)) | \(milliseconds(outcome.p99)) "
+            + "| \(String(format: "%.0f", outcome.wireBytesPerAttendee)) "
+            + "| \(outcome.reached) of \(outcome.attendees) | \(outcome.reconnects) |")
+      }
+      let cpu = StormBench.perVote(outcomes[0]) / StormBench.perVote(outcomes[1])
+      ratios.append(
+        "\(kind.name): CPU per answer " + String(format: "%.2f", cpu) + ", p99 "
+          + String(format: "%.2f", outcomes[0].p99 / outcomes[1].p99))
     }
+    emit("\nOurs ÷ baseline: " + ratios.joined(separator: "; "))
+  }
+
+  /// One run: a server of its own on core 0, an SQLite file of its own.
+  static func measure(
+    _ kind: Kind, name: String, executable: String, attendees: Int, fixedWindow: Bool
+  ) async throws -> RoomBench.Outcome {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("qna-storm-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let server = try ServerProcess(
+      name: name, executable: "/usr/bin/taskset",
+      arguments: [
+        "-c", "0", executable, "serve",
+        "db=" + directory.appendingPathComponent("poll.sqlite").path,
+      ] + (fixedWindow ? ["fixed-window"] : []))
+    defer { server.stop() }
+    return try await run(kind, server, attendees: attendees)
   }
 
   enum Kind {

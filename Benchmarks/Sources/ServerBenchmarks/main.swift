@@ -29,6 +29,8 @@ if arguments.count > 1, arguments[1] == "serve" {
   if arguments.contains("no-deflate") { configuration.deflate = false }
   // "legacy-broadcast": today's room format and per-socket framing and compression.
   if arguments.contains("legacy-broadcast") { configuration.legacyBroadcast = true }
+  // "fixed-window": broadcasts spaced by the window alone, whatever writing them costs.
+  if arguments.contains("fixed-window") { configuration.broadcastsSpacedByCost = false }
   // "votes-one-by-one": each vote a transaction of its own, as before votes were batched.
   if arguments.contains("votes-one-by-one") { configuration.databaseOptions.votesOneByOne = true }
   // "db=LOCATION": an SQLite file or a postgres:// URL (the scale-out rows).

@@ -50,6 +50,9 @@ public struct ServerConfiguration: Sendable {
   /// How long the room's changes are gathered into one delta after the first goes out:
   /// 2,000 attendees voting then cost one broadcast per window, not one per vote.
   public var roomWindow: Duration = .milliseconds(100)
+  /// Broadcasts spaced by what writing them costs (`FanOutCost`); off only for the
+  /// benchmark's baseline (`fixed-window`).
+  public var broadcastsSpacedByCost = true
   /// Work a connection may cause without asking anything new (resends of stored questions,
   /// the ids of `resume`), per second; past it, its messages are served that much later.
   public var lookupRate = 1000
@@ -167,6 +170,7 @@ extension ServerConfiguration {
     settings.maxQuestionLength = maxQuestionLength
     settings.maxMessageSize = maxMessageSize
     settings.window = roomWindow
+    settings.spacedByCost = broadcastsSpacedByCost
     settings.newAttendeesPerAddress = newAttendeeRateLimit
     settings.newAttendeeWindow = newAttendeeWindow
     settings.identityWork =

@@ -41,6 +41,8 @@ package final class RoomFanOut: Sendable {
   }
 
   package let window: Duration
+  /// What writing its broadcasts costs (`FanOutCost`), which spaces them.
+  package let cost = FanOutCost()
   private let commands: AsyncStream<Command>.Continuation
   private let worker: Task<Void, Never>
 
@@ -49,17 +51,19 @@ package final class RoomFanOut: Sendable {
   /// its hand-off to every joined socket's queue (the coalescing window included).
   package init(
     reads: any RoomReads, clock: any SessionClock = SystemClock(),
-    window: Duration = .milliseconds(100), deflaters: CompressorPool? = nil,
+    window: Duration = .milliseconds(100), spacedByCost: Bool = true,
+    deflaters: CompressorPool? = nil,
     fanOutTime: @escaping @Sendable (Duration) -> Void = { _ in }, logger: Logger
   ) {
     self.window = window
     let (stream, commands) = AsyncStream<Command>.makeStream()
     self.commands = commands
+    let cost = self.cost
     worker = Task {
       // Made here and never shared: only this task touches the room's state.
       let state = RoomWorker(
         reads: reads, clock: clock, window: window, deflaters: deflaters, commands: commands,
-        fanOutTime: fanOutTime, logger: logger)
+        fanOutTime: fanOutTime, fanOutCost: spacedByCost ? cost : nil, logger: logger)
       await state.run(stream)
     }
   }

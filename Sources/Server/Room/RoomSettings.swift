@@ -15,6 +15,8 @@ package struct RoomSettings: Sendable {
   package var maxMessageSize = 16 * 1024
   /// How long the room's changes are gathered into one delta.
   package var window: Duration = .milliseconds(100)
+  /// Whether a room whose broadcasts cost more to write waits longer between them.
+  package var spacedByCost = true
   /// New attendee credentials one address may be issued without work at once, refilled at
   /// this many per `newAttendeeWindow` (loopback and the trusted proxies are not counted).
   package var newAttendeesPerAddress = 10

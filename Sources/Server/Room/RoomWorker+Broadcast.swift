@@ -16,7 +16,9 @@ extension RoomWorker {
       commands.yield(.flush)
       return
     }
-    let due = lastFlush + (pace ?? window)
+    // A room whose broadcasts cost more to write waits longer between them (`FanOutCost`).
+    let spacing = min(Self.unhurried, (fanOutCost?.value ?? .zero) * Self.costShare)
+    let due = lastFlush + max(pace ?? window, spacing)
     if flushScheduled, let flushDue, flushDue <= due { return }
     flushScheduled = true
     flushDue = due
@@ -86,7 +88,7 @@ extension RoomWorker {
     for (compact, group) in byFormat {
       let messages = Broadcast.pages(
         of: compact ? changes.compact : changes.full, codec: codec, deflaters: deflaters)
-      Broadcast.send(messages, to: group)
+      Broadcast.send(messages, to: group, cost: fanOutCost)
     }
   }
 

@@ -45,6 +45,10 @@ final class RoomWorker {
   let deflaters: CompressorPool?
   let commands: AsyncStream<RoomFanOut.Command>.Continuation
   let fanOutTime: @Sendable (Duration) -> Void
+  /// What writing the last broadcasts cost; the next wait at least `costShare` times it
+  /// (`nil`: the window alone spaces them).
+  let fanOutCost: FanOutCost?
+  static let costShare = 2
   let logger: Logger
   let codec = WireCodec()
   var members: [UUID: Member] = [:]
@@ -65,7 +69,7 @@ final class RoomWorker {
   init(
     reads: any RoomReads, clock: any SessionClock, window: Duration,
     deflaters: CompressorPool?, commands: AsyncStream<RoomFanOut.Command>.Continuation,
-    fanOutTime: @escaping @Sendable (Duration) -> Void, logger: Logger
+    fanOutTime: @escaping @Sendable (Duration) -> Void, fanOutCost: FanOutCost?, logger: Logger
   ) {
     self.reads = reads
     self.clock = clock
@@ -73,6 +77,7 @@ final class RoomWorker {
     self.deflaters = deflaters
     self.commands = commands
     self.fanOutTime = fanOutTime
+    self.fanOutCost = fanOutCost
     self.logger = logger
     lastFlush = clock.now - window
   }

@@ -42,7 +42,7 @@ package final class SessionRoom: Sendable {
   ) {
     let fanOut = RoomFanOut(
       reads: store, clock: environment.clock, window: settings.window,
-      deflaters: settings.deflaters,
+      spacedByCost: settings.spacedByCost, deflaters: settings.deflaters,
       fanOutTime: metrics.fanOut.record, logger: logger)
     self.fanOut = fanOut
     // Every write through the room's store that changes the room reaches its fan-out: the

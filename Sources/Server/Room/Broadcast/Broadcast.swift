@@ -6,7 +6,10 @@ import QnA
 package enum Broadcast {
   /// Sockets whose frames go straight to their event loop share each frame; the others (the
   /// mock's latency, `--legacy-broadcast`) take the messages through their own queues.
-  package static func send(_ messages: [OutgoingMessage], to sockets: [SocketConnection]) {
+  /// `cost`: told how long each event loop took to write them (the room's broadcasts).
+  package static func send(
+    _ messages: [OutgoingMessage], to sockets: [SocketConnection], cost: FanOutCost? = nil
+  ) {
     // Per event loop, and within it per framing: each group's frames made once, here.
     var loops: [ObjectIdentifier: (loop: any EventLoop, groups: [Framing: [SocketConnection]])] =
       [:]
@@ -28,11 +31,15 @@ package enum Broadcast {
     for (loop, groups) in loops.values {
       let work = groups.map { (frames: frames[$0.key] ?? [], sockets: $0.value) }
       loop.execute {
+        // The work's real duration, whatever clock the room runs on: it is what the writes
+        // cost this machine.
+        let start = ContinuousClock.now
         for (frames, sockets) in work {
           for frame in frames {
             for socket in sockets { socket.writeOnLoop(frame) }
           }
         }
+        cost?.record(ContinuousClock.now - start)
       }
     }
   }
