@@ -6,8 +6,9 @@ Two checkers:
   package). Its reminders to test by hand (colour alone, scripts and flicker) are listed in
   REMINDERS and not failures; every other message is.
 - Our own: a language, one h1, the main landmark, a label for every control, a name for every
-  button and image, a live region for answers, no inline script, style or event handler, and
-  WCAG AA contrast (4.5:1) for every pair of colours the style sheet uses, light and dark.
+  button and image (none for one hidden from assistive technology), a live region for
+  answers, no inline script, style or event handler, and WCAG AA contrast (4.5:1) for every
+  pair of colours the style sheet uses, light and dark.
 
 Exit 0 when every page passes. Usage: page_check.py --qna-server PATH --qna PATH
 """
@@ -90,7 +91,10 @@ def own_checks(name, text):
                 problems.append(f"<{element['tag']} id={attrs.get('id')}> has no label")
         if element["tag"] == "button" and not element["text"].strip() and not attrs.get("aria-label"):
             problems.append("a button without a name")
-        if element["tag"] == "svg" and not (attrs.get("role") == "img" and attrs.get("aria-label")):
+        # An image has a name; one hidden from assistive technology (a bar beside its
+        # figure, a legend's key beside its name) needs none.
+        if element["tag"] == "svg" and attrs.get("aria-hidden") != "true" and not (
+                attrs.get("role") == "img" and attrs.get("aria-label")):
             problems.append("an image without a name")
     if name == "attendee" and 'aria-live="polite"' not in text:
         problems.append("no live region")

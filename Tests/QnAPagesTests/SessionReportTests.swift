@@ -70,10 +70,11 @@ struct SessionReportTests {
     for section in ["summary", "timeline", "states", "top", "polls", "attendance"] {
       #expect(page.contains("<section id=\"\(section)\">"), "\(section)")
     }
-    #expect(page.contains("<dt>4</dt><dd>questions asked</dd>"))
-    #expect(page.contains("<dt>42</dt><dd>votes</dd>"))
-    #expect(page.contains("<dt>61</dt><dd>attendees joined</dd>"))
-    #expect(page.contains("<dt>55</dt><dd>at once, at the most</dd>"))
+    #expect(page.contains("<li><span class=\"figure\">4</span> questions asked</li>"))
+    #expect(page.contains("<li><span class=\"figure\">42</span> votes</li>"))
+    #expect(page.contains("<li><span class=\"figure\">61</span> attendees joined</li>"))
+    #expect(page.contains("<span class=\"figure\">55</span> present at once, at most"))
+    #expect(page.contains("61 attendees joined. At most 55 present at once."))
     #expect(page.contains("Session ABC123 · 2027-01-15, 08:01–08:10"))
     // The top questions: what the room saw, most voted first (not the held one's 99).
     let top = page.components(separatedBy: "<section id=\"top\">")[1]

@@ -34,6 +34,14 @@ struct HeadCountTests {
     presence.left(socket: Self.socket(2))
     #expect(presence.count(in: Self.talk) == 1)
     #expect(presence.present == [PresentAttendee(session: Self.talk, attendee: Self.bob)])
+    // Both were in the room since the last write, Alice's visit over already: both are the
+    // session's attendees for good, once each; the next write has no one new.
+    #expect(
+      Set(presence.takeSeen()) == [
+        PresentAttendee(session: Self.talk, attendee: Self.alice),
+        PresentAttendee(session: Self.talk, attendee: Self.bob),
+      ])
+    #expect(presence.takeSeen().isEmpty)
   }
 
   @Test func onlyAnIdentityCountsNeverAScreenOrAPresenter() {
@@ -58,6 +66,8 @@ struct HeadCountTests {
     #expect(presence.count(in: Self.talk) == 1)
     presence.left(socket: Self.socket(31))
     #expect(presence.watched.isEmpty)
+    // Never a screen, a presenter, or a socket without an identity.
+    #expect(presence.takeSeen() == [PresentAttendee(session: Self.talk, attendee: Self.alice)])
   }
 
   @Test func sessionsAreCountedApart() {

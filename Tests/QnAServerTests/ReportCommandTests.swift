@@ -16,7 +16,7 @@ struct ReportCommandTests {
     let served = try await server.http("GET", "/report")
     #expect(served.status == 200)
     #expect(served.headers["content-type"] == "text/html; charset=utf-8")
-    #expect(served.body.contains("<dt>30</dt><dd>questions asked</dd>"))
+    #expect(served.body.contains("<span class=\"figure\">30</span> questions asked"))
     #expect(served.body.contains("href=\"/assets/report.css\"") && !served.body.contains("<style"))
     let css = try await server.http("GET", "/assets/report.css")
     #expect(css.status == 200)
@@ -25,7 +25,7 @@ struct ReportCommandTests {
 
     let written = try ExportCommandTests.run(
       BuiltProducts.path("qna-server"), ["report", "--db", database])
-    #expect(written.contains("<dt>30</dt><dd>questions asked</dd>"))
+    #expect(written.contains("<span class=\"figure\">30</span> questions asked"))
     #expect(written.contains("<style>") && !written.contains("/assets/report.css"))
     let file = directory.appendingPathComponent("report.html").path
     _ = try ExportCommandTests.run(
@@ -40,7 +40,7 @@ struct ReportCommandTests {
     let session = try ExportCommandTests.run(
       BuiltProducts.path("qna-server"), ["report", code.lowercased(), "--db", database])
     #expect(session.contains("<h1><bdi>Keynote</bdi></h1>") && session.contains("Session \(code)"))
-    #expect(session.contains("<dt>0</dt><dd>questions asked</dd>"))
+    #expect(session.contains("<span class=\"figure\">0</span> questions asked"))
     let missing = try? ExportCommandTests.run(
       BuiltProducts.path("qna-server"), ["report", "NOPE42", "--db", database])
     #expect(missing == nil)

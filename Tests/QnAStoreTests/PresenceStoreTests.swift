@@ -20,9 +20,13 @@ struct PresenceStoreTests {
     _ instance: UUID, at now: Double, arrived: [PresentAttendee] = [],
     left: [PresentAttendee] = [], complete: Bool = false
   ) -> PresenceChanges {
-    PresenceChanges(
+    var changes = PresenceChanges(
       instance: instance, now: now, expiresAt: now + 90, arrived: arrived, left: left,
       complete: complete)
+    // Whoever arrives joined since the last write (the head count also says those who came
+    // and went between two writes).
+    changes.seen = arrived
+    return changes
   }
 
   @Test(arguments: StoreKind.allCases)
@@ -123,5 +127,9 @@ struct PresenceStoreTests {
       ])
     let other = try await stores[0].session(Self.other).report().attendance
     #expect(other.map(\.peak) == [1])
+    // Four attendees were ever in the talk's room, however often they came and went.
+    _ = try await stores[0].presence(
+      Self.changes(Self.one, at: minute + 80, arrived: [Self.present(1)]), counting: [])
+    #expect(try await stores[1].report().attendees == 4)
   }
 }

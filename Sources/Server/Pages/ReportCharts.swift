@@ -85,6 +85,19 @@ package enum ReportCharts {
       + "<rect class=\"\(className)\" width=\"\(number(width))\" height=\"8\"/></svg>"
   }
 
+  /// A legend's key for a line: a short stretch of it, in its class's colour and dashes.
+  package static func lineKey(_ className: String) -> String {
+    "<svg class=\"key\" viewBox=\"0 0 32 8\" aria-hidden=\"true\">"
+      + "<line class=\"line \(className)\" x1=\"0\" y1=\"4\" x2=\"32\" y2=\"4\"/></svg>"
+  }
+
+  /// A key for a part of a stacked bar: a square in its class's colour (drawn as SVG, so
+  /// that it prints without the browser's background graphics).
+  package static func swatch(_ className: String) -> String {
+    "<svg class=\"key swatch\" viewBox=\"0 0 8 8\" aria-hidden=\"true\">"
+      + "<rect class=\"\(className)\" width=\"8\" height=\"8\" rx=\"1.5\"/></svg>"
+  }
+
   private static func open(title: String) -> String {
     "<svg class=\"chart\" viewBox=\"0 0 \(number(width)) \(number(height))\" role=\"img\" aria-label=\"\(HTML.escape(title))\">"
   }

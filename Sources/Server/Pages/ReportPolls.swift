@@ -111,7 +111,9 @@ enum ReportPolls {
     let table =
       rows.isEmpty
       ? ""
-      : "<table class=\"bars\"><tbody>"
+      // The prompt isolated as <bdi> would isolate it (tidy reads no <bdi> in a caption).
+      : "<table class=\"bars\"><caption class=\"hidden\" dir=\"auto\">"
+        + "\(HTML.escape(poll.prompt))</caption><tbody>"
         + rows.map { row in
           "<tr><th scope=\"row\">\(HTML.escape(row.mark))<bdi>\(HTML.escape(row.label))</bdi></th>"
             + "<td class=\"bar-cell\">\(ReportCharts.bar(row.fraction))</td>"

@@ -87,11 +87,13 @@ package enum SessionReport {
       (data.voteTimes.count, words.plural("vote", "votes", data.voteTimes.count)),
       (pollAnswers, words.plural("poll answer", "poll answers", pollAnswers)),
       (data.attendees, words.plural("attendee joined", "attendees joined", data.attendees)),
-      (peak, words.plural("at once, at the most", "at once, at the most", peak)),
+      (peak, words.plural("present at once, at most", "present at once, at most", peak)),
     ]
-    let items = figures.map { "<div><dt>\($0.0)</dt><dd>\(HTML.escape($0.1))</dd></div>" }
+    let items = figures.map {
+      "<li><span class=\"figure\">\($0.0)</span> \(HTML.escape($0.1))</li>"
+    }
     return section(
-      "summary", words.t("At a glance"), "<dl class=\"figures\">\(items.joined())</dl>")
+      "summary", words.t("At a glance"), "<ul class=\"figures\">\(items.joined())</ul>")
   }
 
   /// Questions, votes, answers and poll answers over the session, a line each.
@@ -123,7 +125,7 @@ package enum SessionReport {
       legend(series.map { ($0.className, $0.name) }) + chart
         + "<p class=\"note\">\(HTML.escape(every))</p>"
         + numbers(
-          header: [words.t("From")] + series.map(\.name),
+          caption: words.t("Over time"), header: [words.t("From")] + series.map(\.name),
           rows: labels.indices.map { bin in [labels[bin]] + series.map { String($0.values[bin]) } },
           words: words))
   }
@@ -145,16 +147,18 @@ package enum SessionReport {
       return section("states", words.t("Answered and open"), note(words.t("No questions.")))
     }
     let total = data.questions.count
+    let caption = words.t("Questions by state")
     let rows = parts.map { part in
-      "<tr><th scope=\"row\"><span class=\"key \(part.className)\"></span>"
+      "<tr><th scope=\"row\">" + ReportCharts.swatch(part.className)
         + "\(HTML.escape(part.name))</th><td class=\"num\">\(part.value)</td>"
         + "<td class=\"num\">\(percent(part.value, of: total))</td></tr>"
     }
     return section(
       "states", words.t("Answered and open"),
       ReportCharts.stacked(
-        parts.map { ($0.className, $0.value) }, title: words.t("Questions by state"))
-        + "<table class=\"figures-table\"><tbody>\(rows.joined())</tbody></table>")
+        parts.map { ($0.className, $0.value) }, title: caption)
+        + "<table class=\"figures-table\">\(hiddenCaption(caption))<tbody>\(rows.joined())"
+        + "</tbody></table>")
   }
 
   /// The most voted questions the room saw (none waiting for review or dismissed: the
@@ -182,7 +186,8 @@ package enum SessionReport {
     }
     return section(
       "top", words.t("Top questions"),
-      "<table class=\"bars\"><thead><tr><th scope=\"col\">\(HTML.escape(heads.question))</th>"
+      "<table class=\"bars\">\(hiddenCaption(words.t("Top questions")))<thead><tr>"
+        + "<th scope=\"col\">\(HTML.escape(heads.question))</th>"
         + "<th scope=\"col\"><span class=\"hidden\">\(HTML.escape(heads.share))</span></th>"
         + "<th scope=\"col\" class=\"num\">\(HTML.escape(heads.votes))</th></tr></thead>"
         + "<tbody>\(rows.joined())</tbody></table>")
@@ -193,8 +198,12 @@ package enum SessionReport {
     -> String
   {
     let peak = data.attendance.map(\.peak).max() ?? 0
-    let figures = words.format(
-      words.t("%1$d attendees joined; at most %2$d at once."), data.attendees, peak)
+    let figures =
+      words.format(
+        words.plural("%d attendee joined.", "%d attendees joined.", data.attendees),
+        data.attendees) + " "
+      + words.format(
+        words.plural("At most %d present at once.", "At most %d present at once.", peak), peak)
     guard let first = data.attendance.first?.start, let last = data.attendance.last?.start
     else { return section("attendance", words.t("Attendance"), note(figures)) }
     let timeline = ReportTimeline(span: first...last.addingTimeInterval(59))
@@ -207,7 +216,7 @@ package enum SessionReport {
       "attendance", words.t("Attendance"),
       note(figures) + ReportCharts.lines(series, labels: labels, title: words.t("Attendance"))
         + numbers(
-          header: [words.t("From"), words.t("Present")],
+          caption: words.t("Attendance"), header: [words.t("From"), words.t("Present")],
           rows: labels.indices.map { [labels[$0], String(present[$0])] }, words: words))
   }
 
@@ -217,15 +226,22 @@ package enum SessionReport {
 
   static func note(_ text: String) -> String { "<p class=\"note\">\(HTML.escape(text))</p>" }
 
-  /// A chart's series as colour keys with their names.
+  /// A chart's series, each with a key drawn as its line is (colour and dashes).
   static func legend(_ keys: [(className: String, name: String)]) -> String {
     "<ul class=\"legend\">"
-      + keys.map { "<li><span class=\"key \($0.className)\"></span>\(HTML.escape($0.name))</li>" }
+      + keys.map { "<li>" + ReportCharts.lineKey($0.className) + HTML.escape($0.name) + "</li>" }
       .joined() + "</ul>"
   }
 
-  /// A chart's numbers as a table, folded away (read by screen readers and in print).
-  static func numbers(header: [String], rows: [[String]], words: PageWords) -> String {
+  /// A table's name for screen readers.
+  static func hiddenCaption(_ text: String) -> String {
+    "<caption class=\"hidden\">\(HTML.escape(text))</caption>"
+  }
+
+  /// A chart's numbers as a table, folded away (read by screen readers, unfolded in print).
+  static func numbers(caption: String, header: [String], rows: [[String]], words: PageWords)
+    -> String
+  {
     let head = header.map { "<th scope=\"col\">\(HTML.escape($0))</th>" }.joined()
     let body = rows.map { row in
       "<tr>"
@@ -237,7 +253,8 @@ package enum SessionReport {
     }.joined()
     let summary = words.t("The numbers")
     return "<details><summary>\(HTML.escape(summary))</summary>"
-      + "<table class=\"numbers\"><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table>"
+      + "<table class=\"numbers\">\(hiddenCaption(caption))<thead><tr>\(head)</tr></thead>"
+      + "<tbody>\(body)</tbody></table>"
       + "</details>"
   }
 

@@ -5,14 +5,26 @@ import Foundation
 /// count's ticks whenever attendees come or go (`PresenceSQL`), so that a minute without a
 /// row kept the count its last one ended with.
 package enum AttendanceSQL {
-  /// Migration v15.
+  /// Migration v15: the minutes, and each attendee who was ever in the room (counted by
+  /// the head count: never a presenter or a screen).
   package static let create = [
     """
     CREATE TABLE attendance (
       session bigint NOT NULL, minute bigint NOT NULL, peak bigint NOT NULL,
       last bigint NOT NULL, PRIMARY KEY (session, minute))
+    """,
     """
+    CREATE TABLE attendanceSeen (
+      session bigint NOT NULL, attendee text NOT NULL, PRIMARY KEY (session, attendee))
+    """,
   ]
+
+  /// Rows of (session, attendee): in the room, once however often.
+  static func seen(rows: Int) -> PortableSQL {
+    PortableSQL(
+      "INSERT INTO attendanceSeen (session, attendee) VALUES "
+        + PortableSQL.valueRows(width: 2, count: rows) + " ON CONFLICT DO NOTHING")
+  }
 
   /// Rows of (session, minute since 1970, count, count): the minute's peak raised to the
   /// count where it is higher, its last count the count.
@@ -43,6 +55,7 @@ package enum ReportSQL {
     SELECT pollAnswer.at FROM pollAnswer JOIN poll ON poll.id = pollAnswer.poll
     WHERE poll.session = $1
     """
-  /// $1 session: the identities it issued or proved, each an attendee who joined.
-  static let attendees: PortableSQL = "SELECT COUNT(*) FROM attendee WHERE session = $1"
+  /// $1 session: the attendees who were ever in its room.
+  static let attendees: PortableSQL =
+    "SELECT COUNT(*) FROM attendanceSeen WHERE session = $1"
 }

@@ -39,6 +39,10 @@ package struct PresenceChanges: Sendable, Equatable {
     self.complete = complete
   }
 
+  /// Attendees who joined since the last write, gone again or not: each is one of its
+  /// session's attendees for good (its report's count), however short the visit.
+  package var seen: [PresentAttendee] = []
+
   /// Nothing to write.
-  package var isEmpty: Bool { arrived.isEmpty && left.isEmpty && !complete }
+  package var isEmpty: Bool { arrived.isEmpty && left.isEmpty && !complete && seen.isEmpty }
 }

@@ -64,10 +64,13 @@ extension TransactionFlow where Output == [Int64: Int] {
       ? .run(
         PresenceSQL.sweep, [instance, .real(changes.expiresAt), .real(changes.now)], then: count)
       : count
+    let seen = TransactionFlow.runInChunks(
+      changes.seen.map { [.integer($0.session), .text($0.attendee.uuidString)] },
+      AttendanceSQL.seen(rows:), then: swept)
     let arrived = TransactionFlow.runInChunks(
       changes.arrived.map {
         [.integer($0.session), .text($0.attendee.uuidString), instance, .real(changes.expiresAt)]
-      }, PresenceSQL.arrive(rows:), then: swept)
+      }, PresenceSQL.arrive(rows:), then: seen)
     return .runInChunks(
       changes.left.map { [instance, .integer($0.session), .text($0.attendee.uuidString)] },
       PresenceSQL.leave(rows:), then: arrived)

@@ -25,7 +25,7 @@ public struct SessionReportData: Sendable {
   public var polls: [RoomPoll]
   public var entries: [UUID: [PollTextEntry]]
   public var attendance: [AttendanceMinute]
-  /// Attendees who joined: the identities the session issued or proved.
+  /// Attendees who were ever in the room (presenters and screens not counted).
   public var attendees: Int
 
   public init(

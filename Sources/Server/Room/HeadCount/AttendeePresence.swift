@@ -18,6 +18,8 @@ package struct AttendeePresence: Sendable {
   private var sockets: [PresentAttendee: Int] = [:]
   /// The session each screen watches.
   private var screens: [UUID: Int64] = [:]
+  /// Attendees who joined since the last `takeSeen`, gone again or not.
+  private var seen: Set<PresentAttendee> = []
 
   package init() {}
 
@@ -35,6 +37,7 @@ package struct AttendeePresence: Sendable {
       left(socket: socket)
       counted[socket] = present
       sockets[present, default: 0] += 1
+      seen.insert(present)
     }
   }
 
@@ -52,6 +55,14 @@ package struct AttendeePresence: Sendable {
   package func count(in session: Int64) -> Int {
     sockets.keys.filter { $0.session == session }.count
   }
+
+  /// The attendees who joined since the last call, for good; `putBack` after a write failed.
+  package mutating func takeSeen() -> [PresentAttendee] {
+    defer { seen = [] }
+    return Array(seen)
+  }
+
+  package mutating func putBack(seen again: [PresentAttendee]) { seen.formUnion(again) }
 
   /// The sessions a screen here watches: the ones whose count is read.
   package var watched: Set<Int64> { Set(screens.values) }

@@ -82,7 +82,9 @@ package final class HeadCount: Sendable {
     let (changes, watched) = state.withLock { state -> (PresenceChanges, [Int64: RoomFanOut]) in
       let watched = state.presence.watched
       state.fanOuts = state.fanOuts.filter { watched.contains($0.key) }
-      return (state.writes.next(present: state.presence.present, now: time), state.fanOuts)
+      var changes = state.writes.next(present: state.presence.present, now: time)
+      changes.seen = state.presence.takeSeen()
+      return (changes, state.fanOuts)
     }
     guard !changes.isEmpty || !watched.isEmpty else { return }
     do {
@@ -93,6 +95,7 @@ package final class HeadCount: Sendable {
       let first = state.withLock { state -> Bool in
         let wasFailing = state.writes.isFailing
         state.writes.failed(changes)
+        state.presence.putBack(seen: changes.seen)
         return !wasFailing
       }
       // Once per spell: the next tick tries again, every row.
