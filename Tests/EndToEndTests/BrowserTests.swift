@@ -118,3 +118,23 @@ extension AttendeeBrowserTests {
     #expect(run.status == 0, "\(run.output.suffix(4000))\n\(run.errors)")
   }
 }
+
+extension AttendeeBrowserTests {
+  /// Tests/Browser/text_poll_pages.py: an open text poll (extension `polls`, kind `text`) in a
+  /// session that holds answers for review: typed on a 390×844 phone, which says it waits;
+  /// approved with a click and dismissed with the keyboard on the presenter's page; the phone
+  /// and the projector then show the approved entries as text, hostile markup inert, and
+  /// `qna` terminals answer too (a 10,000 character answer refused). Screenshots in
+  /// .build/artefacts/browser.
+  @Test func openTextAnswersAreModeratedAndShown() throws {
+    let script = PeerProcess.packageRoot.appendingPathComponent("Tests/Browser/text_poll_pages.py")
+    let artefacts = PeerProcess.packageRoot.appendingPathComponent(".build/artefacts/browser")
+    let run = try ProgramRun(
+      PeerProcess.python,
+      [
+        script.path, "--qna-server", QnAServerProcess.path, "--qna", HeadlessProcess.qnaPath,
+        "--artefacts", artefacts.path,
+      ])
+    #expect(run.status == 0, "\(run.output.suffix(4000))\n\(run.errors)")
+  }
+}

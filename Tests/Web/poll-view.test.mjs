@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   KINDS, TEXT_BYTES, TEXT_LENGTH, TEXT_ROWS, answerText, answerValue, attendeePolls, cleanText, decimal,
-  featuredPoll, format, kindLine, maxChoices, maxWords, percent, pollControls, rankingScores, ranked,
-  ratingAverage, resultRows, sameAnswer, scaleOf, showResults, splitWords, textRows, toggled, usesSlider, width,
+  entriesThatFit, featuredPoll, format, kindLine, maxChoices, maxWords, percent, pollControls, rankingScores, ranked,
+  ratingAverage, resultRows, sameAnswer, scaleOf, showPolls, showResults, splitWords, textRows, toggled, usesSlider, width,
 } from '../../Sources/Server/Pages/Assets/poll-view.js';
 import { installDocument, markupIn } from './fake-dom.mjs';
 
@@ -236,4 +236,36 @@ test('an open text\'s form: one labelled line of 140 characters at most, and Sen
   assert.equal(box.querySelector('button').textContent, 'Send');
   // What is typed and not sent stays across a redraw.
   assert.equal(pollControls(text, { current: null, draft: { text: 'typing' } }, (w) => w).querySelector('input').value, 'typing');
+});
+
+test('an answer\'s note (an open text\'s, held for review) is a line of its own under the answer', () => {
+  installDocument();
+  const list = document.createElement('ol');
+  const text = poll(8, { kind: 'text', options: undefined, shown: true, results: { answers: 1, texts: [] } });
+  const held = 'Sent. The presenters review answers before the room sees them.';
+  const state = (note) => () => ({ current: { text: 'Slides?' }, draft: {}, status: 'Your answer: Slides?', note });
+  showPolls(list, [text], state(held), (w) => w, 'en');
+  const li = list.querySelector('li.poll');
+  assert.equal(li.querySelector('p.poll-status').textContent, 'Your answer: Slides?');
+  assert.equal(li.querySelector('p.poll-note').textContent, held);
+  // Live now: the note goes, the answer's line stays.
+  showPolls(list, [text], state(''), (w) => w, 'en');
+  assert.equal(list.querySelector('p.poll-note'), null);
+  assert.equal(list.querySelector('p.poll-status').textContent, 'Your answer: Slides?');
+  assert.deepEqual(markupIn(list), []);
+});
+
+test('the projector keeps the newest entries that fit: whole ones off the end, one at least', () => {
+  // Entries 40, 80, 40 and 40 pixels high.
+  const heights = [40, 80, 40, 40];
+  assert.equal(entriesThatFit(heights, 0), 4);
+  assert.equal(entriesThatFit(heights, -10), 4);
+  assert.equal(entriesThatFit(heights, 1), 3);
+  assert.equal(entriesThatFit(heights, 40), 3);
+  assert.equal(entriesThatFit(heights, 40.3), 3, 'half a pixel is rounding');
+  assert.equal(entriesThatFit(heights, 41), 2);
+  assert.equal(entriesThatFit(heights, 81), 1);
+  assert.equal(entriesThatFit(heights, 10_000), 1);
+  assert.equal(entriesThatFit(heights, 10_000, 0), 0);
+  assert.equal(entriesThatFit([], 50), 0);
 });

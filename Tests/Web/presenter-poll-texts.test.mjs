@@ -188,4 +188,17 @@ test('its entry gone from the queue, the focus goes to the entry nearest its pla
   focus('review', 'dismiss', 1);
   polls.show([textPoll({ ...results, review: results.review.slice(0, 1), held: 4 })]);
   assert.deepEqual(now(), ['review', 'dismiss', '<img src=x onerror=alert(1)>']);
+  // The queue emptied: its line saying so, never a live entry's Dismiss (a second Enter
+  // would keep that one out of the room); it stays there across a redraw.
+  polls.show([textPoll({ ...results, review: [], held: 0 })]);
+  assert.equal(document.activeElement.className, 'empty');
+  assert.equal(document.activeElement.textContent, 'Nothing waits for review.');
+  assert.equal(document.activeElement.tabIndex, -1);
+  const empty = document.activeElement;
+  polls.show([textPoll({ ...results, answers: 7, texts: [{ text: 'Live now', count: 1 }, ...results.texts], review: [], held: 0 })]);
+  assert.notEqual(document.activeElement, empty, 'the entries drawn again');
+  assert.equal(document.activeElement.textContent, 'Nothing waits for review.');
+  // A new entry to review in its place: its first button.
+  polls.show([textPoll({ ...results, review: [{ text: 'New one', count: 1 }], held: 1 })]);
+  assert.deepEqual(now(), ['review', 'approve', 'New one']);
 });

@@ -163,6 +163,17 @@ export const textRows = (entries, limit = TEXT_ROWS) => (Array.isArray(entries) 
   .filter((e) => e && typeof e.text === 'string').slice(0, Math.max(0, limit))
   .map((e) => ({ text: shortText(e.text), count: e.count, times: e.count > 1 ? `×${e.count}` : '' }));
 
+/**
+ * How many of a list's entries to keep (the first ones) so that `overflow` pixels of the page
+ * past its bottom go: entries taken off from the end, `heights` each entry's, at least `least`
+ * kept. The projector keeps an open text's newest entries that fit the screen.
+ */
+export const entriesThatFit = (heights, overflow, least = 1) => {
+  let keep = heights.length, gone = 0;
+  while (keep > least && gone < overflow - 0.5) gone += heights[--keep];
+  return keep;
+};
+
 /** A word cloud's answer typed: its entries between commas, trimmed, each once, empty ones left out. */
 export const splitWords = (text) => {
   const seen = new Set(), entries = [];
@@ -437,7 +448,9 @@ export const kindLine = (poll, word) => {
  * The attendee's polls into `list` (an <ol>), one <li> each, kept across redraws: a poll's
  * controls are made again only when what they show changed (the answer, what is picked, the
  * poll itself), so that typing in a word cloud's field is never lost; its results are changed
- * in place. `stateOf(poll)`: `{ current, draft, status }`, `status` a line of text or ''.
+ * in place. `stateOf(poll)`: `{ current, draft, status, note }`, `status` a line of text or ''
+ * (the answer), `note` one under it or '' (what the server said of it: an open text's answer
+ * waits for review).
  */
 export function showPolls(list, polls, stateOf, word, locale) {
   const old = new Map([...list.children].map((li) => [li.dataset.poll, li]));
@@ -448,7 +461,7 @@ export function showPolls(list, polls, stateOf, word, locale) {
     const open = poll.state === 'open';
     // A slider's value and a word cloud's text are the field's own while it is used.
     const shape = JSON.stringify([poll.kind, poll.prompt, poll.options, poll.max, poll.scale, poll.state,
-      open ? state.current : null, open ? state.draft.choices : null, state.status]);
+      open ? state.current : null, open ? state.draft.choices : null, state.status, state.note || '']);
     let li = old.get(poll.id);
     if (!li || li.dataset.shape !== shape) {
       li = make('li', 'poll');
@@ -461,6 +474,7 @@ export function showPolls(list, polls, stateOf, word, locale) {
       }
       if (open) li.append(pollControls(poll, state, word));
       if (state.status) li.append(make('p', 'poll-status', state.status));
+      if (state.note) li.append(make('p', 'poll-note', state.note));
       const results = make('div', 'results');
       li.append(results);
       const before = old.get(poll.id);

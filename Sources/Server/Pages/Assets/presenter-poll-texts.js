@@ -55,7 +55,13 @@ export function showModeration(box, poll, word, pending = null) {
   const labels = { approve: word('Approve'), dismiss: word('Dismiss') };
   const list = (name, entries, empty) => {
     const ol = make('ol', `entries ${name}`);
-    if (!entries.length) ol.append(make('li', 'empty', empty));
+    if (!entries.length) {
+      // Where the focus goes when the list's last entry leaves it (nearestEntry).
+      const none = make('li', 'empty', empty);
+      none.tabIndex = -1;
+      Object.assign(none.dataset, { poll: poll.id, list: name, key: `${poll.id}:${name}:empty` });
+      ol.append(none);
+    }
     entries.forEach((e, index) => {
       const li = make('li', 'entry');
       const text = make('span', 'entry-text', e.shown);
@@ -91,7 +97,9 @@ export function showModeration(box, poll, word, pending = null) {
 /**
  * Where the focus goes when its entry's button is gone (approved, dismissed): the button of
  * the same action at the same place in the same list of the same poll's card in `cards`, or
- * the one before; else the poll's first entry button. `spot`: `{ poll, list, act, index }`.
+ * the one before; the list emptied, its line saying so (never another list's button, where
+ * a second Enter would dismiss a live entry); else the poll's first entry button. `spot`:
+ * `{ poll, list, act, index }`.
  */
 export function nearestEntry(cards, spot) {
   const card = [...cards.children].find((li) => li.dataset.poll === spot.poll);
@@ -99,5 +107,6 @@ export function nearestEntry(cards, spot) {
   if (!box) return null;
   const buttons = [...box.querySelectorAll('button')];
   const same = buttons.filter((b) => b.dataset.list === spot.list && b.dataset.act === spot.act);
-  return same[Math.min(spot.index, same.length - 1)] || buttons[0] || null;
+  const emptied = [...box.querySelectorAll('li.empty')].find((li) => li.dataset.list === spot.list);
+  return same[Math.min(spot.index, same.length - 1)] || emptied || buttons[0] || null;
 }

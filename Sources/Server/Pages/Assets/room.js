@@ -515,9 +515,10 @@ function renderPolls() {
     const status = waiting
       ? `${word('Your answer, being sent:')} ${answerText(poll, waiting.value)}`
       : [refused === undefined ? '' : `${word('Not sent:')} ${Array.from(printable(refused)).slice(0, 300).join('')}`,
-        counted ? `${word('Your answer:')} ${answerText(poll, counted)}` : '',
-        isLive(poll, counted) ? '' : noteOf(poll.id)].filter((line) => line).join(' ');
-    return { current: waiting ? waiting.value : counted, draft: drafts.get(poll.id) || {}, status };
+        counted ? `${word('Your answer:')} ${answerText(poll, counted)}` : ''].filter((line) => line).join(' ');
+    // What the server said of the answer, on a line of its own under it, until it is live.
+    const note = waiting || isLive(poll, counted) ? '' : noteOf(poll.id);
+    return { current: waiting ? waiting.value : counted, draft: drafts.get(poll.id) || {}, status, note };
   }, word, document.documentElement.lang || 'en');
 }
 // An answer given: it waits until the server answers it (what was picked is let go); the

@@ -7,7 +7,7 @@
 import { printable, uuid } from './common.js';
 import { RoomSocket, socketURL } from './room-socket.js';
 import { RoomState } from './room-state.js';
-import { featuredPoll, format, showResults } from './poll-view.js';
+import { entriesThatFit, featuredPoll, format, showResults } from './poll-view.js';
 import { bounds, layout } from './word-cloud.js';
 
 const body = document.body;
@@ -98,6 +98,7 @@ function renderPoll() {
   } else if (poll.results) {
     if (!chart.firstElementChild) chart.append(Object.assign(document.createElement('div'), { className: 'results' }));
     showResults(chart.firstElementChild, poll, word, lang, { answers: false, texts: SCREEN_TEXTS });
+    if (poll.kind === 'text') fitEntries(chart);
   } else if (poll.options && !chart.firstElementChild) {
     // Open, its results not shown: the options, for the room to read.
     const list = document.createElement('ol');
@@ -106,6 +107,23 @@ function renderPoll() {
     chart.append(list);
   }
 }
+
+// An open text's newest entries that fit the screen above its bottom padding, whole: the
+// older ones past it are taken off (showResults lists them all again at the next change, or
+// a resize), rather than the page running past the screen, and the question being answered
+// with it. Not where the page is one column (a small window).
+function fitEntries(chart) {
+  const entries = [...chart.querySelectorAll('.text-entry')];
+  const main = document.querySelector('main');
+  if (!entries.length || !main || getComputedStyle(main).gridTemplateColumns.split(' ').length < 2) return;
+  const bottom = Math.max(...Array.from(main.querySelector('.stage').children)
+    .filter((e) => e.getClientRects().length).map((e) => e.getBoundingClientRect().bottom));
+  const overflow = bottom - (window.innerHeight - parseFloat(getComputedStyle(main).paddingBottom));
+  if (overflow <= 0) return;
+  const keep = entriesThatFit(entries.map((li) => li.getBoundingClientRect().height), overflow);
+  entries.slice(keep).forEach((li) => li.remove());
+}
+addEventListener('resize', () => { if (room.known) renderPoll(); });
 
 // A word cloud in an SVG laid out at CLOUD's size (scaled to the screen), laid out again
 // only when its words or their counts change.
