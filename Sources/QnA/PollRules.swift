@@ -135,6 +135,13 @@ public enum PollRules {
     return nil
   }
 
+  /// What an open text's answer drops: what `isHidden` names, and letters that draw
+  /// nothing; not the zero-width joiners, which emoji sequences and Persian spell with.
+  static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar == "\u{200C}" || scalar == "\u{200D}" { return false }
+    return isHidden(scalar) || scalar.properties.isDefaultIgnorableCodePoint
+  }
+
   /// Controls (line breaks too) and format characters (bidi marks, zero-width ones).
   static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
@@ -207,14 +214,17 @@ public enum PollRules {
   }
 
   /// An open text's answer as it is kept and shown: controls, bidi and invisible characters
-  /// off, runs of spaces one, spaces off both ends; `nil` when nothing is left, it is too
-  /// long, or a character has too many marks. Past eight times the most bytes, its length
-  /// alone refuses it (a long answer costs no more than its first bytes).
+  /// off (format characters, and letters that draw nothing such as the Hangul fillers; the
+  /// joiners emoji and some scripts spell with stay), runs of spaces one, spaces off both
+  /// ends; `nil` when nothing is left, it is too long, or a character has too many marks.
+  /// Past eight times the most bytes, its length alone refuses it (a long answer costs no
+  /// more than its first bytes). The server also composes it (NFC, `PollWords.composed`), so
+  /// that two spellings of one text are one entry.
   public static func cleanText(_ text: String) -> String? {
     guard text.utf8.count <= maxTextAnswerBytes * 8 else { return nil }
     var cleaned = ""
     var space = false
-    for scalar in text.unicodeScalars where !isHidden(scalar) || scalar.properties.isWhitespace {
+    for scalar in text.unicodeScalars where !isInvisible(scalar) || scalar.properties.isWhitespace {
       if scalar.properties.isWhitespace {
         space = !cleaned.isEmpty
         continue

@@ -29,6 +29,8 @@ struct WordFilterTests {
     ("heck heck darn", ["heck", "darn"]),
     // Invisible characters inside a word: a zero-width joiner, space, soft hyphen.
     ("d\u{200D}arn", ["darn"]), ("he\u{200B}ck", ["heck"]), ("fr\u{AD}ak", ["frak"]),
+    // Letters that draw nothing (the Hangul fillers) split no word either.
+    ("da\u{3164}rn", ["darn"]), ("he\u{115F}ck", ["heck"]), ("fr\u{FFA0}ak", ["frak"]),
   ])
   func catches(_ text: String, _ expected: [String]) {
     #expect(Self.filter.matches(text) == expected, "\(text)")

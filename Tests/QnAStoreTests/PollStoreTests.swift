@@ -281,8 +281,8 @@ struct PollStoreTests {
     attendees = try await stores[0].polls(presenter: false).first?.results
     #expect(
       attendees?.texts == [
-        PollWord(text: "Slides online?", count: 1), PollWord(text: "More live demos", count: 2),
-      ], "newest first")
+        PollWord(text: "More live demos", count: 2), PollWord(text: "Slides online?", count: 1),
+      ], "the most given first")
 
     // Dismissed: gone from the room, and it stays out for whoever gives it next.
     _ = try await stores[0].pollAction(
@@ -296,6 +296,28 @@ struct PollStoreTests {
       Set(entries.map { "\($0.text)|\($0.count)|\($0.state)" }) == [
         "More live demos|2|dismissed", "Slides online?|1|live", "Coffee|1|live",
       ], "attendee 1 moved from one entry to another: counts by difference")
+
+    // Two spellings of one text (an accent as one character, or a letter and a mark) are one
+    // entry; an entry no one gives any more is forgotten, a dismissed one is not.
+    _ = try await answer(7, "Caf\u{E9}", held: false, token: 9)
+    _ = try await answer(8, "Cafe\u{301}", held: false, token: 10, store: 1)
+    var texts = try await stores[0].textEntries()[poll] ?? []
+    #expect(texts.filter { $0.text == "Caf\u{E9}" }.map(\.count) == [2])
+    #expect(!texts.contains { $0.text.unicodeScalars.count == 5 }, "stored composed")
+    _ = try await answer(1, "Tea", held: false, token: 11)
+    texts = try await stores[0].textEntries()[poll] ?? []
+    #expect(!texts.contains { $0.text == "Coffee" }, "no one gives it: forgotten")
+    for attendee in [3, 5] {
+      _ = try await answer(attendee, "Tea", held: false, token: 11 + attendee)
+    }
+    #expect(
+      try await stores[1].pollAction(
+        .approve, poll: poll, text: "More live demos", token: uuid(15), at: Date()
+      ).refusal
+        == RoomActionFlow.noSuchEntry, "no one gives it any more")
+    _ = try await answer(9, "More live demos", held: false, token: 20)
+    attendees = try await stores[1].polls(presenter: false).first?.results
+    #expect(attendees?.texts?.contains { $0.text == "More live demos" } == false, "still out")
 
     // A reset forgets the entries and their moderation.
     _ = try await stores[0].pollAction(.reset, poll: poll, token: uuid(14), at: Date())

@@ -99,4 +99,21 @@ struct PollRulesTests {
     #expect(results.words?.allSatisfy { $0.count > 0 } == true)
     #expect(results.answers == 500)
   }
+
+  /// An open text's answer, cleaned as both ends clean it: one line, nothing invisible (the
+  /// Hangul fillers included), the joiners emoji are spelled with kept, bounded.
+  @Test func anOpenTextsAnswerIsCleaned() {
+    #expect(PollRules.cleanText("  More \u{202E} live\n\tdemos ") == "More live demos")
+    #expect(PollRules.cleanText("id\u{3164}iot\u{200B}") == "idiot")
+    #expect(PollRules.cleanText("\u{1F469}\u{200D}\u{1F4BB}") == "\u{1F469}\u{200D}\u{1F4BB}")
+    for nothing in ["", "  ", "\u{200B}\u{202E}", "\u{3164}", "\n\t"] {
+      #expect(PollRules.cleanText(nothing) == nil)
+    }
+    #expect(PollRules.cleanText(String(repeating: "x", count: 140)) != nil)
+    #expect(PollRules.cleanText(String(repeating: "x", count: 141)) == nil)
+    #expect(PollRules.cleanText(String(repeating: "x", count: 100_000)) == nil)
+    let spec = PollSpec(kind: .text, prompt: "Ideas?")
+    let refused = PollRules.accepted(PollValue(words: ["x"]), for: spec) { $0 }
+    #expect((try? refused.get()) == nil)
+  }
 }

@@ -158,15 +158,20 @@ test('an open text\'s answer is cleaned as the server cleans it, or refused', ()
   }
   assert.deepEqual(answerValue(text, { text: `${'x'.repeat(140)}   ` }), { text: 'x'.repeat(140) });
   assert.equal(answerValue(text, { text: 'x'.repeat(141) }), null);
-  // Characters as people see them: 140 accented letters of two code points each fit …
-  assert.equal(cleanText('e\u0301'.repeat(140)), 'e\u0301'.repeat(140));
+  // Characters as people see them: 140 accented letters of two code points each fit,
+  // composed as the server keeps them (NFC) …
+  assert.equal(cleanText('e\u0301'.repeat(140)), '\u00e9'.repeat(140));
+  // Letters that draw nothing go inside a word too (the filter reads it whole); the joiners
+  // an emoji is spelled with stay.
+  assert.equal(cleanText('id\u3164iot'), 'idiot');
+  assert.equal(cleanText('👩\u200D💻'), '👩\u200D💻');
   // … within 560 bytes: 70 eight-byte thumbs fit, 71 do not.
   assert.equal(cleanText('👍🏽'.repeat(70)), '👍🏽'.repeat(70));
   assert.equal(cleanText('👍🏽'.repeat(71)), null);
   assert.equal(TEXT_BYTES, 560);
   // No character of more than 16 code points (QuestionText's marks); far past the bounds,
   // refused unread.
-  assert.equal(cleanText(`a${'\u0301'.repeat(15)}`), `a${'\u0301'.repeat(15)}`);
+  assert.equal(cleanText(`a${'\u0301'.repeat(15)}`), `\u00e1${'\u0301'.repeat(14)}`);
   assert.equal(cleanText(`a${'\u0301'.repeat(16)}`), null);
   assert.equal(cleanText(`ok${' '.repeat(10_000)}`), null);
   assert.equal(cleanText(null), null);

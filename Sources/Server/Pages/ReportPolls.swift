@@ -95,7 +95,9 @@ enum ReportPolls {
         Row(label: $0.text, mark: "", fraction: fraction($0.count, top), figure: "\($0.count)")
       }
     case .text?:
-      let live = entries.filter { $0.state == PollTextState.live.rawValue }
+      // The most given first, as the room's list has them (the order given among equals).
+      let live = entries.enumerated().filter { $0.element.state == PollTextState.live.rawValue }
+        .sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }.map(\.element)
       let kept = entries.count - live.count
       let top = live.map(\.count).max() ?? 0
       rows = live.prefix(maxEntries).map {

@@ -43,15 +43,29 @@ package struct PollIntake: Sendable {
       (answer.value.words?.count ?? 0) <= PollRules.maxWords
     else { return refuse("That answer has more parts than any poll takes.") }
     // Spent before any work on it (a filtered answer too: a flood of them is rate limited).
+    // An open text's answer is text the room reads, as a question is: it spends what a
+    // question does; the others what a vote does.
+    let isText = answer.value.text != nil
     let now = room.environment.uptime()
-    if let wait = room.people.takeVote(connection, attendee: attendee, now: now) {
+    if let wait =
+      isText
+      ? room.people.takeQuestion(connection, now: now)
+      : room.people.takeVote(connection, attendee: attendee, now: now)
+    {
       return refuse(RoomReplies.rateLimited, retryAfter: wait)
+    }
+    let giveBack = {
+      if isText {
+        room.people.giveBackQuestion(connection, now: room.environment.uptime())
+      } else {
+        room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
+      }
     }
     let held: Bool
     switch await screen(answer.value, from: attendee) {
     case .refused(let message): return refuse(message)
     case .unread:
-      room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
+      giveBack()
       return refuse(RoomReplies.failedVote, retryAfter: RoomReplies.storageRetry)
     case .passed(let review): held = review
     }
@@ -62,7 +76,7 @@ package struct PollIntake: Sendable {
         at: room.environment.now(), held: held)
     } catch {
       room.logger.error("could not store a poll answer: \(error)")
-      room.people.giveBackVote(connection, attendee: attendee, now: room.environment.uptime())
+      giveBack()
       return refuse(Self.failedAnswer, retryAfter: RoomReplies.storageRetry)
     }
     guard let outcome else { return refuse(RoomActionFlow.noSuchPoll) }
@@ -166,27 +180,46 @@ package struct PollIntake: Sendable {
     }
     if let refusal = outcome.refusal { throw PollActionError(refusal) }
     if outcome.changed { room.logger.info("poll \(kind.rawValue) \(poll)") }
-    if outcome.changed, kind == .open { await closeOnTime(poll) }
+    // Opened (or its open sent again, after a reconnect): its time limit is watched here.
+    if kind == .open { await closeOnTime(poll) }
   }
 
-  /// A quiz with a time limit, just opened here: closed when its time is up, so that every
+  /// How many times a close the store failed is tried again, a second apart.
+  static let closeAttempts = 30
+
+  /// A quiz with a time limit that is open: closed when its time is up, so that every
   /// screen shows it closed (answers after `closesAt` are refused whatever happens here).
   /// Closed only if it is still the same opening then: a presenter may have closed and
-  /// opened it again meanwhile, with a later `closesAt`.
-  private func closeOnTime(_ poll: UUID) async {
-    guard let opened = try? await room.store.polls().first(where: { $0.id == poll }),
+  /// opened it again meanwhile, with a later `closesAt`. Two instances may both watch it:
+  /// a close of a closed poll changes nothing.
+  func closeOnTime(_ poll: UUID) async {
+    guard let opened = try? await room.store.pollState(poll), opened.state == .open,
       let closesAt = opened.closesAt
     else { return }
     let intake = self
     Task {
       let wait = closesAt.timeIntervalSince(intake.room.environment.now())
       if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
-      guard
-        let now = try? await intake.room.store.polls().first(where: { $0.id == poll }),
-        now.pollState == .open, now.closesAt == closesAt
-      else { return }
-      try? await intake.perform(
-        .close, on: poll, spec: nil, token: intake.room.environment.makeID())
+      for _ in 0..<Self.closeAttempts {
+        do {
+          guard let now = try await intake.room.store.pollState(poll), now.state == .open,
+            now.closesAt == closesAt
+          else { return }
+          try await intake.perform(
+            .close, on: poll, spec: nil, token: intake.room.environment.makeID())
+          return
+        } catch {
+          try? await Task.sleep(for: .seconds(1))
+        }
+      }
+    }
+  }
+
+  /// Every open quiz with a time limit of this session watched (`closeOnTime`).
+  func closeTimedPolls() async {
+    guard let polls = try? await room.store.polls() else { return }
+    for poll in polls where poll.pollState == .open && poll.closesAt != nil {
+      await closeOnTime(poll.id)
     }
   }
 }

@@ -73,6 +73,7 @@ extension RoomWorker {
     }
     lastSent = seq
     for id in notReading { members[id]?.standing = .behind(sent) }
+    fanOutCost?.beginBroadcast()
     for delivery in deliveries { send(delivery.changes, to: delivery.audience) }
     if let since, !members.isEmpty {
       fanOutTime(clock.now - since)

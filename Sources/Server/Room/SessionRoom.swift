@@ -74,6 +74,10 @@ package final class SessionRoom: Sendable {
         window: settings.personWindow)
     self.logger = logger
     wordFilters = WordFilters(store: store, server: settings.serverFilter)
+    // A quiz opened before this instance had the room (a restart, another instance that
+    // stopped) still closes on time.
+    let intake = PollIntake(room: self)
+    Task { await intake.closeTimedPolls() }
   }
 
   /// This room for another session: that session's view of the store and a fan-out of its

@@ -33,7 +33,10 @@ extension RoomActionFlow {
             let decided = decide(
               kind, id: id, key: key, found: found, spec: spec, polls: polls, open: open,
               highest: max(highest, last), at: time, session: session)
-            guard found?.spec.isQuiz == true, Self.movesScores.contains(kind) else {
+            // Only a quiz that is closed, or closes now, counts in the scores.
+            guard found?.spec.isQuiz == true, Self.movesScores.contains(kind),
+              found?.state == .closed || kind == .close
+            else {
               return .done(decided)
             }
             // The session's leaderboard moves: every other closed quiz shows it, so each is
@@ -67,9 +70,10 @@ extension RoomActionFlow {
     guard poll.spec.kind == .text else {
       return .done(.refused("Only an open text poll's answers are approved or dismissed."))
     }
-    guard let text, text.utf8.count <= PollRules.maxTextAnswerBytes else {
+    guard let given = text, given.utf8.count <= PollRules.maxTextAnswerBytes * 2 else {
       return .done(.refused(noSuchEntry))
     }
+    let text = PollWords.composed(given)
     let poll = SQLValue.text(poll.id)
     return .rows(PollSQL.textState, [poll, .text(text)]) { rows in
       guard let row = rows.first, let current = row.text(0), (row.int(1) ?? 0) > 0 else {

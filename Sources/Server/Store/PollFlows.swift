@@ -45,7 +45,9 @@ extension TransactionFlow where Output == [PollAnswerOutcome?] {
             tally.countMoves, PollSQL.addCounts(rows:),
             then: .runInChunks(
               changed.map { [.text($0)] }, PollSQL.deleteEmptyCounts(rows:),
-              then: .runInChunks(tally.givenTexts, PollSQL.putTexts(rows:), then: logged))))
+              then: .runInChunks(
+                tally.leftTexts, PollSQL.releaseTexts(rows:),
+                then: .runInChunks(tally.givenTexts, PollSQL.putTexts(rows:), then: logged)))))
         return written.then { seq in
           .done(
             steps.map {

@@ -40,7 +40,7 @@ package enum PollSQL {
       poll text NOT NULL, key text NOT NULL, state text NOT NULL, at double precision NOT NULL,
       PRIMARY KEY (poll, key))
     """,
-    // The newest live entries and the oldest waiting, read in order from the index.
+    // An open text's entries by state, in the order given.
     "CREATE INDEX pollText_recent ON pollText (poll, state, at)",
   ]
 
@@ -90,6 +90,15 @@ package enum PollSQL {
       "INSERT INTO pollText (poll, key, state, at) VALUES "
         + PortableSQL.valueRows(width: 4, count: rows) + " ON CONFLICT (poll, key) DO NOTHING")
   }
+  /// Rows of (poll, key): entries no one gives any more, gone (a dismissed one stays
+  /// dismissed), so that an open text keeps about one entry per attendee however often
+  /// answers change.
+  static func releaseTexts(rows: Int) -> PortableSQL {
+    .keyed(
+      "DELETE FROM pollText WHERE state <> 'dismissed' AND NOT EXISTS (SELECT 1 FROM pollCount"
+        + " WHERE pollCount.poll = pollText.poll AND pollCount.key = pollText.key) AND",
+      by: ["poll", "key"], rows: rows)
+  }
   /// $1 poll, $2 key: the entry's state, and whether anyone gives it now.
   static let textState: PortableSQL = """
     SELECT pollText.state, COALESCE(pollCount.count, 0) FROM pollText
@@ -99,12 +108,14 @@ package enum PollSQL {
   /// $1 poll, $2 key, $3 state.
   static let setTextState: PortableSQL =
     "UPDATE pollText SET state = $3 WHERE poll = $1 AND key = $2"
-  /// $1 poll, $2 how many: the newest live entries anyone gives now, with their counts.
+  /// $1 poll, $2 how many: the live entries anyone gives now, the most given first, then
+  /// the newest (a few attendees changing their answers cannot keep the room's answer off
+  /// the list), with their counts.
   static let liveTexts: PortableSQL = """
     SELECT pollText.key, pollCount.count FROM pollText
     JOIN pollCount ON pollCount.poll = pollText.poll AND pollCount.key = pollText.key
     WHERE pollText.poll = $1 AND pollText.state = 'live' AND pollCount.count > 0
-    ORDER BY pollText.at DESC, pollText.key LIMIT $2
+    ORDER BY pollCount.count DESC, pollText.at DESC, pollText.key LIMIT $2
     """
   /// $1 poll, $2 how many: the oldest entries waiting for review.
   static let waitingTexts: PortableSQL = """

@@ -92,7 +92,9 @@ package struct PollTally: Sendable {
     let value: PollValue
     switch PollRules.accepted(request.value, for: poll.spec, fold: PollWords.fold) {
     case .failure(let refused): return (before?.value, refused.message)
-    case .success(let accepted): value = accepted
+    case .success(var accepted):
+      accepted.text = accepted.text.map(PollWords.composed)
+      value = accepted
     }
     var move = moves[key.poll, default: [:]]
     if let old = before?.value {
@@ -140,6 +142,15 @@ package struct PollTally: Sendable {
       texts[poll, default: [:]].sorted { $0.key < $1.key }.map {
         [.text(poll), .text($0.key), .text($0.value.state.rawValue), .real($0.value.at)]
       }
+    }
+  }
+
+  /// Open text entries an answer moved away from, in key order: gone unless someone still
+  /// gives them (`PollSQL.releaseTexts`).
+  package var leftTexts: [[SQLValue]] {
+    moves.keys.sorted().filter { polls[$0]?.spec.kind == .text }.flatMap { poll in
+      moves[poll, default: [:]].filter { $0.key != PollRules.answersKey && $0.value < 0 }
+        .keys.sorted().map { [.text(poll), .text($0)] }
     }
   }
 

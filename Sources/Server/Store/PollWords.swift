@@ -4,6 +4,13 @@ import QnA
 /// How a word cloud's entries are counted: folded so that "Café", "cafe" and " CAFE! " are
 /// one word.
 package enum PollWords {
+  /// An open text's answer as the store keys it: composed (NFC), so that two spellings of one
+  /// text (an accent as one character, or as a letter and a mark) are one entry, byte for
+  /// byte in the database as they are equal in Swift.
+  package static func composed(_ text: String) -> String {
+    text.precomposedStringWithCanonicalMapping
+  }
+
   /// `entry` as it is counted: lower case, accents and other marks off, controls and
   /// invisible characters gone, spaces one between words, punctuation and symbols off its
   /// ends; `nil` when nothing is left, or it is longer than `PollRules.maxWordLength`

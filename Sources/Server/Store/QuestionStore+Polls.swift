@@ -64,6 +64,21 @@ extension QuestionStore {
     }
   }
 
+  /// A poll's state and when its time is up, read alone (no results); `nil`: no such poll.
+  public func pollState(_ id: UUID) async throws(StoreError) -> (
+    state: PollState, closesAt: Date?
+  )? {
+    try await timed {
+      try await driver.fetch(
+        .rows(PollSQL.byID, [.text(id.uuidString)]) { rows in
+          .done(
+            rows.first.flatMap(PollRecord.init).map {
+              ($0.state, $0.closesAt.map(Date.init(timeIntervalSinceReferenceDate:)))
+            })
+        })
+    }
+  }
+
   /// The session's polls as presenters (or attendees) see them, with their results.
   public func polls(presenter: Bool = true) async throws(StoreError) -> [RoomPoll] {
     try await timed { try await driver.fetch(.polls(session: session, presenter: presenter)) }

@@ -127,10 +127,16 @@ const MARKS = 16;
 
 /**
  * An open text's answer as the server keeps it (PollRules.cleanText): controls, bidi and
- * invisible characters off, runs of spaces one, spaces off both ends. Null when nothing
+ * invisible characters off (letters that draw nothing too; the zero-width joiners kept), runs
+ * of spaces one, spaces off both ends, composed (NFC). Null when nothing
  * readable is left, or it is past TEXT_LENGTH characters or TEXT_BYTES bytes, or a character
  * has more than 16 marks: the server would refuse it.
  */
+// Letters and marks that draw nothing (the Hangul fillers), and the joiners emoji and some
+// scripts spell with, which stay.
+const ignorable = /\p{Default_Ignorable_Code_Point}/u;
+const joiner = /[\u200C\u200D]/u;
+
 export const cleanText = (typed) => {
   const text = String(typed ?? '');
   // Far past the bounds, its length alone refuses it (as the server's does).
@@ -138,14 +144,16 @@ export const cleanText = (typed) => {
   let cleaned = '', space = false;
   for (const c of text) {
     if (whiteSpace.test(c)) { space = cleaned !== ''; continue; }
-    if (hiddenCharacter.test(c)) continue;
+    if ((hiddenCharacter.test(c) || ignorable.test(c)) && !joiner.test(c)) continue;
     if (space) cleaned += ' ';
     space = false;
     cleaned += c;
   }
+  // Measured as typed (as PollRules measures it), kept composed (as the server keeps it).
   const chars = characters(cleaned);
   const fits = chars.length <= TEXT_LENGTH && bytes(cleaned) <= TEXT_BYTES;
-  return fits && visible.test(cleaned) && chars.every((c) => Array.from(c).length <= MARKS) ? cleaned : null;
+  return fits && visible.test(cleaned) && chars.every((c) => Array.from(c).length <= MARKS)
+    ? cleaned.normalize('NFC') : null;
 };
 
 /** An entry of what people typed, to show: printable, cut to TEXT_LENGTH characters (then "…"). */

@@ -31,15 +31,14 @@ package enum Broadcast {
     for (loop, groups) in loops.values {
       let work = groups.map { (frames: frames[$0.key] ?? [], sockets: $0.value) }
       loop.execute {
-        // The work's real duration, whatever clock the room runs on: it is what the writes
-        // cost this machine.
-        let start = ContinuousClock.now
+        // The work's CPU time, whatever clock the room runs on: what the writes cost.
+        let start = cost.map { _ in FanOutCost.threadTime() }
         for (frames, sockets) in work {
           for frame in frames {
             for socket in sockets { socket.writeOnLoop(frame) }
           }
         }
-        cost?.record(ContinuousClock.now - start)
+        if let cost, let start { cost.record(FanOutCost.threadTime() - start) }
       }
     }
   }

@@ -60,6 +60,8 @@ enum WordFolding {
       case .nonspacingMark, .format: continue
       default: break
       }
+      // Letters that draw nothing (the Hangul fillers): a word split by one reads whole.
+      if scalar.properties.isDefaultIgnorableCodePoint { continue }
       let character = Character(scalar)
       if let spelled = spelledOut[character] {
         plain += spelled
