@@ -13,7 +13,6 @@ in every field stays text. Screenshots go to --artefacts. Exit 0 when all of tha
 Usage: attendee_page.py --qna-server PATH --qna PATH --artefacts DIR
 """
 
-import argparse
 import json
 import os
 import shutil
@@ -22,7 +21,8 @@ import time
 import urllib.parse
 import urllib.request
 
-from browser_support import Server, Tmux, free_port, screenshot, viewport, zbar
+from browser_support import (
+    Server, Tmux, free_port, page_test_arguments, screenshot, viewport, zbar)
 from presenter_page import Page, fail, start_chromium
 
 HOSTILE = ("<img src=x onerror=alert(1)><script>alert(2)</script>\u202eevil\u202c"
@@ -31,12 +31,7 @@ LONG_HOST = "qna-" + "a" * 58 + "." + "b" * 62 + "." + "c" * 50 + ".example"
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--qna-server", required=True)
-    parser.add_argument("--qna", required=True)
-    parser.add_argument("--artefacts", required=True)
-    args = parser.parse_args()
-    os.makedirs(args.artefacts, exist_ok=True)
+    args = page_test_arguments()
     scratch = tempfile.mkdtemp(prefix="qna-attendee-page-")
     port = free_port()
     server = Server(args.qna_server, port, os.path.join(scratch, "qna.db"),

@@ -2,6 +2,7 @@
 
 Everything is started on loopback and stopped by PID (or by its own tmux socket)."""
 
+import argparse
 import base64
 import json
 import os
@@ -13,6 +14,17 @@ import urllib.error
 import urllib.request
 
 from presenter_page import fail
+
+
+def page_test_arguments():
+    """A page test's arguments (--qna-server, --qna, --artefacts), the artefacts' folder made."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--qna-server", required=True)
+    parser.add_argument("--qna", required=True)
+    parser.add_argument("--artefacts", required=True)
+    args = parser.parse_args()
+    os.makedirs(args.artefacts, exist_ok=True)
+    return args
 
 
 def ask_on_page(page, text):

@@ -122,13 +122,15 @@ def contrast(a, b):
     return (light + 0.05) / (dark + 0.05)
 
 
-def contrast_checks(css):
+def contrast_checks(css, pairs=PAIRS):
+    """Each pair of a style sheet's colours (`--fg` on `--bg`…), light and dark, at least
+    4.5:1: what falls short, in words."""
     problems = []
     light = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", css.split("@media")[0]))
-    dark_block = re.search(r"prefers-color-scheme: dark\)\s*\{(.*?)\}\s*\}", css, re.S).group(1)
+    dark_block = re.search(r"prefers-color-scheme: ?dark\)\s*\{(.*?)\}\s*\}", css, re.S).group(1)
     dark = {**light, **dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", dark_block))}
     for scheme, colours in (("light", light), ("dark", dark)):
-        for fg, bg in PAIRS:
+        for fg, bg in pairs:
             ratio = contrast(colours[fg], colours[bg])
             if ratio < 4.5:
                 problems.append(f"{scheme}: --{fg} on --{bg} is {ratio:.2f}:1 (under 4.5:1)")

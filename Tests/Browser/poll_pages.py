@@ -15,7 +15,6 @@ otherwise.
 Usage: poll_pages.py --qna-server PATH --qna PATH --artefacts DIR
 """
 
-import argparse
 import base64
 import json
 import math
@@ -25,7 +24,7 @@ import subprocess
 import tempfile
 import time
 
-from browser_support import Server, free_port, screenshot, viewport, zbar
+from browser_support import Server, free_port, page_test_arguments, screenshot, viewport, zbar
 from presenter_page import Page, browser_call, fail, start_chromium
 
 ADMIN = "browser-polls-0123"
@@ -42,12 +41,7 @@ TARGET = 44
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--qna-server", required=True)
-    parser.add_argument("--qna", required=True)
-    parser.add_argument("--artefacts", required=True)
-    args = parser.parse_args()
-    os.makedirs(args.artefacts, exist_ok=True)
+    args = page_test_arguments()
     scratch = tempfile.mkdtemp(prefix="qna-poll-pages-")
     server = Server(args.qna_server, free_port(), os.path.join(scratch, "qna.db"),
                     "--admin-token", ADMIN)

@@ -146,6 +146,8 @@ def room_tools(page):
                 fail(f"no {what}; the status line says: {status}")
             time.sleep(0.1)
 
+    # The tools are in a drawer (issue #51): opened as a presenter would.
+    page.evaluate("document.getElementById('tools').open = true; true")
     submit("announcement", "Coffee at 15:30", "announce")
     until("banner", lambda: "Coffee at 15:30" in api("api/announcement"))
     submit("label-name", "Panel", "labels")
@@ -257,8 +259,8 @@ def main():
              "--wait-answered", "--timeout", "30s"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "XDG_STATE_HOME": profile})
-        row = ("[...document.querySelectorAll('#rows tr')].find(tr => "
-               f"tr.cells[0].textContent.startsWith({json.dumps(QUESTION)}))")
+        row = ("[...document.querySelectorAll('#rows > .card')].find(card => "
+               f"card.querySelector('.text').textContent.startsWith({json.dumps(QUESTION)}))")
         page.wait_for("new question on the page", f"!!{row}")
         if not page.evaluate("window.notReloaded === true"):
             fail("the page reloaded to show the question")
@@ -271,7 +273,7 @@ def main():
         events = [json.loads(line)["event"] for line in output.splitlines() if line.strip()]
         if attendee.returncode != 0 or "answered" not in events:
             fail(f"qna exited {attendee.returncode} with events {events}; stderr: {errors}")
-        page.wait_for("the answered list's count", "document.body.innerText.includes('Answered (1)')")
+        page.wait_for("the answered list's count", "document.getElementById('tabs').textContent.includes('Answered (1)')")
         room_tools(page)
         poll_panel(page)
         # The browser's language: the same catalogues as the terminal's, the page's words
@@ -283,7 +285,7 @@ def main():
             "the page in Polish",
             # Null-safe: mid-reload the document may have no element yet.
             "document.documentElement?.lang === 'pl' && document.body?.dataset.live === 'true'"
-            " && document.body.innerText.includes('Omówione (1)')"
+            " && document.getElementById('tabs').textContent.includes('Omówione (1)')"
             " && document.querySelector('h1')?.textContent === 'Pytania'")
         violations = page.evaluate("window.cspViolations")
         if violations:

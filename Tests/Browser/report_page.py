@@ -32,7 +32,6 @@ and dark, 360×800, whole pages), the file (report.html) and the file printed to
 Usage: report_page.py --qna-server PATH --qna PATH --artefacts DIR
 """
 
-import argparse
 import base64
 import json
 import math
@@ -46,7 +45,7 @@ import tempfile
 import time
 import urllib.request
 
-from browser_support import Server, free_port, viewport
+from browser_support import Server, free_port, page_test_arguments, viewport
 from page_check import contrast, own_checks, tidy
 from presenter_page import Page, fail, start_chromium
 
@@ -141,12 +140,7 @@ class ReportPage(Page):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--qna-server", required=True)
-    parser.add_argument("--qna", required=True)
-    parser.add_argument("--artefacts", required=True)
-    args = parser.parse_args()
-    os.makedirs(args.artefacts, exist_ok=True)
+    args = page_test_arguments()
     scratch = tempfile.mkdtemp(prefix="qna-report-page-")
     database = os.path.join(scratch, "qna.db")
     server = Server(args.qna_server, free_port(), database, "--admin-token", ADMIN)

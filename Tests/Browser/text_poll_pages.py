@@ -12,10 +12,10 @@ server refuses. The presenter's page (1280×800, logged in with the session's to
 of its own) lists the waiting entries; a click on Approve lets the phone's through, a click
 the hostile one, and the keyboard (Tab to Dismiss, Enter) keeps the one with commas out, the
 focus then on the emptied queue's line. The phone's list and the projector (1280×720, beside
-a QR code zbarimg reads) then show the approved entries, newest first, as text (no element,
+a QR code zbarimg reads) then show the approved entries, the most given first, as text (no element,
 no alert, no override), never the dismissed one; nothing overflows the phone at 390 and 360
 CSS pixels, and long entries wrap there; on the projector each entry is two lines at most,
-and with a busy room (ten more entries approved) it lists the newest that fit, the page no
+and with a busy room (ten more entries approved) it lists the first that fit, the page no
 taller than the screen. Screenshots (phone light and dark, held and after moderation; the
 presenter's review queue and its entries after; the projector, and busy) go to --artefacts.
 Exit 0 when all of that held; the reason on stderr otherwise.
@@ -23,7 +23,6 @@ Exit 0 when all of that held; the reason on stderr otherwise.
 Usage: text_poll_pages.py --qna-server PATH --qna PATH --artefacts DIR
 """
 
-import argparse
 import json
 import os
 import shutil
@@ -31,7 +30,7 @@ import subprocess
 import tempfile
 import time
 
-from browser_support import Server, free_port, viewport
+from browser_support import Server, free_port, page_test_arguments, viewport
 from poll_pages import (TARGET, check_targets, counted, item, no_violations, open_on_phone,
                         projector_checks, selector, tap, terminal_answers, type_words,
                         until_results, whole_page)
@@ -60,12 +59,7 @@ BUSY = ["Longer breaks between the talks, so that the hallway track has time to 
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--qna-server", required=True)
-    parser.add_argument("--qna", required=True)
-    parser.add_argument("--artefacts", required=True)
-    args = parser.parse_args()
-    os.makedirs(args.artefacts, exist_ok=True)
+    args = page_test_arguments()
     scratch = tempfile.mkdtemp(prefix="qna-text-poll-")
     server = Server(args.qna_server, free_port(), os.path.join(scratch, "qna.db"),
                     "--admin-token", ADMIN, "--moderation")
@@ -138,6 +132,8 @@ def main():
         presenter.evaluate(f"document.querySelector('input[name=token]').value = {json.dumps(token)};"
                            " document.querySelector('input[name=token]').form.submit(); true")
         presenter.wait_for("the presenter's live page", "document.body?.dataset.live === 'true'")
+        # The polls are in the page's tools drawer (issue #51): opened, as a presenter would.
+        presenter.evaluate("document.getElementById('tools').open = true; true")
         card = f"document.querySelector('#polls .poll-card[data-poll=\"{poll['id']}\"]')"
         waiting = f"[...{card}?.querySelectorAll('ol.review .entry-text') || []].map((e) => e.textContent)"
         presenter.wait_for("the review list", f"JSON.stringify({waiting}) === "
@@ -165,7 +161,8 @@ def main():
         key(presenter, "Enter", 13)
         results = until_results(api, poll, lambda r: r["held"] == 0 and len(r["texts"]) == 2)
         live = [[e["text"], e["count"]] for e in results["texts"]]
-        if live != [[HOSTILE_SHOWN, 1], [PHONE, 2]] or results["review"]:
+        # The most given first (the phone's, twice), then the newest.
+        if live != [[PHONE, 2], [HOSTILE_SHOWN, 1]] or results["review"]:
             fail(f"after moderation the entries are {results}")
         # The queue emptied, the focus on its line saying so: not on a live entry's Dismiss,
         # where a second Enter would keep an approved entry out of the room.
@@ -173,7 +170,7 @@ def main():
                            f"document.activeElement === {card}.querySelector('ol.review li.empty')")
         entries = f"[...{card}.querySelectorAll('ol.live .entry-text')].map((e) => e.textContent)"
         presenter.wait_for("the live entries on the card", f"JSON.stringify({entries}) === "
-                           + json.dumps(json.dumps([HOSTILE_SHOWN, PHONE], separators=(",", ":"))))
+                           + json.dumps(json.dumps([PHONE, HOSTILE_SHOWN], separators=(",", ":"))))
         presenter.wait_for("nothing left to review", f"{card}.querySelector('.poll-texts h4').textContent"
                            " === 'Waiting for review: 0'")
         if presenter.evaluate("document.querySelectorAll('#polls img').length"):
@@ -183,10 +180,10 @@ def main():
         presenter.close()
         browser_call(browser_url, "Target.disposeBrowserContext", browserContextId=context)
 
-        # The phone: the approved entries, newest first, as text; not the dismissed one. Its
+        # The phone: the approved entries, the most given first, as text; not the dismissed one. Its
         # own answer is live now, and the line says no more that it waits.
         phone_entries = f"[...{item(poll)}.querySelectorAll('.texts .text-entry')]"
-        expected = [[HOSTILE_SHOWN, ""], [PHONE, "×2"]]
+        expected = [[PHONE, "×2"], [HOSTILE_SHOWN, ""]]
         phone.wait_for("the approved entries on the phone",
                        f"JSON.stringify({phone_entries}.map((li) => [li.querySelector('.entry-text').textContent,"
                        " li.querySelector('.entry-count')?.textContent || '']))"
@@ -221,7 +218,7 @@ def main():
         projector.wait_for("the projector live", "document.body?.dataset.live === 'true'")
         shown = "[...document.querySelectorAll('#poll-chart .text-entry .entry-text')].map((e) => e.textContent)"
         projector.wait_for("the entries on the projector", f"JSON.stringify({shown}) === "
-                           + json.dumps(json.dumps([HOSTILE_SHOWN, PHONE], separators=(",", ":"))))
+                           + json.dumps(json.dumps([PHONE, HOSTILE_SHOWN], separators=(",", ":"))))
         projector.wait_for("the answers above them",
                            "document.getElementById('poll-answers').textContent === 'Answers: 4'")
         if projector.evaluate(f"document.body.innerText.includes({json.dumps(COMMAS)})"):
@@ -230,8 +227,9 @@ def main():
         entries_on_screen(projector)
         shots.append(projector_checks(projector, room, args.artefacts, "text-poll-projector.png"))
 
-        # A busy room: more answers, every one approved. The projector lists the newest that
-        # fit the screen, whole, each of two lines at most; the phone lists them all.
+        # A busy room: more answers, every one approved. The projector lists the first that
+        # fit the screen in the room's order, whole, each of two lines at most; the phone
+        # lists them all.
         for number, text in enumerate(BUSY):
             terminal_answers(args.qna, server, code, os.path.join(scratch, f"qna-busy-{number}"),
                              {poll["id"]: text})

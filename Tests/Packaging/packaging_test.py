@@ -30,7 +30,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 PROGRAMS = ["qna", "qna-server", "wsc"]
 # Every man page, named as git names its commands' pages: `man qna-join`, `man qna-server-session`.
 PAGES = [
-    "qna", "qna-join", "qna-present", "qna-screen", "qna-server", "qna-server-export", "qna-server-session",
+    "qna", "qna-join", "qna-present", "qna-screen", "qna-server", "qna-server-export",
+    "qna-server-report", "qna-server-session",
     "qna-server-session-create", "qna-server-session-list", "qna-server-session-close",
     "qna-server-session-open", "qna-server-session-delete", "qna-server-session-rotate-token",
     "qna-server-session-tickets",

@@ -51,7 +51,7 @@ struct PageAssetsTests {
         "common.js", "room-socket.js", "room-state.js", "identity-work.js", "tab-sender.js",
         "room-outbox.js", "presenter-api.js", "room-identity.js", "room-polls.js",
         "poll-answers.js", "poll-view.js", "word-cloud.js", "presenter-polls.js",
-        "presenter-poll-texts.js",
+        "presenter-poll-texts.js", "presenter-keys.js",
       ])
   }
 

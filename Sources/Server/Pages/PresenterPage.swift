@@ -1,9 +1,10 @@
 import Foundation
 import QnAStore
 
-/// The presenter's page: a page of questions, newest first, with an Answer button per
-/// unanswered row and a link to the older ones (what works without a script); then the
-/// script makes it live (`PresenterScript`). Content is attacker-controlled and always
+/// The presenter's page, a moderator's desk from a phone to a desk (`Assets/presenter.css`):
+/// a card per question, newest first, with an Answer button on each unanswered one and a link
+/// to the older ones (what works without a script); then the script makes it live
+/// (`PresenterScript`): tabs, filters, each card's actions and menu, the console's keys. Content is attacker-controlled and always
 /// escaped. No inline script or style: both are assets (`Assets/presenter.css`,
 /// `Assets/presenter.js`), so the Content-Security-Policy forbids every inline one.
 package enum PresenterPage {
@@ -15,18 +16,19 @@ package enum PresenterPage {
     words: PageWords = .english
   ) -> String {
     let answer = HTML.escape(words.t("Answer"))
+    // One card per question, as the script draws them (what works without a script: the
+    // Answer button of an unanswered one posts its form). Kept short: a room of a thousand
+    // questions is a page of a thousand cards.
     let rows = questions.map { question in
-      let id = question.id.uuidString
       let action =
         question.answered
-        ? HTML.escape(words.t("answered"))
-        : "<form method=\"post\" action=\"\(base)\(id)/answer\"><button>\(answer)</button></form>"
+        ? "<p class=\"badge\">\(HTML.escape(words.t("answered")))</p>"
+        : "<form class=\"card-actions\" method=\"post\" action=\"\(base)\(question.id.uuidString)/answer\">"
+          + "<button class=\"primary\">\(answer)</button></form>"
       return """
-            <tr class="\(question.answered ? "answered" : "open")">\
-        <td>\(HTML.escape(question.content))</td>\
-        <td>▲ \(question.votes)</td>\
-        <td>\(question.createdAt.formatted(.iso8601))</td>\
-        <td>\(action)</td></tr>
+            <div class="card \(question.answered ? "answered" : "live")" role="listitem">\
+        <p class="card-meta">▲ \(question.votes) · \(question.createdAt.formatted(.iso8601))</p>\
+        <p class="text">\(HTML.escape(question.content))</p>\(action)</div>
         """
     }
     let open = total - answered
@@ -41,12 +43,17 @@ package enum PresenterPage {
       counts: words.format(words.t("Asked: %1$d · open: %2$d"), total, open),
       loading: words.t("Loading…"), sort: words.t("Sort"), byVotes: words.t("by votes"),
       newest: words.t("newest first"), search: words.t("Search"), question: words.t("Question"),
-      votes: words.t("Votes"), asked: words.t("Asked"),
       announcement: words.t("Announcement for the room"), announce: words.t("Announce"),
       clear: words.t("Clear"), filterWord: words.t("Filter word"), add: words.t("Add"),
       remove: words.t("Take out"), next: words.t("Answer the next one"),
       showQueue: words.t("Show the queue"), label: words.t("Label"),
-      allLabels: words.t("All labels"), report: words.t("The session's report")
+      allLabels: words.t("All labels"), report: words.t("The session's report"),
+      toolsName: words.t("Room tools"),
+      tools: words.t("announcement, word filter, labels, queue, join, polls"),
+      lists: words.t("Lists"), questions: words.t("Questions"), keys: words.t("Keyboard shortcuts"),
+      undo: words.t("Undo"),
+      noScript: words.t(
+        "Without scripts this page does not update itself: reload it to see what is new.")
     )
     let messages = words.scriptMessages(PresenterScript.messages)
     // Where attendees join, and its QR code, folded away until the presenter wants it.
@@ -55,49 +62,62 @@ package enum PresenterPage {
     let joinLine =
       join.map { join in
         let address = HTML.escape(join.address)
-        return "<p class=\"join\">\(joinAt) <a href=\"\(address)\">\(address)</a></p>"
-          + (join.qr.map { "<details><summary>\(qrCode)</summary>\($0)</details>" } ?? "")
+        return "<div class=\"tool join\"><p>\(joinAt) <a href=\"\(address)\">\(address)</a></p>"
+          + (join.qr.map { "<details class=\"qr\"><summary>\(qrCode)</summary>\($0)</details>" }
+            ?? "")
+          + "</div>"
       } ?? ""
     return """
       <!doctype html>
       <html lang="\(HTML.escape(words.language))"><head><meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <meta name="color-scheme" content="light dark">
       <title>\(HTML.escape(text.title))</title>
       <link rel="stylesheet" href="/assets/presenter.css"></head>
-      <body data-base="\(HTML.escape(base))" data-messages="\(HTML.escape(messages))">
+      <body class="desk" data-base="\(HTML.escape(base))" data-messages="\(HTML.escape(messages))">
+      <header class="top">
       <h1>\(HTML.escape(heading))</h1>
-      \(joinLine)
-      <p>\(HTML.escape(text.counts)) <span id="status">\(HTML.escape(text.loading))</span> \
+      <p class="meta">\(HTML.escape(text.counts))<span id="status" role="status">\(HTML.escape(text.loading))</span> · \
       <a href="\(HTML.escape(base))report">\(HTML.escape(text.report))</a></p>
       <p id="banner" hidden></p>
-      <form id="announce"><label>\(HTML.escape(text.announcement)) \
-      <input id="announcement" maxlength="280" autocomplete="off"></label> \
-      <button>\(HTML.escape(text.announce))</button> \
-      <button type="button" id="unannounce">\(HTML.escape(text.clear))</button></form>
-      <form id="filter"><label>\(HTML.escape(text.filterWord)) \
-      <input id="filter-word" maxlength="64" autocomplete="off"></label> \
-      <button>\(HTML.escape(text.add))</button> \
-      <button type="button" id="unfilter">\(HTML.escape(text.remove))</button></form>
-      <form id="labels"><label>\(HTML.escape(text.label)) \
-      <input id="label-name" maxlength="160" autocomplete="off"></label> \
-      <button>\(HTML.escape(text.add))</button> \
-      <button type="button" id="unlabel">\(HTML.escape(text.remove))</button></form>
-      <p><button type="button" id="next">\(HTML.escape(text.next))</button> \
+      </header>
+      <main>
+      <details id="tools" class="drawer"><summary>\(HTML.escape(text.toolsName)) \
+      <span class="summary-more">\(HTML.escape(text.tools))</span></summary>
+      <div class="tools">
+      <form id="announce" class="tool"><label for="announcement">\(HTML.escape(text.announcement))</label>\
+      <input id="announcement" maxlength="280" autocomplete="off">\
+      <span class="tool-buttons"><button class="primary">\(HTML.escape(text.announce))</button> \
+      <button type="button" id="unannounce">\(HTML.escape(text.clear))</button></span></form>
+      <form id="filter" class="tool"><label for="filter-word">\(HTML.escape(text.filterWord))</label>\
+      <input id="filter-word" maxlength="64" autocomplete="off">\
+      <span class="tool-buttons"><button class="primary">\(HTML.escape(text.add))</button> \
+      <button type="button" id="unfilter">\(HTML.escape(text.remove))</button></span></form>
+      <form id="labels" class="tool"><label for="label-name">\(HTML.escape(text.label))</label>\
+      <input id="label-name" maxlength="160" autocomplete="off">\
+      <span class="tool-buttons"><button class="primary">\(HTML.escape(text.add))</button> \
+      <button type="button" id="unlabel">\(HTML.escape(text.remove))</button></span></form>
+      <p class="tool tool-buttons"><button type="button" id="next">\(HTML.escape(text.next))</button> \
       <button type="button" id="show-queue">\(HTML.escape(text.showQueue))</button></p>
+      \(joinLine)
+      </div>
       <section id="polls" hidden></section>
-      <nav id="tabs"></nav>
-      <p><label>\(HTML.escape(text.sort)) <select id="sort"><option value="votes">\(HTML.escape(text.byVotes))</option>\
-      <option value="time">\(HTML.escape(text.newest))</option></select></label>
-      <label>\(HTML.escape(text.search)) <input id="search" type="search"></label>
-      <label>\(HTML.escape(text.label)) <select id="label-filter">\
-      <option value="">\(HTML.escape(text.allLabels))</option></select></label></p>
-      <table>
-      <thead><tr><th>\(HTML.escape(text.question))</th><th>\(HTML.escape(text.votes))</th><th>\(HTML.escape(text.asked))</th><th></th></tr></thead>
-      <tbody id="rows">
+      </details>
+      <nav id="tabs" aria-label="\(HTML.escape(text.lists))" hidden></nav>
+      <div class="filters" hidden><label for="search">\(HTML.escape(text.search))</label> <input id="search" type="search">
+      <label for="sort">\(HTML.escape(text.sort))</label> <select id="sort"><option value="votes">\(HTML.escape(text.byVotes))</option>\
+      <option value="time">\(HTML.escape(text.newest))</option></select>
+      <label for="label-filter">\(HTML.escape(text.label))</label> <select id="label-filter">\
+      <option value="">\(HTML.escape(text.allLabels))</option></select>
+      <span class="desk-keys"><button type="button" id="undo">\(HTML.escape(text.undo))</button> \
+      <button type="button" id="keys">\(HTML.escape(text.keys))</button></span></div>
+      <h2 class="visually-hidden">\(HTML.escape(text.questions))</h2>
+      <div id="rows" class="cards" role="list">
       \(rows.joined(separator: "\n"))
-      </tbody>
-      </table>
+      </div>
       \(older)
-      <script type="module" src="/assets/presenter.js"></script>
+      </main>
+      <script type="module" src="/assets/presenter.js"></script><noscript><p>\(HTML.escape(text.noScript))</p></noscript>
       </body></html>
 
       """
@@ -114,14 +134,20 @@ package enum PresenterPage {
     )
     return """
       <!doctype html>
-      <html lang="\(HTML.escape(words.language))"><head><meta charset="utf-8"><title>\(HTML.escape(text.title))</title></head>
-      <body>
+      <html lang="\(HTML.escape(words.language))"><head><meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <meta name="color-scheme" content="light dark">
+      <title>\(HTML.escape(text.title))</title>
+      <link rel="stylesheet" href="/assets/presenter.css"></head>
+      <body class="desk login">
+      <main>
       <h1>\(HTML.escape(text.title))</h1>
       \(failed ? "<p>\(HTML.escape(text.wrong))</p>" : "")
       <form method="post" action="\(base)login">
       <label>\(HTML.escape(text.token)) <input type="password" name="token" autofocus></label>
-      <button>\(HTML.escape(text.button))</button>
+      <button class="primary">\(HTML.escape(text.button))</button>
       </form>
+      </main>
       </body></html>
 
       """
