@@ -103,6 +103,31 @@ struct SessionReportTests {
     #expect(linked.contains("<h1><bdi>&lt;b&gt;x&lt;/b&gt;</bdi></h1>"))
   }
 
+  /// Times on the reader's clock: a session past midnight names both days, and its axis
+  /// labels carry the date.
+  @Test func aSessionPastMidnightNamesItsDays() {
+    let late = SessionReportData(
+      questions: [
+        Self.question(1, "Before midnight", minute: 0),
+        Self.question(2, "After midnight", minute: 5 * 60),
+      ])
+    let page = SessionReport.render(
+      late, session: .init(title: "Night talk", code: nil), style: .linked,
+      generatedAt: Self.start, timeZone: TimeZone(identifier: "America/New_York")!)
+    // 08:00 UTC is 03:00 in New York: one day there.
+    #expect(page.contains("2027-01-15, 03:00–08:00"))
+    // 08:00 to 18:00 UTC is 17:00 to 03:00 in Tokyo: two days.
+    let tokyo = SessionReport.render(
+      SessionReportData(
+        questions: [
+          Self.question(1, "Before midnight", minute: 0),
+          Self.question(2, "After midnight", minute: 10 * 60),
+        ]), session: .init(title: "Night talk", code: nil), style: .linked,
+      generatedAt: Self.start, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+    #expect(tokyo.contains("2027-01-15, 17:00–2027-01-16, 03:00"))
+    #expect(tokyo.contains(">01-15 17:00<"), "an axis past midnight labels its dates")
+  }
+
   @Test func anEmptySessionSaysSo() {
     let page = Self.render(SessionReportData(questions: []))
     #expect(page.contains("No questions.") && page.contains("No polls."))
@@ -123,6 +148,15 @@ struct SessionReportTests {
       year.starts.allSatisfy {
         Int($0.timeIntervalSince1970) % (year.minutes * 60) == 0
       }, "each bin starts on a multiple of its length")
+    // In a zone half an hour from UTC, hourly bins start on its hour, not on UTC's.
+    let kolkata = TimeZone(identifier: "Asia/Kolkata")!
+    let day = ReportTimeline(
+      span: Self.start...Self.start.addingTimeInterval(40 * 3600), timeZone: kolkata)
+    #expect(day.minutes == 60)
+    #expect(
+      day.starts.allSatisfy {
+        Int($0.timeIntervalSince1970 + Double(kolkata.secondsFromGMT(for: $0))) % 3600 == 0
+      })
     // 40 at 0:00, down to 38 by its end; nothing written for four minutes; 55 at 0:05.
     #expect(axis(8).present(Self.data.attendance) == [40, 38, 38, 38, 38, 55, 50, 50, 50])
   }

@@ -18,6 +18,10 @@ struct ReportCommandTests {
     #expect(served.headers["content-type"] == "text/html; charset=utf-8")
     #expect(served.body.contains("<span class=\"figure\">30</span> questions asked"))
     #expect(served.body.contains("href=\"/assets/report.css\"") && !served.body.contains("<style"))
+    // On the reader's clock (the presenter page's script asks for it), or refused in words.
+    let berlin = try await server.http("GET", "/report?tz=Europe/Berlin")
+    #expect(berlin.status == 200 && berlin.body.contains("(Europe/Berlin)."))
+    #expect(try await server.http("GET", "/report?tz=Mars/Olympus").status == 400)
     let css = try await server.http("GET", "/assets/report.css")
     #expect(css.status == 200)
     // The presenter page links to it.

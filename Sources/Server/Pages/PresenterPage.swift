@@ -78,7 +78,7 @@ package enum PresenterPage {
       <header class="top">
       <h1>\(HTML.escape(heading))</h1>
       <p class="meta">\(HTML.escape(text.counts))<span id="status" role="status">\(HTML.escape(text.loading))</span> · \
-      <a href="\(HTML.escape(base))report">\(HTML.escape(text.report))</a></p>
+      <a id="report-link" href="\(HTML.escape(base))report">\(HTML.escape(text.report))</a></p>
       <p id="banner" hidden></p>
       </header>
       <main>

@@ -2,7 +2,8 @@ import Foundation
 import QnAStore
 
 /// The report's time axis: the session's span in bins of a round number of minutes (at most
-/// `maxBins` of them, however long the session), each starting on a multiple of its length.
+/// `maxBins` of them, however long the session), each starting on a multiple of its length
+/// on the report's clock (an hour's bins on the hour in a zone half an hour from UTC too).
 package struct ReportTimeline {
   static let maxBins = 48
   /// Bin lengths, in minutes, the shortest that fits chosen; past a day, whole days.
@@ -13,15 +14,26 @@ package struct ReportTimeline {
   /// When each bin starts.
   package let starts: [Date]
 
-  package init(span: ClosedRange<Date>) {
+  package init(span: ClosedRange<Date>, timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
+    // Bins start on multiples of their length on the zone's clock, not on UTC's.
+    let offset = Double(timeZone.secondsFromGMT(for: span.lowerBound))
     let first = span.lowerBound.timeIntervalSince1970
     let spanMinutes = Int(((span.upperBound.timeIntervalSince1970 - first) / 60).rounded(.up))
     let needed = max(1, Int((Double(max(1, spanMinutes)) / Double(Self.maxBins)).rounded(.up)))
     minutes = Self.lengths.first { $0 >= needed } ?? ((needed + 1439) / 1440) * 1440
     let length = Double(minutes * 60)
-    let start = (first / length).rounded(.down) * length
+    let start = ((first + offset) / length).rounded(.down) * length - offset
     let count = Int(((span.upperBound.timeIntervalSince1970 - start) / length).rounded(.down)) + 1
     starts = (0..<max(1, count)).map { Date(timeIntervalSince1970: start + Double($0) * length) }
+  }
+
+  /// Each bin's label: its time of day, with its date when the span crosses a day (or the
+  /// date alone for bins of a day or more).
+  func labels(_ clock: ReportClock) -> [String] {
+    guard let first = starts.first, let last = starts.last else { return [] }
+    if minutes >= 1440 { return starts.map(clock.day) }
+    guard clock.day(first) != clock.day(last) else { return starts.map(clock.time) }
+    return starts.map { clock.day($0).dropFirst(5) + " " + clock.time($0) }
   }
 
   /// The bin `date` falls in (the first or the last for one outside the span).

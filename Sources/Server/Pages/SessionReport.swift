@@ -44,9 +44,13 @@ package enum SessionReport {
     let span = ReportTimeline.span(of: data)
     var subtitle = session.code.map { words.format(words.t("Session %s"), $0) } ?? ""
     if let span {
+      // The last day too when the session ran past midnight.
+      let lastDay = clock.day(span.upperBound)
       subtitle +=
         (subtitle.isEmpty ? "" : " · ") + clock.day(span.lowerBound) + ", "
-        + clock.time(span.lowerBound) + "–" + clock.time(span.upperBound)
+        + clock.time(span.lowerBound) + "–"
+        + (lastDay == clock.day(span.lowerBound) ? "" : lastDay + ", ")
+        + clock.time(span.upperBound)
     }
     let made = words.format(
       words.t("Made %1$s at %2$s (%3$s)."), clock.day(generatedAt), clock.time(generatedAt),
@@ -100,7 +104,7 @@ package enum SessionReport {
   static func timeline(
     _ data: SessionReportData, span: ClosedRange<Date>, clock: ReportClock, words: PageWords
   ) -> String {
-    let timeline = ReportTimeline(span: span)
+    let timeline = ReportTimeline(span: span, timeZone: clock.timeZone)
     let series = [
       ReportCharts.Series(
         name: words.t("Questions asked"), className: "asked",
@@ -114,7 +118,7 @@ package enum SessionReport {
         name: words.t("Poll answers"), className: "polls",
         values: timeline.count(data.pollAnswerTimes)),
     ]
-    let labels = timeline.starts.map(clock.time)
+    let labels = timeline.labels(clock)
     let every = words.format(
       words.plural(
         "Each point counts %d minute.", "Each point counts %d minutes.",
@@ -206,12 +210,13 @@ package enum SessionReport {
         words.plural("At most %d present at once.", "At most %d present at once.", peak), peak)
     guard let first = data.attendance.first?.start, let last = data.attendance.last?.start
     else { return section("attendance", words.t("Attendance"), note(figures)) }
-    let timeline = ReportTimeline(span: first...last.addingTimeInterval(59))
+    let timeline = ReportTimeline(
+      span: first...last.addingTimeInterval(59), timeZone: clock.timeZone)
     let present = timeline.present(data.attendance)
     let series = [
       ReportCharts.Series(name: words.t("Present"), className: "present", values: present)
     ]
-    let labels = timeline.starts.map(clock.time)
+    let labels = timeline.labels(clock)
     return section(
       "attendance", words.t("Attendance"),
       note(figures) + ReportCharts.lines(series, labels: labels, title: words.t("Attendance"))

@@ -44,12 +44,20 @@ struct PresenterController: Sendable {
   {
     let room = try scope.room(context)
     let words = HTMLPage.words(for: request)
+    // `?tz=Europe/Berlin`: the reader's clock (the page's script adds it); else the server's.
+    var timeZone = TimeZone.current
+    if let name = request.uri.queryParameters["tz"] {
+      guard name.utf8.count <= 64, let zone = TimeZone(identifier: String(name)) else {
+        throw HTTPError(.badRequest, message: "tz must be a time zone, such as Europe/Berlin")
+      }
+      timeZone = zone
+    }
     let session = SessionReport.Session(
       title: scope.title(context) ?? "qna", code: scope.code(context))
     return HTMLPage.response(
       SessionReport.render(
         try await room.store.report(), session: session, style: .linked,
-        generatedAt: room.environment.now(), words: words),
+        generatedAt: room.environment.now(), timeZone: timeZone, words: words),
       showsJoinAddress: true)
   }
 

@@ -20,6 +20,12 @@ const told = (result, prefix = '') => {
   return result.ok;
 };
 const since2001 = 978307200;
+// The session's report in the reader's time zone, not the server's.
+(() => {
+  const link = document.getElementById('report-link');
+  const zone = (() => { try { return Intl.DateTimeFormat().resolvedOptions().timeZone; } catch { return ''; } })();
+  if (link && zone) link.setAttribute('href', `${BASE}report?tz=${encodeURIComponent(zone)}`);
+})();
 // Every question in every state; the queue (extension queue: its ids, and whether the room
 // sees them); the session's labels (extension labels).
 const room = new RoomState();
