@@ -39,7 +39,8 @@ struct ReportCommand: AsyncParsableCommand {
         session = SessionReport.Session(title: record.title, code: record.code)
         scoped = store.session(id)
       }
-      let css = PageAssets.served.first { $0.name == "report.css" }?.text ?? ""
+      // The style sheet as the server serves it (shrunk), without bundling every script.
+      let css = PageAssets.shrunk("report.css", PageAssets.text("report.css") ?? "")
       return SessionReport.render(
         try await scoped.report(), session: session, style: .embedded(css), generatedAt: Date())
     }

@@ -149,6 +149,17 @@ class Tmux:
             pass
 
 
+def whole_page(page, path):
+    """A screenshot of the whole page, as long as it is, at the viewport's width."""
+    width, height = page.evaluate("[document.documentElement.clientWidth,"
+                                  " document.documentElement.scrollHeight]")
+    data = page.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                     clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})["data"]
+    with open(path, "wb") as file:
+        file.write(base64.b64decode(data))
+    return path
+
+
 def screenshot(page, path):
     data = page.call("Page.captureScreenshot", format="png")["data"]
     with open(path, "wb") as file:

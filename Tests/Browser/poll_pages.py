@@ -15,7 +15,6 @@ otherwise.
 Usage: poll_pages.py --qna-server PATH --qna PATH --artefacts DIR
 """
 
-import base64
 import json
 import math
 import os
@@ -24,7 +23,8 @@ import subprocess
 import tempfile
 import time
 
-from browser_support import Server, free_port, page_test_arguments, screenshot, viewport, zbar
+from browser_support import (
+    Server, free_port, page_test_arguments, screenshot, viewport, whole_page, zbar)
 from presenter_page import Page, browser_call, fail, start_chromium
 
 ADMIN = "browser-polls-0123"
@@ -263,17 +263,6 @@ def bars_match(page, box, poll, results, where):
     for share, count in zip(shares, results["counts"]):
         if abs(share - count / results["answers"]) > 0.02:
             fail(f"{where} bars are {shares} of their tracks for counts {results['counts']}")
-
-
-def whole_page(page, path):
-    """A screenshot of the whole page, as long as it is, at the viewport's width."""
-    width, height = page.evaluate("[document.documentElement.clientWidth,"
-                                  " document.documentElement.scrollHeight]")
-    data = page.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
-                     clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})["data"]
-    with open(path, "wb") as file:
-        file.write(base64.b64decode(data))
-    return path
 
 
 def check_targets(page):

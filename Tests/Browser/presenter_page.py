@@ -98,6 +98,10 @@ class Page:
             message = json.loads(self.socket.recv(timeout=30))
             if message.get("id") == self.next_id:
                 return {"error": message["error"]} if "error" in message else message.get("result", {})
+            self.event(message)
+
+    def event(self, message):
+        """An event the browser sent while a call waited (a subclass may keep them)."""
 
     def watch(self):
         """Page events on; every Content-Security-Policy violation and every alert of every

@@ -45,7 +45,7 @@ import tempfile
 import time
 import urllib.request
 
-from browser_support import Server, free_port, page_test_arguments, viewport
+from browser_support import Server, free_port, page_test_arguments, viewport, whole_page
 from page_check import contrast, own_checks, tidy
 from presenter_page import Page, fail, start_chromium
 
@@ -121,22 +121,16 @@ class ReportPage(Page):
         super().__init__(browser_url)
         self.messages = []
 
-    def try_call(self, method, **params):
-        self.next_id += 1
-        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
-        while True:
-            message = json.loads(self.socket.recv(timeout=30))
-            if message.get("id") == self.next_id:
-                return {"error": message["error"]} if "error" in message else message.get("result", {})
-            if message.get("method") == "Log.entryAdded":
-                entry = message["params"]["entry"]
-                self.messages.append(f"{entry.get('level')}: {entry.get('text')} {entry.get('url', '')}")
-            elif message.get("method") == "Runtime.consoleAPICalled":
-                args = message["params"].get("args", [])
-                self.messages.append(message["params"].get("type", "log") + ": " + " ".join(
-                    str(a.get("value", a.get("description", ""))) for a in args))
-            elif message.get("method") == "Runtime.exceptionThrown":
-                self.messages.append(f"exception: {message['params']['exceptionDetails']}")
+    def event(self, message):
+        if message.get("method") == "Log.entryAdded":
+            entry = message["params"]["entry"]
+            self.messages.append(f"{entry.get('level')}: {entry.get('text')} {entry.get('url', '')}")
+        elif message.get("method") == "Runtime.consoleAPICalled":
+            args = message["params"].get("args", [])
+            self.messages.append(message["params"].get("type", "log") + ": " + " ".join(
+                str(a.get("value", a.get("description", ""))) for a in args))
+        elif message.get("method") == "Runtime.exceptionThrown":
+            self.messages.append(f"exception: {message['params']['exceptionDetails']}")
 
 
 def main():
@@ -700,17 +694,6 @@ def no_console_problems(page):
            and "favicon.ico" not in m]
     if bad:
         fail(f"the console: {bad}")
-
-
-def whole_page(page, path):
-    """A screenshot of the whole page, as long as it is, at the viewport's width."""
-    width, height = page.evaluate("[document.documentElement.clientWidth,"
-                                  " document.documentElement.scrollHeight]")
-    data = page.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
-                     clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})["data"]
-    with open(path, "wb") as file:
-        file.write(base64.b64decode(data))
-    return path
 
 
 def printed(page):

@@ -30,10 +30,10 @@ import subprocess
 import tempfile
 import time
 
-from browser_support import Server, free_port, page_test_arguments, viewport
+from browser_support import Server, free_port, page_test_arguments, viewport, whole_page
 from poll_pages import (TARGET, check_targets, counted, item, no_violations, open_on_phone,
                         projector_checks, selector, tap, terminal_answers, type_words,
-                        until_results, whole_page)
+                        until_results)
 from presenter_page import Page, browser_call, fail, start_chromium
 
 ADMIN = "browser-text-poll-0123"

@@ -53,18 +53,9 @@ enum PollBench {
   static func measure(
     _ kind: Kind, name: String, executable: String, attendees: Int, fixedWindow: Bool
   ) async throws -> RoomBench.Outcome {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("qna-storm-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let server = try ServerProcess(
-      name: name, executable: "/usr/bin/taskset",
-      arguments: [
-        "-c", "0", executable, "serve",
-        "db=" + directory.appendingPathComponent("poll.sqlite").path,
-      ] + (fixedWindow ? ["fixed-window"] : []))
-    defer { server.stop() }
-    return try await run(kind, server, attendees: attendees)
+    try await StormBench.onOneCore(
+      name, executable: executable, options: fixedWindow ? ["fixed-window"] : []
+    ) { server in try await run(kind, server, attendees: attendees) }
   }
 
   enum Kind {

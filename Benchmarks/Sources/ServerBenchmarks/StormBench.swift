@@ -24,20 +24,13 @@ enum StormBench {
       ("qna-server: votes written together", false),
       ("baseline: each vote a transaction of its own", true),
     ] {
-      let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("qna-storm-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      let server = try ServerProcess(
-        name: name, executable: "/usr/bin/taskset",
-        arguments: [
-          "-c", "0", executable, "serve",
-          "db=" + directory.appendingPathComponent("storm.sqlite").path,
-        ] + (oneByOne ? ["votes-one-by-one"] : []))
-      defer { server.stop() }
-      let outcome = try await RoomBench.run(
-        server, attendees: attendees, questions: 200, votesEach: votesEach,
-        spread: .seconds(10), counts: true)
+      let outcome = try await onOneCore(
+        name, executable: executable, options: oneByOne ? ["votes-one-by-one"] : []
+      ) { server in
+        try await RoomBench.run(
+          server, attendees: attendees, questions: 200, votesEach: votesEach,
+          spread: .seconds(10), counts: true)
+      }
       outcomes.append(outcome)
       emit(
         "| \(name) | \(outcome.counted) | \(String(format: "%.2f", outcome.cpu / .seconds(1))) "
@@ -54,6 +47,26 @@ enum StormBench {
   }
 
   /// Microseconds of the server's CPU per vote counted, the broadcasts they caused included.
+  /// `body` against a server of its own, pinned to core 0, on an SQLite file of its own
+  /// (`options`: the serve mode's, for a baseline), stopped and its file gone after.
+  static func onOneCore<T>(
+    _ name: String, executable: String, options: [String],
+    _ body: (ServerProcess) async throws -> T
+  ) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("qna-storm-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let server = try ServerProcess(
+      name: name, executable: "/usr/bin/taskset",
+      arguments: [
+        "-c", "0", executable, "serve",
+        "db=" + directory.appendingPathComponent("room.sqlite").path,
+      ] + options)
+    defer { server.stop() }
+    return try await body(server)
+  }
+
   static func perVote(_ outcome: RoomBench.Outcome) -> Double {
     outcome.cpu / .microseconds(1) / Double(max(1, outcome.counted))
   }

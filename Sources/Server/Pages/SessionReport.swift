@@ -83,7 +83,7 @@ package enum SessionReport {
   static func summary(_ data: SessionReportData, words: PageWords) -> String {
     let asked = data.questions.count
     let answered = data.questions.filter { $0.question.answered }.count
-    let peak = data.attendance.map(\.peak).max() ?? 0
+    let peak = data.peak
     let pollAnswers = data.polls.reduce(0) { $0 + ($1.results?.answers ?? 0) }
     let figures: [(Int, String)] = [
       (asked, words.plural("question asked", "questions asked", asked)),
@@ -201,7 +201,7 @@ package enum SessionReport {
   static func attendance(_ data: SessionReportData, clock: ReportClock, words: PageWords)
     -> String
   {
-    let peak = data.attendance.map(\.peak).max() ?? 0
+    let peak = data.peak
     let figures =
       words.format(
         words.plural("%d attendee joined.", "%d attendees joined.", data.attendees),

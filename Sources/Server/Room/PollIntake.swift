@@ -217,10 +217,8 @@ package struct PollIntake: Sendable {
 
   /// Every open quiz with a time limit of this session watched (`closeOnTime`).
   func closeTimedPolls() async {
-    guard let polls = try? await room.store.polls() else { return }
-    for poll in polls where poll.pollState == .open && poll.closesAt != nil {
-      await closeOnTime(poll.id)
-    }
+    guard let polls = try? await room.store.openTimedPolls() else { return }
+    for poll in polls { await closeOnTime(poll) }
   }
 }
 

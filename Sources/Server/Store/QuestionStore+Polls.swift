@@ -79,6 +79,20 @@ extension QuestionStore {
     }
   }
 
+  /// The session's open polls with a time limit, their rows alone (no results read): what
+  /// a room watches when an instance first has it.
+  public func openTimedPolls() async throws(StoreError) -> [UUID] {
+    try await timed {
+      try await driver.fetch(
+        TransactionFlow<[PollRecord]>.pollRecords(session: session).then { records in
+          .done(
+            records.filter { $0.state == .open && $0.closesAt != nil }.compactMap {
+              UUID(uuidString: $0.id)
+            })
+        })
+    }
+  }
+
   /// The session's polls as presenters (or attendees) see them, with their results.
   public func polls(presenter: Bool = true) async throws(StoreError) -> [RoomPoll] {
     try await timed { try await driver.fetch(.polls(session: session, presenter: presenter)) }

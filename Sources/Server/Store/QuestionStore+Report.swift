@@ -28,6 +28,9 @@ public struct SessionReportData: Sendable {
   /// Attendees who were ever in the room (presenters and screens not counted).
   public var attendees: Int
 
+  /// The most attendees present at once in any minute.
+  public var peak: Int { attendance.map(\.peak).max() ?? 0 }
+
   public init(
     questions: [ExportedQuestion], voteTimes: [Date] = [], pollAnswerTimes: [Date] = [],
     polls: [RoomPoll] = [], entries: [UUID: [PollTextEntry]] = [:],
