@@ -239,7 +239,8 @@ let package = Package(
       dependencies: [
         "QnAStore", "QnAStoreLocation", "QnAStoreSQLite", "QnAStorePostgres", "QnA", "TestSupport",
       ]),
-    .testTarget(name: "QnAStoreSQLiteTests", dependencies: ["QnAStoreSQLite", "TestSupport"]),
+    .testTarget(
+      name: "QnAStoreSQLiteTests", dependencies: ["QnAStoreSQLite", "QnAStore", "TestSupport"]),
     .testTarget(
       name: "QnAStorePostgresTests",
       dependencies: [

@@ -94,3 +94,41 @@ public final class ZlibMessageInflater: @unchecked Sendable {
     end()
   }
 }
+
+/// Inflates whole one-frame messages of peers that agreed to no context takeover, one after
+/// another, for any of them: its zlib state is reset between messages rather than made and
+/// freed for each, so one of these serves every socket of an event loop.
+public final class ZlibResettingInflater: @unchecked Sendable {
+  // @unchecked: one thread (an event loop) uses it, one message at a time.
+  private let stream: UnsafeMutablePointer<z_stream>
+  private var chunk = [UInt8](repeating: 0, count: 4 * 1024)
+  /// RFC 7692's 00 00 FF FF, fed after each message's bytes.
+  private let tail: UnsafeMutableRawBufferPointer
+
+  public init() {
+    tail = .allocate(byteCount: ZlibCompressor.tail.count, alignment: 1)
+    tail.copyBytes(from: ZlibCompressor.tail)
+    stream = .allocate(capacity: 1)
+    stream.initialize(to: z_stream())
+    let status = inflateInit2_(stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+    precondition(status == Z_OK, "zlib failed to start")
+  }
+
+  deinit {
+    inflateEnd(stream)
+    stream.deallocate()
+    tail.deallocate()
+  }
+
+  /// One whole message (its only frame's payload, without RFC 7692's tail), inflated into
+  /// `output` (emptied first); throws rather than let it pass `limit`.
+  public func inflate(
+    _ message: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int
+  ) throws(InflateError) {
+    output.removeAll(keepingCapacity: true)
+    defer { inflateReset(stream) }
+    try inflateChunks(stream, message, chunk: &chunk, into: &output, limit: limit)
+    try inflateChunks(
+      stream, UnsafeRawBufferPointer(tail), chunk: &chunk, into: &output, limit: limit)
+  }
+}

@@ -93,6 +93,7 @@ struct OperationsTests {
     let text = scrape.body
     #expect(Self.sample("qna_questions_total", in: text) == 1)
     #expect(Self.sample("qna_votes_total", in: text) == 1)
+    #expect(Self.sample("qna_votes_on_loop_total", in: text) != nil)
     #expect(Self.sample("qna_answers_total", in: text) == 1)
     #expect(Self.sample("qna_websockets_open", in: text) == 2)
     #expect(text.contains("# TYPE qna_room_fanout_seconds histogram"))

@@ -30,8 +30,21 @@ struct PortableSQLTests {
 
   @Test func keysAreReadAsRowsOfValuesNumberedInOrder() {
     let statement = PortableSQL.keyed("DELETE FROM vote WHERE", by: ["a", "b"], rows: 2)
-    #expect(statement.postgres == "DELETE FROM vote WHERE (a, b) IN (VALUES ($1, $2), ($3, $4))")
-    #expect(statement.sqlite == "DELETE FROM vote WHERE (a, b) IN (VALUES (?1, ?2), (?3, ?4))")
+    #expect(
+      statement.postgres
+        == "DELETE FROM vote WHERE (a, b) IN (SELECT column1, column2 FROM (VALUES ($1, $2), ($3, $4)) AS keyed)"
+    )
+    #expect(
+      statement.sqlite
+        == "DELETE FROM vote WHERE (a, b) IN (SELECT column1, column2 FROM (VALUES (?1, ?2), (?3, ?4)) AS keyed)"
+    )
+    // In the order of the index that finds them, the values as the caller gives them.
+    let reordered = PortableSQL.keyed(
+      "SELECT 1 FROM question WHERE", by: ["session", "id"], rows: 1, indexed: ["id", "session"])
+    #expect(
+      reordered.postgres
+        == "SELECT 1 FROM question WHERE (id, session) IN (SELECT column2, column1 FROM (VALUES ($1, $2)) AS keyed)"
+    )
   }
 
   /// 300 keys: one statement of 256, then the 44 left in one of 64, padded with the last key.

@@ -21,6 +21,29 @@ struct DeflateTests {
 
   // MARK: RFC 7692 §7.2.3, byte for byte
 
+  /// One inflater, reset between messages, serves one socket's messages after another's
+  /// (no context taken over), and survives a corrupt one and one past its limit.
+  @Test func aResettingInflaterInflatesMessagesInTurn() throws {
+    let inflater = ZlibResettingInflater()
+    let deflater = ZlibMessageDeflater(windowBits: 15, level: 6, memoryLevel: 8)
+    func inflated(_ bytes: [UInt8], limit: Int = 1000) -> Result<[UInt8], any Error> {
+      var output: [UInt8] = []
+      return Result {
+        try bytes.withUnsafeBytes { try inflater.inflate($0, into: &output, limit: limit) }
+        return output
+      }
+    }
+    // RFC 7692 §7.2.3.1's "Hello", then messages of our own, each after a failed one.
+    #expect(try inflated([0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]).get() == Array("Hello".utf8))
+    for text in ["a vote's worth of JSON, " + String(repeating: "0123456789", count: 12), "xy"] {
+      let compressed = Array(text.utf8).withUnsafeBytes { deflater.deflate($0) }
+      #expect(try inflated(compressed).get() == Array(text.utf8), "\(text)")
+      #expect(throws: InflateError.self) { try inflated(compressed, limit: 1).get() }
+      #expect(try inflated(compressed).get() == Array(text.utf8), "\(text) after one too large")
+      #expect(throws: InflateError.self) { try inflated([UInt8](repeating: 0xFF, count: 40)).get() }
+    }
+  }
+
   @Test func theRFCsExamplesInflate() {
     // §7.2.3.1: "Hello" compressed, in one frame and in two.
     #expect(Self.inflate([0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]) == Self.hello)

@@ -33,6 +33,9 @@ if arguments.count > 1, arguments[1] == "serve" {
   if arguments.contains("fixed-window") { configuration.broadcastsSpacedByCost = false }
   // "votes-one-by-one": each vote a transaction of its own, as before votes were batched.
   if arguments.contains("votes-one-by-one") { configuration.databaseOptions.votesOneByOne = true }
+  // "votes-on-tasks": each vote read by its socket's task and the codec, as before votes were
+  // read on the event loop.
+  if arguments.contains("votes-on-tasks") { configuration.votesOnLoop = false }
   // "db=LOCATION": an SQLite file or a postgres:// URL (the scale-out rows).
   for argument in arguments.dropFirst(2) where argument.hasPrefix("db=") {
     configuration.database = String(argument.dropFirst(3))

@@ -101,6 +101,10 @@ public struct ServerConfiguration: Sendable {
   /// per 1,000 sockets (docs/benchmarks.md) for a 10,000-attendee room.
   public var deflateWindowBits = 12
   public var deflateNoContextTakeover = true
+  /// Votes read on their socket's event loop and answered from their batch (`LoopVotes`);
+  /// `false`: through the socket's task, as before, the benchmarks' baseline
+  /// (`ServerBenchmarks storm`), never a server's setting.
+  public var votesOnLoop = true
   /// zlib's memLevel (1–9) for the server's compressor: its hash tables, 2^(N+9) bytes.
   public var deflateMemoryLevel = 4
   /// zlib's compression level (1 fastest … 9 smallest). Every socket compresses the room's

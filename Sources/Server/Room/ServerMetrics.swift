@@ -13,6 +13,8 @@ public final class ServerMetrics: Sendable {
   /// New questions the word filter matched (sent to review, or refused).
   package let questionsFiltered: Counter
   package let votes: Counter
+  /// Votes read on their socket's event loop (`LoopVotes`), the rest through its task.
+  package let votesOnLoop: Counter
   package let answers: Counter
   /// New attendee identities (credentials) issued.
   package let attendeesIssued: Counter
@@ -43,6 +45,10 @@ public final class ServerMetrics: Sendable {
     votes = registry.makeCounter(
       descriptor: name(
         "votes_total", "Votes and withdrawals accepted through this instance (repeats included)."))
+    votesOnLoop = registry.makeCounter(
+      descriptor: name(
+        "votes_on_loop_total",
+        "Votes read where their socket's frames are read, without a task (accepted or not)."))
     answers = registry.makeCounter(
       descriptor: name("answers_total", "Questions answered through this instance."))
     attendeesIssued = registry.makeCounter(

@@ -54,7 +54,9 @@ package enum PollSQL {
   static let byID = PortableSQL("SELECT \(columns) FROM poll WHERE id = $1")
   /// Rows of (session, id).
   static func byIDs(rows: Int) -> PortableSQL {
-    .keyed("SELECT \(columns) FROM poll WHERE", by: ["session", "id"], rows: rows)
+    .keyed(
+      "SELECT \(columns) FROM poll WHERE", by: ["session", "id"], rows: rows,
+      indexed: ["id", "session"])
   }
   /// $1 session: how many polls, how many open, the highest number.
   static let tally: PortableSQL = """

@@ -71,13 +71,22 @@ extension PortableSQL {
     return batches
   }
 
-  /// `statement` (up to its `WHERE`) followed by `(columns) IN (VALUES …)`: `rows` keys of
-  /// as many values as `columns` names, numbered from `$1`. A list of keys read or deleted in
-  /// one statement.
-  package static func keyed(_ statement: String, by columns: [String], rows: Int) -> PortableSQL {
-    PortableSQL(
-      statement + " (" + columns.joined(separator: ", ") + ") IN (VALUES "
-        + valueRows(width: columns.count, count: rows) + ")")
+  /// `statement` (up to its `WHERE`) followed by `(columns) IN (SELECT … FROM (VALUES …))`:
+  /// `rows` keys of as many values as `columns` names, numbered from `$1`. A list of keys
+  /// read or deleted in one statement, each looked up in the index whose columns lead as
+  /// `indexed` orders them (the same names: the table's key, say `id` before `session`).
+  /// SQLite scans the whole table for a row value `IN (VALUES …)` of two keys or more; with
+  /// the values selected, in the index's order, it searches the index for each.
+  package static func keyed(
+    _ statement: String, by columns: [String], rows: Int, indexed: [String]? = nil
+  ) -> PortableSQL {
+    let order = indexed ?? columns
+    precondition(Set(order) == Set(columns) && order.count == columns.count)
+    let selected = order.map { "column\(columns.firstIndex(of: $0)! + 1)" }
+    return PortableSQL(
+      statement + " (" + order.joined(separator: ", ") + ") IN (SELECT "
+        + selected.joined(separator: ", ") + " FROM (VALUES "
+        + valueRows(width: columns.count, count: rows) + ") AS keyed)")
   }
 
   /// `count` rows of `width` placeholders each, numbered from `$1`: `($1, $2), ($3, $4)`.

@@ -6,7 +6,9 @@ import Foundation
 package enum PresenceSQL {
   /// Rows of (instance, session, attendee): those attendees left this instance.
   static func leave(rows: Int) -> PortableSQL {
-    .keyed("DELETE FROM presence WHERE", by: ["instance", "session", "attendee"], rows: rows)
+    .keyed(
+      "DELETE FROM presence WHERE", by: ["instance", "session", "attendee"], rows: rows,
+      indexed: ["session", "attendee", "instance"])
   }
   /// Rows of (session, attendee, instance, expiresAt): present until then, unless written
   /// again.

@@ -17,11 +17,15 @@ package enum QuestionSQL {
   static let anyByToken = PortableSQL("SELECT \(selected) FROM question WHERE token = $1")
   /// Rows of (session, id).
   static func byIDs(rows: Int) -> PortableSQL {
-    .keyed("SELECT \(selected) FROM question WHERE", by: ["session", "id"], rows: rows)
+    .keyed(
+      "SELECT \(selected) FROM question WHERE", by: ["session", "id"], rows: rows,
+      indexed: ["id", "session"])
   }
   /// Rows of (session, token).
   static func byTokens(rows: Int) -> PortableSQL {
-    .keyed("SELECT \(selected) FROM question WHERE", by: ["session", "token"], rows: rows)
+    .keyed(
+      "SELECT \(selected) FROM question WHERE", by: ["session", "token"], rows: rows,
+      indexed: ["token", "session"])
   }
   /// Every column of a new question, in `selected`'s order but for the row's number.
   static let insert = PortableSQL(

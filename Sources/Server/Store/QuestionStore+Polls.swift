@@ -102,7 +102,7 @@ extension QuestionStore {
 extension GroupCommit where Request == PollAnswerRequest, Outcome == PollAnswerOutcome? {
   /// Answers that come while a batch is written go together in the next, as votes do.
   package static func pollAnswers(on driver: any StoreDriver) -> GroupCommit {
-    GroupCommit(batchLimit: 512) { requests, session in
+    GroupCommit(batchLimit: 512, linger: StoreCommits.linger) { requests, session in
       do throws(StoreError) {
         return try await driver.transact(
           .pollAnswers(requests, session: session), writes: true, locking: session

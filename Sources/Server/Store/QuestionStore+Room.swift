@@ -91,6 +91,33 @@ extension QuestionStore {
     return outcome
   }
 
+  /// `vote(attendee:question:up:at:)` answered through `reply` once its batch is written,
+  /// on the thread that wrote it, so that a vote read on an event loop needs no task.
+  public func vote(
+    attendee: UUID, question: UUID, up: Bool, at time: Date,
+    reply: @escaping @Sendable (Result<VoteOutcome?, StoreError>) -> Void
+  ) {
+    guard let votes = commits.votes else {
+      // The benchmarks' baseline: each vote a transaction of its own.
+      Task {
+        do throws(StoreError) {
+          reply(.success(try await vote(attendee: attendee, question: question, up: up, at: time)))
+        } catch {
+          reply(.failure(error))
+        }
+      }
+      return
+    }
+    let started = ContinuousClock.now
+    votes.submit(
+      VoteRequest(attendee: attendee, question: question, up: up, time: time), session: session
+    ) { [self] outcome in
+      timing(ContinuousClock.now - started)
+      if case .success(let outcome?) = outcome, outcome.refusal == nil { roomChanged(.window) }
+      reply(outcome)
+    }
+  }
+
   /// The question being answered now.
   public func highlighted() async throws(StoreError) -> UUID? {
     try await timed { try await driver.fetch(.roomState(session: session)) }.highlighted

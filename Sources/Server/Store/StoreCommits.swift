@@ -8,6 +8,11 @@ package struct StoreCommits: Sendable {
   /// Extension `polls`: attendees' answers.
   package let pollAnswers: GroupCommit<PollAnswerRequest, PollAnswerOutcome?>
 
+  /// How long a storm's next batch of votes or poll answers waits for more
+  /// (`GroupCommit.linger`): a vote's answer a few milliseconds later, against its delta's
+  /// 100 ms window, for a fraction of the commits.
+  package static let linger: Duration = .milliseconds(5)
+
   package init(driver: any StoreDriver, votesOneByOne: Bool = false) {
     claims = .claims(on: driver)
     votes = votesOneByOne ? nil : .votes(on: driver)
@@ -20,7 +25,7 @@ extension GroupCommit where Request == VoteRequest, Outcome == QuestionStore.Vot
   /// transaction, and a durable write, per batch. A batch that fails fails each of its votes
   /// (their clients send them again): a vote fails only as the database does.
   package static func votes(on driver: any StoreDriver) -> GroupCommit {
-    GroupCommit(batchLimit: 512) { requests, session in
+    GroupCommit(batchLimit: 512, linger: StoreCommits.linger) { requests, session in
       do throws(StoreError) {
         return try await driver.transact(
           .votes(requests, session: session), writes: true, locking: session

@@ -186,6 +186,19 @@ package final class SQLiteDriver: StoreDriver {
     try await StoreError.mapping { try await database.write(body) }
   }
 
+  /// How SQLite runs `statement` (`EXPLAIN QUERY PLAN`): one line per step.
+  package func plan(of statement: PortableSQL) async throws(StoreError) -> [String] {
+    try await read { db in
+      // Each `?N` bound to NULL: the plan does not depend on the values.
+      let sql = "EXPLAIN QUERY PLAN " + statement.sqlite
+      let nulls = [DatabaseValue](
+        repeating: .null, count: sql.utf8.filter { $0 == UInt8(ascii: "?") }.count)
+      return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(nulls)).map {
+        $0["detail"] as String? ?? ""
+      }
+    }
+  }
+
   package func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T)
     async throws(StoreError) -> T
   {

@@ -66,6 +66,9 @@ struct SocketHandler: Sendable {
       return
     }
     if configuration.mock != nil { try await installStallHandler(on: channel) }
+    let loopVotes = try await takeVotesOnLoop(
+      on: channel, headers: context.request.headers, output: output, room: room,
+      connection: connection)
     logger.info("socket \(connection.id) opened\(session.map { " in session \($0.code)" } ?? "")")
     room.send(.handshake(room.handshake(connection, session: session)), to: connection)
     do {
@@ -77,6 +80,7 @@ struct SocketHandler: Sendable {
         case .binary(let buffer):
           await room.receive(Array(buffer.readableBytesView), from: connection)
         }
+        loopVotes?.passedOn.finished()
       }
       // Never back to the library with the close to come during shutdown: it would send
       // 1000, after which a client does not come back. (A no-op once a close went either way.)
@@ -117,6 +121,28 @@ struct SocketHandler: Sendable {
         CloseFrameWatcher(raw), position: .after(encoder))
     }.get()
     return .frames(raw, framing, closer: library)
+  }
+
+  /// Votes read on the socket's event loop (`LoopVotes`), where its frames go straight to the
+  /// channel; `nil` where they do not (`--legacy-broadcast`), or with `votesOnLoop` off.
+  private func takeVotesOnLoop(
+    on channel: any Channel, headers: HTTPFields, output: SocketConnection.Output,
+    room: SessionRoom, connection: SocketConnection
+  ) async throws -> LoopVotes? {
+    guard configuration.votesOnLoop, case .frames = output else { return nil }
+    // Compressed votes are inflated there when each message stands alone (the default).
+    let inflates =
+      deflaters != nil
+      && DeflateAgreement.first(
+        in: headers, requireClientNoContextTakeover: configuration.deflateNoContextTakeover)?
+        .clientNoContextTakeover == true
+    let handler = LoopVotes(room: room, connection: connection, inflates: inflates)
+    try await channel.eventLoop.submit {
+      let decoder = try channel.pipeline.syncOperations.handler(
+        type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+      try channel.pipeline.syncOperations.addHandler(handler, position: .after(decoder))
+    }.get()
+    return handler
   }
 
   /// `--mock`'s `/control/stall` holds a socket's traffic with this handler.
