@@ -53,25 +53,37 @@ public enum VoteWire {
     guard response.message == nil, response.retryAfter == nil else { return nil }
     var out: [UInt8] = []
     out.reserveCapacity(200)
-    out += #"{"question":""#.utf8
-    out += response.question.uuidString.utf8
-    out += #"","token":""#.utf8
-    out += response.token.uuidString.utf8
-    out += #"","success":"#.utf8
+    out += "{\"question\":\"".utf8
+    append(response.question, to: &out)
+    out += "\",\"token\":\"".utf8
+    append(response.token, to: &out)
+    out += "\",\"success\":".utf8
     out += (response.success ? "true" : "false").utf8
-    out += #","voted":"#.utf8
+    out += ",\"voted\":".utf8
     out += (response.voted ? "true" : "false").utf8
-    out += #","votes":"#.utf8
+    out += ",\"votes\":".utf8
     out += String(response.votes).utf8
     if let seq = response.seq {
-      out += #","seq":"#.utf8
+      out += ",\"seq\":".utf8
       out += String(seq).utf8
     }
-    out += #","type":"voteResponse"}"#.utf8
+    out += ",\"type\":\"voteResponse\"}".utf8
     return out
   }
 
   private static let voteType = Array("vote".utf8)
+  private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+  /// `uuid` as `uuidString` spells it (upper case, hyphenated), without formatting through C.
+  static func append(_ uuid: UUID, to out: inout [UInt8]) {
+    withUnsafeBytes(of: uuid.uuid) { bytes in
+      for (index, byte) in bytes.enumerated() {
+        if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 0x0F)])
+      }
+    }
+  }
 }
 
 /// Reads one flat JSON object of the vote's keys, a token at a time; every method returns

@@ -20,7 +20,9 @@ struct RoomWorkerTests {
     init() {
       var logger = Logger(label: "room-worker-test")
       logger.logLevel = .critical
-      fanOut = RoomFanOut(reads: room, clock: clock, window: window, logger: logger)
+      // One core, whatever machine runs the test: a recorded cost is then the cost per core.
+      fanOut = RoomFanOut(
+        reads: room, clock: clock, window: window, cost: FanOutCost(cores: 1), logger: logger)
     }
 
     func join(_ peer: TestPeer, since: Int? = nil) {
@@ -195,6 +197,24 @@ struct RoomWorkerTests {
     fixture.fanOut.changed()
     fixture.clock.advance(by: .seconds(1))
     #expect(await fixture.level(peer, "within a second"))
+  }
+
+  /// Two loops on one core take turns: their times add up. On two cores they share the sum.
+  @Test func aBroadcastsCostIsItsLoopsTimesPerCore() {
+    let one = FanOutCost(cores: 1)
+    let two = FanOutCost(cores: 2)
+    for cost in [one, two] {
+      cost.beginBroadcast()
+      cost.record(.milliseconds(30))
+      cost.record(.milliseconds(10))
+    }
+    #expect(one.value == .milliseconds(40) && two.value == .milliseconds(20))
+    // The next broadcast starts from three quarters of it, and a cheaper one keeps that.
+    one.beginBroadcast()
+    one.record(.milliseconds(10))
+    #expect(one.value == .milliseconds(30))
+    #expect(FanOutCost.cores(inList: "0") == 1 && FanOutCost.cores(inList: "0-3,8,10-11") == 7)
+    #expect(FanOutCost.cores(inList: "") == nil && FanOutCost.cores(inList: "3-1") == nil)
   }
 
   @Test func aPeerNotReadingGetsNoDeltasThenOneMergedCatchUp() async {

@@ -91,7 +91,12 @@ struct VoteWireTests {
   }
 
   @Test func writesAnAcceptedVotesAnswerAsTheCodecReadsIt() throws {
-    for response in [
+    let random = (0..<100).map { number in
+      VoteResponse(
+        question: UUID(), token: UUID(), success: true, voted: number % 2 == 0, votes: number,
+        seq: number * 1000)
+    }
+    for response in random + [
       VoteResponse(
         question: question, token: token, success: true, voted: true, votes: 12, seq: 40),
       VoteResponse(question: question, token: token, success: true, voted: false, votes: 0, seq: 0),

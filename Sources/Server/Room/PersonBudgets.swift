@@ -7,15 +7,24 @@ import QnA
 /// share that address's question bucket, the size of one person's. A thousand sockets weigh
 /// what their identities weigh. A socket the budgets cannot place (loopback, the operator's
 /// own; a presenter's) keeps buckets of its own. Shared by every session's room; the tables
-/// are bounded as `AddressBudgets` bounds them.
+/// are bounded as `KeyedBudgets` bounds them, the people's at `maxPeople` (a keynote's
+/// crowd, every one of whom keeps a bucket while voting; each identity was paid for at
+/// its address, `identityWork` and `newAttendeesPerAddress`).
 package final class PersonBudgets: Sendable {
-  private let questions: AddressBudgets
-  private let votes: AddressBudgets
+  private let questions: KeyedBudgets<Person>
+  private let votes: KeyedBudgets<Person>
   private let unidentifiedQuestions: AddressBudgets
+  package static let maxPeople = 100_000
+
+  /// An attendee id names a person within one session: hashed as it is, not as text.
+  private struct Person: Hashable, Sendable {
+    var session: Int64
+    var attendee: UUID
+  }
 
   package init(questions: Int, votes: Int, window: Duration) {
-    self.questions = AddressBudgets(burst: questions, window: window)
-    self.votes = AddressBudgets(burst: votes, window: window)
+    self.questions = KeyedBudgets(burst: questions, window: window, maxKeys: Self.maxPeople)
+    self.votes = KeyedBudgets(burst: votes, window: window, maxKeys: Self.maxPeople)
     unidentifiedQuestions = AddressBudgets(burst: questions, window: window)
   }
 
@@ -54,8 +63,7 @@ package final class PersonBudgets: Sendable {
     votes.take(Self.key(connection, attendee), now: now)
   }
 
-  /// An attendee id names a person within one session.
-  private static func key(_ connection: SocketConnection, _ attendee: UUID) -> String {
-    "\(connection.session) \(attendee.uuidString)"
+  private static func key(_ connection: SocketConnection, _ attendee: UUID) -> Person {
+    Person(session: connection.session, attendee: attendee)
   }
 }

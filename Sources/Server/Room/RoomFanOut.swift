@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import QnA
 import QnAStore
+import Synchronization
 
 /// The room's fan-out: who has joined, and what changed since the last broadcast, sent to
 /// every joined socket as one delta. Changes are coalesced: the first change after a quiet
@@ -42,7 +43,8 @@ package final class RoomFanOut: Sendable {
 
   package let window: Duration
   /// What writing its broadcasts costs (`FanOutCost`), which spaces them.
-  package let cost = FanOutCost()
+  package let cost: FanOutCost
+  private let pendingChange = PendingChange()
   private let commands: AsyncStream<Command>.Continuation
   private let worker: Task<Void, Never>
 
@@ -52,18 +54,20 @@ package final class RoomFanOut: Sendable {
   package init(
     reads: any RoomReads, clock: any SessionClock = SystemClock(),
     window: Duration = .milliseconds(100), spacedByCost: Bool = true,
-    deflaters: CompressorPool? = nil,
+    cost: FanOutCost = FanOutCost(), deflaters: CompressorPool? = nil,
     fanOutTime: @escaping @Sendable (Duration) -> Void = { _ in }, logger: Logger
   ) {
     self.window = window
+    self.cost = cost
     let (stream, commands) = AsyncStream<Command>.makeStream()
     self.commands = commands
-    let cost = self.cost
+    let pendingChange = self.pendingChange
     worker = Task {
       // Made here and never shared: only this task touches the room's state.
       let state = RoomWorker(
         reads: reads, clock: clock, window: window, deflaters: deflaters, commands: commands,
-        fanOutTime: fanOutTime, fanOutCost: spacedByCost ? cost : nil, logger: logger)
+        fanOutTime: fanOutTime, fanOutCost: spacedByCost ? cost : nil,
+        pendingChange: pendingChange, logger: logger)
       await state.run(stream)
     }
   }
@@ -76,7 +80,12 @@ package final class RoomFanOut: Sendable {
   package func headCount(_ count: Int) { commands.yield(.headCount(count)) }
   /// Something in the room changed (its log row is committed). A presenter's action is
   /// `urgent`: it goes out at once, window or not (votes may storm; presenters do not).
-  package func changed(urgent: Bool = false) { commands.yield(.changed(urgent: urgent)) }
+  /// A storm's changes while one waits in the queue post nothing more: the flush it schedules
+  /// reads them all (a vote storm woke the worker once a vote).
+  package func changed(urgent: Bool = false) {
+    guard urgent || pendingChange.post() else { return }
+    commands.yield(.changed(urgent: urgent))
+  }
 
   /// A change that may wait a second for the next broadcast (a word cloud's results).
   package func changedUnhurried() { commands.yield(.changedUnhurried) }
@@ -85,4 +94,18 @@ package final class RoomFanOut: Sendable {
     commands.finish()
     worker.cancel()
   }
+}
+
+/// Whether a window's change waits in the room worker's queue: set when one is posted,
+/// cleared when the worker takes it.
+package final class PendingChange: Sendable {
+  private let waiting = Atomic<Bool>(false)
+
+  package init() {}
+
+  /// Whether a change needs a command of its own (none waits now).
+  func post() -> Bool { !waiting.exchange(true, ordering: .acquiringAndReleasing) }
+
+  /// The worker took the waiting change: the next needs a command again.
+  func taken() { waiting.store(false, ordering: .releasing) }
 }

@@ -45,10 +45,12 @@ final class RoomWorker {
   let deflaters: CompressorPool?
   let commands: AsyncStream<RoomFanOut.Command>.Continuation
   let fanOutTime: @Sendable (Duration) -> Void
-  /// What writing the last broadcasts cost; the next wait at least `costShare` times it
+  /// What writing the last broadcasts cost per core; the next wait at least `costShare` times it
   /// (`nil`: the window alone spaces them).
   let fanOutCost: FanOutCost?
   static let costShare = 2
+  /// Cleared as a window's change is taken from the queue (`RoomFanOut.changed`).
+  let pendingChange: PendingChange
   let logger: Logger
   let codec = WireCodec()
   var members: [UUID: Member] = [:]
@@ -69,8 +71,10 @@ final class RoomWorker {
   init(
     reads: any RoomReads, clock: any SessionClock, window: Duration,
     deflaters: CompressorPool?, commands: AsyncStream<RoomFanOut.Command>.Continuation,
-    fanOutTime: @escaping @Sendable (Duration) -> Void, fanOutCost: FanOutCost?, logger: Logger
+    fanOutTime: @escaping @Sendable (Duration) -> Void, fanOutCost: FanOutCost?,
+    pendingChange: PendingChange = PendingChange(), logger: Logger
   ) {
+    self.pendingChange = pendingChange
     self.reads = reads
     self.clock = clock
     self.window = window
@@ -110,6 +114,7 @@ final class RoomWorker {
       audience.tell(codec: codec, deflaters: deflaters)
     case .snapshotSent(let connection, let seq): try await caughtUp(connection, from: seq)
     case .changed(let urgent):
+      if !urgent { pendingChange.taken() }
       if changedSince == nil { changedSince = clock.now }
       scheduleFlush(urgent: urgent)
     case .changedUnhurried:

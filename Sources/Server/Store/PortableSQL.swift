@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A statement written once for both databases, in PostgreSQL's numbered placeholders (`$1`…),
 /// which SQLite reads as `?1`…: where the two dialects agree, each driver only runs it, in a
 /// transaction of its own kind (`TicketSQL`, `VoteSQL`, `LoginSQL`). A row lock at the end
@@ -12,7 +14,10 @@ package struct PortableSQL: Sendable, Hashable, ExpressibleByStringLiteral {
 
   package init(_ statement: String) {
     postgres = statement
-    var sqlite = statement.replacingOccurrences(of: "$", with: "?")
+    // Byte by byte: a batch's statements are made for each batch, some of thousands of bytes.
+    var sqlite = String(
+      decoding: statement.utf8.map { $0 == UInt8(ascii: "$") ? UInt8(ascii: "?") : $0 },
+      as: UTF8.self)
     for rowLock in [" FOR UPDATE", " FOR SHARE"] where sqlite.hasSuffix(rowLock) {
       sqlite.removeLast(rowLock.count)
     }
@@ -90,9 +95,19 @@ extension PortableSQL {
   }
 
   /// `count` rows of `width` placeholders each, numbered from `$1`: `($1, $2), ($3, $4)`.
+  /// Made once per shape (batches come in a handful of sizes).
   package static func valueRows(width: Int, count: Int) -> String {
-    (0..<count).map { row in
+    let shape = width << 32 | count
+    if let made = madeRows.withLock({ $0[shape] }) { return made }
+    let made = (0..<count).map { row in
       "(" + (1...width).map { "$\(row * width + $0)" }.joined(separator: ", ") + ")"
     }.joined(separator: ", ")
+    madeRows.withLock { rows in
+      // Bounded all the same: a caller with lengths of every size stops adding.
+      if rows.count < 256 { rows[shape] = made }
+    }
+    return made
   }
+
+  private static let madeRows = Mutex<[Int: String]>([:])
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -5,29 +6,79 @@ import Synchronization
 #endif
 
 /// What writing the room's recent broadcasts to their sockets cost, in CPU time on the event
-/// loops (one write per socket: the cost that grows with the room). The room's worker spaces
-/// its broadcasts by it, so that writing them takes at most half of a core however large
-/// the room: a storm's votes then wait a little longer for a broadcast, and the core is left
-/// for the votes themselves.
+/// loops (one write per socket: the cost that grows with the room), per core the process may
+/// run on: the loops' times added up, divided among those cores. The room's worker spaces its
+/// broadcasts by it, so that writing them takes at most half of the cores however large
+/// the room: a storm's votes then wait a little longer for a broadcast, and the cores are
+/// left for the votes themselves. (Two loops on one core take their turns on it: their times
+/// add up; on two cores they write side by side.)
 package final class FanOutCost: Sendable {
-  private let recent = Mutex(Duration.zero)
+  private struct Costs {
+    /// The recent cost per core, falling by a quarter at each broadcast.
+    var recent = Duration.zero
+    /// The broadcast under way, its loops' times so far.
+    var current = Duration.zero
+  }
 
-  package init() {}
+  private let costs = Mutex(Costs())
+  /// The cores the loops share.
+  package let cores: Int
+
+  package init(cores: Int = FanOutCost.availableCores) {
+    self.cores = max(1, cores)
+  }
 
   /// A broadcast begins: the figure falls by a quarter, so that one costly broadcast does
   /// not space the room for long.
   package func beginBroadcast() {
-    recent.withLock { $0 = $0 * 3 / 4 }
+    costs.withLock { costs in
+      costs.recent = costs.recent * 3 / 4
+      costs.current = .zero
+    }
   }
 
-  /// One event loop's writes of a broadcast took `duration` of its CPU: the broadcast's cost
-  /// is its costliest loop's.
+  /// One event loop's writes of a broadcast took `duration` of its CPU.
   package func record(_ duration: Duration) {
-    recent.withLock { $0 = max($0, duration) }
+    costs.withLock { costs in
+      costs.current += duration
+      costs.recent = max(costs.recent, costs.current / cores)
+    }
   }
 
-  /// The recent cost of a broadcast's writes.
-  package var value: Duration { recent.withLock { $0 } }
+  /// The recent cost of a broadcast's writes, per core.
+  package var value: Duration { costs.withLock(\.recent) }
+
+  /// The cores this process may run on (its affinity: `taskset`, a container's cpuset), as
+  /// Linux lists them in /proc/self/status; the machine's count where that cannot be read.
+  package static let availableCores: Int = {
+    let fallback = ProcessInfo.processInfo.activeProcessorCount
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: {
+        $0.hasPrefix("Cpus_allowed_list:")
+      })
+    else { return fallback }
+    return cores(inList: line.dropFirst("Cpus_allowed_list:".count)) ?? fallback
+  }()
+
+  /// How many cores a list such as `0-3,8,10-11` names; `nil` for one it cannot read.
+  package static func cores(inList list: Substring) -> Int? {
+    var count = 0
+    for part in list.split(separator: ",") {
+      let bounds = part.split(separator: "-").map {
+        Int($0.trimmingCharacters(in: .whitespaces))
+      }
+      switch bounds.count {
+      case 1:
+        guard bounds[0] != nil else { return nil }
+        count += 1
+      case 2:
+        guard let low = bounds[0], let high = bounds[1], low <= high else { return nil }
+        count += high - low + 1
+      default: return nil
+      }
+    }
+    return count > 0 ? count : nil
+  }
 
   /// This thread's CPU time so far: what its work cost, however often the scheduler set it
   /// aside for another thread meanwhile (a wall clock would count that as the writes' cost).
