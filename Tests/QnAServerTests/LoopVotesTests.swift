@@ -134,6 +134,45 @@ struct LoopVotesTests {
     await asker.socket.close()
   }
 
+  /// Nothing after a close is read: a vote behind it in the same write is not counted.
+  @Test func aVoteAfterACloseIsNotTaken() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let asker = try await RoomMember.join(server, as: UUID())
+    let question = try await asker.socket.askedQuestion("After close?", as: asker.connection)
+    let (raw, connection) = try joinedRaw(server)
+    try await Task.sleep(for: .milliseconds(100))
+    raw.write(
+      raw.frame(.close, [0x03, 0xE8])
+        + raw.frame(.vote(Vote(id: connection, question: question, up: true, token: UUID()))))
+    let answer = try? raw.message { if case .voteResponse = $0 { true } else { false } }
+    #expect(answer == nil, "closed, unanswered")
+    try await Task.sleep(for: .milliseconds(200))
+    let metrics = try await server.http("GET", "/metrics").body
+    #expect(OperationsTests.sample("qna_votes_total", in: metrics) == 0)
+    #expect(OperationsTests.sample("qna_votes_on_loop_total", in: metrics) == 0)
+    await asker.socket.close()
+  }
+
+  /// A compressed vote that inflates past `--max-message-size` is the library's to close the
+  /// socket for (1009), not the loop's to count. (The limit is set below a vote's size to
+  /// show it; the default, 16 KiB, is far above one.)
+  @Test func aCompressedVotePastTheMessageLimitIsNotTaken() async throws {
+    let server = try await ServerUnderTest { $0.maxMessageSize = 160 }
+    defer { Task { await server.stop() } }
+    let asker = try await RoomMember.join(server, as: UUID())
+    let question = try await asker.socket.askedQuestion("Big?", as: asker.connection)
+    let member = try await RoomMember.join(server, as: UUID())
+    _ = try await member.joined()
+    try await Task.sleep(for: .milliseconds(100))
+    try? await member.vote(question)
+    _ = try? await member.socket.disconnect()
+    let metrics = try await server.http("GET", "/metrics").body
+    #expect(OperationsTests.sample("qna_votes_total", in: metrics) == 0)
+    #expect(OperationsTests.sample("qna_votes_on_loop_total", in: metrics) == 0)
+    await asker.socket.close()
+  }
+
   /// A frame marked compressed on a socket that agreed to no compression is the library's to
   /// refuse: the socket is closed, and nothing is counted.
   @Test func aCompressedFrameWithoutDeflateIsTheLibrarysToRefuse() async throws {

@@ -28,7 +28,17 @@ package final class LoopVotes: ChannelInboundHandler, RemovableChannelHandler {
     package init() {}
     fileprivate func add() { count.add(1, ordering: .relaxed) }
     fileprivate var isNone: Bool { count.load(ordering: .acquiring) == 0 }
-    package func finished() { count.subtract(1, ordering: .releasing) }
+    /// Never below nothing: a message the library read before this handler was there (sent
+    /// before its client had the handshake) was not counted in.
+    package func finished() {
+      var current = count.load(ordering: .relaxed)
+      while current > 0 {
+        let (exchanged, original) = count.compareExchange(
+          expected: current, desired: current - 1, ordering: .releasing)
+        if exchanged { return }
+        current = original
+      }
+    }
   }
 
   package let passedOn = PassedOn()
@@ -40,6 +50,9 @@ package final class LoopVotes: ChannelInboundHandler, RemovableChannelHandler {
   private let inflates: Bool
   /// Inside a message of several frames: its frames all go on.
   private var inMessage = false
+  /// After a close, or a frame the library fails the connection for: nothing more is taken
+  /// here (the library reads no further either).
+  private var stopped = false
   private var scratch: LoopScratch?
 
   package init(room: SessionRoom, connection: SocketConnection, inflates: Bool) {
@@ -56,7 +69,16 @@ package final class LoopVotes: ChannelInboundHandler, RemovableChannelHandler {
     let frame = unwrapInboundIn(data)
     switch frame.opcode {
     case .text, .binary, .continuation: break
+    case .ping, .pong:
+      // RFC 6455 §5.5: a control frame is whole, at most 125 bytes, without extension bits.
+      if !frame.fin || frame.data.readableBytes > 125 || frame.rsv1 || frame.rsv2 || frame.rsv3 {
+        stopped = true
+      }
+      context.fireChannelRead(data)
+      return
     default:
+      // A close, or an opcode RFC 6455 reserves: the end of what this socket is read for.
+      stopped = true
       context.fireChannelRead(data)
       return
     }
@@ -73,12 +95,13 @@ package final class LoopVotes: ChannelInboundHandler, RemovableChannelHandler {
   /// The vote `frame` holds whole, when it is one this socket may have taken here now.
   private func vote(in frame: WebSocketFrame) -> Vote? {
     // As text or binary: the server reads a message's JSON either way (`qna` sends binary).
-    guard frame.opcode == .text || frame.opcode == .binary, !frame.rsv2, !frame.rsv3,
+    guard frame.opcode == .text || frame.opcode == .binary, !stopped, !frame.rsv2, !frame.rsv3,
       !frame.rsv1 || inflates,
       frame.data.readableBytes <= Self.largestFrame, room.settings.extensions,
       passedOn.isNone, let scratch
     else { return nil }
-    return scratch.read(frame)
+    // Inflated within the message limit the library holds a message to (1009 past it).
+    return scratch.read(frame, limit: min(Self.largestFrame, room.settings.maxMessageSize))
   }
 }
 
@@ -103,7 +126,7 @@ final class LoopScratch: @unchecked Sendable {
   }
 
   /// The vote in `frame` (unmasked, inflated if compressed), or `nil`.
-  func read(_ frame: WebSocketFrame) -> Vote? {
+  func read(_ frame: WebSocketFrame, limit: Int) -> Vote? {
     unmasked.removeAll(keepingCapacity: true)
     frame.data.withUnsafeReadableBytes { bytes in
       unmasked.append(contentsOf: bytes)
@@ -114,7 +137,7 @@ final class LoopScratch: @unchecked Sendable {
     guard frame.rsv1 else { return unmasked.withUnsafeBytes(VoteWire.vote(in:)) }
     do {
       try unmasked.withUnsafeBytes { bytes in
-        try inflater.inflate(bytes, into: &inflated, limit: LoopVotes.largestFrame)
+        try inflater.inflate(bytes, into: &inflated, limit: limit)
       }
     } catch {
       // Not a vote's few bytes: the library inflates it again and judges it.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -48,16 +49,18 @@ package final class FanOutCost: Sendable {
   /// The recent cost of a broadcast's writes, per core.
   package var value: Duration { costs.withLock(\.recent) }
 
-  /// The cores this process may run on (its affinity: `taskset`, a container's cpuset), as
-  /// Linux lists them in /proc/self/status; the machine's count where that cannot be read.
+  /// The cores this process may run on: its affinity (`taskset`, a container's cpuset), as
+  /// Linux lists them in /proc/self/status, and no more than NIO counts (which also reads a
+  /// container's CPU quota); NIO's count where the list cannot be read.
   package static let availableCores: Int = {
-    let fallback = ProcessInfo.processInfo.activeProcessorCount
+    let counted = System.coreCount
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
       let line = status.split(separator: "\n").first(where: {
         $0.hasPrefix("Cpus_allowed_list:")
-      })
-    else { return fallback }
-    return cores(inList: line.dropFirst("Cpus_allowed_list:".count)) ?? fallback
+      }),
+      let allowed = cores(inList: line.dropFirst("Cpus_allowed_list:".count))
+    else { return counted }
+    return min(allowed, counted)
   }()
 
   /// How many cores a list such as `0-3,8,10-11` names; `nil` for one it cannot read.
