@@ -108,9 +108,13 @@ package final class SessionRoom: Sendable {
     send(raw: ByteBuffer(bytes: codec.encode(message)), to: connection)
   }
 
-  package func send(raw bytes: ByteBuffer, to connection: SocketConnection) {
+  /// `compressed: false`: a message whose compression would cost more than the bytes it
+  /// saves (RFC 7692 lets any message go uncompressed).
+  package func send(raw bytes: ByteBuffer, to connection: SocketConnection, compressed: Bool = true)
+  {
     let due = hooks.sendDelay.map { environment.uptime() + $0 }
-    connection.send(OutgoingMessage(bytes, deflaters: settings.deflaters), due: due)
+    connection.send(
+      OutgoingMessage(bytes, deflaters: compressed ? settings.deflaters : nil), due: due)
   }
 
   /// Waits until this socket may do `count` lookups: a flood of resends or resumes slows

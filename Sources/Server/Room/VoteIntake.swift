@@ -110,7 +110,6 @@ extension SessionRoom {
       send(.voteResponse(response), to: connection)
       return
     }
-    let due = hooks.sendDelay.map { environment.uptime() + $0 }
-    connection.send(OutgoingMessage(bytes, deflaters: nil), due: due)
+    send(raw: ByteBuffer(bytes: bytes), to: connection, compressed: false)
   }
 }

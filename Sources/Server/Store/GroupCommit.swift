@@ -19,13 +19,13 @@ package final class GroupCommit<Request: Sendable, Outcome: Sendable>: Sendable 
   private struct Waiting {
     var request: Request
     var reply: @Sendable (Result<Outcome, StoreError>) -> Void
+    /// When it came (by `uptime`): the first waiting's, for `linger`.
+    var arrived: Duration
   }
 
   private struct State {
     var waiting: [Int64: [Waiting]] = [:]
     var writing: Set<Int64> = []
-    /// When the first of each session's waiting requests came (by `uptime`).
-    var firstWaiting: [Int64: Duration] = [:]
   }
 
   private let state = Mutex(State())
@@ -77,8 +77,8 @@ package final class GroupCommit<Request: Sendable, Outcome: Sendable>: Sendable 
   ) {
     let now = uptime()
     let starts = state.withLock { state in
-      if state.waiting[session, default: []].isEmpty { state.firstWaiting[session] = now }
-      state.waiting[session, default: []].append(Waiting(request: request, reply: reply))
+      state.waiting[session, default: []].append(
+        Waiting(request: request, reply: reply, arrived: now))
       return state.writing.insert(session).inserted
     }
     if starts { Task { await self.writeBatches(session: session) } }
@@ -122,7 +122,7 @@ package final class GroupCommit<Request: Sendable, Outcome: Sendable>: Sendable 
   private func lingerForMore(session: Int64) async {
     guard linger > .zero else { return }
     let (count, first) = state.withLock { state in
-      (state.waiting[session]?.count ?? 0, state.firstWaiting[session])
+      (state.waiting[session]?.count ?? 0, state.waiting[session]?.first?.arrived)
     }
     guard count > 0, count < fullBatch, let first else { return }
     let left = linger - (uptime() - first)

@@ -27,8 +27,15 @@ struct SocketHandler: Sendable {
   ) async throws {
     let environment = room.environment
     let channel = context.requestContext.channel
+    // The permessage-deflate the upgrade agreed to, as the extension's builder chose it.
+    let agreed =
+      deflaters == nil
+      ? nil
+      : DeflateAgreement.first(
+        in: context.request.headers,
+        requireClientNoContextTakeover: configuration.deflateNoContextTakeover)
     let output = try await self.output(
-      on: channel, headers: context.request.headers, library: HummingbirdSocketWriter(outbound))
+      on: channel, agreed: agreed, library: HummingbirdSocketWriter(outbound))
     let connection = SocketConnection(
       id: environment.makeID(), channel: channel, output: output,
       serial: room.hooks.sendDelay != nil, openedAt: environment.now(), isPresenter: isPresenter,
@@ -67,8 +74,7 @@ struct SocketHandler: Sendable {
     }
     if configuration.mock != nil { try await installStallHandler(on: channel) }
     let loopVotes = try await takeVotesOnLoop(
-      on: channel, headers: context.request.headers, output: output, room: room,
-      connection: connection)
+      on: channel, agreed: agreed, output: output, room: room, connection: connection)
     logger.info("socket \(connection.id) opened\(session.map { " in session \($0.code)" } ?? "")")
     room.send(.handshake(room.handshake(connection, session: session)), to: connection)
     do {
@@ -99,16 +105,13 @@ struct SocketHandler: Sendable {
   /// this socket agreed to permessage-deflate; or, with `--legacy-broadcast`, every
   /// message through the library.
   private func output(
-    on channel: any Channel, headers: HTTPFields, library: HummingbirdSocketWriter
+    on channel: any Channel, agreed: DeflateAgreement?, library: HummingbirdSocketWriter
   )
     async throws -> SocketConnection.Output
   {
     guard !configuration.legacyBroadcast else { return .library(library) }
     let framing: Framing
-    if let deflaters,
-      let agreed = DeflateAgreement.first(
-        in: headers, requireClientNoContextTakeover: configuration.deflateNoContextTakeover)
-    {
+    if let deflaters, let agreed {
       framing = deflaters.framing(peerWindowBits: agreed.serverWindowBits)
     } else {
       framing = .plain
@@ -126,17 +129,13 @@ struct SocketHandler: Sendable {
   /// Votes read on the socket's event loop (`LoopVotes`), where its frames go straight to the
   /// channel; `nil` where they do not (`--legacy-broadcast`), or with `votesOnLoop` off.
   private func takeVotesOnLoop(
-    on channel: any Channel, headers: HTTPFields, output: SocketConnection.Output,
+    on channel: any Channel, agreed: DeflateAgreement?, output: SocketConnection.Output,
     room: SessionRoom, connection: SocketConnection
   ) async throws -> LoopVotes? {
     guard configuration.votesOnLoop, case .frames = output else { return nil }
     // Compressed votes are inflated there when each message stands alone (the default).
-    let inflates =
-      deflaters != nil
-      && DeflateAgreement.first(
-        in: headers, requireClientNoContextTakeover: configuration.deflateNoContextTakeover)?
-        .clientNoContextTakeover == true
-    let handler = LoopVotes(room: room, connection: connection, inflates: inflates)
+    let handler = LoopVotes(
+      room: room, connection: connection, inflates: agreed?.clientNoContextTakeover == true)
     try await channel.eventLoop.submit {
       let decoder = try channel.pipeline.syncOperations.handler(
         type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
