@@ -93,7 +93,10 @@ let package = Package(
       name: "QnAStore", dependencies: ["QnA", "CommandLineValues"], path: "Sources/Server/Store"),
     .target(
       name: "QnAStoreSQLite",
-      dependencies: ["QnAStore", "QnA", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        "QnAStore", "QnA", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ],
       path: "Sources/Server/StoreSQLite"),
     .target(
       name: "QnAStorePostgres",

@@ -26,4 +26,37 @@ struct SQLiteDriverTests {
         "\(statement.sqlite): \(plan)")
     }
   }
+
+  /// A read leaves the connection's prepared statements as they are: GRDB's own read turned
+  /// `PRAGMA query_only` on and off, which expired every one of them, so each was compiled
+  /// again on its next use, the vote batch's statements too.
+  @Test func aReadDoesNotMakeTheWritesCompileAgain() async throws {
+    let path = HeadlessProcess.freshDirectory().appendingPathComponent("qna.sqlite").path
+    let store = try SQLiteDriver(path: path)
+    let statement: PortableSQL = "SELECT value FROM roomState WHERE key = $1"
+    let flow = TransactionFlow<Int>.rows(statement, [.text("epoch")]) { .done($0.count) }
+    for writes in [true, false, true, false, true] {
+      #expect(try await store.transact(flow, writes: writes, locking: nil) == 1)
+    }
+    #expect(try await store.recompilations(of: statement) == 0)
+  }
+
+  /// A read that would write fails before it writes, as PostgreSQL's read-only transaction
+  /// does.
+  @Test func aReadThatWouldWriteFailsAndWritesNothing() async throws {
+    let path = HeadlessProcess.freshDirectory().appendingPathComponent("qna.sqlite").path
+    let store = try SQLiteDriver(path: path)
+    let insert = TransactionFlow<Int>.run(
+      "INSERT INTO roomState (key, value) VALUES ($1, $2)", [.text("extra"), .text("1")],
+      then: .done(0))
+    await #expect(throws: StoreError.self) {
+      try await store.transact(insert, writes: false, locking: nil)
+    }
+    let count = TransactionFlow<Int>.rows(
+      "SELECT count(*) FROM roomState WHERE key = $1", [.text("extra")]
+    ) { .done($0.first?.int(0) ?? -1) }
+    #expect(try await store.transact(count, writes: false, locking: nil) == 0)
+    #expect(try await store.transact(insert, writes: true, locking: nil) == 0)
+    #expect(try await store.transact(count, writes: false, locking: nil) == 1)
+  }
 }

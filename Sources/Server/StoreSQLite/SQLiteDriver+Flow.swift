@@ -11,22 +11,26 @@ extension SQLiteDriver {
   ) async throws(StoreError) -> T {
     writes
       ? try await run { db in try Self.interpret(flow, db) }
-      : try await read { db in try Self.interpret(flow, db) }
+      : try await read { db in try Self.interpret(flow, db, readOnly: true) }
   }
 
-  static func interpret<T>(_ flow: TransactionFlow<T>, _ db: Database) throws -> T {
+  /// `readOnly`: a statement that would write fails the flow before it runs, as PostgreSQL's
+  /// read-only transaction does.
+  static func interpret<T>(_ flow: TransactionFlow<T>, _ db: Database, readOnly: Bool = false)
+    throws -> T
+  {
     var step = flow
     while true {
       switch step {
       case .rows(let statement, let values, let then):
-        let rows = try Row.fetchAll(
-          db.cachedStatement(sql: statement.sqlite), arguments: arguments(values))
+        let prepared = try statementFor(statement, db, readOnly: readOnly)
+        let rows = try Row.fetchAll(prepared, arguments: arguments(values))
         step = then(rows.map(row))
       case .run(let statement, let values, let then):
-        try db.cachedStatement(sql: statement.sqlite).execute(arguments: arguments(values))
+        try statementFor(statement, db, readOnly: readOnly).execute(arguments: arguments(values))
         step = then
       case .runEach(let statement, let values, let then):
-        let prepared = try db.cachedStatement(sql: statement.sqlite)
+        let prepared = try statementFor(statement, db, readOnly: readOnly)
         for each in values { try prepared.execute(arguments: arguments(each)) }
         step = then
       case .lock(_, let then), .tell(_, _, _, let then): step = then
@@ -34,6 +38,16 @@ extension SQLiteDriver {
       case .fail(let error): throw error
       }
     }
+  }
+
+  private static func statementFor(_ statement: PortableSQL, _ db: Database, readOnly: Bool)
+    throws -> Statement
+  {
+    let prepared = try db.cachedStatement(sql: statement.sqlite)
+    guard !readOnly || prepared.isReadonly else {
+      throw StoreError.unavailable("a read would write: \(statement.sqlite)")
+    }
+    return prepared
   }
 
   static func arguments(_ values: [SQLValue]) -> StatementArguments {
