@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import QnA
 import QnARoom
+import Synchronization
 import TestSupport
 import Testing
 
@@ -15,14 +16,25 @@ struct RoomWorkerTests {
   struct Fixture {
     let room = TestRoom()
     let clock = ManualClock()
+    /// The process's CPU time as the room sees it: none spent unless a test says so
+    /// (`busy(for:)`), whatever else the test process does.
+    let cpu = ManualCPUTime()
     let fanOut: RoomFanOut
 
     init() {
       var logger = Logger(label: "room-worker-test")
       logger.logLevel = .critical
       // One core, whatever machine runs the test: a recorded cost is then the cost per core.
+      let load = ProcessLoad(cores: 1, cpuTime: { [cpu] in cpu.now }, clock: clock)
       fanOut = RoomFanOut(
-        reads: room, clock: clock, window: window, cost: FanOutCost(cores: 1), logger: logger)
+        reads: room, clock: clock, window: window, cost: FanOutCost(cores: 1, load: load),
+        logger: logger)
+    }
+
+    /// `duration` goes by with the core full: as much CPU time spent as time gone by.
+    func busy(for duration: Duration) {
+      cpu.spend(duration)
+      clock.advance(by: duration)
     }
 
     func join(_ peer: TestPeer, since: Int? = nil) {
@@ -199,6 +211,76 @@ struct RoomWorkerTests {
     #expect(await fixture.level(peer, "within a second"))
   }
 
+  /// While the core stays full, each broadcast waits a quarter longer than the last; once
+  /// it idles, the wait eases back.
+  @Test func aFullCoreStretchesTheSpacingAndEasesItBack() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    let question = fixture.room.ask(1)
+    let peer = TestPeer(1)
+    fixture.join(peer)
+    #expect(await fixture.level(peer))
+    await Self.settle()
+    fixture.busy(for: Self.window)
+    fixture.room.vote(question)
+    fixture.fanOut.changed()
+    #expect(await fixture.level(peer, "the first vote, at once"))
+    #expect(fixture.fanOut.cost.stretch == 1.25)
+    fixture.room.vote(question)
+    fixture.fanOut.changed()
+    fixture.busy(for: Self.window)
+    await Self.settle()
+    #expect(peer.deltas.count == 1, "not after the window alone")
+    fixture.busy(for: .milliseconds(25))
+    #expect(await fixture.level(peer, "the second vote, 125 ms after the first"))
+    #expect(fixture.fanOut.cost.stretch == 1.5625)
+    // The core idles: after a quiet spell the next vote goes at once, and eases the stretch.
+    fixture.clock.advance(by: .milliseconds(500))
+    fixture.room.vote(question)
+    fixture.fanOut.changed()
+    #expect(await fixture.level(peer, "the third vote, at once"))
+    #expect(abs(fixture.fanOut.cost.stretch - 1.25) < 1e-9)
+  }
+
+  /// A stretch grows by a quarter at each full look, to at most ten times, and eases by a
+  /// fifth at each idle one, to none; in between it stays.
+  @Test func theStretchFollowsHowFullTheCoresAre() {
+    let cpu = ManualCPUTime()
+    let clock = ManualClock()
+    let cost = FanOutCost(
+      cores: 2, load: ProcessLoad(cores: 2, cpuTime: { cpu.now }, clock: clock))
+    func look(busy share: Double) {
+      cpu.spend(.milliseconds(200) * share)
+      clock.advance(by: .milliseconds(100))
+      cost.beginBroadcast()
+    }
+    look(busy: 1)
+    #expect(cost.stretch == 1.25, "both cores full")
+    look(busy: 0.8)
+    #expect(cost.stretch == 1.25, "not full, not idle either")
+    for _ in 0..<20 { look(busy: 0.95) }
+    #expect(cost.stretch == 10)
+    for _ in 0..<20 { look(busy: 0.1) }
+    #expect(cost.stretch == 1)
+  }
+
+  /// The share of the cores a process keeps busy: its CPU time over the time gone by, per
+  /// core, over at least a period.
+  @Test func aProcessLoadIsItsCPUTimeOverTheTimeGoneByPerCore() {
+    let cpu = ManualCPUTime()
+    let clock = ManualClock()
+    let load = ProcessLoad(cores: 2, cpuTime: { cpu.now }, clock: clock)
+    #expect(load.share() == nil)
+    cpu.spend(.milliseconds(150))
+    clock.advance(by: .milliseconds(100))
+    #expect(load.share() == 0.75)
+    cpu.spend(.milliseconds(50))
+    clock.advance(by: .milliseconds(50))
+    #expect(load.share() == 0.75, "half a period: the last share")
+    clock.advance(by: .milliseconds(50))
+    #expect(load.share() == 0.25)
+  }
+
   /// Two loops on one core take turns: their times add up. On two cores they share the sum.
   @Test func aBroadcastsCostIsItsLoopsTimesPerCore() {
     let one = FanOutCost(cores: 1)
@@ -312,4 +394,12 @@ struct UnhurriedChangeTests {
     #expect(await fixture.level(peer, "at the window, with the unhurried one"))
     #expect(peer.deltas.count == 3)
   }
+}
+
+/// A process's CPU time that a test spends by hand.
+final class ManualCPUTime: Sendable {
+  private let time = Mutex(Duration.zero)
+
+  var now: Duration { time.withLock { $0 } }
+  func spend(_ duration: Duration) { time.withLock { $0 += duration } }
 }

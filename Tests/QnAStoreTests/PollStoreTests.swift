@@ -263,7 +263,7 @@ struct PollStoreTests {
     var attendees = try await stores[1].polls(presenter: false).first?.results
     #expect(attendees?.texts == [PollWord(text: "More live demos", count: 2)])
     #expect(attendees?.review == nil && attendees?.held == nil, "the queue is presenters'")
-    var presenters = try await stores[0].polls().first?.results
+    let presenters = try await stores[0].polls().first?.results
     #expect(presenters?.review == [PollWord(text: "Slides online?", count: 1)])
     #expect(presenters?.held == 1)
     #expect(presenters?.answers == 3)

@@ -37,6 +37,11 @@ enum StormBench {
           spread: .seconds(10), counts: true)
       }
       outcomes.append(outcome)
+      // Whether the attendees' own core kept up: a saturated fleet's lag is in the latencies.
+      progress(
+        "\(name): \(String(format: "%.1f", outcome.wall / .seconds(1))) s from the first vote "
+          + "to everyone level; the attendees' process used "
+          + "\(String(format: "%.1f", outcome.clientCPU / .seconds(1))) s of CPU on core 1")
       emit(
         "| \(name) | \(outcome.counted) | \(String(format: "%.2f", outcome.cpu / .seconds(1))) "
           + "| \(String(format: "%.0f", perVote(outcome))) "

@@ -16,9 +16,12 @@ extension RoomWorker {
       commands.yield(.flush)
       return
     }
-    // A room whose broadcasts cost more to write waits longer between them (`FanOutCost`).
-    let spacing = min(Self.unhurried, (fanOutCost?.value ?? .zero) * Self.costShare)
-    let due = lastFlush + max(pace ?? window, spacing)
+    // A room whose broadcasts cost more to write waits longer between them, and longer
+    // still while the cores are full (`FanOutCost`), up to the unhurried second.
+    let spacing = max(
+      pace ?? window, min(Self.unhurried, (fanOutCost?.value ?? .zero) * Self.costShare))
+    let stretched = min(spacing * (fanOutCost?.stretch ?? 1), Self.unhurried)
+    let due = lastFlush + max(spacing, stretched)
     if flushScheduled, let flushDue, flushDue <= due { return }
     flushScheduled = true
     flushDue = due

@@ -11,7 +11,7 @@ package struct StoreCommits: Sendable {
   /// How long a storm's next batch of votes or poll answers waits for more
   /// (`GroupCommit.linger`): a vote's answer a few milliseconds later, against its delta's
   /// 100 ms window, for a fraction of the commits.
-  package static let linger: Duration = .milliseconds(5)
+  package static let linger: Duration = .milliseconds(15)
 
   package init(driver: any StoreDriver, votesOneByOne: Bool = false) {
     claims = .claims(on: driver)

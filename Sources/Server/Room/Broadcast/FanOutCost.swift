@@ -13,30 +13,56 @@ import Synchronization
 /// the room: a storm's votes then wait a little longer for a broadcast, and the cores are
 /// left for the votes themselves. (Two loops on one core take their turns on it: their times
 /// add up; on two cores they write side by side.)
+///
+/// When the process keeps its cores full all the same (10,000 sockets voting on one core),
+/// the votes queue behind the broadcasts and every answer comes later and later: the spacing
+/// is then `stretch`ed, a quarter more at each broadcast while the cores stay full, and eased
+/// back once they are not, so that the broadcasts give way until the votes keep up.
 package final class FanOutCost: Sendable {
   private struct Costs {
     /// The recent cost per core, falling by a quarter at each broadcast.
     var recent = Duration.zero
     /// The broadcast under way, its loops' times so far.
     var current = Duration.zero
+    var stretch = 1.0
   }
 
   private let costs = Mutex(Costs())
   /// The cores the loops share.
   package let cores: Int
+  /// How busy the process keeps its cores (`nil`: the spacing is never stretched).
+  private let load: ProcessLoad?
 
-  package init(cores: Int = FanOutCost.availableCores) {
+  /// At least this share of the cores busy: full, the spacing stretched further.
+  static let full = 0.9
+  /// Less than this: no longer full, the spacing eased back.
+  static let eased = 0.75
+  /// The most the spacing is stretched (the worker's second caps it too).
+  static let mostStretch = 10.0
+
+  package init(cores: Int = FanOutCost.availableCores, load: ProcessLoad? = .thisProcess) {
     self.cores = max(1, cores)
+    self.load = load
   }
 
   /// A broadcast begins: the figure falls by a quarter, so that one costly broadcast does
-  /// not space the room for long.
+  /// not space the room for long; the stretch follows how busy the cores were since.
   package func beginBroadcast() {
+    let busy = load?.share()
     costs.withLock { costs in
       costs.recent = costs.recent * 3 / 4
       costs.current = .zero
+      guard let busy else { return }
+      if busy >= Self.full {
+        costs.stretch = min(costs.stretch * 1.25, Self.mostStretch)
+      } else if busy < Self.eased {
+        costs.stretch = max(1, costs.stretch * 0.8)
+      }
     }
   }
+
+  /// How many times the spacing is stretched while the cores are full: 1 when they are not.
+  package var stretch: Double { costs.withLock(\.stretch) }
 
   /// One event loop's writes of a broadcast took `duration` of its CPU.
   package func record(_ duration: Duration) {
@@ -87,9 +113,7 @@ package final class FanOutCost: Sendable {
   /// aside for another thread meanwhile (a wall clock would count that as the writes' cost).
   package static func threadTime() -> Duration {
     #if canImport(Glibc)
-      var time = timespec()
-      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-      return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+      return ProcessLoad.cpuTime(CLOCK_THREAD_CPUTIME_ID)
     #else
       // No thread clock here: no cost measured, the window alone spaces broadcasts.
       return .zero
