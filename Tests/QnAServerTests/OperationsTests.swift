@@ -99,6 +99,8 @@ struct OperationsTests {
     #expect(text.contains("# TYPE qna_room_fanout_seconds histogram"))
     #expect((Self.sample("qna_room_fanout_seconds_count", in: text) ?? 0) >= 1)
     #expect((Self.sample("qna_database_seconds_count", in: text) ?? 0) >= 3)
+    // The vote's and the answer's deltas were written to two sockets: some CPU time.
+    #expect((Self.sample("qna_broadcast_write_cpu_seconds_total", in: text) ?? 0) > 0)
     await asker.socket.close()
     await voter.socket.close()
   }

@@ -8,6 +8,8 @@ enum RoomBench {
   struct Outcome {
     var counted: Int
     var cpu: Duration
+    /// Of `cpu`, the event loops' writing of the deltas (when the server reports it).
+    var broadcastCPU: Duration?
     /// The attendees' own CPU (this process), on the same two cores.
     var clientCPU: Duration
     var wall: Duration
@@ -79,6 +81,7 @@ enum RoomBench {
     send: (ContinuousClock.Instant) async -> Void
   ) async throws -> Outcome {
     fleet.resetCounters()
+    let broadcastBefore = await server.broadcastWriteCPU()
     let cpuBefore = cpuTime(of: server.pid)
     let clientBefore = cpuTime(of: getpid())
     let writtenBefore = written(by: server.pid)
@@ -96,6 +99,7 @@ enum RoomBench {
     if !everyone { progress("\(server.name): the last change did not reach everyone in 60 s") }
     let wall = ContinuousClock.now - start
     let cpu = cpuTime(of: server.pid) - cpuBefore
+    let broadcastAfter = await server.broadcastWriteCPU()
     let clientCPU = cpuTime(of: getpid()) - clientBefore
     let wire = written(by: server.pid) - writtenBefore
     let members = fleet.snapshot
@@ -111,7 +115,9 @@ enum RoomBench {
       }
     }
     return Outcome(
-      counted: counted.count, cpu: cpu, clientCPU: clientCPU, wall: wall,
+      counted: counted.count, cpu: cpu,
+      broadcastCPU: broadcastBefore.flatMap { before in broadcastAfter.map { $0 - before } },
+      clientCPU: clientCPU, wall: wall,
       bytesPerAttendee: Double(members.map(\.bytes).reduce(0, +)) / Double(members.count),
       wireBytesPerAttendee: Double(wire) / Double(members.count),
       deltasPerAttendee: Double(members.map(\.deltas.count).reduce(0, +)) / Double(members.count),

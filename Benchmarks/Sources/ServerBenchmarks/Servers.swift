@@ -1,9 +1,12 @@
 import Foundation
+import TestSupport
 
 /// A server under test, as a child process that prints "listening on ..PORT.." first.
 final class ServerProcess {
   let name: String
   let port: Int
+  /// The presenter API's token when the server was given one (`admin=`): `/metrics` too.
+  var adminToken: String?
   private let process: Process
   var pid: Int32 { process.processIdentifier }
 
@@ -59,5 +62,23 @@ func raiseDescriptorLimit(to wanted: Int) {
   if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(wanted) {
     limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
     _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+  }
+}
+
+extension ServerProcess {
+  /// The event loops' CPU time writing the rooms' deltas so far
+  /// (`qna_broadcast_write_cpu_seconds_total`); `nil` without a token or the figure.
+  func broadcastWriteCPU() async -> Duration? {
+    guard let adminToken else { return nil }
+    let port = port
+    let response = try? await onOwnThread {
+      try httpRequest(
+        "GET", port: port, path: "/metrics", headers: ["Authorization": "Bearer \(adminToken)"])
+    }
+    let name = "qna_broadcast_write_cpu_seconds_total "
+    guard let line = response?.body.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
+      let seconds = Double(line.dropFirst(name.count))
+    else { return nil }
+    return .seconds(seconds)
   }
 }

@@ -23,6 +23,8 @@ public final class ServerMetrics: Sendable {
   package let fanOut: DurationHistogram
   /// One store operation, its wait for the database included.
   package let database: DurationHistogram
+  /// The event loops' CPU time writing the rooms' broadcasts (`FanOutCost`), in seconds.
+  package let broadcastWrites: Counter
   /// PostgreSQL's pool and notices (`StoreHealth`), read at each scrape.
   package let pool: PoolMetrics
 
@@ -64,6 +66,10 @@ public final class ServerMetrics: Sendable {
       buckets: [0.1, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 1000].map {
         Duration.microseconds(Int64($0 * 1000))
       })
+    broadcastWrites = registry.makeCounter(
+      descriptor: name(
+        "broadcast_write_cpu_seconds_total",
+        "CPU time this instance's event loops spent writing the rooms' deltas to their sockets."))
     pool = PoolMetrics(registry: registry, name: name)
   }
 

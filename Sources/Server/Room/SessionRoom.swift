@@ -42,7 +42,9 @@ package final class SessionRoom: Sendable {
   ) {
     let fanOut = RoomFanOut(
       reads: store, clock: environment.clock, window: settings.window,
-      spacedByCost: settings.spacedByCost, deflaters: settings.deflaters,
+      spacedByCost: settings.spacedByCost,
+      cost: FanOutCost { [metrics] in metrics.broadcastWrites.increment(by: $0 / .seconds(1)) },
+      deflaters: settings.deflaters,
       fanOutTime: metrics.fanOut.record, logger: logger)
     self.fanOut = fanOut
     // Every write through the room's store that changes the room reaches its fan-out: the

@@ -32,6 +32,8 @@ package final class FanOutCost: Sendable {
   package let cores: Int
   /// How busy the process keeps its cores (`nil`: the spacing is never stretched).
   private let load: ProcessLoad?
+  /// Told each loop's time for each broadcast (`/metrics`).
+  private let written: @Sendable (Duration) -> Void
 
   /// At least this share of the cores busy: full, the spacing stretched further.
   static let full = 0.9
@@ -40,9 +42,13 @@ package final class FanOutCost: Sendable {
   /// The most the spacing is stretched (the worker's second caps it too).
   static let mostStretch = 10.0
 
-  package init(cores: Int = FanOutCost.availableCores, load: ProcessLoad? = .thisProcess) {
+  package init(
+    cores: Int = FanOutCost.availableCores, load: ProcessLoad? = .thisProcess,
+    written: @escaping @Sendable (Duration) -> Void = { _ in }
+  ) {
     self.cores = max(1, cores)
     self.load = load
+    self.written = written
   }
 
   /// A broadcast begins: the figure falls by a quarter, so that one costly broadcast does
@@ -66,6 +72,7 @@ package final class FanOutCost: Sendable {
 
   /// One event loop's writes of a broadcast took `duration` of its CPU.
   package func record(_ duration: Duration) {
+    written(duration)
     costs.withLock { costs in
       costs.current += duration
       costs.recent = max(costs.recent, costs.current / cores)
