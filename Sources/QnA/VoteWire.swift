@@ -137,24 +137,8 @@ private struct FlatObjectReader {
 
   /// A UUID in its 36-character form, either case, as `UUID(uuidString:)` reads it.
   mutating func uuid() -> UUID? {
-    guard let text = plainString(), text.count == 36 else { return nil }
-    var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var index = text.startIndex
-    let parsed = withUnsafeMutableBytes(of: &value) { out -> Bool in
-      for byte in 0..<16 {
-        if byte == 4 || byte == 6 || byte == 8 || byte == 10 {
-          guard text[index] == UInt8(ascii: "-") else { return false }
-          index += 1
-        }
-        guard let high = Self.hex(text[index]), let low = Self.hex(text[index + 1]) else {
-          return false
-        }
-        out[byte] = high << 4 | low
-        index += 2
-      }
-      return true
-    }
-    return parsed ? UUID(uuid: value) : nil
+    guard let text = plainString(), let value = UUID.value(ofText: text) else { return nil }
+    return UUID(uuid: value)
   }
 
   /// A string's bytes between its quotes: `nil` for one with an escape or a byte outside
@@ -201,14 +185,5 @@ private struct FlatObjectReader {
   private static func equal(_ bytes: Slice<UnsafeRawBufferPointer>, _ word: StaticString) -> Bool {
     UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
       .elementsEqual(bytes)
-  }
-
-  private static func hex(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 }

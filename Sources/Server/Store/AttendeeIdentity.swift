@@ -61,7 +61,7 @@ extension StoreRules {
     if let credential = stored?.value {
       if let offered, credential == offered.uuidString { return .proved }
       if stored?.proved == true { return .taken }
-      if let issued = UUID(uuidString: credential) { return .issued(issued) }
+      if let issued = UUID(text: credential) { return .issued(issued) }
     }
     return mint.map(AttendeeClaim.issued) ?? .needsMint
   }

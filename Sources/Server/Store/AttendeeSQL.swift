@@ -1,4 +1,5 @@
 import Foundation
+import QnA
 
 /// An attendee's claim on its id (extension `identity`), written once for both databases:
 /// the stored credential read under the row's lock (PostgreSQL; SQLite's writes are one at a
@@ -73,7 +74,7 @@ extension TransactionFlow where Output == AttendeeClaim {
         ) { kept in
           // No row: another transaction proved this id between the read and the write.
           .done(
-            kept.first?.text(0).flatMap(UUID.init(uuidString:)).map(AttendeeClaim.issued)
+            kept.first?.text(0).flatMap(UUID.init(text:)).map(AttendeeClaim.issued)
               ?? .taken)
         }
       }

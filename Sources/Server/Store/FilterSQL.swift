@@ -1,4 +1,5 @@
 import Foundation
+import QnA
 
 /// The sessions' word filters, written once for both databases: the statements, and the
 /// flows that run them (`ModerationStore+Filters`).
@@ -44,7 +45,7 @@ extension TransactionFlow where Output == FilterSettings {
             FilterSettings(
               lists: lists,
               mode: mode.first?.text(0).flatMap(FilterMode.init(rawValue:)) ?? .review,
-              silenced: Set(silenced.compactMap { $0.text(0).flatMap(UUID.init(uuidString:)) })))
+              silenced: Set(silenced.compactMap { $0.text(0).flatMap(UUID.init(text:)) })))
         }
       }
     }

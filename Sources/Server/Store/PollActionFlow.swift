@@ -44,7 +44,7 @@ extension RoomActionFlow {
             return .rows(PollSQL.all, [.integer(session)]) { rows in
               let boards = rows.compactMap(PollRecord.init).filter {
                 $0.id != id.uuidString && $0.spec.isQuiz && $0.state == .closed
-              }.compactMap { UUID(uuidString: $0.id) }
+              }.compactMap { UUID(text: $0.id) }
               guard case .write(let writes) = decided, !boards.isEmpty else {
                 return .done(decided)
               }

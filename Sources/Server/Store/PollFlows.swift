@@ -217,7 +217,7 @@ extension TransactionFlow where Output == [UUID: PollValue] {
     return .rows(PollSQL.answersOf, [.text(attendee.uuidString)]) { rows in
       var answers: [UUID: PollValue] = [:]
       for row in rows {
-        if let poll = row.text(0).flatMap(UUID.init(uuidString:)),
+        if let poll = row.text(0).flatMap(UUID.init(text:)),
           let value = row.text(1).flatMap(PollCodec.value)
         {
           answers[poll] = value
@@ -275,7 +275,7 @@ extension TransactionFlow where Output == [QuizScore] {
         .done(
           tallies.map { attendee, tally in
             QuizScore(
-              attendee: attendee, name: UUID(uuidString: attendee).flatMap { names[$0] },
+              attendee: attendee, name: UUID(text: attendee).flatMap { names[$0] },
               score: tally.score, answered: tally.answered)
           }.sorted {
             ($1.score, $1.answered, tie($0.attendee)) < ($0.score, $0.answered, tie($1.attendee))

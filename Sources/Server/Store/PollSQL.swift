@@ -232,7 +232,7 @@ package struct PollRecord: Sendable, Hashable {
   /// As the room sees it: a presenter whole; an attendee no draft, results only once shown,
   /// a quiz's correct options once closed and shown.
   package func roomPoll(results: PollResults?, presenter: Bool) -> RoomPoll? {
-    guard presenter || state != .draft, let uuid = UUID(uuidString: id) else { return nil }
+    guard presenter || state != .draft, let uuid = UUID(text: id) else { return nil }
     var poll = RoomPoll(
       id: uuid, n: n, spec: spec, state: state, shown: shown,
       closesAt: closesAt.map(Date.init(timeIntervalSinceReferenceDate:)),

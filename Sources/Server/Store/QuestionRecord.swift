@@ -86,11 +86,11 @@ extension QuestionRecord {
 
   package var question: StoredQuestion {
     StoredQuestion(
-      id: UUID(uuidString: id) ?? UUID(), content: content, answered: answered,
-      askedFrom: UUID(uuidString: askedFrom) ?? UUID(),
+      id: UUID(text: id) ?? UUID(), content: content, answered: answered,
+      askedFrom: UUID(text: askedFrom) ?? UUID(),
       createdAt: Date(timeIntervalSinceReferenceDate: createdAt),
-      token: token.flatMap(UUID.init(uuidString:)),
-      attendee: attendee.flatMap(UUID.init(uuidString:)), votes: votes,
+      token: token.flatMap(UUID.init(text:)),
+      attendee: attendee.flatMap(UUID.init(text:)), votes: votes,
       state: QuestionState(rawValue: state) ?? .live, answer: answer,
       answerPrivate: answerPrivate,
       answeredAt: answeredAt.map(Date.init(timeIntervalSinceReferenceDate:)),

@@ -141,7 +141,7 @@ extension TransactionFlow where Output == QuestionStore.ActionOutcome? {
             ["highlighted", "queue", "labels"], session: session
           ).then { values in
             switch StoreRules.perform(
-              action, on: record, id: id, highlighted: values[0].flatMap(UUID.init(uuidString:)),
+              action, on: record, id: id, highlighted: values[0].flatMap(UUID.init(text:)),
               text: text, isPrivate: isPrivate, at: time,
               queue: StoreRules.queue(from: values[1]),
               labels: action == .relabel ? StoreRules.labels(from: values[2]) : [])
@@ -337,7 +337,7 @@ extension TransactionFlow where Output == Set<UUID> {
   package static func existing(ids: [UUID], session: Int64) -> TransactionFlow {
     .rowsInBatches(ids.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byIDs(rows:))
     {
-      rows in .done(Set(rows.compactMap { $0.text(0).flatMap(UUID.init(uuidString:)) }))
+      rows in .done(Set(rows.compactMap { $0.text(0).flatMap(UUID.init(text:)) }))
     }
   }
 }

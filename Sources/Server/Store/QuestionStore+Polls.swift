@@ -54,7 +54,7 @@ extension QuestionStore {
         .rows(PollSQL.allTexts, [.integer(session)]) { rows in
           var entries: [UUID: [PollTextEntry]] = [:]
           for row in rows {
-            guard let poll = row.text(0).flatMap(UUID.init(uuidString:)), let text = row.text(1),
+            guard let poll = row.text(0).flatMap(UUID.init(text:)), let text = row.text(1),
               let count = row.int(2), let state = row.text(3)
             else { continue }
             entries[poll, default: []].append(PollTextEntry(text: text, count: count, state: state))
@@ -87,7 +87,7 @@ extension QuestionStore {
         TransactionFlow<[PollRecord]>.pollRecords(session: session).then { records in
           .done(
             records.filter { $0.state == .open && $0.closesAt != nil }.compactMap {
-              UUID(uuidString: $0.id)
+              UUID(text: $0.id)
             })
         })
     }

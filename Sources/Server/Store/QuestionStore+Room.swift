@@ -14,7 +14,7 @@ extension QuestionStore {
     let values = try await timed {
       try await driver.fetch(.roomState(["epoch"], session: session))
     }
-    return values[0].flatMap(UUID.init(uuidString:)) ?? UUID()
+    return values[0].flatMap(UUID.init(text:)) ?? UUID()
   }
 
   /// The session's last sequence number (0 for a room where nothing happened yet).

@@ -9,7 +9,7 @@ extension StoreRules {
   }
 
   package static func queue(from value: String?) -> [UUID] {
-    value?.split(separator: ",").compactMap { UUID(uuidString: String($0)) } ?? []
+    value?.split(separator: ",").compactMap { UUID(text: String($0)) } ?? []
   }
 
   /// The room's next questions as `audience` sees them: a presenter always, an attendee only

@@ -73,7 +73,7 @@ extension RoomActionFlow {
         let open = rows.compactMap(QuestionSQL.record).filter {
           $0.state == QuestionState.live.rawValue && !$0.answered
         }
-        return then(Set(open.compactMap { UUID(uuidString: $0.id) })).steps(session)
+        return then(Set(open.compactMap { UUID(text: $0.id) })).steps(session)
       }
     case .transaction(let flow): return flow.then { next in next.steps(session) }
     case .unchanged: return .done(.done(changed: false))

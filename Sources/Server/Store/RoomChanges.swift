@@ -34,7 +34,7 @@ public struct RoomChanges: Sendable, Equatable {
     }
     delta.polls = whole.nilIfEmpty
     delta.pollResults = results.nilIfEmpty
-    delta.removedPolls = deleted.compactMap(UUID.init(uuidString:)).nilIfEmpty
+    delta.removedPolls = deleted.compactMap(UUID.init(text:)).nilIfEmpty
   }
 
   /// Today's format, byte for byte: whole questions, no numbers.

@@ -1,4 +1,5 @@
 import Foundation
+import QnA
 import Synchronization
 
 /// A change another instance committed, as PostgreSQL's `NOTIFY` carried it. It names what
@@ -37,10 +38,10 @@ package struct RoomNotice: Sendable, Hashable {
     let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
     let version = fields.first
     guard (version == "qna1" && fields.count == 5) || (version == "qna2" && fields.count == 6),
-      let origin = UUID(uuidString: String(fields[1])), let session = Int64(fields[2]),
+      let origin = UUID(text: String(fields[1])), let session = Int64(fields[2]),
       let kind = RoomChange(rawValue: String(fields[3]))
     else { return nil }
-    let question = fields[4] == "-" ? nil : UUID(uuidString: String(fields[4]))
+    let question = fields[4] == "-" ? nil : UUID(text: String(fields[4]))
     if fields[4] != "-", question == nil { return nil }
     var sentAt: Int64?
     if fields.count == 6 {

@@ -133,7 +133,7 @@ extension TransactionFlow where Output == AttendeeView {
               AttendeeView(
                 own: StoreRules.room(
                   records, for: attendee, voted: voted, names: names, presenter: presenter),
-                voted: Set(voted.compactMap(UUID.init(uuidString:))), answers: answers))
+                voted: Set(voted.compactMap(UUID.init(text:))), answers: answers))
           }
         }
       }
@@ -175,7 +175,7 @@ extension TransactionFlow where Output == [UUID: String] {
     let read: @Sendable ([SQLRow]) -> TransactionFlow = { rows in
       var names: [UUID: String] = [:]
       for row in rows {
-        if let id = row.text(0).flatMap(UUID.init(uuidString:)), let name = row.text(1) {
+        if let id = row.text(0).flatMap(UUID.init(text:)), let name = row.text(1) {
           names[id] = name
         }
       }
@@ -194,7 +194,7 @@ extension TransactionFlow where Output == [UUID: String] {
 package struct RoomState: Sendable {
   package var values: [String: String]
 
-  package var highlighted: UUID? { values["highlighted"].flatMap(UUID.init(uuidString:)) }
+  package var highlighted: UUID? { values["highlighted"].flatMap(UUID.init(text:)) }
   package var announcement: Announcement? { StoreRules.announcement(from: values["announcement"]) }
   package var labels: [String] { StoreRules.labels(from: values["labels"]) }
   package func nextUp(presenter: Bool) -> NextUp {

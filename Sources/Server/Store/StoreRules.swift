@@ -287,16 +287,16 @@ package enum StoreRules {
       presenter
       ? []
       : rows.filter { $0.published && $0.state == QuestionState.dismissed.rawValue }
-        .compactMap { UUID(uuidString: $0.id) }
+        .compactMap { UUID(text: $0.id) }
     let delta = RoomDelta(
       from: after + 1, to: upTo,
       questions: shown.map { $0.roomQuestion(presenter: presenter, asker: false, names: names) },
-      removed: (ids.filter { !found.contains($0) }.compactMap(UUID.init(uuidString:))
+      removed: (ids.filter { !found.contains($0) }.compactMap(UUID.init(text:))
         + dismissed).nilIfEmpty,
       highlight: highlight, announcement: announcement, nextUp: nextUp, labels: labels)
     let counted = shown.filter { countsOnly.contains($0.id) && $0.rowid != nil }
     return RoomChanges(
-      delta: delta, countsOnly: Set(counted.compactMap { UUID(uuidString: $0.id) }))
+      delta: delta, countsOnly: Set(counted.compactMap { UUID(text: $0.id) }))
   }
 
   /// The whole room for one attendee, from every question's row, oldest first: an attendee

@@ -1,4 +1,5 @@
 import Foundation
+import QnA
 
 /// Extension `tickets`' SQL, written once for both databases (`PortableSQL`): the statements
 /// are the same in SQLite and PostgreSQL but for their placeholders, and so are the flows
@@ -44,8 +45,8 @@ extension StoreRules {
     -> TicketState
   {
     guard let row else { return .unknown }
-    guard let attendee = row.attendee.flatMap(UUID.init(uuidString:)) else { return .unused }
-    return .bound(attendee: attendee, credential: row.credential.flatMap(UUID.init(uuidString:)))
+    guard let attendee = row.attendee.flatMap(UUID.init(text:)) else { return .unused }
+    return .bound(attendee: attendee, credential: row.credential.flatMap(UUID.init(text:)))
   }
 }
 

@@ -1,0 +1,41 @@
+import Foundation
+
+extension UUID {
+  /// A UUID in its 36-character text form, either case, as `UUID(uuidString:)` reads it,
+  /// without its formatted scanning: the store reads several per question in every delta.
+  package init?(text: String) {
+    var text = text
+    guard let value = text.withUTF8({ UUID.value(ofText: UnsafeRawBufferPointer($0)[...]) })
+    else { return nil }
+    self.init(uuid: value)
+  }
+
+  /// The 16 bytes of a UUID's 36-character text, `nil` for anything else.
+  static func value(ofText text: Slice<UnsafeRawBufferPointer>) -> uuid_t? {
+    guard text.count == 36 else { return nil }
+    var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var index = text.startIndex
+    let parsed = withUnsafeMutableBytes(of: &value) { out -> Bool in
+      for byte in 0..<16 {
+        if byte == 4 || byte == 6 || byte == 8 || byte == 10 {
+          guard text[index] == UInt8(ascii: "-") else { return false }
+          index += 1
+        }
+        guard let high = hex(text[index]), let low = hex(text[index + 1]) else { return false }
+        out[byte] = high << 4 | low
+        index += 2
+      }
+      return true
+    }
+    return parsed ? value : nil
+  }
+
+  private static func hex(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}
