@@ -211,9 +211,10 @@ struct RoomWorkerTests {
     #expect(await fixture.level(peer, "within a second"))
   }
 
-  /// While the core stays full, each broadcast waits a quarter longer than the last; once
-  /// it idles, the wait eases back.
-  @Test func aFullCoreStretchesTheSpacingAndEasesItBack() async {
+  /// While the core stays full, what a room's writes cost counts a quarter more at each
+  /// broadcast; once the core idles, it counts as it is again. A room whose writes cost
+  /// nothing is not held back at all.
+  @Test func aFullCoreStretchesTheSpacingOfCostlyRoomsAndEasesItBack() async {
     let fixture = Fixture()
     defer { fixture.fanOut.stop() }
     let question = fixture.room.ask(1)
@@ -226,59 +227,78 @@ struct RoomWorkerTests {
     fixture.fanOut.changed()
     #expect(await fixture.level(peer, "the first vote, at once"))
     #expect(fixture.fanOut.cost.stretch == 1.25)
+    // Nothing cost anything yet: the window alone.
+    fixture.room.vote(question)
+    fixture.fanOut.changed()
+    fixture.busy(for: Self.window)
+    #expect(await fixture.level(peer, "the second vote, a window after the first"))
+    #expect(fixture.fanOut.cost.stretch == 1.5625)
+    // Its writes took 48 ms: twice that, stretched, is 150 ms.
+    fixture.fanOut.cost.record(.milliseconds(48))
     fixture.room.vote(question)
     fixture.fanOut.changed()
     fixture.busy(for: Self.window)
     await Self.settle()
-    #expect(peer.deltas.count == 1, "not after the window alone")
-    fixture.busy(for: .milliseconds(25))
-    #expect(await fixture.level(peer, "the second vote, 125 ms after the first"))
-    #expect(fixture.fanOut.cost.stretch == 1.5625)
-    // The core idles: after a quiet spell the next vote goes at once, and eases the stretch.
+    #expect(peer.deltas.count == 2, "not after the window alone")
+    fixture.busy(for: .milliseconds(50))
+    #expect(await fixture.level(peer, "the third vote, 150 ms after the second"))
+    // The core idles half a second: the next vote goes at once, and the stretch is gone.
     fixture.clock.advance(by: .milliseconds(500))
     fixture.room.vote(question)
     fixture.fanOut.changed()
-    #expect(await fixture.level(peer, "the third vote, at once"))
-    #expect(abs(fixture.fanOut.cost.stretch - 1.25) < 1e-9)
+    #expect(await fixture.level(peer, "the fourth vote, at once"))
+    #expect(fixture.fanOut.cost.stretch == 1)
   }
 
-  /// A stretch grows by a quarter at each full look, to at most ten times, and eases by a
-  /// fifth at each idle one, to none; in between it stays.
-  @Test func theStretchFollowsHowFullTheCoresAre() {
+  /// A stretch grows by a quarter at each new full reading, to at most ten times, and eases
+  /// by a fifth for each period an idle reading covers, to none; in between, or without a
+  /// new reading, it stays.
+  @Test func theStretchFollowsEachNewReadingOfTheLoad() {
     let cpu = ManualCPUTime()
     let clock = ManualClock()
     let cost = FanOutCost(
       cores: 2, load: ProcessLoad(cores: 2, cpuTime: { cpu.now }, clock: clock))
-    func look(busy share: Double) {
-      cpu.spend(.milliseconds(200) * share)
-      clock.advance(by: .milliseconds(100))
+    func look(busy share: Double, over period: Duration = ProcessLoad.period) {
+      cpu.spend(period * 2 * share)
+      clock.advance(by: period)
       cost.beginBroadcast()
     }
     look(busy: 1)
     #expect(cost.stretch == 1.25, "both cores full")
-    look(busy: 0.8)
+    look(busy: 1, over: .milliseconds(10))
+    #expect(cost.stretch == 1.25, "the same reading, followed once")
+    look(busy: 0.8, over: .milliseconds(90))
     #expect(cost.stretch == 1.25, "not full, not idle either")
     for _ in 0..<20 { look(busy: 0.95) }
     #expect(cost.stretch == 10)
-    for _ in 0..<20 { look(busy: 0.1) }
+    look(busy: 0.1, over: .milliseconds(300))
+    #expect(abs(cost.stretch - 10 * 0.8 * 0.8 * 0.8) < 1e-9, "three periods idle")
+    look(busy: 0, over: .seconds(1))
     #expect(cost.stretch == 1)
   }
 
   /// The share of the cores a process keeps busy: its CPU time over the time gone by, per
-  /// core, over at least a period.
+  /// core, over at least a period; a quota's cores may be a fraction of one.
   @Test func aProcessLoadIsItsCPUTimeOverTheTimeGoneByPerCore() {
     let cpu = ManualCPUTime()
     let clock = ManualClock()
     let load = ProcessLoad(cores: 2, cpuTime: { cpu.now }, clock: clock)
-    #expect(load.share() == nil)
+    #expect(load.reading() == nil)
     cpu.spend(.milliseconds(150))
     clock.advance(by: .milliseconds(100))
-    #expect(load.share() == 0.75)
+    #expect(load.reading() == .init(share: 0.75, at: .milliseconds(100)))
     cpu.spend(.milliseconds(50))
     clock.advance(by: .milliseconds(50))
-    #expect(load.share() == 0.75, "half a period: the last share")
+    #expect(load.reading()?.at == .milliseconds(100), "half a period: the last reading")
     clock.advance(by: .milliseconds(50))
-    #expect(load.share() == 0.25)
+    #expect(load.reading() == .init(share: 0.25, at: .milliseconds(200)))
+    let half = ProcessLoad(cores: 0.5, cpuTime: { cpu.now }, clock: clock)
+    cpu.spend(.milliseconds(50))
+    clock.advance(by: .milliseconds(100))
+    #expect(half.reading()?.share == 1, "half a core, all of it busy")
+    #expect(ProcessLoad.cgroupQuota("50000 100000\n") == 0.5)
+    #expect(ProcessLoad.cgroupQuota("max 100000\n") == nil)
+    #expect(ProcessLoad.cgroupQuota(nil) == nil && ProcessLoad.cgroupQuota("") == nil)
   }
 
   /// Two loops on one core take turns: their times add up. On two cores they share the sum.

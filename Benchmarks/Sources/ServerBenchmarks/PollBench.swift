@@ -115,7 +115,8 @@ enum PollBench {
     }
   }
 
-  /// A presenter's request to the bench's server (loopback needs no token there).
+  /// A presenter's request to the bench's server (with the server's token when it has one;
+  /// loopback needs none otherwise).
   static func post(_ server: ServerProcess, _ path: String, body: String = "", key: UUID? = nil)
     async throws
   {
@@ -124,6 +125,9 @@ enum PollBench {
     request.httpBody = Data(body.utf8)
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     if let key { request.setValue(key.uuidString, forHTTPHeaderField: "Idempotency-Key") }
+    if let token = server.adminToken {
+      request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    }
     let (_, response) = try await URLSession.shared.data(for: request)
     guard (response as? HTTPURLResponse)?.statusCode == 200 else {
       throw BenchError.timedOut("\(server.name): \(path) answered \(response)")

@@ -16,12 +16,11 @@ extension RoomWorker {
       commands.yield(.flush)
       return
     }
-    // A room whose broadcasts cost more to write waits longer between them, and longer
-    // still while the cores are full (`FanOutCost`), up to the unhurried second.
-    let spacing = max(
-      pace ?? window, min(Self.unhurried, (fanOutCost?.value ?? .zero) * Self.costShare))
-    let stretched = min(spacing * (fanOutCost?.stretch ?? 1), Self.unhurried)
-    let due = lastFlush + max(spacing, stretched)
+    // A room whose broadcasts cost more to write waits longer between them, the more so
+    // while the cores are full (`FanOutCost`), up to the unhurried second: a room whose
+    // writes cost little is not held back, since waiting would free nothing.
+    let cost = (fanOutCost?.value ?? .zero) * Self.costShare * (fanOutCost?.stretch ?? 1)
+    let due = lastFlush + max(pace ?? window, min(Self.unhurried, cost))
     if flushScheduled, let flushDue, flushDue <= due { return }
     flushScheduled = true
     flushDue = due
@@ -172,8 +171,10 @@ extension RoomWorker {
   func schedule(_ command: RoomFanOut.Command, after pause: Duration) {
     let commands = self.commands
     let clock = self.clock
+    // The deadline from now, not from whenever the task starts.
+    let deadline = clock.now + pause
     Task {
-      try? await clock.sleep(for: pause)
+      try? await clock.sleep(until: deadline)
       if case .join(let connection, _, _) = command, connection.isFinished { return }
       commands.yield(command)
     }

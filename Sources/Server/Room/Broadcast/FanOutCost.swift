@@ -15,9 +15,10 @@ import Synchronization
 /// add up; on two cores they write side by side.)
 ///
 /// When the process keeps its cores full all the same (10,000 sockets voting on one core),
-/// the votes queue behind the broadcasts and every answer comes later and later: the spacing
-/// is then `stretch`ed, a quarter more at each broadcast while the cores stay full, and eased
-/// back once they are not, so that the broadcasts give way until the votes keep up.
+/// the votes queue behind the broadcasts and every answer comes later and later: what the
+/// writes cost then counts for more (`stretch`), a quarter more at each new reading while the
+/// cores stay full, and less again once they are not, so that the broadcasts of the rooms
+/// that cost the most give way until the votes keep up.
 package final class FanOutCost: Sendable {
   private struct Costs {
     /// The recent cost per core, falling by a quarter at each broadcast.
@@ -25,6 +26,8 @@ package final class FanOutCost: Sendable {
     /// The broadcast under way, its loops' times so far.
     var current = Duration.zero
     var stretch = 1.0
+    /// When the load reading the stretch last followed was measured.
+    var followed: Duration?
   }
 
   private let costs = Mutex(Costs())
@@ -52,17 +55,21 @@ package final class FanOutCost: Sendable {
   }
 
   /// A broadcast begins: the figure falls by a quarter, so that one costly broadcast does
-  /// not space the room for long; the stretch follows how busy the cores were since.
+  /// not space the room for long; the stretch follows each new reading of the load once: a
+  /// quarter more for a full one, a fifth less per period gone by since the last it followed
+  /// for an idle one (a room quiet for a second is back to none).
   package func beginBroadcast() {
-    let busy = load?.share()
+    let reading = load?.reading()
     costs.withLock { costs in
       costs.recent = costs.recent * 3 / 4
       costs.current = .zero
-      guard let busy else { return }
-      if busy >= Self.full {
+      guard let reading, reading.at != costs.followed else { return }
+      let periods = costs.followed.map { (reading.at - $0) / ProcessLoad.period } ?? 1
+      costs.followed = reading.at
+      if reading.share >= Self.full {
         costs.stretch = min(costs.stretch * 1.25, Self.mostStretch)
-      } else if busy < Self.eased {
-        costs.stretch = max(1, costs.stretch * 0.8)
+      } else if reading.share < Self.eased {
+        costs.stretch = max(1, costs.stretch * pow(0.8, max(1, periods)))
       }
     }
   }
@@ -72,6 +79,7 @@ package final class FanOutCost: Sendable {
 
   /// One event loop's writes of a broadcast took `duration` of its CPU.
   package func record(_ duration: Duration) {
+    let duration = max(.zero, duration)
     written(duration)
     costs.withLock { costs in
       costs.current += duration

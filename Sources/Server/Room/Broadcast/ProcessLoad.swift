@@ -10,48 +10,75 @@ import Synchronization
 /// per core, looked at no more often than `period` (a shorter look is mostly noise). It sees
 /// only this process: a core it shares with another busy one does not count as full.
 package final class ProcessLoad: Sendable {
+  /// A share of the cores, and when it was measured (by the load's clock).
+  package struct Reading: Sendable, Equatable {
+    package var share: Double
+    package var at: Duration
+
+    package init(share: Double, at: Duration) {
+      self.share = share
+      self.at = at
+    }
+  }
+
   private struct Look {
     var cpu: Duration
     var at: Duration
-    var share: Double?
+    var reading: Reading?
   }
 
   /// The shortest time a share is measured over.
   package static let period = Duration.milliseconds(100)
 
-  private let cores: Int
+  private let cores: Double
   private let cpuTime: @Sendable () -> Duration
   private let clock: any SessionClock
   private let last: Mutex<Look>
 
-  /// `cpuTime`: the process's CPU time so far; `clock`: the time gone by. Both injected (a
-  /// test's manual figures).
+  /// `cores`: how many the process may use, a fraction under a CPU quota. `cpuTime`: the
+  /// process's CPU time so far; `clock`: the time gone by. Both injected (a test's manual
+  /// figures).
   package init(
-    cores: Int, cpuTime: @escaping @Sendable () -> Duration = ProcessLoad.processTime,
+    cores: Double, cpuTime: @escaping @Sendable () -> Duration = ProcessLoad.processTime,
     clock: any SessionClock = SystemClock()
   ) {
-    self.cores = max(1, cores)
+    self.cores = max(0.01, cores)
     self.cpuTime = cpuTime
     self.clock = clock
-    last = Mutex(Look(cpu: cpuTime(), at: clock.now, share: nil))
+    last = Mutex(Look(cpu: cpuTime(), at: clock.now, reading: nil))
   }
 
-  /// The process as the server runs it, on the cores it may use (`FanOutCost.availableCores`).
-  package static let thisProcess = ProcessLoad(cores: FanOutCost.availableCores)
+  /// The process as the server runs it, on the cores it may use: `FanOutCost.availableCores`,
+  /// or fewer under a cgroup's CPU quota (`cpu.max`), which may be a fraction of one.
+  package static let thisProcess = ProcessLoad(
+    cores: min(Double(FanOutCost.availableCores), cgroupQuota() ?? .infinity))
 
-  /// The share of the cores the process kept busy over the last `period` or more: 1 is all
-  /// of them. `nil` before a whole period has gone by.
-  package func share() -> Double? {
+  /// The share of the cores the process kept busy over the last `period` or more (1: all
+  /// of them), measured anew once a period has gone by since the last; `nil` before then.
+  package func reading() -> Reading? {
     let (cpu, now) = (cpuTime(), clock.now)
     return last.withLock { look in
       let elapsed = now - look.at
       if elapsed >= Self.period {
-        look.share = (cpu - look.cpu) / (elapsed * cores)
+        look.reading = Reading(share: (cpu - look.cpu) / (elapsed * cores), at: now)
         look.cpu = cpu
         look.at = now
       }
-      return look.share
+      return look.reading
     }
+  }
+
+  /// The cores a cgroup v2 quota allows (`/sys/fs/cgroup/cpu.max`: "QUOTA PERIOD", or "max"
+  /// for none): `nil` without one.
+  package static func cgroupQuota(
+    _ text: String? = try? String(
+      contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8)
+  ) -> Double? {
+    let fields = text?.split(whereSeparator: \.isWhitespace) ?? []
+    guard fields.count == 2, let quota = Double(fields[0]), let period = Double(fields[1]),
+      quota > 0, period > 0
+    else { return nil }
+    return quota / period
   }
 
   /// The process's CPU time so far, every thread's.
