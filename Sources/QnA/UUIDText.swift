@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension UUID {
   /// A UUID in its 36-character text form, either case, as `UUID(uuidString:)` reads it,
