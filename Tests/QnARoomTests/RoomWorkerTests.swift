@@ -31,6 +31,22 @@ struct RoomWorkerTests {
         logger: logger)
     }
 
+    /// A vote for `question`, and the room told of it.
+    func vote(_ question: UUID, urgent: Bool = false) {
+      room.vote(question)
+      fanOut.changed(urgent: urgent)
+    }
+
+    /// One question, and one peer level with the room, the worker idle.
+    func onePeerOnOneQuestion() async -> (UUID, TestPeer) {
+      let question = room.ask(1)
+      let peer = TestPeer(1)
+      join(peer)
+      #expect(await level(peer))
+      await RoomWorkerTests.settle()
+      return (question, peer)
+    }
+
     /// `duration` goes by with the core full: as much CPU time spent as time gone by.
     func busy(for duration: Duration) {
       cpu.spend(duration)
@@ -69,8 +85,7 @@ struct RoomWorkerTests {
     #expect(pages.allSatisfy { $0.seq == 60 && $0.parts == pages.count })
     #expect(Set(pages.flatMap(\.questions).map(\.id)) == Set(ids))
     // A vote after a quiet spell goes out at once, as one delta naming just that change.
-    fixture.room.vote(ids[3])
-    fixture.fanOut.changed()
+    fixture.vote(ids[3])
     #expect(await fixture.level(peer, "the vote"))
     #expect(peer.deltas.count == 1)
     #expect(peer.deltas.first?.from == 61)
@@ -99,8 +114,7 @@ struct RoomWorkerTests {
     #expect(await fixture.level(peer))
     // Three changes broadcast; the client saw a gap after the first and joins again from it.
     for _ in 0..<3 {
-      fixture.room.vote(question)
-      fixture.fanOut.changed(urgent: true)
+      fixture.vote(question, urgent: true)
       #expect(await fixture.level(peer))
     }
     let before = peer.messages.count
@@ -109,8 +123,7 @@ struct RoomWorkerTests {
     #expect(peer.deltas.last.map { [$0.from, $0.to] } == [3, 4])
     #expect(peer.deltas.last?.questions.first?.votes == 3)
     // It takes every change after that, once.
-    fixture.room.vote(question)
-    fixture.fanOut.changed(urgent: true)
+    fixture.vote(question, urgent: true)
     #expect(await fixture.level(peer))
     #expect(peer.deltas.suffix(2).map(\.from) == [3, 5])
   }
@@ -134,8 +147,7 @@ struct RoomWorkerTests {
     // A flush whose read fails: the change still reaches the room, with no other change
     // to carry it.
     fixture.room.failing = true
-    fixture.room.vote(question)
-    fixture.fanOut.changed(urgent: true)
+    fixture.vote(question, urgent: true)
     await Self.settle()
     #expect(peer.deltas.isEmpty)
     fixture.room.failing = false
@@ -156,12 +168,10 @@ struct RoomWorkerTests {
     await Self.settle()
     let readsBefore = fixture.room.changeReads
     // The first vote goes at once; the thousand after it wait for the window's end.
-    fixture.room.vote(question)
-    fixture.fanOut.changed()
+    fixture.vote(question)
     for peer in peers { #expect(await fixture.level(peer, "the first vote")) }
     for _ in 0..<1000 {
-      fixture.room.vote(question)
-      fixture.fanOut.changed()
+      fixture.vote(question)
     }
     await Self.settle()
     #expect(peers.allSatisfy { $0.deltas.count == 1 })
@@ -181,18 +191,12 @@ struct RoomWorkerTests {
   @Test func costlyBroadcastsAreSpacedByWhatTheyCost() async {
     let fixture = Fixture()
     defer { fixture.fanOut.stop() }
-    let question = fixture.room.ask(1)
-    let peer = TestPeer(1)
-    fixture.join(peer)
-    #expect(await fixture.level(peer))
-    await Self.settle()
-    fixture.room.vote(question)
-    fixture.fanOut.changed()
+    let (question, peer) = await fixture.onePeerOnOneQuestion()
+    fixture.vote(question)
     #expect(await fixture.level(peer, "the first vote, at once"))
     // Its writes took 300 ms (10,000 sockets on a small machine): the next waits 600 ms.
     fixture.fanOut.cost.record(.milliseconds(300))
-    fixture.room.vote(question)
-    fixture.fanOut.changed()
+    fixture.vote(question)
     fixture.clock.advance(by: Self.window)
     await Self.settle()
     #expect(peer.deltas.count == 1, "not after the window alone")
@@ -200,13 +204,11 @@ struct RoomWorkerTests {
     #expect(await fixture.level(peer, "the second vote, 600 ms after the first"))
     #expect(peer.deltas.count == 2)
     // A presenter's action does not wait for it.
-    fixture.room.vote(question)
-    fixture.fanOut.changed(urgent: true)
+    fixture.vote(question, urgent: true)
     #expect(await fixture.level(peer, "an urgent change, at once"))
     // However costly, a broadcast waits at most a second.
     fixture.fanOut.cost.record(.seconds(5))
-    fixture.room.vote(question)
-    fixture.fanOut.changed()
+    fixture.vote(question)
     fixture.clock.advance(by: .seconds(1))
     #expect(await fixture.level(peer, "within a second"))
   }
@@ -217,26 +219,19 @@ struct RoomWorkerTests {
   @Test func aFullCoreStretchesTheSpacingOfCostlyRoomsAndEasesItBack() async {
     let fixture = Fixture()
     defer { fixture.fanOut.stop() }
-    let question = fixture.room.ask(1)
-    let peer = TestPeer(1)
-    fixture.join(peer)
-    #expect(await fixture.level(peer))
-    await Self.settle()
+    let (question, peer) = await fixture.onePeerOnOneQuestion()
     fixture.busy(for: Self.window)
-    fixture.room.vote(question)
-    fixture.fanOut.changed()
+    fixture.vote(question)
     #expect(await fixture.level(peer, "the first vote, at once"))
     #expect(fixture.fanOut.cost.stretch == 1.25)
     // Nothing cost anything yet: the window alone.
-    fixture.room.vote(question)
-    fixture.fanOut.changed()
+    fixture.vote(question)
     fixture.busy(for: Self.window)
     #expect(await fixture.level(peer, "the second vote, a window after the first"))
     #expect(fixture.fanOut.cost.stretch == 1.5625)
     // Its writes took 48 ms: twice that, stretched, is 150 ms.
     fixture.fanOut.cost.record(.milliseconds(48))
-    fixture.room.vote(question)
-    fixture.fanOut.changed()
+    fixture.vote(question)
     fixture.busy(for: Self.window)
     await Self.settle()
     #expect(peer.deltas.count == 2, "not after the window alone")
@@ -244,8 +239,7 @@ struct RoomWorkerTests {
     #expect(await fixture.level(peer, "the third vote, 150 ms after the second"))
     // The core idles half a second: the next vote goes at once, and the stretch is gone.
     fixture.clock.advance(by: .milliseconds(500))
-    fixture.room.vote(question)
-    fixture.fanOut.changed()
+    fixture.vote(question)
     #expect(await fixture.level(peer, "the fourth vote, at once"))
     #expect(fixture.fanOut.cost.stretch == 1)
   }
@@ -332,8 +326,7 @@ struct RoomWorkerTests {
     #expect(await fixture.level(quick))
     // The room changes while the slow peer's snapshot waits for it to read.
     for id in ids.prefix(10) {
-      fixture.room.vote(id)
-      fixture.fanOut.changed(urgent: true)
+      fixture.vote(id, urgent: true)
       #expect(await fixture.level(quick))
     }
     #expect(slow.messages.isEmpty)
@@ -359,8 +352,7 @@ struct RoomWorkerTests {
     slow.inbox.pause()
     // A broadcast per vote (the quick peer shows each went out).
     for id in ids {
-      fixture.room.vote(id)
-      fixture.fanOut.changed(urgent: true)
+      fixture.vote(id, urgent: true)
       #expect(await fixture.level(quick))
     }
     let queued = slow.connection.backlog
@@ -408,8 +400,7 @@ struct UnhurriedChangeTests {
     // An unhurried change waiting, then a window's change: both go at the window.
     fixture.room.vote(question)
     fixture.fanOut.changedUnhurried()
-    fixture.room.vote(question)
-    fixture.fanOut.changed()
+    fixture.vote(question)
     fixture.clock.advance(by: RoomWorkerTests.window)
     #expect(await fixture.level(peer, "at the window, with the unhurried one"))
     #expect(peer.deltas.count == 3)

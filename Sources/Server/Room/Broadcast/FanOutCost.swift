@@ -25,6 +25,7 @@ package final class FanOutCost: Sendable {
     var recent = Duration.zero
     /// The broadcast under way, its loops' times so far.
     var current = Duration.zero
+    /// How many times the cost counts while the cores are full.
     var stretch = 1.0
     /// When the load reading the stretch last followed was measured.
     var followed: Duration?
@@ -38,11 +39,11 @@ package final class FanOutCost: Sendable {
   /// Told each loop's time for each broadcast (`/metrics`).
   private let written: @Sendable (Duration) -> Void
 
-  /// At least this share of the cores busy: full, the spacing stretched further.
+  /// At least this share of the cores busy: full, the stretch grows.
   static let full = 0.9
-  /// Less than this: no longer full, the spacing eased back.
+  /// Less than this: no longer full, the stretch eases back.
   static let eased = 0.75
-  /// The most the spacing is stretched (the worker's second caps it too).
+  /// The most the cost is stretched (the worker's second caps the spacing too).
   static let mostStretch = 10.0
 
   package init(
@@ -74,7 +75,8 @@ package final class FanOutCost: Sendable {
     }
   }
 
-  /// How many times the spacing is stretched while the cores are full: 1 when they are not.
+  /// How many times the room's cost counts in its spacing while the cores are full: 1 when
+  /// they are not.
   package var stretch: Double { costs.withLock(\.stretch) }
 
   /// One event loop's writes of a broadcast took `duration` of its CPU.
