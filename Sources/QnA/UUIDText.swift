@@ -43,3 +43,28 @@ extension UUID {
     }
   }
 }
+
+extension UUID {
+  /// The 36-character upper-case text `uuidString` gives, made without its formatted printing
+  /// (`snprintf`): the store writes each vote's ids as text.
+  package var text: String {
+    withUnsafeBytes(of: uuid) { bytes in
+      String(unsafeUninitializedCapacity: 36) { out in
+        let digits: StaticString = "0123456789ABCDEF"
+        var index = 0
+        for (position, byte) in bytes.enumerated() {
+          if position == 4 || position == 6 || position == 8 || position == 10 {
+            out[index] = UInt8(ascii: "-")
+            index += 1
+          }
+          digits.withUTF8Buffer { digits in
+            out[index] = digits[Int(byte >> 4)]
+            out[index + 1] = digits[Int(byte & 0x0F)]
+          }
+          index += 2
+        }
+        return index
+      }
+    }
+  }
+}

@@ -13,6 +13,14 @@ struct SQLiteDriverTests {
     #expect(try await store.synchronousLevel() == 2, "PRAGMA synchronous = FULL")
   }
 
+  /// A batch of votes changes more pages than SQLite keeps of a statement's journal in
+  /// memory by default; a temporary file for it would be made again at every statement.
+  @Test func statementJournalsStayInMemory() async throws {
+    let path = HeadlessProcess.freshDirectory().appendingPathComponent("qna.sqlite").path
+    let store = try SQLiteDriver(path: path)
+    #expect(try await store.temporaryStore() == 2, "PRAGMA temp_store = MEMORY")
+  }
+
   /// A list of keys is looked up in an index, key by key: a batch of votes never reads every
   /// vote of the room (a row value `IN (VALUES …)` scanned the table, a batch at a time).
   @Test func everyListOfKeysIsSearchedInAnIndex() async throws {

@@ -3,7 +3,8 @@ import QnA
 import Testing
 
 /// `UUID(text:)` reads what `UUID(uuidString:)` reads, and refuses what it refuses, but for
-/// the space Foundation's scanning skips before a group of digits.
+/// the space Foundation's scanning skips before a group of digits; `text` writes what
+/// `uuidString` writes.
 @Suite("UUIDs read from their text")
 struct UUIDTextTests {
   @Test func aUUIDsTextInEitherCaseIsReadAsFoundationReadsIt() {
@@ -35,5 +36,17 @@ struct UUIDTextTests {
     // Foundation reads this one as the UUID with a last group one digit short; it is not a
     // UUID's text.
     #expect(UUID(text: spaced) == nil)
+  }
+
+  @Test func aUUIDsTextIsWhatFoundationWrites() {
+    let edges = [
+      UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+      UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+      UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
+    ]
+    for uuid in edges + (0..<1000).map({ _ in UUID() }) {
+      #expect(uuid.text == uuid.uuidString)
+      #expect(UUID(text: uuid.text) == uuid)
+    }
   }
 }

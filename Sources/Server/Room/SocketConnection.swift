@@ -137,8 +137,10 @@ package final class SocketConnection: Sendable {
     if case .library = output { self.serial = true } else { self.serial = serial }
     if case .frames(let raw, let framing, _) = output, !self.serial {
       direct = (raw, framing)
+      route = (raw.eventLoop, framing)
     } else {
       direct = nil
+      route = nil
     }
     writer =
       self.serial
@@ -154,13 +156,9 @@ package final class SocketConnection: Sendable {
   }
 
   /// The event loop to hand this socket's frames to directly, with others of the same loop
-  /// (`writeOnLoop`); `nil` when its messages go through its queue.
-  package var directLoop: (any EventLoop)? { direct?.raw.eventLoop }
-
-  package var framing: Framing? {
-    guard case .frames(_, let framing, _) = output else { return nil }
-    return framing
-  }
+  /// (`writeOnLoop`), and the framing they are made for; `nil` when its messages go through
+  /// its queue. Stored once: a broadcast reads it for every socket of the room.
+  package let route: (loop: any EventLoop, framing: Framing)?
 
   /// Sends one message; returns at once. Drops the socket instead when the attendee is too
   /// far behind.
@@ -187,7 +185,7 @@ package final class SocketConnection: Sendable {
     }
   }
 
-  /// On `directLoop`: hands this socket's frame (made for its `framing`) to the channel.
+  /// On its `route`'s loop: hands this socket's frame (made for its framing) to the channel.
   package func writeOnLoop(_ frame: ByteBuffer) {
     guard let raw = direct?.raw else { return }
     Self.write(frame, raw, channel, queuedBytes, allQueued, limit: maxQueuedBytes)

@@ -59,7 +59,7 @@ extension StoreRules {
     -> AttendeeClaim
   {
     if let credential = stored?.value {
-      if let offered, credential == offered.uuidString { return .proved }
+      if let offered, credential == offered.text { return .proved }
       if stored?.proved == true { return .taken }
       if let issued = UUID(text: credential) { return .issued(issued) }
     }

@@ -52,7 +52,7 @@ extension TransactionFlow where Output == [AttendeeClaim] {
 
 extension TransactionFlow where Output == AttendeeClaim {
   static func claim(_ request: ClaimRequest, session: Int64) -> TransactionFlow {
-    let attendee = SQLValue.text(request.attendee.uuidString)
+    let attendee = SQLValue.text(request.attendee.text)
     return .rows(AttendeeSQL.credential, [.integer(session), attendee]) { rows in
       let stored = rows.first.map {
         StoredCredential(value: $0.text(0), proved: $0.bool(1) ?? false)
@@ -69,7 +69,7 @@ extension TransactionFlow where Output == AttendeeClaim {
           AttendeeSQL.issue,
           [
             .integer(session), attendee, SQLValue(request.name),
-            .real(request.time.timeIntervalSinceReferenceDate), .text(credential.uuidString),
+            .real(request.time.timeIntervalSinceReferenceDate), .text(credential.text),
           ]
         ) { kept in
           // No row: another transaction proved this id between the read and the write.

@@ -37,7 +37,7 @@ extension GroupCommit where Request == ClaimRequest, Outcome == AttendeeClaim {
     _ requests: [ClaimRequest], _ session: Int64, _ driver: any StoreDriver
   ) async -> [Result<AttendeeClaim, StoreError>] {
     let order = requests.indices.sorted {
-      requests[$0].attendee.uuidString < requests[$1].attendee.uuidString
+      requests[$0].attendee.text < requests[$1].attendee.text
     }
     let sorted = order.map { requests[$0] }[...]
     let written: [Result<AttendeeClaim, StoreError>]

@@ -53,7 +53,7 @@ public enum Export {
   package static func fields(_ entry: ExportedQuestion) -> [String] {
     let question = entry.question
     return [
-      question.id.uuidString, question.content, String(question.votes),
+      question.id.text, question.content, String(question.votes),
       question.publicState.rawValue, timestamp(question.createdAt),
       question.answeredAt.map(timestamp) ?? "", question.answer ?? "", entry.name ?? "",
       question.flagged.joined(separator: "; "), question.original ?? "",
@@ -128,7 +128,7 @@ public enum Export {
     let rows = questions.map { entry in
       let question = entry.question
       return Row(
-        id: question.id.uuidString, text: question.content, votes: question.votes,
+        id: question.id.text, text: question.content, votes: question.votes,
         state: question.publicState.rawValue, askedAt: timestamp(question.createdAt),
         answeredAt: question.answeredAt.map(timestamp), answer: question.answer,
         name: entry.name, flagged: question.flagged, original: question.original,

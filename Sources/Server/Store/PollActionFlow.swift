@@ -10,7 +10,7 @@ extension RoomActionFlow {
     _ kind: PollActionKind, id: UUID, spec: PollSpec?, text: String? = nil, at time: Date,
     session: Int64
   ) -> RoomActionFlow {
-    let key = SQLValue.text(id.uuidString)
+    let key = SQLValue.text(id.text)
     // The session's last poll number, kept apart from its polls: a deleted poll's number is
     // never another's (a client that missed the deletion would give its results to the wrong
     // poll).
@@ -43,7 +43,7 @@ extension RoomActionFlow {
             // the room's to read again (a board on a screen stays current).
             return .rows(PollSQL.all, [.integer(session)]) { rows in
               let boards = rows.compactMap(PollRecord.init).filter {
-                $0.id != id.uuidString && $0.spec.isQuiz && $0.state == .closed
+                $0.id != id.text && $0.spec.isQuiz && $0.state == .closed
               }.compactMap { UUID(text: $0.id) }
               guard case .write(let writes) = decided, !boards.isEmpty else {
                 return .done(decided)

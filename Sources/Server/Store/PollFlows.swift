@@ -9,13 +9,13 @@ extension TransactionFlow where Output == [PollAnswerOutcome?] {
   package static func pollAnswers(_ requests: [PollAnswerRequest], session: Int64)
     -> TransactionFlow
   {
-    let polls = Set(requests.map(\.poll.uuidString)).sorted()
+    let polls = Set(requests.map(\.poll.text)).sorted()
     return .rowsInBatches(polls.map { [.integer(session), .text($0)] }, PollSQL.byIDs(rows:)) {
       rows in
       let records = rows.compactMap(PollRecord.init)
       let known = Set(records.map(\.id))
       let keys = Set(
-        requests.map { PollAnswerKey(poll: $0.poll.uuidString, attendee: $0.attendee.uuidString) }
+        requests.map { PollAnswerKey(poll: $0.poll.text, attendee: $0.attendee.text) }
           .filter { known.contains($0.poll) }
       ).sorted()
       return .rowsInBatches(
@@ -214,7 +214,7 @@ extension TransactionFlow where Output == [UUID: PollValue] {
   /// An attendee's answers, by poll.
   package static func answers(of attendee: UUID?) -> TransactionFlow {
     guard let attendee else { return .done([:]) }
-    return .rows(PollSQL.answersOf, [.text(attendee.uuidString)]) { rows in
+    return .rows(PollSQL.answersOf, [.text(attendee.text)]) { rows in
       var answers: [UUID: PollValue] = [:]
       for row in rows {
         if let poll = row.text(0).flatMap(UUID.init(text:)),

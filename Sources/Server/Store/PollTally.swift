@@ -76,10 +76,10 @@ package struct PollTally: Sendable {
   package mutating func apply(_ request: PollAnswerRequest) -> (
     value: PollValue?, refusal: String?
   )? {
-    let key = PollAnswerKey(poll: request.poll.uuidString, attendee: request.attendee.uuidString)
+    let key = PollAnswerKey(poll: request.poll.text, attendee: request.attendee.text)
     guard let poll = polls[key.poll] else { return nil }
     let before = answers[key]
-    let token = request.token.uuidString
+    let token = request.token.text
     // The same answer again (a resend after a reconnect), or an older one: counted once, and
     // never over a newer answer.
     let recent = before.map { $0.token.split(separator: " ").map(String.init) } ?? []

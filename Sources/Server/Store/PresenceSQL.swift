@@ -38,7 +38,7 @@ extension TransactionFlow where Output == [Int64: Int] {
   package static func presence(_ changes: PresenceChanges, counting sessions: [Int64])
     -> TransactionFlow
   {
-    let instance = SQLValue.text(changes.instance.uuidString)
+    let instance = SQLValue.text(changes.instance.text)
     // The sessions whose attendees came or went are counted too, for their attendance.
     let moved = Set((changes.arrived + changes.left).map(\.session))
     let counted = Set(sessions).union(moved)
@@ -67,14 +67,14 @@ extension TransactionFlow where Output == [Int64: Int] {
         PresenceSQL.sweep, [instance, .real(changes.expiresAt), .real(changes.now)], then: count)
       : count
     let seen = TransactionFlow.runInChunks(
-      changes.seen.map { [.integer($0.session), .text($0.attendee.uuidString)] },
+      changes.seen.map { [.integer($0.session), .text($0.attendee.text)] },
       AttendanceSQL.seen(rows:), then: swept)
     let arrived = TransactionFlow.runInChunks(
       changes.arrived.map {
-        [.integer($0.session), .text($0.attendee.uuidString), instance, .real(changes.expiresAt)]
+        [.integer($0.session), .text($0.attendee.text), instance, .real(changes.expiresAt)]
       }, PresenceSQL.arrive(rows:), then: seen)
     return .runInChunks(
-      changes.left.map { [instance, .integer($0.session), .text($0.attendee.uuidString)] },
+      changes.left.map { [instance, .integer($0.session), .text($0.attendee.text)] },
       PresenceSQL.leave(rows:), then: arrived)
   }
 }

@@ -74,13 +74,13 @@ extension QuestionRecord {
     answer = question.answer
     answerPrivate = question.answerPrivate
     answeredAt = question.answeredAt?.timeIntervalSinceReferenceDate
-    id = question.id.uuidString
+    id = question.id.text
     content = question.content
     answered = question.answered
-    askedFrom = question.askedFrom.uuidString
+    askedFrom = question.askedFrom.text
     createdAt = question.createdAt.timeIntervalSinceReferenceDate
-    token = question.token?.uuidString
-    attendee = question.attendee?.uuidString
+    token = question.token?.text
+    attendee = question.attendee?.text
     votes = question.votes
   }
 

@@ -121,8 +121,8 @@ extension TransactionFlow where Output == QuestionStore.ActionOutcome? {
     at time: Date, session: Int64
   ) -> TransactionFlow {
     typealias Outcome = QuestionStore.ActionOutcome
-    let token = SQLValue.text(token.uuidString)
-    return .rows(QuestionSQL.byID, [.text(id.uuidString), .integer(session)]) { rows in
+    let token = SQLValue.text(token.text)
+    return .rows(QuestionSQL.byID, [.text(id.text), .integer(session)]) { rows in
       guard let record = rows.first.flatMap(QuestionSQL.record) else { return .done(nil) }
       let unchanged: @Sendable (String?) -> TransactionFlow = { refusal in
         .done(Outcome(question: record.question, changed: false, refusal: refusal))
@@ -154,7 +154,7 @@ extension TransactionFlow where Output == QuestionStore.ActionOutcome? {
                     .run(
                       QuestionSQL.keepTransition,
                       [
-                        token, .text(id.uuidString), .text(action.rawValue),
+                        token, .text(id.text), .text(action.rawValue),
                         .real(time.timeIntervalSinceReferenceDate),
                         SQLValue(StoreRules.transitionText(of: action, text, record: step.record)),
                       ])
@@ -185,7 +185,7 @@ extension TransactionFlow where Output == QuestionStore.ActionOutcome? {
       ]
     }
     if case .some(let highlight) = step.highlight {
-      writes += [.state("highlighted", highlight?.uuidString), .log(highlight, .highlight)]
+      writes += [.state("highlighted", highlight?.text), .log(highlight, .highlight)]
     }
     if let queue = step.queue {
       writes += [.state("queue", StoreRules.queueValue(queue)), .log(nil, .queue)]
@@ -207,9 +207,9 @@ extension TransactionFlow where Output == [(action: PresenterActionKind, at: Dat
   /// Every transition of question `id`, oldest first; none for a question the session does
   /// not have.
   package static func transitions(of id: UUID, session: Int64) -> TransactionFlow {
-    .rows(QuestionSQL.byID, [.text(id.uuidString), .integer(session)]) { question in
+    .rows(QuestionSQL.byID, [.text(id.text), .integer(session)]) { question in
       guard !question.isEmpty else { return .done([]) }
-      return .rows(QuestionSQL.transitions, [.text(id.uuidString)]) { rows in
+      return .rows(QuestionSQL.transitions, [.text(id.text)]) { rows in
         .done(
           rows.compactMap { row in
             guard let action = row.text(0).flatMap(PresenterActionKind.init(rawValue:)),
@@ -266,7 +266,7 @@ extension TransactionFlow where Output == (question: StoredQuestion, inserted: B
       }
     }
     guard let token = question.token else { return add }
-    return .rows(QuestionSQL.anyByToken, [.text(token.uuidString)]) { rows in
+    return .rows(QuestionSQL.anyByToken, [.text(token.text)]) { rows in
       guard let existing = rows.first.flatMap(QuestionSQL.record) else { return add }
       let moved: QuestionRecord?
       do throws(StoreError) {
@@ -302,11 +302,11 @@ extension TransactionFlow where Output == (questions: [StoredQuestion], changed:
   package static func resumable(
     ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64
   ) -> TransactionFlow {
-    .rowsInBatches(ids.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byIDs(rows:))
+    .rowsInBatches(ids.map { [.integer(session), .text($0.text)] }, QuestionSQL.byIDs(rows:))
     {
       byID in
       .rowsInBatches(
-        tokens.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byTokens(rows:)
+        tokens.map { [.integer(session), .text($0.text)] }, QuestionSQL.byTokens(rows:)
       ) { byToken in
         .done(
           StoreRules.resumed(
@@ -335,7 +335,7 @@ extension TransactionFlow where Output == [StoredQuestion] {
 extension TransactionFlow where Output == Set<UUID> {
   /// Which of these ids the session has.
   package static func existing(ids: [UUID], session: Int64) -> TransactionFlow {
-    .rowsInBatches(ids.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byIDs(rows:))
+    .rowsInBatches(ids.map { [.integer(session), .text($0.text)] }, QuestionSQL.byIDs(rows:))
     {
       rows in .done(Set(rows.compactMap { $0.text(0).flatMap(UUID.init(text:)) }))
     }
@@ -372,7 +372,7 @@ extension TransactionFlow where Output == [StoredQuestion] {
   ) -> TransactionFlow {
     let values: [SQLValue] =
       [.integer(session)] + (label.map { [.text($0)] } ?? [])
-      + (before.map { [.text($0.uuidString)] } ?? []) + [.integer(Int64(max(0, limit)))]
+      + (before.map { [.text($0.text)] } ?? []) + [.integer(Int64(max(0, limit)))]
     return .questions(
       QuestionSQL.page(byVotes: byVotes, labelled: label != nil, anchored: before != nil), values)
   }

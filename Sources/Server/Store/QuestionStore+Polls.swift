@@ -12,7 +12,7 @@ extension QuestionStore {
   ) async throws(StoreError) -> RoomActionOutcome {
     try await roomAction(
       .poll(kind, id: id, spec: spec, text: text, at: time, session: session),
-      "poll." + kind.rawValue, text: id.uuidString, token: token, at: time)
+      "poll." + kind.rawValue, text: id.text, token: token, at: time)
   }
 
   /// An attendee's answer: counted once per token, one per attendee per poll; `nil` when the
@@ -70,7 +70,7 @@ extension QuestionStore {
   )? {
     try await timed {
       try await driver.fetch(
-        .rows(PollSQL.byID, [.text(id.uuidString)]) { rows in
+        .rows(PollSQL.byID, [.text(id.text)]) { rows in
           .done(
             rows.first.flatMap(PollRecord.init).map {
               ($0.state, $0.closesAt.map(Date.init(timeIntervalSinceReferenceDate:)))

@@ -17,7 +17,7 @@ extension QuestionStore {
   package func endPresence(instance: UUID) async throws(StoreError) {
     try await timed {
       try await driver.perform(
-        .run(PresenceSQL.end, [.text(instance.uuidString)], then: .done(())))
+        .run(PresenceSQL.end, [.text(instance.text)], then: .done(())))
     }
   }
 }

@@ -84,7 +84,7 @@ extension RoomActionFlow {
             return .refused("Nothing is next up: the queue has no open question.")
           }
           return .write([
-            .state("highlighted", question.uuidString), .log(question, .highlight),
+            .state("highlighted", question.text), .log(question, .highlight),
             .state("queue", StoreRules.queueValue(rest)), .log(nil, .queue),
           ])
         }

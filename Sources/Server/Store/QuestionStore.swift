@@ -172,14 +172,14 @@ public final class QuestionStore: Sendable, TimedStore {
   public func question(token: UUID) async throws(StoreError) -> StoredQuestion? {
     try await timed {
       try await driver.fetch(
-        .questions(QuestionSQL.byToken, [.text(token.uuidString), .integer(session)]))
+        .questions(QuestionSQL.byToken, [.text(token.text), .integer(session)]))
     }.first
   }
 
   public func question(id: UUID) async throws(StoreError) -> StoredQuestion? {
     try await timed {
       try await driver.fetch(
-        .questions(QuestionSQL.byID, [.text(id.uuidString), .integer(session)]))
+        .questions(QuestionSQL.byID, [.text(id.text), .integer(session)]))
     }.first
   }
 

@@ -5,7 +5,7 @@ import QnA
 /// keeps the queue as ids in order and whether the room sees it.
 extension StoreRules {
   package static func queueValue(_ ids: [UUID]) -> String? {
-    ids.isEmpty ? nil : ids.map(\.uuidString).joined(separator: ",")
+    ids.isEmpty ? nil : ids.map(\.text).joined(separator: ",")
   }
 
   package static func queue(from value: String?) -> [UUID] {

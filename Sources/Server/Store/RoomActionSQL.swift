@@ -26,7 +26,7 @@ extension RoomActionFlow {
     action: String, text: String?, token: UUID, at time: Date, session: Int64
   ) -> TransactionFlow<QuestionStore.RoomActionOutcome> {
     typealias Outcome = QuestionStore.RoomActionOutcome
-    let token = SQLValue.text(token.uuidString)
+    let token = SQLValue.text(token.text)
     let exists = TransactionFlow<Void>.requireExists(session)
     let act = steps(session).then { step -> TransactionFlow<Outcome> in
       switch step {
@@ -68,7 +68,7 @@ extension RoomActionFlow {
       }
     case .openQuestions(let ids, let then):
       return .rowsInBatches(
-        ids.map { [.integer(session), .text($0.uuidString)] }, QuestionSQL.byIDs(rows:)
+        ids.map { [.integer(session), .text($0.text)] }, QuestionSQL.byIDs(rows:)
       ) { rows in
         let open = rows.compactMap(QuestionSQL.record).filter {
           $0.state == QuestionState.live.rawValue && !$0.answered
@@ -94,7 +94,7 @@ extension RoomActionFlow {
       case .log(let question, let kind):
         .run(
           RoomActionSQL.logChange,
-          [.integer(session), SQLValue(question?.uuidString), .text(kind.rawValue)],
+          [.integer(session), SQLValue(question?.text), .text(kind.rawValue)],
           then: .tell(session: session, question: question, kind, then: flow))
       case .tellOthers(let kind): .tell(session: session, question: nil, kind, then: flow)
       case .run(let statement, let values): .run(statement, values, then: flow)

@@ -23,7 +23,7 @@ public struct RoomChanges: Sendable, Equatable {
     var whole: [RoomPoll] = []
     var results: [PollResults] = []
     for poll in found {
-      if resultsOnly.contains(poll.id.uuidString) {
+      if resultsOnly.contains(poll.id.text) {
         // Results the audience may not see move nothing it sees.
         guard var counts = poll.results else { continue }
         counts.n = poll.n

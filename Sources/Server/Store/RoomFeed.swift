@@ -18,7 +18,7 @@ package struct RoomNotice: Sendable, Hashable {
   /// `qna2 ORIGIN SESSION KIND QUESTION|- SENT`: about 100 bytes, far under the 8,000
   /// NOTIFY takes. `qna1` (the same without SENT) is still read, from older instances.
   package var payload: String {
-    "qna2 \(origin.uuidString) \(session) \(kind.rawValue) \(question?.uuidString ?? "-") "
+    "qna2 \(origin.text) \(session) \(kind.rawValue) \(question?.text ?? "-") "
       + "\(sentAt ?? 0)"
   }
 

@@ -123,7 +123,7 @@ extension TransactionFlow where Output == AttendeeView {
   /// The attendee's own questions and votes, to lay over the room everyone sees.
   package static func view(of attendee: UUID, presenter: Bool, session: Int64) -> TransactionFlow {
     TransactionFlow<Set<String>>.voted(by: attendee).then { voted in
-      .rows(RoomReadSQL.askedBy, [.integer(session), .text(attendee.uuidString)]) { rows in
+      .rows(RoomReadSQL.askedBy, [.integer(session), .text(attendee.text)]) { rows in
         let records = rows.compactMap(QuestionSQL.record)
         return TransactionFlow<[UUID: String]>.names(
           session: session, of: presenter ? records : []
@@ -161,7 +161,7 @@ extension TransactionFlow where Output == Set<String> {
   /// The ids of the questions `attendee`'s vote counts for (none for nobody).
   static func voted(by attendee: UUID?) -> TransactionFlow {
     guard let attendee else { return .done([]) }
-    return .rows(RoomReadSQL.votedBy, [.text(attendee.uuidString)]) { rows in
+    return .rows(RoomReadSQL.votedBy, [.text(attendee.text)]) { rows in
       .done(Set(rows.compactMap { $0.text(0) }))
     }
   }

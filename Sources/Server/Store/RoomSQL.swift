@@ -41,7 +41,7 @@ extension TransactionFlow where Output == Void {
       .run(
         RoomSQL.join,
         [
-          .integer(session), .text(attendee.uuidString), SQLValue(name),
+          .integer(session), .text(attendee.text), SQLValue(name),
           .real(time.timeIntervalSinceReferenceDate),
         ], then: .done(()))
     }

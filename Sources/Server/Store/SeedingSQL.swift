@@ -15,7 +15,7 @@ extension TransactionFlow where Output == Void {
       then: .runEach(
         RoomActionSQL.logChange,
         questions.map {
-          [.integer(session), .text($0.id.uuidString), .text(RoomChange.added.rawValue)]
+          [.integer(session), .text($0.id.text), .text(RoomChange.added.rawValue)]
         },
         then: .tell(session: session, question: nil, .added, then: .done(()))))
   }
@@ -29,11 +29,11 @@ extension TransactionFlow where Output == Int? {
   ) -> TransactionFlow {
     let votes: [[SQLValue]] = (0..<max(0, count)).map { _ in
       [
-        .text(makeID().uuidString), .text(question.uuidString),
+        .text(makeID().text), .text(question.text),
         .real(time.timeIntervalSinceReferenceDate),
       ]
     }
-    return .rows(QuestionSQL.byID, [.text(question.uuidString), .integer(session)]) { rows in
+    return .rows(QuestionSQL.byID, [.text(question.text), .integer(session)]) { rows in
       guard let record = rows.first.flatMap(QuestionSQL.record) else { return .done(nil) }
       let total = record.votes + votes.count
       return .runInChunks(

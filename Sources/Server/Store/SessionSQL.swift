@@ -66,7 +66,7 @@ extension TransactionFlow where Output == SessionRecord? {
       var saved = record
       saved.id = id
       return .run(
-        RoomStateSQL.set, [.integer(id), "epoch", .text(epoch.uuidString)], then: .done(saved))
+        RoomStateSQL.set, [.integer(id), "epoch", .text(epoch.text)], then: .done(saved))
     }
   }
 

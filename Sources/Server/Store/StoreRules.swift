@@ -17,7 +17,7 @@ package enum StoreRules {
     -> VoteStep
   {
     if up, !existing {
-      if record.attendee == attendee.uuidString {
+      if record.attendee == attendee.text {
         return .refuse("That question is yours: votes are for the others' questions.")
       }
       if record.answered { return .refuse("That question has been answered.") }
@@ -31,7 +31,7 @@ package enum StoreRules {
   /// question asked after a `join` is its attendee's only; one asked without (an existing
   /// client) is whoever's holds the token.
   package static func mayClaim(_ record: QuestionRecord, _ attendee: UUID?) -> Bool {
-    record.attendee == nil || record.attendee == attendee?.uuidString
+    record.attendee == nil || record.attendee == attendee?.text
   }
 
   /// A question sent again under a token the database has, as `existing`: refused when the
@@ -46,11 +46,11 @@ package enum StoreRules {
     guard existing.session == session else {
       throw .sessionClosed("That token belongs to a question elsewhere.")
     }
-    guard existing.askedFrom != question.askedFrom.uuidString,
+    guard existing.askedFrom != question.askedFrom.text,
       mayClaim(existing, question.attendee)
     else { return nil }
     var moved = existing
-    moved.askedFrom = question.askedFrom.uuidString
+    moved.askedFrom = question.askedFrom.text
     return moved
   }
 
@@ -64,11 +64,11 @@ package enum StoreRules {
     var moved: [StoredQuestion] = []
     var changed: [QuestionRecord] = []
     let claimed =
-      byID.filter { $0.attendee != nil && $0.attendee == attendee?.uuidString }
+      byID.filter { $0.attendee != nil && $0.attendee == attendee?.text }
       + byToken.filter { mayClaim($0, attendee) }
     for var record in claimed where seen.insert(record.id).inserted {
-      if record.askedFrom != connection.uuidString {
-        record.askedFrom = connection.uuidString
+      if record.askedFrom != connection.text {
+        record.askedFrom = connection.text
         changed.append(record)
       }
       moved.append(record.question)
@@ -82,7 +82,7 @@ package enum StoreRules {
   package static func repeatRefusal(
     seenQuestion: String, seenAction: String, action: PresenterActionKind, on id: UUID
   ) -> String? {
-    seenQuestion == id.uuidString && seenAction == action.rawValue
+    seenQuestion == id.text && seenAction == action.rawValue
       ? nil : "That token was used for another action."
   }
 

@@ -94,7 +94,7 @@ extension TransactionFlow where Output == TicketState {
     -> TransactionFlow
   {
     .run(
-      TicketSQL.bind, [.integer(session), .text(digest), .text(attendee.uuidString)],
+      TicketSQL.bind, [.integer(session), .text(digest), .text(attendee.text)],
       then: .ticket(digest, session: session))
   }
 }

@@ -32,8 +32,8 @@ extension TransactionFlow where Output == QuestionStore.VoteOutcome? {
     attendee: UUID, question: UUID, up: Bool, at time: Date, session: Int64
   ) -> TransactionFlow {
     typealias Outcome = QuestionStore.VoteOutcome
-    let key: [SQLValue] = [.text(attendee.uuidString), .text(question.uuidString)]
-    return .rows(QuestionSQL.byID, [.text(question.uuidString), .integer(session)]) { rows in
+    let key: [SQLValue] = [.text(attendee.text), .text(question.text)]
+    return .rows(QuestionSQL.byID, [.text(question.text), .integer(session)]) { rows in
       guard let record = rows.first.flatMap(QuestionSQL.record),
         record.state == QuestionState.live.rawValue
       else { return .done(nil) }
@@ -60,7 +60,7 @@ extension TransactionFlow where Output == QuestionStore.VoteOutcome? {
             VoteSQL.setCount, [SQLValue(votes), .text(record.id)],
             then: .rows(
               VoteSQL.logChange,
-              [.integer(session), .text(question.uuidString), .text(RoomChange.votes.rawValue)]
+              [.integer(session), .text(question.text), .text(RoomChange.votes.rawValue)]
             ) { logged in
               .tell(
                 session: session, question: question, .votes,

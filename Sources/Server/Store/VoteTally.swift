@@ -11,7 +11,7 @@ package struct VotePair: Sendable, Hashable, Comparable {
   }
 
   package init(_ request: VoteRequest) {
-    self.init(attendee: request.attendee.uuidString, question: request.question.uuidString)
+    self.init(attendee: request.attendee.text, question: request.question.text)
   }
 
   package static func < (left: VotePair, right: VotePair) -> Bool {

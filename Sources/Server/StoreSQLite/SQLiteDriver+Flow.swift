@@ -24,8 +24,12 @@ extension SQLiteDriver {
       switch step {
       case .rows(let statement, let values, let then):
         let prepared = try statementFor(statement, db, readOnly: readOnly)
-        let rows = try Row.fetchAll(prepared, arguments: arguments(values))
-        step = then(rows.map(row))
+        // Each row read where the statement stands: `Row.fetchAll` copies every row first,
+        // with its columns' names (a tenth of the database's CPU in a vote storm).
+        let cursor = try Row.fetchCursor(prepared, arguments: arguments(values))
+        var rows: [SQLRow] = []
+        while let next = try cursor.next() { rows.append(row(next)) }
+        step = then(rows)
       case .run(let statement, let values, let then):
         try statementFor(statement, db, readOnly: readOnly).execute(arguments: arguments(values))
         step = then

@@ -23,6 +23,11 @@ package final class SQLiteDriver: StoreDriver {
         configuration.prepareDatabase { db in
           try db.execute(sql: "PRAGMA journal_mode = WAL")
           try db.execute(sql: "PRAGMA synchronous = FULL")
+          // A statement that may fail halfway keeps a journal of the pages it changed, to
+          // undo itself alone; past 64 KiB (a batch of votes on random pages) SQLite moves it
+          // to a temporary file, made and written again at every statement. In memory it
+          // stays a few hundred KiB at most: statements here write bounded batches.
+          try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
       }
       // ("": SQLite's private temporary database, no file of ours.)
@@ -56,6 +61,11 @@ package final class SQLiteDriver: StoreDriver {
     } catch {
       throw .unavailable("\(error)")
     }
+  }
+
+  /// `PRAGMA temp_store` as the store's connection has it: 2 is MEMORY.
+  package func temporaryStore() async throws(StoreError) -> Int {
+    try await read { db in try Int.fetchOne(db, sql: "PRAGMA temp_store") ?? -1 }
   }
 
   /// `PRAGMA synchronous` as the store's connection has it: 2 is FULL.
@@ -105,7 +115,7 @@ package final class SQLiteDriver: StoreDriver {
       }
       try db.execute(
         sql: "INSERT INTO roomState (key, value) VALUES ('epoch', ?)",
-        arguments: [UUID().uuidString])
+        arguments: [UUID().text])
     }
     // The presenter's console: each question's state and answer, and every transition with
     // its time, by the token that makes a presenter's action exactly-once.

@@ -14,7 +14,7 @@ package enum Broadcast {
     var loops: [ObjectIdentifier: (loop: any EventLoop, groups: [Framing: [SocketConnection]])] =
       [:]
     for socket in sockets {
-      guard let loop = socket.directLoop, let framing = socket.framing else {
+      guard let (loop, framing) = socket.route else {
         for message in messages { socket.send(message, due: nil) }
         continue
       }
