@@ -35,6 +35,28 @@ struct SQLiteDriverTests {
     }
   }
 
+  /// Values are bound and read back as they are, an empty text as text (not NULL), a text's
+  /// NUL characters dropped as `SQLValue.storable` drops them, the same statement again with
+  /// other values; a statement given more or fewer values than it has parameters fails.
+  @Test func valuesAreBoundAndReadAsTheyAre() async throws {
+    let store = try SQLiteDriver(path: ":memory:")
+    let statement: PortableSQL = "SELECT $1, $2, $3, $4, $5, $6, typeof($1), typeof($2)"
+    let read = { (values: [SQLValue]) in
+      try await store.transact(
+        TransactionFlow<[SQLRow]>.rows(statement, values) { .done($0) }, writes: false,
+        locking: nil)
+    }
+    let first = try await read([.text(""), .null, -5, 1.5, .boolean(true), .text("é\u{0}x")])
+    #expect(
+      first == [SQLRow([.text(""), .null, -5, 1.5, 1, .text("éx"), .text("text"), .text("null")])])
+    let again = try await read([.text("a"), .integer(7), 0, -0.25, .boolean(false), .text("b")])
+    #expect(
+      again == [SQLRow([.text("a"), 7, 0, -0.25, 0, .text("b"), .text("text"), .text("integer")])])
+    for wrong in [[SQLValue](repeating: .null, count: 5), .init(repeating: .null, count: 7)] {
+      await #expect(throws: StoreError.self) { try await read(wrong) }
+    }
+  }
+
   /// A read leaves the connection's prepared statements as they are: GRDB's own read turned
   /// `PRAGMA query_only` on and off, which expired every one of them, so each was compiled
   /// again on its next use, the vote batch's statements too.

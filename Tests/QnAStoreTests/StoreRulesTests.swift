@@ -24,28 +24,36 @@ struct StoreRulesTests {
   }
 
   @Test func oneVotePerAttendeeNoneForOnesOwnNorForAnAnsweredQuestion() {
-    #expect(StoreRules.vote(on: Self.record(), by: Self.bob, up: true, existing: false) == .add)
     #expect(
-      StoreRules.vote(on: Self.record(), by: Self.bob, up: true, existing: true) == .unchanged)
-    #expect(StoreRules.vote(on: Self.record(), by: Self.bob, up: false, existing: true) == .remove)
+      StoreRules.vote(on: Self.record().voteTarget, by: Self.bob, up: true, existing: false) == .add
+    )
     #expect(
-      StoreRules.vote(on: Self.record(), by: Self.bob, up: false, existing: false) == .unchanged)
+      StoreRules.vote(on: Self.record().voteTarget, by: Self.bob, up: true, existing: true)
+        == .unchanged)
+    #expect(
+      StoreRules.vote(on: Self.record().voteTarget, by: Self.bob, up: false, existing: true)
+        == .remove)
+    #expect(
+      StoreRules.vote(on: Self.record().voteTarget, by: Self.bob, up: false, existing: false)
+        == .unchanged)
     guard
-      case .refuse = StoreRules.vote(on: Self.record(), by: Self.alice, up: true, existing: false)
+      case .refuse = StoreRules.vote(
+        on: Self.record().voteTarget, by: Self.alice, up: true, existing: false)
     else {
       Issue.record("a vote for one's own question")
       return
     }
     guard
       case .refuse = StoreRules.vote(
-        on: Self.record(answered: true), by: Self.bob, up: true, existing: false)
+        on: Self.record(answered: true).voteTarget, by: Self.bob, up: true, existing: false)
     else {
       Issue.record("a vote for an answered question")
       return
     }
     // Taking a vote back is always allowed, answered or not.
     #expect(
-      StoreRules.vote(on: Self.record(answered: true), by: Self.bob, up: false, existing: true)
+      StoreRules.vote(
+        on: Self.record(answered: true).voteTarget, by: Self.bob, up: false, existing: true)
         == .remove)
   }
 

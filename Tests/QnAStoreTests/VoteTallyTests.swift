@@ -24,7 +24,7 @@ struct VoteTallyTests {
   }
 
   @Test func eachVoteIsDecidedAfterTheOnesBeforeIt() {
-    var tally = VoteTally(live: [Rules.record()], counted: [])
+    var tally = VoteTally(live: [Rules.record().voteTarget], counted: [])
     #expect(tally.apply(Self.vote(Rules.bob))! == (true, nil))
     #expect(tally.apply(Self.vote(Rules.bob))! == (true, nil), "sent again: unchanged, counted")
     #expect(tally.apply(Self.vote(Self.carol))! == (true, nil))
@@ -40,7 +40,7 @@ struct VoteTallyTests {
   @Test func aVoteTakenBackInTheSameBatchWritesNothing() {
     var record = Rules.record()
     record.votes = 1
-    var tally = VoteTally(live: [record], counted: [Self.pair(Self.carol)])
+    var tally = VoteTally(live: [record.voteTarget], counted: [Self.pair(Self.carol)])
     #expect(tally.apply(Self.vote(Rules.bob))! == (true, nil))
     #expect(tally.apply(Self.vote(Rules.bob, up: false))! == (false, nil))
     // Carol's stored vote, taken back and given again: the row stays as it is.
@@ -54,7 +54,7 @@ struct VoteTallyTests {
   @Test func aStoredVoteTakenBackIsRemoved() {
     var record = Rules.record()
     record.votes = 1
-    var tally = VoteTally(live: [record], counted: [Self.pair(Self.carol)])
+    var tally = VoteTally(live: [record.voteTarget], counted: [Self.pair(Self.carol)])
     #expect(tally.apply(Self.vote(Self.carol, up: false))! == (false, nil))
     #expect(tally.removed == [Self.pair(Self.carol)])
     #expect(tally.changed.map(\.votes) == [0])
@@ -63,7 +63,7 @@ struct VoteTallyTests {
   @Test func anAnsweredQuestionTakesNoNewVoteButGivesOneBack() {
     var record = Rules.record(answered: true)
     record.votes = 1
-    var tally = VoteTally(live: [record], counted: [Self.pair(Self.carol)])
+    var tally = VoteTally(live: [record.voteTarget], counted: [Self.pair(Self.carol)])
     #expect(tally.apply(Self.vote(Rules.bob))?.refusal != nil)
     #expect(tally.apply(Self.vote(Self.carol, up: false))! == (false, nil))
     #expect(tally.votes[Rules.question.uuidString] == 0)

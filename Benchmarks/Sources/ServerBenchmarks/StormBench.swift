@@ -9,6 +9,36 @@ import Foundation
 /// p99 over every attendee.
 enum StormBench {
   static func report(executable: String, attendees: Int) async throws {
+    try await run(
+      executable: executable, attendees: attendees,
+      rows: [
+        ("qna-server: votes read on the loop, written together", []),
+        ("baseline: votes read by each socket's task, written together", ["votes-on-tasks"]),
+        (
+          "baseline: votes read by each socket's task, each a transaction of its own",
+          ["votes-on-tasks", "votes-one-by-one"]
+        ),
+      ])
+  }
+
+  /// `ServerBenchmarks storm-windows [N]`: ours alone at several coalescing windows, the
+  /// default first: what the room's window trades between the deltas' writes (one per socket
+  /// per delta) and the vote → screen latency.
+  static func windows(executable: String, attendees: Int) async throws {
+    try await run(
+      executable: executable, attendees: attendees,
+      rows: [100, 150, 200, 300].map { window in
+        window == 100
+          ? ("qna-server: a 100 ms window (the default)", [])
+          : ("qna-server: a \(window) ms window", ["room-window=\(window)"])
+      })
+  }
+
+  /// The storm against a server of its own for each of `rows` (a name, and the serve mode's
+  /// options), one after the other; the first row divided by each other row at the end.
+  private static func run(
+    executable: String, attendees: Int, rows: [(name: String, options: [String])]
+  ) async throws {
     raiseDescriptorLimit(to: attendees * 2 + 1024)
     pin(toCores: [1])
     // The rows after this one have both cores again.
@@ -21,22 +51,15 @@ enum StormBench {
       "| server | votes counted | server CPU, s | CPU per vote, µs | of which writing the deltas, µs | vote→screen p50, ms | p99, ms | reached the last vote | reconnects |"
     )
     emit("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    var outcomes: [RoomBench.Outcome] = []
-    for (name, options) in [
-      ("qna-server: votes read on the loop, written together", []),
-      ("baseline: votes read by each socket's task, written together", ["votes-on-tasks"]),
-      (
-        "baseline: votes read by each socket's task, each a transaction of its own",
-        ["votes-on-tasks", "votes-one-by-one"]
-      ),
-    ] as [(String, [String])] {
+    var outcomes: [(name: String, outcome: RoomBench.Outcome)] = []
+    for (name, options) in rows {
       let outcome = try await onOneCore(name, executable: executable, options: options) {
         server in
         try await RoomBench.run(
           server, attendees: attendees, questions: 200, votesEach: votesEach,
           spread: .seconds(10), counts: true)
       }
-      outcomes.append(outcome)
+      outcomes.append((name, outcome))
       // Whether the attendees' own core kept up: a saturated fleet's lag is in the latencies.
       progress(
         "\(name): \(String(format: "%.1f", outcome.wall / .seconds(1))) s from the first vote "
@@ -49,14 +72,12 @@ enum StormBench {
           + "| \(milliseconds(outcome.p50)) | \(milliseconds(outcome.p99)) "
           + "| \(outcome.reached) of \(outcome.attendees) | \(outcome.reconnects) |")
     }
-    if outcomes.count == 3 {
-      let ours = outcomes[0]
-      for (name, baseline) in [("through tasks", outcomes[1]), ("one by one", outcomes[2])] {
-        emit(
-          "\nOurs ÷ baseline \(name): CPU per vote "
-            + "\(String(format: "%.2f", perVote(ours) / perVote(baseline))), "
-            + "vote→screen p99 \(String(format: "%.2f", ours.p99 / baseline.p99))")
-      }
+    guard let ours = outcomes.first?.outcome else { return }
+    for (name, other) in outcomes.dropFirst() {
+      emit(
+        "\nFirst row ÷ \(name): CPU per vote "
+          + "\(String(format: "%.2f", perVote(ours) / perVote(other))), "
+          + "vote→screen p99 \(String(format: "%.2f", ours.p99 / other.p99))")
     }
   }
 

@@ -155,6 +155,13 @@ if arguments.count > 1, arguments[1] == "storm" {
   exit(0)
 }
 
+// `ServerBenchmarks storm-windows [ATTENDEES]`: ours alone at several coalescing windows.
+if arguments.count > 1, arguments[1] == "storm-windows" {
+  try await StormBench.windows(
+    executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000)
+  exit(0)
+}
+
 // `ServerBenchmarks filter` runs the word filter's rows alone.
 if arguments.count > 1, arguments[1] == "filter" {
   FilterBench.run()

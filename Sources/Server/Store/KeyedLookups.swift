@@ -5,6 +5,7 @@ package enum KeyedLookups {
   package static let all: [(table: String, statement: PortableSQL)] = [
     ("vote", VoteSQL.counted(rows: 2)),
     ("vote", VoteSQL.remove(rows: 2)),
+    ("question", VoteSQL.targets(rows: 2)),
     ("question", QuestionSQL.byIDs(rows: 2)),
     ("question", QuestionSQL.byTokens(rows: 2)),
     ("attendee", RoomReadSQL.names(rows: 2)),

@@ -13,7 +13,7 @@ package enum StoreRules {
   /// What a vote does to `record`, given whether the attendee's vote is there already: one
   /// vote per attendee per question, none for one's own question nor for an answered one
   /// (taking one back is always allowed).
-  package static func vote(on record: QuestionRecord, by attendee: UUID, up: Bool, existing: Bool)
+  package static func vote(on record: VoteTarget, by attendee: UUID, up: Bool, existing: Bool)
     -> VoteStep
   {
     if up, !existing {

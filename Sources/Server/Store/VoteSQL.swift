@@ -45,7 +45,7 @@ extension TransactionFlow where Output == QuestionStore.VoteOutcome? {
           }
         }
         let (statement, values, votes): (PortableSQL, [SQLValue], Int)
-        switch StoreRules.vote(on: record, by: attendee, up: up, existing: existing) {
+        switch StoreRules.vote(on: record.voteTarget, by: attendee, up: up, existing: existing) {
         case .refuse(let reason): return asItIs(false, reason)
         case .unchanged: return asItIs(existing, nil)
         case .add:
@@ -130,11 +130,9 @@ extension TransactionFlow where Output == [QuestionStore.VoteOutcome?] {
     let keys = requests.map(VotePair.init)
     let questions = Set(keys.map(\.question)).sorted()
     return .rowsInBatches(
-      questions.map { [.integer(session), .text($0)] }, QuestionSQL.byIDs(rows:)
+      questions.map { [.integer(session), .text($0)] }, VoteSQL.targets(rows:)
     ) { rows in
-      let live = rows.compactMap(QuestionSQL.record).filter {
-        $0.state == QuestionState.live.rawValue
-      }
+      let live = rows.compactMap(VoteSQL.target)
       let liveIDs = Set(live.map(\.id))
       let pairs = Set(keys.filter { liveIDs.contains($0.question) }).sorted()
       return .rowsInBatches(

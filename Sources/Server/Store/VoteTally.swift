@@ -24,14 +24,14 @@ package struct VotePair: Sendable, Hashable, Comparable {
 /// taken back in the same batch writes nothing), and each question's count after them.
 package struct VoteTally: Sendable {
   /// The live questions the batch names, by id.
-  private let records: [String: QuestionRecord]
+  private let records: [String: VoteTarget]
   private var counted: Set<VotePair>
   /// Each question's count as the batch leaves it.
   package private(set) var votes: [String: Int]
   private var adding: [VotePair: Double] = [:]
   private var removing: Set<VotePair> = []
 
-  package init(live: [QuestionRecord], counted: Set<VotePair>) {
+  package init(live: [VoteTarget], counted: Set<VotePair>) {
     records = Dictionary(live.map { ($0.id, $0) }) { first, _ in first }
     self.counted = counted
     votes = records.mapValues(\.votes)

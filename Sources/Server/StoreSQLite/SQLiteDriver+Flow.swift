@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import QnAStore
 
 /// The store's flows (`TransactionFlow`) in SQLite: each in one of GRDB's transactions. Its
@@ -24,18 +25,24 @@ extension SQLiteDriver {
       switch step {
       case .rows(let statement, let values, let then):
         let prepared = try statementFor(statement, db, readOnly: readOnly)
+        try bind(values, to: prepared)
         // Each row read where the statement stands: `Row.fetchAll` copies every row first,
         // with its columns' names (a tenth of the database's CPU in a vote storm).
-        let cursor = try Row.fetchCursor(prepared, arguments: arguments(values))
+        let cursor = try Row.fetchCursor(prepared)
         var rows: [SQLRow] = []
-        while let next = try cursor.next() { rows.append(row(next)) }
+        while try cursor.next() != nil { rows.append(row(prepared.sqliteStatement)) }
         step = then(rows)
       case .run(let statement, let values, let then):
-        try statementFor(statement, db, readOnly: readOnly).execute(arguments: arguments(values))
+        let prepared = try statementFor(statement, db, readOnly: readOnly)
+        try bind(values, to: prepared)
+        try prepared.execute()
         step = then
       case .runEach(let statement, let values, let then):
         let prepared = try statementFor(statement, db, readOnly: readOnly)
-        for each in values { try prepared.execute(arguments: arguments(each)) }
+        for each in values {
+          try bind(each, to: prepared)
+          try prepared.execute()
+        }
         step = then
       case .lock(_, let then), .tell(_, _, _, let then): step = then
       case .done(let output): return output
@@ -54,28 +61,64 @@ extension SQLiteDriver {
     return prepared
   }
 
-  static func arguments(_ values: [SQLValue]) -> StatementArguments {
-    StatementArguments(
-      values.map { value -> (any DatabaseValueConvertible)? in
-        switch value.storable {
-        case .null: nil
-        case .integer(let integer): integer
-        case .real(let real): real
-        case .text(let text): text
-        case .boolean(let boolean): boolean
-        }
-      })
+  /// `values` bound to `statement`'s `?1`, `?2`…, checked by their number alone. Bound here
+  /// rather than through GRDB's arguments, which box each value and check every binding
+  /// again (a tenth of the database's CPU in a vote storm): GRDB's own are left empty and
+  /// counted as bound, so it resets the statement before each run and keeps these.
+  private static func bind(_ values: [SQLValue], to statement: Statement) throws {
+    let sqlite = statement.sqliteStatement
+    let expected = Int(sqlite3_bind_parameter_count(sqlite))
+    guard values.count == expected else {
+      throw StoreError.unavailable(
+        "\(values.count) values for \(expected) parameters: \(statement.sql)")
+    }
+    statement.setUncheckedArguments(StatementArguments())
+    for (index, value) in zip(Int32(1)..., values) {
+      let code: Int32
+      switch value.storable {
+      case .null: code = sqlite3_bind_null(sqlite, index)
+      case .integer(let integer): code = sqlite3_bind_int64(sqlite, index, integer)
+      case .real(let real): code = sqlite3_bind_double(sqlite, index, real)
+      case .boolean(let boolean): code = sqlite3_bind_int64(sqlite, index, boolean ? 1 : 0)
+      case .text(var text):
+        // (An empty text may have no address: bound as the empty C string, not as NULL.)
+        code =
+          text.isEmpty
+          ? sqlite3_bind_text(sqlite, index, "", 0, transient)
+          : text.withUTF8 { bytes in
+            sqlite3_bind_text(
+              sqlite, index,
+              UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+              Int32(bytes.count), transient)
+          }
+      }
+      guard code == SQLITE_OK else {
+        throw StoreError.unavailable("binding ?\(index) failed (\(code)): \(statement.sql)")
+      }
+    }
   }
 
-  static func row(_ row: Row) -> SQLRow {
+  /// SQLite copies a value bound with it before the call returns.
+  private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+  /// The row `statement` stands on, read column by column.
+  static func row(_ statement: SQLiteStatement) -> SQLRow {
     SQLRow(
-      row.databaseValues.map { value in
-        switch value.storage {
-        case .null: .null
-        case .int64(let integer): .integer(integer)
-        case .double(let real): .real(real)
-        case .string(let text): .text(text)
-        case .blob(let data): .text(String(decoding: data, as: UTF8.self))
+      (0..<sqlite3_column_count(statement)).map { column in
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT, SQLITE_BLOB:
+          // (Text before its length: SQLite converts a blob to text first, if it must; an
+          // empty one may come back as no pointer at all.)
+          sqlite3_column_text(statement, column).map { text in
+            .text(
+              String(
+                decoding: UnsafeBufferPointer(
+                  start: text, count: Int(sqlite3_column_bytes(statement, column))),
+                as: UTF8.self))
+          } ?? .text("")
+        default: .null
         }
       })
   }
