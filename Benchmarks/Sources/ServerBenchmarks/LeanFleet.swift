@@ -29,6 +29,8 @@ final class LeanFleet: AnswerFleet, Sendable {
     var upgrading = 0
     /// Until the first `resetCounters`: deltas are decoded for the questions they bring.
     var collecting = true
+    /// The votes sent (`vote`), by token, answered or not.
+    var votes: [UUID: RoomFleet.CastVote] = [:]
   }
 
   private static let maxUpgrading = 128
@@ -174,6 +176,9 @@ final class LeanFleet: AnswerFleet, Sendable {
         loop.members[index].deltas.append((delta.to, now))
         loop.members[index].questionIDs += delta.questions.map(\.id)
       case .questionResponse(let response): loop.members[index].ownQuestion = response.id
+      case .voteResponse(let response):
+        loop.votes[response.token]?.seq = response.seq
+        loop.votes[response.token]?.success = response.success
       default: break
       }
     case .closed: close(index, &loop)
@@ -231,6 +236,21 @@ final class LeanFleet: AnswerFleet, Sendable {
     }
   }
 
+  /// Member `index` votes for `question`, recording when it was written.
+  func vote(_ index: Int, for question: UUID) async {
+    state.withLock { loop in
+      guard let id = loop.members[index].connectionID else { return }
+      let token = UUID()
+      loop.votes[token] = RoomFleet.CastVote(sentAt: ContinuousClock.now)
+      let bytes = WireCodec().encode(
+        .vote(Vote(id: id, question: question, up: true, token: token)))
+      try? loop.sockets[index].connection.send(binary: bytes)
+      flush(index, &loop)
+    }
+  }
+
+  var castVotes: [RoomFleet.CastVote] { state.withLock { Array($0.votes.values) } }
+
   func stop() async {
     running.store(false, ordering: .sequentiallyConsistent)
     while !finished.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
@@ -263,3 +283,12 @@ extension AnswerFleet {
 }
 
 extension RoomFleet: AnswerFleet {}
+
+/// What a vote storm needs of a fleet besides: votes, and their answers.
+protocol StormFleet: AnswerFleet {
+  func vote(_ index: Int, for question: UUID) async
+  var castVotes: [RoomFleet.CastVote] { get }
+}
+
+extension RoomFleet: StormFleet {}
+extension LeanFleet: StormFleet {}

@@ -28,13 +28,27 @@ enum RoomBench {
     var reconnects: Int
   }
 
+  /// `lean`: the attendees are a `LeanFleet` (one thread polling every socket, arrivals the
+  /// kernel's receive times), for a crowd that the project's engine per attendee would make
+  /// the fleet's own core the bottleneck of; else a `RoomFleet`.
   static func run(
     _ server: ServerProcess, attendees: Int, questions: Int, votesEach: Int, spread: Duration,
-    counts: Bool
+    counts: Bool, lean: Bool = false
   ) async throws -> Outcome {
     progress("\(server.name): \(attendees) attendees joining the room")
-    let fleet = try RoomFleet(
-      size: attendees, url: "ws://127.0.0.1:\(server.port)/socket", counts: counts)
+    let fleet: any StormFleet =
+      lean
+      ? try LeanFleet(size: attendees, ports: [server.port], counts: counts)
+      : try RoomFleet(size: attendees, url: "ws://127.0.0.1:\(server.port)/socket", counts: counts)
+    return try await run(
+      server, fleet: fleet, questions: questions, votesEach: votesEach, spread: spread)
+  }
+
+  private static func run(
+    _ server: ServerProcess, fleet: some StormFleet, questions: Int, votesEach: Int,
+    spread: Duration
+  ) async throws -> Outcome {
+    let attendees = fleet.snapshot.count
     fleet.start()
     guard await fleet.wait(seconds: 120, until: \.joined) else {
       throw BenchError.timedOut("\(server.name): joins")
@@ -77,7 +91,7 @@ enum RoomBench {
   /// meanwhile, and how long after each was sent each attendee had a delta covering it.
   /// Stops the fleet.
   static func measure(
-    _ server: ServerProcess, _ fleet: RoomFleet,
+    _ server: ServerProcess, _ fleet: some StormFleet,
     send: (ContinuousClock.Instant) async -> Void
   ) async throws -> Outcome {
     fleet.resetCounters()

@@ -8,9 +8,10 @@ import Foundation
 /// (`StoreOptions.votesOneByOne`). Server CPU per vote counted, and vote → screen p50 and
 /// p99 over every attendee.
 enum StormBench {
-  static func report(executable: String, attendees: Int) async throws {
+  /// `lean`: the attendees a `LeanFleet` (`ServerBenchmarks storm N lean`).
+  static func report(executable: String, attendees: Int, lean: Bool = false) async throws {
     try await run(
-      executable: executable, attendees: attendees,
+      executable: executable, attendees: attendees, lean: lean,
       rows: [
         ("qna-server: votes read on the loop, written together", []),
         ("baseline: votes read by each socket's task, written together", ["votes-on-tasks"]),
@@ -24,9 +25,9 @@ enum StormBench {
   /// `ServerBenchmarks storm-windows [N]`: ours alone at several coalescing windows, the
   /// default first: what the room's window trades between the deltas' writes (one per socket
   /// per delta) and the vote → screen latency.
-  static func windows(executable: String, attendees: Int) async throws {
+  static func windows(executable: String, attendees: Int, lean: Bool = false) async throws {
     try await run(
-      executable: executable, attendees: attendees,
+      executable: executable, attendees: attendees, lean: lean,
       rows: [100, 150, 200, 300].map { window in
         window == 100
           ? ("qna-server: a 100 ms window (the default)", [])
@@ -37,7 +38,7 @@ enum StormBench {
   /// The storm against a server of its own for each of `rows` (a name, and the serve mode's
   /// options), one after the other; the first row divided by each other row at the end.
   private static func run(
-    executable: String, attendees: Int, rows: [(name: String, options: [String])]
+    executable: String, attendees: Int, lean: Bool, rows: [(name: String, options: [String])]
   ) async throws {
     raiseDescriptorLimit(to: attendees * 2 + 1024)
     pin(toCores: [1])
@@ -46,7 +47,10 @@ enum StormBench {
     let votesEach = 10
     emit(
       "\n## A vote storm on one core: \(attendees) attendees, \(attendees * votesEach) votes "
-        + "over 10 s, the server pinned to one core, its votes in an SQLite file\n")
+        + "over 10 s, the server pinned to one core, its votes in an SQLite file"
+        + (lean
+          ? "; the attendees a lean fleet (one polling thread, the kernel's arrival times)" : "")
+        + "\n")
     emit(
       "| server | votes counted | server CPU, s | CPU per vote, µs | of which writing the deltas, µs | vote→screen p50, ms | p99, ms | reached the last vote | reconnects |"
     )
@@ -57,7 +61,7 @@ enum StormBench {
         server in
         try await RoomBench.run(
           server, attendees: attendees, questions: 200, votesEach: votesEach,
-          spread: .seconds(10), counts: true)
+          spread: .seconds(10), counts: true, lean: lean)
       }
       outcomes.append((name, outcome))
       // Whether the attendees' own core kept up: a saturated fleet's lag is in the latencies.

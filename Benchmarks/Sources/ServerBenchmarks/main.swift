@@ -148,17 +148,21 @@ if arguments.count > 1, arguments[1] == "scale" {
   exit(0)
 }
 
-// `ServerBenchmarks storm [ATTENDEES]` runs the vote storm on one core alone.
+// `ServerBenchmarks storm [ATTENDEES] [lean]` runs the vote storm on one core alone; `lean`:
+// the attendees a `LeanFleet`.
 if arguments.count > 1, arguments[1] == "storm" {
   try await StormBench.report(
-    executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000)
+    executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000,
+    lean: arguments.contains("lean"))
   exit(0)
 }
 
-// `ServerBenchmarks storm-windows [ATTENDEES]`: ours alone at several coalescing windows.
+// `ServerBenchmarks storm-windows [ATTENDEES] [lean]`: ours alone at several coalescing
+// windows.
 if arguments.count > 1, arguments[1] == "storm-windows" {
   try await StormBench.windows(
-    executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000)
+    executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000,
+    lean: arguments.contains("lean"))
   exit(0)
 }
 
@@ -286,6 +290,8 @@ if roomResults.count == 2 {
 }
 
 try await StormBench.report(executable: arguments[0], attendees: roomAttendees)
+// #52's second storm: 10,000 attendees, whose own engines would saturate the fleet's core.
+try await StormBench.report(executable: arguments[0], attendees: 10_000, lean: true)
 try await PollBench.report(executable: arguments[0], attendees: 10_000)
 try await JoinBench.report(executable: arguments[0])
 try await PageBench.report(executable: arguments[0])
