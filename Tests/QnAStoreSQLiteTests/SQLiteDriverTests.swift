@@ -57,6 +57,29 @@ struct SQLiteDriverTests {
     }
   }
 
+  /// A statement that failed (a key taken) runs again in the next flow with its new values:
+  /// GRDB drops a failed statement from its cache, and nothing of the failed flow stays.
+  @Test func aStatementThatFailedRunsAgainWithNewValues() async throws {
+    let store = try SQLiteDriver(path: ":memory:")
+    let insert: PortableSQL = "INSERT INTO roomState (key, value) VALUES ($1, $2)"
+    let twice = TransactionFlow<Int>.run(
+      insert, [.text("taken"), .text("1")],
+      then: .run(insert, [.text("taken"), .text("2")], then: .done(0)))
+    await #expect(throws: StoreError.self) {
+      try await store.transact(twice, writes: true, locking: nil)
+    }
+    let once = TransactionFlow<Int>.run(insert, [.text("free"), .text("3")], then: .done(0))
+    _ = try await store.transact(once, writes: true, locking: nil)
+    let read = TransactionFlow<[SQLRow]>.rows(
+      "SELECT key, value FROM roomState WHERE key IN ($1, $2) ORDER BY key",
+      [.text("free"), .text("taken")]
+    ) { .done($0) }
+    #expect(
+      try await store.transact(read, writes: false, locking: nil) == [
+        SQLRow([.text("free"), .text("3")])
+      ])
+  }
+
   /// A read leaves the connection's prepared statements as they are: GRDB's own read turned
   /// `PRAGMA query_only` on and off, which expired every one of them, so each was compiled
   /// again on its next use, the vote batch's statements too.

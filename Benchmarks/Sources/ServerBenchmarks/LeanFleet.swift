@@ -60,9 +60,11 @@ final class LeanFleet: AnswerFleet, Sendable {
     running.store(true, ordering: .sequentiallyConsistent)
     let thread = Thread { [self] in
       // The fleet stands in for phones across a network, which take nothing from the
-      // server's CPU: here it runs only when the server does not want the cores.
+      // server's CPU: where they share cores, it runs only when the server does not want
+      // them (pinned apart, as in the storm, it yields to this process's own tasks alone).
       _ = fleet_run_when_idle()
       var events = [epoll_event](repeating: epoll_event(), count: 16_384)
+      var buffer = [UInt8](repeating: 0, count: 65_536)
       while running.load(ordering: .sequentiallyConsistent) {
         state.withLock { connectMore(&$0) }
         // Polled every 2 ms, never waited on: a reader asleep in `epoll_wait` is woken by
@@ -70,10 +72,10 @@ final class LeanFleet: AnswerFleet, Sendable {
         // the network never charges it. The arrival times are the kernel's, not the poll's.
         let ready = epoll_wait(epoll, &events, Int32(events.count), 0)
         let now = ContinuousClock.now
-        if ready > 0 {
-          state.withLock { loop in
-            for event in events[0..<Int(ready)] { handle(Int(event.data.u64), at: now, &loop) }
-          }
+        // The lock taken for one socket at a time: a vote waits for one socket's reading,
+        // not for ten thousand (this thread may be set aside while it holds it).
+        for event in events[0..<max(0, Int(ready))] {
+          state.withLock { handle(Int(event.data.u64), at: now, &$0, buffer: &buffer) }
         }
         usleep(2000)
       }
@@ -107,7 +109,9 @@ final class LeanFleet: AnswerFleet, Sendable {
     }
   }
 
-  private func handle(_ index: Int, at now: ContinuousClock.Instant, _ loop: inout Loop) {
+  private func handle(
+    _ index: Int, at now: ContinuousClock.Instant, _ loop: inout Loop, buffer: inout [UInt8]
+  ) {
     let fd = loop.sockets[index].fd
     guard !loop.sockets[index].closed else { return }
     if !loop.sockets[index].opened, loop.sockets[index].connection.state == .connecting,
@@ -121,7 +125,6 @@ final class LeanFleet: AnswerFleet, Sendable {
       epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event)
       return
     }
-    var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
       var stamp = timespec()
       let count = buffer.withUnsafeMutableBytes {
@@ -151,6 +154,11 @@ final class LeanFleet: AnswerFleet, Sendable {
       loop.members[index].bytes += message.data.count
       if let quick = QuickRead(message.data) {
         loop.members[index].record(quick, at: now)
+        return
+      }
+      if let answer = QuickRead.voteAnswer(message.data) {
+        loop.votes[answer.token]?.seq = answer.seq
+        loop.votes[answer.token]?.success = answer.success
         return
       }
       // Once the questions are known, a delta is read for its sequence number only.
@@ -239,7 +247,10 @@ final class LeanFleet: AnswerFleet, Sendable {
   /// Member `index` votes for `question`, recording when it was written.
   func vote(_ index: Int, for question: UUID) async {
     state.withLock { loop in
-      guard let id = loop.members[index].connectionID else { return }
+      // (A socket the server dropped stays closed: its votes would wait for an answer.)
+      guard let id = loop.members[index].connectionID, !loop.sockets[index].closed else {
+        return
+      }
       let token = UUID()
       loop.votes[token] = RoomFleet.CastVote(sentAt: ContinuousClock.now)
       let bytes = WireCodec().encode(

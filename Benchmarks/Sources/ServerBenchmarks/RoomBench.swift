@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A busy room: `attendees` on the project's engine, `questions` asked by the first of them,
 /// then every attendee casting `votesEach` votes spread over `spread`. Measured: the
@@ -71,7 +72,10 @@ enum RoomBench {
         questions: room.filter { $0 != own[index] }.shuffled(using: &random).prefix(votesEach)
       )
     }
-    return try await measure(server, fleet) { start in
+    // How late each vote went out against its plan: a fleet that falls behind sends them in
+    // bursts, which a server batches more cheaply than the planned spread.
+    let late = Lateness()
+    let outcome = try await measure(server, fleet) { start in
       await withTaskGroup(of: Void.self) { group in
         for (index, target) in targets.enumerated() {
           group.addTask {
@@ -79,11 +83,21 @@ enum RoomBench {
               let due = start + spread * ((Double(step) + target.offset) / Double(votesEach))
               try? await Task.sleep(until: due, clock: .continuous)
               await fleet.vote(index, for: question)
+              let sent = ContinuousClock.now
+              late.record(sent - due)
             }
           }
         }
       }
     }
+    let lateness = late.sorted
+    if !lateness.isEmpty {
+      progress(
+        "\(server.name): votes sent after their planned time by p50 "
+          + "\(milliseconds(lateness[lateness.count / 2])) ms, p99 "
+          + "\(milliseconds(lateness[min(lateness.count - 1, lateness.count * 99 / 100)])) ms")
+    }
+    return outcome
   }
 
   /// What the attendees `send` (votes or poll answers, each answered with the sequence
@@ -199,4 +213,13 @@ struct LatencyHistogram {
     }
     return .seconds(60)
   }
+}
+
+/// How late each of a fleet's sends went out, from its tasks.
+final class Lateness: Sendable {
+  private let values = Mutex<[Duration]>([])
+
+  func record(_ late: Duration) { values.withLock { $0.append(late) } }
+
+  var sorted: [Duration] { values.withLock { $0 }.sorted() }
 }

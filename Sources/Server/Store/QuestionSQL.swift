@@ -302,8 +302,7 @@ extension TransactionFlow where Output == (questions: [StoredQuestion], changed:
   package static func resumable(
     ids: [UUID], tokens: [UUID], to connection: UUID, attendee: UUID?, session: Int64
   ) -> TransactionFlow {
-    .rowsInBatches(ids.map { [.integer(session), .text($0.text)] }, QuestionSQL.byIDs(rows:))
-    {
+    .rowsInBatches(ids.map { [.integer(session), .text($0.text)] }, QuestionSQL.byIDs(rows:)) {
       byID in
       .rowsInBatches(
         tokens.map { [.integer(session), .text($0.text)] }, QuestionSQL.byTokens(rows:)
@@ -335,8 +334,7 @@ extension TransactionFlow where Output == [StoredQuestion] {
 extension TransactionFlow where Output == Set<UUID> {
   /// Which of these ids the session has.
   package static func existing(ids: [UUID], session: Int64) -> TransactionFlow {
-    .rowsInBatches(ids.map { [.integer(session), .text($0.text)] }, QuestionSQL.byIDs(rows:))
-    {
+    .rowsInBatches(ids.map { [.integer(session), .text($0.text)] }, QuestionSQL.byIDs(rows:)) {
       rows in .done(Set(rows.compactMap { $0.text(0).flatMap(UUID.init(text:)) }))
     }
   }

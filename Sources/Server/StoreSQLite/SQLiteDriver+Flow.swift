@@ -30,7 +30,7 @@ extension SQLiteDriver {
         // with its columns' names (a tenth of the database's CPU in a vote storm).
         let cursor = try Row.fetchCursor(prepared)
         var rows: [SQLRow] = []
-        while try cursor.next() != nil { rows.append(row(prepared.sqliteStatement)) }
+        while try cursor.next() != nil { rows.append(try row(prepared.sqliteStatement)) }
         step = then(rows)
       case .run(let statement, let values, let then):
         let prepared = try statementFor(statement, db, readOnly: readOnly)
@@ -86,10 +86,10 @@ extension SQLiteDriver {
           text.isEmpty
           ? sqlite3_bind_text(sqlite, index, "", 0, transient)
           : text.withUTF8 { bytes in
-            sqlite3_bind_text(
+            sqlite3_bind_text64(
               sqlite, index,
               UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
-              Int32(bytes.count), transient)
+              UInt64(bytes.count), transient, UInt8(SQLITE_UTF8))
           }
       }
       guard code == SQLITE_OK else {
@@ -102,24 +102,30 @@ extension SQLiteDriver {
   private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
   /// The row `statement` stands on, read column by column.
-  static func row(_ statement: SQLiteStatement) -> SQLRow {
-    SQLRow(
-      (0..<sqlite3_column_count(statement)).map { column in
-        switch sqlite3_column_type(statement, column) {
-        case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
-        case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
-        case SQLITE_TEXT, SQLITE_BLOB:
-          // (Text before its length: SQLite converts a blob to text first, if it must; an
-          // empty one may come back as no pointer at all.)
-          sqlite3_column_text(statement, column).map { text in
-            .text(
-              String(
-                decoding: UnsafeBufferPointer(
-                  start: text, count: Int(sqlite3_column_bytes(statement, column))),
-                as: UTF8.self))
-          } ?? .text("")
-        default: .null
+  static func row(_ statement: SQLiteStatement) throws(StoreError) -> SQLRow {
+    var values: [SQLValue] = []
+    let count = sqlite3_column_count(statement)
+    values.reserveCapacity(Int(count))
+    for column in 0..<count {
+      switch sqlite3_column_type(statement, column) {
+      case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(statement, column)))
+      case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(statement, column)))
+      case SQLITE_TEXT, SQLITE_BLOB:
+        // Text before its length (SQLite converts a blob to text first, if it must). No
+        // pointer: an empty value, or no memory left for the text.
+        guard let text = sqlite3_column_text(statement, column) else {
+          guard sqlite3_errcode(sqlite3_db_handle(statement)) != SQLITE_NOMEM else {
+            throw .unavailable("out of memory reading a row")
+          }
+          values.append(.text(""))
+          continue
         }
-      })
+        let length = Int(sqlite3_column_bytes(statement, column))
+        values.append(
+          .text(String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)))
+      default: values.append(.null)
+      }
+    }
+    return SQLRow(values)
   }
 }
