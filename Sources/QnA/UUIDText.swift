@@ -48,23 +48,36 @@ extension UUID {
   /// The 36-character upper-case text `uuidString` gives, made without its formatted printing
   /// (`snprintf`): the store writes each vote's ids as text.
   package var text: String {
-    withUnsafeBytes(of: uuid) { bytes in
-      String(unsafeUninitializedCapacity: 36) { out in
-        let digits: StaticString = "0123456789ABCDEF"
-        var index = 0
-        for (position, byte) in bytes.enumerated() {
-          if position == 4 || position == 6 || position == 8 || position == 10 {
-            out[index] = UInt8(ascii: "-")
-            index += 1
-          }
-          digits.withUTF8Buffer { digits in
-            out[index] = digits[Int(byte >> 4)]
-            out[index + 1] = digits[Int(byte & 0x0F)]
-          }
-          index += 2
+    String(unsafeUninitializedCapacity: 36) { Self.spell(uuid, into: $0) }
+  }
+
+  /// The bytes of `text`, appended to `out` without a string made for them (a vote's answer).
+  func appendText(to out: inout [UInt8]) {
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: 36))
+    out.withUnsafeMutableBufferPointer { bytes in
+      _ = Self.spell(uuid, into: UnsafeMutableBufferPointer(rebasing: bytes[start...]))
+    }
+  }
+
+  /// Writes `value`'s 36-character text at the start of `out`, which has room for it;
+  /// returns how many bytes that is.
+  private static func spell(_ value: uuid_t, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    withUnsafeBytes(of: value) { bytes in
+      let digits: StaticString = "0123456789ABCDEF"
+      var index = 0
+      for (position, byte) in bytes.enumerated() {
+        if position == 4 || position == 6 || position == 8 || position == 10 {
+          out[index] = UInt8(ascii: "-")
+          index += 1
         }
-        return index
+        digits.withUTF8Buffer { digits in
+          out[index] = digits[Int(byte >> 4)]
+          out[index + 1] = digits[Int(byte & 0x0F)]
+        }
+        index += 2
       }
+      return index
     }
   }
 }

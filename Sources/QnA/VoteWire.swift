@@ -54,9 +54,9 @@ public enum VoteWire {
     var out: [UInt8] = []
     out.reserveCapacity(200)
     out += "{\"question\":\"".utf8
-    append(response.question, to: &out)
+    response.question.appendText(to: &out)
     out += "\",\"token\":\"".utf8
-    append(response.token, to: &out)
+    response.token.appendText(to: &out)
     out += "\",\"success\":".utf8
     out += (response.success ? "true" : "false").utf8
     out += ",\"voted\":".utf8
@@ -72,18 +72,6 @@ public enum VoteWire {
   }
 
   private static let voteType = Array("vote".utf8)
-  private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-  /// `uuid` as `uuidString` spells it (upper case, hyphenated), without formatting through C.
-  static func append(_ uuid: UUID, to out: inout [UInt8]) {
-    withUnsafeBytes(of: uuid.uuid) { bytes in
-      for (index, byte) in bytes.enumerated() {
-        if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0x0F)])
-      }
-    }
-  }
 }
 
 /// Reads one flat JSON object of the vote's keys, a token at a time; every method returns

@@ -33,9 +33,9 @@ package final class SocketConnection: Sendable {
   private let writer: Writer?
   /// The close handshake's task, for a socket without a writer.
   private let closing = Mutex<Task<Void, Never>?>(nil)
-  /// Where frames go without a writer: kept apart from `output` so that a broadcast's
-  /// per-socket step reads one stored field.
-  private let direct: (raw: RawFrameWriter, framing: Framing)?
+  /// Where frames go without a writer, with the writer's loop: kept apart from `output` so
+  /// that a broadcast's per-socket step reads one stored field.
+  private let direct: (raw: RawFrameWriter, loop: any EventLoop, framing: Framing)?
   private let serial: Bool
   private let queuedBytes = QueuedBytes()
   private let maxQueuedBytes: Int
@@ -136,11 +136,9 @@ package final class SocketConnection: Sendable {
     self.joinBudget = Mutex(joinBudget)
     if case .library = output { self.serial = true } else { self.serial = serial }
     if case .frames(let raw, let framing, _) = output, !self.serial {
-      direct = (raw, framing)
-      route = (raw.eventLoop, framing)
+      direct = (raw, raw.eventLoop, framing)
     } else {
       direct = nil
-      route = nil
     }
     writer =
       self.serial
@@ -157,8 +155,10 @@ package final class SocketConnection: Sendable {
 
   /// The event loop to hand this socket's frames to directly, with others of the same loop
   /// (`writeOnLoop`), and the framing they are made for; `nil` when its messages go through
-  /// its queue. Stored once: a broadcast reads it for every socket of the room.
-  package let route: (loop: any EventLoop, framing: Framing)?
+  /// its queue. From one stored field: a broadcast reads it for every socket of the room.
+  package var route: (loop: any EventLoop, framing: Framing)? {
+    direct.map { ($0.loop, $0.framing) }
+  }
 
   /// Sends one message; returns at once. Drops the socket instead when the attendee is too
   /// far behind.
@@ -195,7 +195,7 @@ package final class SocketConnection: Sendable {
   /// with what the loop has yet to write, in one hand-off to the loop and one flush (a large
   /// room's snapshot: a few hand-offs, not one per page); returns how many it sent.
   package func send(leading messages: ArraySlice<OutgoingMessage>) -> Int {
-    guard let (raw, framing) = direct else {
+    guard let (raw, _, framing) = direct else {
       guard let first = messages.first else { return 0 }
       send(first, due: nil)
       return 1
