@@ -157,8 +157,7 @@ final class LeanFleet: AnswerFleet, Sendable {
         return
       }
       if let answer = QuickRead.voteAnswer(message.data) {
-        loop.votes[answer.token]?.seq = answer.seq
-        loop.votes[answer.token]?.success = answer.success
+        loop.votes.answer(answer.token, success: answer.success, seq: answer.seq)
         return
       }
       // Once the questions are known, a delta is read for its sequence number only.
@@ -185,8 +184,7 @@ final class LeanFleet: AnswerFleet, Sendable {
         loop.members[index].questionIDs += delta.questions.map(\.id)
       case .questionResponse(let response): loop.members[index].ownQuestion = response.id
       case .voteResponse(let response):
-        loop.votes[response.token]?.seq = response.seq
-        loop.votes[response.token]?.success = response.success
+        loop.votes.answer(response.token, success: response.success, seq: response.seq)
       default: break
       }
     case .closed: close(index, &loop)

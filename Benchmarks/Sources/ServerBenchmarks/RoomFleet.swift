@@ -94,8 +94,7 @@ final class RoomFleet: Sendable {
           if let answer = QuickRead.voteAnswer(message.data) {
             members.withLock { $0[index].bytes += message.data.count }
             votes.withLock {
-              $0[answer.token]?.seq = answer.seq
-              $0[answer.token]?.success = answer.success
+              $0.answer(answer.token, success: answer.success, seq: answer.seq)
             }
             continue
           }
@@ -125,14 +124,12 @@ final class RoomFleet: Sendable {
           }
           if case .voteResponse(let response) = decoded {
             votes.withLock {
-              $0[response.token]?.seq = response.seq
-              $0[response.token]?.success = response.success
+              $0.answer(response.token, success: response.success, seq: response.seq)
             }
           }
           if case .pollAnswerResponse(let response) = decoded {
             votes.withLock {
-              $0[response.token]?.seq = response.seq
-              $0[response.token]?.success = response.success
+              $0.answer(response.token, success: response.success, seq: response.seq)
             }
           }
           if let join {
@@ -195,6 +192,15 @@ final class RoomFleet: Sendable {
       for client in clients { group.addTask { await client.close() } }
     }
     for task in readers.withLock({ $0 }) { await task.value }
+  }
+}
+
+extension Dictionary where Key == UUID, Value == RoomFleet.CastVote {
+  /// The answer to the vote or poll answer sent with `token`: whether it counted, and the
+  /// sequence number that counts it.
+  mutating func answer(_ token: UUID, success: Bool, seq: Int?) {
+    self[token]?.seq = seq
+    self[token]?.success = success
   }
 }
 
