@@ -8,8 +8,12 @@ import Foundation
 /// (`StoreOptions.votesOneByOne`). Server CPU per vote counted, and vote → screen p50 and
 /// p99 over every attendee.
 enum StormBench {
-  /// `lean`: the attendees a `LeanFleet` (`ServerBenchmarks storm N lean`).
-  static func report(executable: String, attendees: Int, lean: Bool = false) async throws {
+  /// `lean`: the attendees a `LeanFleet` (`ServerBenchmarks storm N lean`). Ours (the first
+  /// row), for the floor beside it.
+  @discardableResult
+  static func report(
+    executable: String, attendees: Int, lean: Bool = false
+  ) async throws -> RoomBench.Outcome? {
     try await run(
       executable: executable, attendees: attendees, lean: lean,
       rows: [
@@ -26,7 +30,7 @@ enum StormBench {
   /// default first: what the room's window trades between the deltas' writes (one per socket
   /// per delta) and the vote → screen latency.
   static func windows(executable: String, attendees: Int, lean: Bool = false) async throws {
-    try await run(
+    _ = try await run(
       executable: executable, attendees: attendees, lean: lean,
       rows: [100, 150, 200, 300].map { window in
         window == 100
@@ -36,10 +40,11 @@ enum StormBench {
   }
 
   /// The storm against a server of its own for each of `rows` (a name, and the serve mode's
-  /// options), one after the other; the first row divided by each other row at the end.
+  /// options), one after the other; the first row divided by each other row at the end. The
+  /// first row's outcome.
   private static func run(
     executable: String, attendees: Int, lean: Bool, rows: [(name: String, options: [String])]
-  ) async throws {
+  ) async throws -> RoomBench.Outcome? {
     raiseDescriptorLimit(to: attendees * 2 + 1024)
     pin(toCores: [1])
     // The rows after this one have both cores again.
@@ -76,13 +81,14 @@ enum StormBench {
           + "| \(milliseconds(outcome.p50)) | \(milliseconds(outcome.p99)) "
           + "| \(outcome.reached) of \(outcome.attendees) | \(outcome.reconnects) |")
     }
-    guard let ours = outcomes.first?.outcome else { return }
+    guard let ours = outcomes.first?.outcome else { return nil }
     for (name, other) in outcomes.dropFirst() {
       emit(
         "\nFirst row ÷ \(name): CPU per vote "
           + "\(String(format: "%.2f", perVote(ours) / perVote(other))), "
           + "vote→screen p99 \(String(format: "%.2f", ours.p99 / other.p99))")
     }
+    return ours
   }
 
   /// Microseconds of the server's CPU per vote counted, the broadcasts they caused included.

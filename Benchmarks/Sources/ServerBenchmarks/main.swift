@@ -53,6 +53,11 @@ if arguments.count > 1, arguments[1] == "serve" {
   exit(0)
 }
 
+// The storm's floor's server (`IOFloor`), in a process of its own.
+if arguments.count > 1, arguments[1] == "floor-serve" {
+  IOFloor.serve(arguments: arguments.dropFirst(2))
+}
+
 let attendeeCount = 1000
 
 /// Answers a question through the presenter route; redirects are not followed.
@@ -148,12 +153,14 @@ if arguments.count > 1, arguments[1] == "scale" {
   exit(0)
 }
 
-// `ServerBenchmarks storm [ATTENDEES] [lean]` runs the vote storm on one core alone; `lean`:
-// the attendees a `LeanFleet`.
+// `ServerBenchmarks storm [ATTENDEES] [lean]` runs the vote storm on one core alone, then its
+// floor beside it; `lean`: the attendees a `LeanFleet` (and no floor).
 if arguments.count > 1, arguments[1] == "storm" {
-  try await StormBench.report(
-    executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000,
-    lean: arguments.contains("lean"))
+  let attendees = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
+  let lean = arguments.contains("lean")
+  let ours = try await StormBench.report(
+    executable: arguments[0], attendees: attendees, lean: lean)
+  if !lean { try IOFloorBench.report(executable: arguments[0], attendees: attendees, beside: ours) }
   exit(0)
 }
 
@@ -163,6 +170,13 @@ if arguments.count > 1, arguments[1] == "storm-windows" {
   try await StormBench.windows(
     executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000,
     lean: arguments.contains("lean"))
+  exit(0)
+}
+
+// `ServerBenchmarks storm-floor [ATTENDEES]`: the storm's bytes alone, on one core.
+if arguments.count > 1, arguments[1] == "storm-floor" {
+  try IOFloorBench.report(
+    executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000)
   exit(0)
 }
 
@@ -289,7 +303,8 @@ if roomResults.count == 2 {
       + "vote→delta p99 \(String(format: "%.2f", ours.p99 / baseline.p99))")
 }
 
-try await StormBench.report(executable: arguments[0], attendees: roomAttendees)
+let stormOurs = try await StormBench.report(executable: arguments[0], attendees: roomAttendees)
+try IOFloorBench.report(executable: arguments[0], attendees: roomAttendees, beside: stormOurs)
 // #52's second storm: 10,000 attendees, whose own engines would saturate the fleet's core.
 try await StormBench.report(executable: arguments[0], attendees: 10_000, lean: true)
 try await PollBench.report(executable: arguments[0], attendees: 10_000)
