@@ -437,6 +437,29 @@ def inert(page):
             fail(f"{name}: {found}")
 
 
+# The projector's join address narrowed 5 px at a time (`%s`: the code, as JSON): "" when
+# the code's letters stay on one line at every width, else the widths that split them.
+CODE_ON_ONE_LINE = """(() => {
+  const p = document.querySelector('.address');
+  const code = %s;
+  const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode()) && !node.data.includes(code)) {}
+  if (!node) return 'no code in the address';
+  const range = document.createRange();
+  range.setStart(node, node.data.indexOf(code));
+  range.setEnd(node, node.data.indexOf(code) + code.length);
+  const split = [];
+  for (let width = 120; width <= 600; width += 5) {
+    p.style.width = width + 'px';
+    const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+    if (tops.size !== 1) split.push(width);
+  }
+  p.style.width = '';
+  return split.length ? 'the code split at ' + split.join(', ') + ' px' : '';
+})()"""
+
+
 def projector(page, url, address, artefacts, name):
     for width, height in ((1280, 720), (1920, 1080)):
         viewport(page, width, height, mobile=False)
@@ -449,6 +472,18 @@ def projector(page, url, address, artefacts, name):
         if size < height / 20:
             fail(f"the highlighted question is {size}px at {width}×{height}")
         inert(page)
+        # The join address wraps after a slash, never inside its code: at every column width
+        # from 120 to 600 px, the code's letters are on one line.
+        code = address.rstrip("/").split("/")[-1]
+        split = page.evaluate(CODE_ON_ONE_LINE % json.dumps(code))
+        if split:
+            fail(f"the join address at {width}×{height}: {split}")
+        overflow = page.evaluate("(() => { const p = document.querySelector('.address'); return p.scrollWidth - p.clientWidth })()")
+        if overflow > 0:
+            fail(f"the join address overflows its column by {overflow}px at {width}×{height}")
+        shown = page.evaluate("document.querySelector('.address').textContent")
+        if shown != address:
+            fail(f"the join address shows {shown!r}, not {address!r}")
         path = screenshot(page, os.path.join(artefacts, f"projector-{name}-{width}x{height}.png"))
         read = zbar(path)
         if read != [address]:
