@@ -31,6 +31,15 @@ struct WordFilterTests {
     ("d\u{200D}arn", ["darn"]), ("he\u{200B}ck", ["heck"]), ("fr\u{AD}ak", ["frak"]),
     // Letters that draw nothing (the Hangul fillers) split no word either.
     ("da\u{3164}rn", ["darn"]), ("he\u{115F}ck", ["heck"]), ("fr\u{FFA0}ak", ["frak"]),
+    // Letters of other scripts drawn like Latin ones: Cyrillic а, о, с, capitals too; Greek
+    // ε, ο, Η, κ, υ; Armenian օ; in words that mix them with Latin, or made only of them.
+    ("fr\u{0430}k", ["frak"]), ("sh\u{0430}zb\u{043E}t", ["shazbot"]),
+    ("\u{0441}holera", ["cholera"]), ("D\u{0410}RN", ["darn"]), ("h\u{03B5}ck", ["heck"]),
+    ("\u{0397}E\u{0421}\u{039A}", ["heck"]), ("\u{0430}\u{0455}\u{0455}", ["ass"]),
+    ("ch\u{0585}lera", ["cholera"]), ("fr\u{03B1}k", ["frak"]),
+    // Compatibility forms: fullwidth and mathematical letters, capitals among them.
+    ("\u{FF44}\u{FF41}\u{FF52}\u{FF4E}", ["darn"]),
+    ("\u{1D403}\u{1D400}\u{1D411}\u{1D40D}", ["darn"]),
   ])
   func catches(_ text: String, _ expected: [String]) {
     #expect(Self.filter.matches(text) == expected, "\(text)")
@@ -44,9 +53,22 @@ struct WordFilterTests {
     "dam", "hack", "a ski", "lift the ski", "bad word", "word here",
     // Not letters spelled out: two letters, or letters with words between.
     "d a", "I am a d r", "",
+    // Words of other scripts with letters of their own are not read as Latin ones.
+    "\u{041F}\u{0440}\u{0438}\u{0432}\u{0435}\u{0442}, \u{043A}\u{0430}\u{043A} \u{0434}\u{0435}\u{043B}\u{0430}?",
+    "\u{0394}\u{03B5}\u{03BD} \u{03BE}\u{03AD}\u{03C1}\u{03C9}",
   ])
   func letsThrough(_ text: String) {
     #expect(Self.filter.matches(text).isEmpty, "\(text)")
+  }
+
+  /// An entry in another script matches itself in either case, and with Latin look-alikes
+  /// put for some of its letters.
+  @Test func anEntryInAnotherScriptStillMatchesItself() {
+    let fool = "\u{0434}\u{0443}\u{0440}\u{0430}\u{043A}"  // Russian, with д, no Latin look-alike
+    let filter = WordFilter(entries: [fool])
+    for text in [fool, "\u{0414}\u{0423}\u{0420}\u{0410}\u{041A}!", "\u{0434}\u{0443}pak"] {
+      #expect(filter.matches(text) == [fool], "\(text)")
+    }
   }
 
   /// What an attendee can send costs little, whatever the lists: the longest question of

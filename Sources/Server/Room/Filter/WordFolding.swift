@@ -14,6 +14,28 @@ enum WordFolding {
     "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th",
     "ı": "i",
   ]
+  /// Letters of other scripts drawn like Latin ones, read as those (the clearest of
+  /// Unicode's confusables): "fr\u{0430}k" with a Cyrillic а is "frak". Keyed by the small
+  /// letter, so that a word folds the same in either case; where the capital and the small
+  /// letter look like different Latin ones, the more likely disguise wins (Greek Η and η read
+  /// as h, υ as u). A word of those scripts made only of such letters reads as its Latin
+  /// look-alike; lists and questions fold alike, so an entry in those scripts still matches
+  /// itself.
+  static let lookalikes: [Unicode.Scalar: Unicode.Scalar] = [
+    // Cyrillic а в е і ј к м н о р с т у х ѕ һ ԁ ԛ ԝ ӏ ү
+    "\u{0430}": "a", "\u{0432}": "b", "\u{0435}": "e", "\u{0456}": "i", "\u{0458}": "j",
+    "\u{043A}": "k", "\u{043C}": "m", "\u{043D}": "h", "\u{043E}": "o", "\u{0440}": "p",
+    "\u{0441}": "c", "\u{0442}": "t", "\u{0443}": "y", "\u{0445}": "x", "\u{0455}": "s",
+    "\u{04BB}": "h", "\u{0501}": "d", "\u{051B}": "q", "\u{051D}": "w", "\u{04CF}": "l",
+    "\u{04AF}": "y",
+    // Greek α β ε ζ η ι κ μ ν ο ρ τ υ χ ω
+    "\u{03B1}": "a", "\u{03B2}": "b", "\u{03B5}": "e", "\u{03B6}": "z", "\u{03B7}": "h",
+    "\u{03B9}": "i", "\u{03BA}": "k", "\u{03BC}": "m", "\u{03BD}": "v", "\u{03BF}": "o",
+    "\u{03C1}": "p", "\u{03C4}": "t", "\u{03C5}": "u", "\u{03C7}": "x", "\u{03C9}": "w",
+    // Latin's own alpha, script g and iota; Armenian օ ս հ ց.
+    "\u{0251}": "a", "\u{0261}": "g", "\u{0269}": "i", "\u{0585}": "o", "\u{057D}": "u",
+    "\u{0570}": "h", "\u{0581}": "g",
+  ]
   /// The most ambiguous signs one word may have read both ways: each doubles its readings.
   static let maxAmbiguous = 3
   /// The longest word, folded, that can match: no entry folds longer. A longer word in a
@@ -47,12 +69,13 @@ enum WordFolding {
   }
 
   /// Lower case, accents and other marks taken off, invisible characters (zero-width
-  /// spaces and joiners, soft hyphens: nothing a reader sees) dropped, letters without a
-  /// decomposition spelled out.
+  /// spaces and joiners, soft hyphens: nothing a reader sees) dropped, letters drawn like
+  /// Latin ones read as those, letters without a decomposition spelled out.
   static func plain(_ text: String) -> String {
     // Most questions are ASCII: nothing to decompose, nothing invisible but controls.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.lowercased() }
-    let decomposed = text.lowercased().decomposedStringWithCompatibilityMapping
+    // Lower case after the compatibility forms, whose letters may be capitals (a bold 𝐃 is D).
+    let decomposed = text.decomposedStringWithCompatibilityMapping.lowercased()
     var plain = ""
     plain.reserveCapacity(decomposed.utf8.count)
     for scalar in decomposed.unicodeScalars {
@@ -62,7 +85,7 @@ enum WordFolding {
       }
       // Letters that draw nothing (the Hangul fillers): a word split by one reads whole.
       if scalar.properties.isDefaultIgnorableCodePoint { continue }
-      let character = Character(scalar)
+      let character = Character(lookalikes[scalar] ?? scalar)
       if let spelled = spelledOut[character] {
         plain += spelled
       } else {
