@@ -22,16 +22,34 @@ struct SQLiteDriverTests {
   }
 
   /// A list of keys is looked up in an index, key by key: a batch of votes never reads every
-  /// vote of the room (a row value `IN (VALUES …)` scanned the table, a batch at a time).
+  /// vote of the room (a row value `IN (VALUES …)` scanned the table, a batch at a time), and
+  /// a delta's few askers never every attendee of the session (a search by the session alone,
+  /// when the key's columns differ in type). Each search is by every column of the key, or by
+  /// a unique index's.
   @Test func everyListOfKeysIsSearchedInAnIndex() async throws {
     let path = HeadlessProcess.freshDirectory().appendingPathComponent("qna.sqlite").path
     let store = try SQLiteDriver(path: path)
     for (table, statement) in KeyedLookups.all {
       let plan = try await store.plan(of: statement)
+      let unique = try await store.uniqueKeys(of: table).map(Set.init)
+      // `… (session, id) IN (SELECT …`: the key's columns.
+      let key = statement.sqlite.firstRange(of: ") IN (SELECT").flatMap {
+        statement.sqlite[..<$0.lowerBound].split(separator: "(").last
+      }.map { Set($0.split(separator: ", ").map(String.init)) }
+      // `SEARCH vote USING … (attendee=? AND question=?)`: the columns searched by value.
+      let searched = plan.filter { $0.hasPrefix("SEARCH \(table) ") }.map { line in
+        Set(
+          (line.split(separator: "(").last ?? "").split(separator: " AND ").compactMap {
+            $0.hasSuffix("=?") || $0.hasSuffix("=?)") ? String($0.prefix { $0 != "=" }) : nil
+          })
+      }
+      #expect(key?.isEmpty == false, "\(statement.sqlite)")
       #expect(
-        plan.contains { $0.hasPrefix("SEARCH \(table) ") }
-          && !plan.contains { $0.hasPrefix("SCAN \(table)") },
-        "\(statement.sqlite): \(plan)")
+        !searched.isEmpty && !plan.contains { $0.hasPrefix("SCAN \(table)") }
+          && searched.allSatisfy { columns in
+            key.map(columns.isSuperset) == true || unique.contains { $0.isSubset(of: columns) }
+          },
+        "\(statement.sqlite): \(plan), unique keys \(unique)")
     }
   }
 

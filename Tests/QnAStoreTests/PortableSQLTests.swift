@@ -45,6 +45,14 @@ struct PortableSQLTests {
       reordered.postgres
         == "SELECT 1 FROM question WHERE (id, session) IN (SELECT column2, column1 FROM (VALUES ($1, $2)) AS keyed)"
     )
+    // Columns of different types: each after the first listed again on its own, the same
+    // numbered values.
+    let mixed = PortableSQL.keyed(
+      "SELECT 1 FROM attendee WHERE", by: ["session", "id"], rows: 1, mixedTypes: true)
+    #expect(
+      mixed.postgres
+        == "SELECT 1 FROM attendee WHERE (session, id) IN (SELECT column1, column2 FROM (VALUES ($1, $2)) AS keyed)"
+        + " AND id IN (SELECT column2 FROM (VALUES ($1, $2)) AS keyed)")
   }
 
   /// 300 keys: one statement of 256, then the 44 left in one of 64, padded with the last key.

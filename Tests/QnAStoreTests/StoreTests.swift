@@ -40,6 +40,37 @@ struct StoreTests {
     #expect(try await elsewhere.question(token: token) == nil)
   }
 
+  /// A presenter's delta names the askers of its questions, looked up by their keys (the
+  /// statement's plan: `SQLiteDriverTests`); another session's attendee of the same id, and
+  /// an attendee's delta, name no one.
+  @Test(arguments: StoreKind.allCases)
+  func aPresentersDeltaNamesItsAskers(_ kind: StoreKind) async throws {
+    let stores = try await kind.stores()
+    defer { stores.close() }
+    let store = stores[0]
+    let (alice, bob) = (uuid(1, group: 0xA5), uuid(2, group: 0xA5))
+    let other = try await store.directory.createSession(
+      title: "Other", at: Date(), using: &Self.random
+    )
+    .session
+    try await store.session(try #require(other.id)).join(attendee: bob, name: "Mallory", at: Date())
+    try await store.join(attendee: alice, name: "Alice", at: Self.time(0))
+    try await store.join(attendee: bob, name: "Bob", at: Self.time(0))
+    let seq = try await store.currentSeq()
+    for (index, asker) in [alice, bob, alice].enumerated() {
+      _ = try await store.insert(
+        StoredQuestion(
+          id: uuid(index + 1), content: "Q\(index)", askedFrom: firstConnection,
+          createdAt: Self.time(index + 1), attendee: asker))
+    }
+    let upTo = try await store.currentSeq()
+    let forPresenters = try await store.changes(after: seq, upTo: upTo, presenter: true)
+    #expect(forPresenters.delta.questions.map(\.name) == ["Alice", "Bob", "Alice"])
+    let forAttendees = try await store.changes(after: seq, upTo: upTo, presenter: false)
+    #expect(forAttendees.delta.questions.count == 3)
+    #expect(forAttendees.delta.questions.allSatisfy { $0.name == nil })
+  }
+
   @Test(arguments: StoreKind.allCases)
   func resumeMovesOnlyTheSendersQuestions(_ kind: StoreKind) async throws {
     let stores = try await kind.stores()

@@ -82,16 +82,29 @@ extension PortableSQL {
   /// `indexed` orders them (the same names: the table's key, say `id` before `session`).
   /// SQLite scans the whole table for a row value `IN (VALUES …)` of two keys or more; with
   /// the values selected, in the index's order, it searches the index for each.
+  ///
+  /// `mixedTypes`: the key's columns differ in type (an integer session, a text id). SQLite
+  /// searches an index by a row value only as far as its columns share one affinity (the
+  /// session alone: every row of the session read), so each column after the first is also
+  /// listed on its own, `AND id IN (…)`, the same values again, which it searches by too.
   package static func keyed(
-    _ statement: String, by columns: [String], rows: Int, indexed: [String]? = nil
+    _ statement: String, by columns: [String], rows: Int, indexed: [String]? = nil,
+    mixedTypes: Bool = false
   ) -> PortableSQL {
     let order = indexed ?? columns
     precondition(Set(order) == Set(columns) && order.count == columns.count)
-    let selected = order.map { "column\(columns.firstIndex(of: $0)! + 1)" }
+    let column = { (name: String) in "column\(columns.firstIndex(of: name)! + 1)" }
+    let values = valueRows(width: columns.count, count: rows)
+    let apart =
+      mixedTypes
+      ? order.dropFirst().map {
+        " AND \($0) IN (SELECT \(column($0)) FROM (VALUES \(values)) AS keyed)"
+      }
+      : []
     return PortableSQL(
       statement + " (" + order.joined(separator: ", ") + ") IN (SELECT "
-        + selected.joined(separator: ", ") + " FROM (VALUES "
-        + valueRows(width: columns.count, count: rows) + ") AS keyed)")
+        + order.map(column).joined(separator: ", ") + " FROM (VALUES " + values + ") AS keyed)"
+        + apart.joined())
   }
 
   /// `count` rows of `width` placeholders each, numbered from `$1`: `($1, $2), ($3, $4)`.

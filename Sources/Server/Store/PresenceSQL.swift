@@ -8,7 +8,7 @@ package enum PresenceSQL {
   static func leave(rows: Int) -> PortableSQL {
     .keyed(
       "DELETE FROM presence WHERE", by: ["instance", "session", "attendee"], rows: rows,
-      indexed: ["session", "attendee", "instance"])
+      indexed: ["session", "attendee", "instance"], mixedTypes: true)
   }
   /// Rows of (session, attendee, instance, expiresAt): present until then, unless written
   /// again.

@@ -19,7 +19,7 @@ package enum RoomReadSQL {
   static func names(rows: Int) -> PortableSQL {
     .keyed(
       "SELECT id, name FROM attendee WHERE name IS NOT NULL AND", by: ["session", "id"],
-      rows: rows)
+      rows: rows, mixedTypes: true)
   }
   /// $1 session, $2 after, $3 up to: the log between, in order.
   static let log: PortableSQL = """

@@ -202,12 +202,30 @@ package final class SQLiteDriver: StoreDriver {
   /// How SQLite runs `statement` (`EXPLAIN QUERY PLAN`): one line per step.
   package func plan(of statement: PortableSQL) async throws(StoreError) -> [String] {
     try await read { db in
-      // Each `?N` bound to NULL: the plan does not depend on the values.
+      // Each `?N` bound to NULL (a number may come more than once): the plan does not
+      // depend on the values.
       let sql = "EXPLAIN QUERY PLAN " + statement.sqlite
+      let prepared = try db.makeStatement(sql: sql)
       let nulls = [DatabaseValue](
-        repeating: .null, count: sql.utf8.filter { $0 == UInt8(ascii: "?") }.count)
-      return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(nulls)).map {
+        repeating: .null, count: Int(sqlite3_bind_parameter_count(prepared.sqliteStatement)))
+      return try Row.fetchAll(prepared, arguments: StatementArguments(nulls)).map {
         $0["detail"] as String? ?? ""
+      }
+    }
+  }
+
+  /// The columns of each of `table`'s unique indexes, in their order (its primary key's
+  /// too, unless it is the rowid).
+  package func uniqueKeys(of table: String) async throws(StoreError) -> [[String]] {
+    try await read { db in
+      try Row.fetchAll(
+        db, sql: "SELECT name FROM pragma_index_list(?) WHERE \"unique\" AND NOT partial",
+        arguments: [table]
+      )
+      .map { row in
+        try String.fetchAll(
+          db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno",
+          arguments: [row["name"] as String])
       }
     }
   }
