@@ -438,7 +438,8 @@ def inert(page):
 
 
 # The projector's join address narrowed 5 px at a time (`%s`: the code, as JSON): "" when
-# the code's letters stay on one line at every width, else the widths that split them.
+# the code's letters stay on one line at every width, and the address in its column at
+# every width the code with its slash fits, else the widths that split the code or overflow.
 CODE_ON_ONE_LINE = """(() => {
   const p = document.querySelector('.address');
   const code = %s;
@@ -450,13 +451,19 @@ CODE_ON_ONE_LINE = """(() => {
   range.setStart(node, node.data.indexOf(code));
   range.setEnd(node, node.data.indexOf(code) + code.length);
   const split = [];
+  const over = [];
+  // A column narrower than the code with its slash cannot hold it unbroken: it may overflow.
+  const piece = p.querySelector('.unbroken');
+  const needed = piece ? piece.getBoundingClientRect().width : 0;
   for (let width = 120; width <= 600; width += 5) {
     p.style.width = width + 'px';
     const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
     if (tops.size !== 1) split.push(width);
+    if (width > needed && p.scrollWidth > p.clientWidth) over.push(width);
   }
   p.style.width = '';
-  return split.length ? 'the code split at ' + split.join(', ') + ' px' : '';
+  return (split.length ? 'the code split at ' + split.join(', ') + ' px. ' : '')
+    + (over.length ? 'the address overflows at ' + over.join(', ') + ' px' : '');
 })()"""
 
 
@@ -473,7 +480,8 @@ def projector(page, url, address, artefacts, name):
             fail(f"the highlighted question is {size}px at {width}×{height}")
         inert(page)
         # The join address wraps after a slash, never inside its code: at every column width
-        # from 120 to 600 px, the code's letters are on one line.
+        # from 120 to 600 px, the code's letters are on one line, and nothing overflows a
+        # column wider than the code.
         code = address.rstrip("/").split("/")[-1]
         split = page.evaluate(CODE_ON_ONE_LINE % json.dumps(code))
         if split:

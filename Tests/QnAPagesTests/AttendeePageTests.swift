@@ -49,26 +49,34 @@ struct AttendeePageTests {
     }
   }
 
-  /// On the projector, a narrow column breaks the join address after a slash (or inside a
-  /// host too long for a line), never inside the code people type; the address is a link.
-  @Test func theProjectorsJoinAddressBreaksBetweenItsPartsNeverMidCode() {
+  /// On the projector and the presenter's page, a narrow column breaks the join address
+  /// after a slash (or inside a host too long for a line), never inside the code people type
+  /// nor between it and its slash; the address is a link.
+  @Test func theJoinAddressBreaksBetweenItsPartsNeverMidCode() {
     #expect(
-      ProjectorPage.address("http://x.example:8080/s/K7M2QX/", code: "K7M2QX")
-        == "http://<wbr>x.example:8080/<wbr>s/<wbr><span class=\"unbroken\">K7M2QX</span>/")
-    // Under a path prefix the code is still one piece; the one room has no code to keep whole.
+      HTML.joinAddress("http://x.example:8080/s/K7M2QX/", code: "K7M2QX")
+        == "http://<wbr>x.example:8080/<wbr>s/<wbr><span class=\"unbroken\">K7M2QX/</span>")
     #expect(
-      ProjectorPage.address("https://h.example/qna/s/K7M2QX/", code: "K7M2QX")
-        == "https://<wbr>h.example/<wbr>qna/<wbr>s/<wbr><span class=\"unbroken\">K7M2QX</span>/")
+      HTML.joinAddress("http://[::1]:8080/s/K7M2QX/socket", code: "K7M2QX")
+        == "http://<wbr>[::1]:8080/<wbr>s/<wbr><span class=\"unbroken\">K7M2QX/</span><wbr>socket")
+    // The one room has no code to keep whole; a code at the very end has no slash after it.
     #expect(
-      ProjectorPage.address("https://h.example/room/", code: nil)
-        == "https://<wbr>h.example/<wbr>room/")
+      HTML.joinAddress("https://h.example/room/", code: nil) == "https://<wbr>h.example/<wbr>room/")
+    #expect(
+      HTML.joinAddress("http://h/s/K7M2QX", code: "K7M2QX")
+        == "http://<wbr>h/<wbr>s/<wbr><span class=\"unbroken\">K7M2QX</span>")
     // Only a part that is the code alone is kept whole, and the text stays escaped.
-    #expect(!ProjectorPage.address("http://K7M2QX.example/", code: "K7M2QX").contains("<span"))
-    #expect(ProjectorPage.address("http://a<b>/s/K7M2QX/", code: "K7M2QX").contains("a&lt;b&gt;"))
+    #expect(!HTML.joinAddress("http://K7M2QX.example/", code: "K7M2QX").contains("<span"))
+    #expect(HTML.joinAddress("http://a<b>/s/K7M2QX/", code: "K7M2QX").contains("a&lt;b&gt;"))
     let page = ProjectorPage.render(
       Self.room([]), joinAddress: "http://x.example/s/K7M2QX/", qr: nil)
     #expect(page.contains("<a href=\"http://x.example/s/K7M2QX/\">http://<wbr>x.example/<wbr>"))
-    #expect(page.contains("<span class=\"unbroken\">K7M2QX</span>/</a>"))
+    #expect(page.contains("<span class=\"unbroken\">K7M2QX/</span></a>"))
+    let desk = PresenterPage.render(
+      [], total: 0, answered: 0, base: "/s/K7M2QX/",
+      join: ("http://x.example/s/K7M2QX/", "K7M2QX", nil))
+    #expect(desk.contains("<a href=\"http://x.example/s/K7M2QX/\">http://<wbr>x.example/<wbr>"))
+    #expect(desk.contains("<span class=\"unbroken\">K7M2QX/</span></a>"))
   }
 
   @Test func theFormCarriesItsTokenAndAClosedSessionDisablesIt() {

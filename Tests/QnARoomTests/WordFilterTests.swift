@@ -32,7 +32,8 @@ struct WordFilterTests {
     // Letters that draw nothing (the Hangul fillers) split no word either.
     ("da\u{3164}rn", ["darn"]), ("he\u{115F}ck", ["heck"]), ("fr\u{FFA0}ak", ["frak"]),
     // Letters of other scripts drawn like Latin ones: Cyrillic а, о, с, capitals too; Greek
-    // ε, ο, Η, κ, υ; Armenian օ; in words that mix them with Latin, or made only of them.
+    // ε, ο, Η, κ; Armenian օ; in words that mix them with Latin letters, or with a telltale
+    // (Cyrillic ѕ, which no common Russian word has).
     ("fr\u{0430}k", ["frak"]), ("sh\u{0430}zb\u{043E}t", ["shazbot"]),
     ("\u{0441}holera", ["cholera"]), ("D\u{0410}RN", ["darn"]), ("h\u{03B5}ck", ["heck"]),
     ("\u{0397}E\u{0421}\u{039A}", ["heck"]), ("\u{0430}\u{0455}\u{0455}", ["ass"]),
@@ -61,12 +62,23 @@ struct WordFilterTests {
     #expect(Self.filter.matches(text).isEmpty, "\(text)")
   }
 
-  /// An entry in another script matches itself in either case, and with Latin look-alikes
-  /// put for some of its letters.
-  @Test func anEntryInAnotherScriptStillMatchesItself() {
-    let fool = "\u{0434}\u{0443}\u{0440}\u{0430}\u{043A}"  // Russian, with д, no Latin look-alike
+  /// A word wholly of another script is not read as its Latin look-alike: short Latin
+  /// entries ("ho", "kak", "kai", "bot") do not catch everyday Russian or Greek ("но", "как",
+  /// "он", "вот", "και"), while the same entries disguised with one such letter are caught.
+  /// An entry in another script matches itself, in either case.
+  @Test func wordsOfAnotherScriptAreNotReadAsLatinOnes() {
+    let short = WordFilter(entries: ["ho", "kak", "oh", "bot", "kai"])
+    for text in [
+      "\u{041D}\u{043E} \u{043A}\u{0430}\u{043A} \u{043E}\u{043D} \u{044D}\u{0442}\u{043E} \u{0441}\u{0434}\u{0435}\u{043B}\u{0430}\u{043B}?",
+      "\u{0432}\u{043E}\u{0442}", "\u{03BA}\u{03B1}\u{03B9}", "\u{0430}",
+    ] {
+      #expect(short.matches(text).isEmpty, "\(text)")
+    }
+    #expect(short.matches("k\u{0430}k") == ["kak"])
+    #expect(short.matches("\u{0432}ot") == ["bot"])
+    let fool = "\u{0434}\u{0443}\u{0440}\u{0430}\u{043A}"  // Russian
     let filter = WordFilter(entries: [fool])
-    for text in [fool, "\u{0414}\u{0423}\u{0420}\u{0410}\u{041A}!", "\u{0434}\u{0443}pak"] {
+    for text in [fool, "\u{0414}\u{0423}\u{0420}\u{0410}\u{041A}!"] {
       #expect(filter.matches(text) == [fool], "\(text)")
     }
   }

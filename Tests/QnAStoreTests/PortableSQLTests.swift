@@ -53,6 +53,15 @@ struct PortableSQLTests {
       mixed.postgres
         == "SELECT 1 FROM attendee WHERE (session, id) IN (SELECT column1, column2 FROM (VALUES ($1, $2)) AS keyed)"
         + " AND id IN (SELECT column2 FROM (VALUES ($1, $2)) AS keyed)")
+    // Reordered for the index, three columns: each after the first in the index's order.
+    let presence = PortableSQL.keyed(
+      "DELETE FROM presence WHERE", by: ["instance", "session", "attendee"], rows: 1,
+      indexed: ["session", "attendee", "instance"], mixedTypes: true)
+    #expect(
+      presence.sqlite
+        == "DELETE FROM presence WHERE (session, attendee, instance) IN (SELECT column2, column3, column1 FROM (VALUES (?1, ?2, ?3)) AS keyed)"
+        + " AND attendee IN (SELECT column3 FROM (VALUES (?1, ?2, ?3)) AS keyed)"
+        + " AND instance IN (SELECT column1 FROM (VALUES (?1, ?2, ?3)) AS keyed)")
   }
 
   /// 300 keys: one statement of 256, then the 44 left in one of 64, padded with the last key.

@@ -57,7 +57,10 @@ struct StoreTests {
     try await store.join(attendee: alice, name: "Alice", at: Self.time(0))
     try await store.join(attendee: bob, name: "Bob", at: Self.time(0))
     let seq = try await store.currentSeq()
-    for (index, asker) in [alice, bob, alice].enumerated() {
+    // Three askers: a batch of four keys, the last again as its padding.
+    let carol = uuid(3, group: 0xA5)
+    try await store.join(attendee: carol, name: "Carol", at: Self.time(0))
+    for (index, asker) in [alice, bob, alice, carol].enumerated() {
       _ = try await store.insert(
         StoredQuestion(
           id: uuid(index + 1), content: "Q\(index)", askedFrom: firstConnection,
@@ -65,9 +68,9 @@ struct StoreTests {
     }
     let upTo = try await store.currentSeq()
     let forPresenters = try await store.changes(after: seq, upTo: upTo, presenter: true)
-    #expect(forPresenters.delta.questions.map(\.name) == ["Alice", "Bob", "Alice"])
+    #expect(forPresenters.delta.questions.map(\.name) == ["Alice", "Bob", "Alice", "Carol"])
     let forAttendees = try await store.changes(after: seq, upTo: upTo, presenter: false)
-    #expect(forAttendees.delta.questions.count == 3)
+    #expect(forAttendees.delta.questions.count == 4)
     #expect(forAttendees.delta.questions.allSatisfy { $0.name == nil })
   }
 

@@ -4,6 +4,29 @@ import CommandLineValues
 /// controls and invisible characters come out as the sanitizer's visible escapes
 /// (`PrintableText`), as on a terminal.
 package enum HTML {
+  /// A join address as the pages show it: escaped, a line break offered after each slash
+  /// with text after it, and `code` (a part alone between slashes) one piece with the slash
+  /// after it (`unbroken`, which the pages' styles keep from wrapping). A narrow column breaks
+  /// the address between its parts, or inside a host too long for a line, never mid-code.
+  package static func joinAddress(_ address: String, code: String?) -> String {
+    var out = ""
+    var afterCode = false
+    for (index, part) in address.split(separator: "/", omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      // The slash after the code went out in its piece.
+      if index > 0, !afterCode { out += "/" }
+      if index > 0, !part.isEmpty { out += "<wbr>" }
+      afterCode = code.map { part == $0 } ?? false
+      out +=
+        afterCode
+        ? "<span class=\"unbroken\">\(escape(String(part)))/</span>" : escape(String(part))
+    }
+    // A code at the very end has no slash after it.
+    if afterCode { out = String(out.dropLast("/</span>".count)) + "</span>" }
+    return out
+  }
+
   package static func escape(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)

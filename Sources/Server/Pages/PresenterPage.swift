@@ -12,7 +12,8 @@ package enum PresenterPage {
   /// `words`: the browser's language (the script gets its own words in `data-messages`).
   package static func render(
     _ questions: [StoredQuestion], total: Int, answered: Int, olderFrom: UUID? = nil,
-    base: String = "/", title: String? = nil, join: (address: String, qr: String?)? = nil,
+    base: String = "/", title: String? = nil,
+    join: (address: String, code: String?, qr: String?)? = nil,
     words: PageWords = .english
   ) -> String {
     let answer = HTML.escape(words.t("Answer"))
@@ -61,8 +62,9 @@ package enum PresenterPage {
     let qrCode = HTML.escape(words.t("QR code"))
     let joinLine =
       join.map { join in
-        let address = HTML.escape(join.address)
-        return "<div class=\"tool join\"><p>\(joinAt) <a href=\"\(address)\">\(address)</a></p>"
+        let shown = HTML.joinAddress(join.address, code: join.code)
+        return
+          "<div class=\"tool join\"><p>\(joinAt) <a href=\"\(HTML.escape(join.address))\">\(shown)</a></p>"
           + (join.qr.map { "<details class=\"qr\"><summary>\(qrCode)</summary>\($0)</details>" }
             ?? "")
           + "</div>"

@@ -13,20 +13,6 @@ package enum ProjectorPage {
     words.t("QR code of the join address")
   }
 
-  /// The join address, escaped, with a line break offered after each slash that has text
-  /// after it, and its code (a part of it alone between slashes) in one piece: a narrow column
-  /// breaks it between its parts, or inside a host too long for a line, never mid-code.
-  package static func address(_ joinAddress: String, code: String?) -> String {
-    joinAddress.split(separator: "/", omittingEmptySubsequences: false).enumerated().map {
-      index, part in
-      let text = HTML.escape(String(part))
-      let isCode = code.map { part == $0 } ?? false
-      let piece = isCode ? "<span class=\"unbroken\">\(text)</span>" : text
-      guard index > 0 else { return piece }
-      return (part.isEmpty ? "/" : "/<wbr>") + piece
-    }.joined()
-  }
-
   /// `qr`: the join address's QR code as SVG (made by the caller, from trusted text).
   package static func render(
     _ room: AttendeePage.Room, joinAddress: String, qr: String?, words: PageWords = .english
@@ -74,7 +60,7 @@ package enum ProjectorPage {
       <aside class="join" aria-labelledby="join-heading">
       <h2 id="join-heading">\(t.askYours)</h2>
       \(qr ?? "")
-      <p class="address"><a href="\(e(joinAddress))">\(address(joinAddress, code: room.code))</a></p>
+      <p class="address"><a href="\(e(joinAddress))">\(HTML.joinAddress(joinAddress, code: room.code))</a></p>
       \(room.code.map { "<p class=\"code\">\(t.joinCode) <strong>\($0)</strong></p>" } ?? "")
       <p id="audience"></p>
       <p id="status" role="status">\(t.loading)</p>

@@ -18,7 +18,8 @@ package enum PollWords {
   /// past eight times the longest, its length alone refuses it.
   package static func fold(_ entry: String) -> String? {
     guard entry.utf8.count <= PollRules.maxWordBytes * 8 else { return nil }
-    let decomposed = entry.lowercased().decomposedStringWithCompatibilityMapping
+    // Lower case after the compatibility forms, whose letters may be capitals (a bold 𝐃 is D).
+    let decomposed = entry.decomposedStringWithCompatibilityMapping.lowercased()
     var folded = ""
     var space = false
     for scalar in decomposed.unicodeScalars {

@@ -86,7 +86,8 @@ extension PortableSQL {
   /// `mixedTypes`: the key's columns differ in type (an integer session, a text id). SQLite
   /// searches an index by a row value only as far as its columns share one affinity (the
   /// session alone: every row of the session read), so each column after the first is also
-  /// listed on its own, `AND id IN (…)`, the same values again, which it searches by too.
+  /// listed on its own, `AND id IN (…)`, the same values again, which it searches by too. A
+  /// keyed statement belongs in `KeyedLookups`, whose test on SQLite finds one that needs it.
   package static func keyed(
     _ statement: String, by columns: [String], rows: Int, indexed: [String]? = nil,
     mixedTypes: Bool = false

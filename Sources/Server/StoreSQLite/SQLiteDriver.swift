@@ -223,8 +223,9 @@ package final class SQLiteDriver: StoreDriver {
         arguments: [table]
       )
       .map { row in
+        // An expression's column has no name: "" (no key lookup names it).
         try String.fetchAll(
-          db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno",
+          db, sql: "SELECT coalesce(name, '') FROM pragma_index_info(?) ORDER BY seqno",
           arguments: [row["name"] as String])
       }
     }

@@ -75,7 +75,7 @@ struct PresenterController: Sendable {
       PresenterPage.render(
         questions, total: counts.total, answered: counts.answered,
         olderFrom: questions.count == limit ? questions.last?.id : nil, base: scope.base(context),
-        title: scope.title(context), join: (address, qr), words: words),
+        title: scope.title(context), join: (address, scope.code(context), qr), words: words),
       showsJoinAddress: true)
   }
 

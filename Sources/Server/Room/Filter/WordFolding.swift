@@ -14,13 +14,11 @@ enum WordFolding {
     "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th",
     "ı": "i",
   ]
-  /// Letters of other scripts drawn like Latin ones, read as those (the clearest of
-  /// Unicode's confusables): "fr\u{0430}k" with a Cyrillic а is "frak". Keyed by the small
-  /// letter, so that a word folds the same in either case; where the capital and the small
-  /// letter look like different Latin ones, the more likely disguise wins (Greek Η and η read
-  /// as h, υ as u). A word of those scripts made only of such letters reads as its Latin
-  /// look-alike; lists and questions fold alike, so an entry in those scripts still matches
-  /// itself.
+  /// Letters of other scripts drawn like Latin ones, read as those in a word that is a
+  /// disguise (`undisguised`): "fr\u{0430}k" with a Cyrillic а is "frak". The clearest of
+  /// Unicode's confusables, keyed by the small letter so that a word folds the same in either
+  /// case; where the capital and the small letter look like different Latin ones, the more
+  /// likely disguise wins (Greek Η and η read as h, υ as u).
   static let lookalikes: [Unicode.Scalar: Unicode.Scalar] = [
     // Cyrillic а в е і ј к м н о р с т у х ѕ һ ԁ ԛ ԝ ӏ ү
     "\u{0430}": "a", "\u{0432}": "b", "\u{0435}": "e", "\u{0456}": "i", "\u{0458}": "j",
@@ -32,10 +30,33 @@ enum WordFolding {
     "\u{03B1}": "a", "\u{03B2}": "b", "\u{03B5}": "e", "\u{03B6}": "z", "\u{03B7}": "h",
     "\u{03B9}": "i", "\u{03BA}": "k", "\u{03BC}": "m", "\u{03BD}": "v", "\u{03BF}": "o",
     "\u{03C1}": "p", "\u{03C4}": "t", "\u{03C5}": "u", "\u{03C7}": "x", "\u{03C9}": "w",
-    // Latin's own alpha, script g and iota; Armenian օ ս հ ց.
-    "\u{0251}": "a", "\u{0261}": "g", "\u{0269}": "i", "\u{0585}": "o", "\u{057D}": "u",
-    "\u{0570}": "h", "\u{0581}": "g",
+    // Armenian օ ս հ ց.
+    "\u{0585}": "o", "\u{057D}": "u", "\u{0570}": "h", "\u{0581}": "g",
+    // Latin's own alpha, script g and iota: Latin letters, read as their plain ones anywhere.
+    "\u{0251}": "a", "\u{0261}": "g", "\u{0269}": "i",
   ]
+  /// Look-alikes that no common word of their script has (Cyrillic ѕ, һ, ԁ, ԛ, ԝ, ӏ): a word
+  /// with one is a disguise even when all its letters are of that script ("\u{0455}\u{04BB}it").
+  static let telltales: Set<Unicode.Scalar> = [
+    "\u{0455}", "\u{04BB}", "\u{0501}", "\u{051B}", "\u{051D}", "\u{04CF}", "\u{0251}",
+    "\u{0261}", "\u{0269}",
+  ]
+
+  /// `token` with its look-alikes read as Latin letters when it is a disguise: it has a Latin
+  /// letter among them, or a telltale. A word wholly of another script stays as it is, so
+  /// that Russian "\u{043A}\u{0430}\u{043A}" is not "kak", nor Greek "\u{03BA}\u{03B1}\u{03B9}"
+  /// "kai", and an entry in those scripts matches itself.
+  static func undisguised(_ token: String) -> String {
+    let scalars = token.unicodeScalars
+    // Most words are ASCII: nothing to read otherwise.
+    guard scalars.contains(where: { !$0.isASCII }),
+      scalars.contains(where: { ("a"..."z").contains($0) || telltales.contains($0) })
+    else { return token }
+    var folded = String.UnicodeScalarView()
+    for scalar in scalars { folded.append(lookalikes[scalar] ?? scalar) }
+    return String(folded)
+  }
+
   /// The most ambiguous signs one word may have read both ways: each doubles its readings.
   static let maxAmbiguous = 3
   /// The longest word, folded, that can match: no entry folds longer. A longer word in a
@@ -50,7 +71,8 @@ enum WordFolding {
   }
 
   /// `text` cut into words: runs of letters, digits and the substitute signs; apostrophes
-  /// inside a word are dropped ("don't" is "dont"); everything else separates.
+  /// inside a word are dropped ("don't" is "dont"); everything else separates. A disguised
+  /// word's look-alikes are read as Latin letters.
   static func tokens(_ text: String) -> [String] {
     var tokens: [String] = []
     var current = ""
@@ -60,17 +82,17 @@ enum WordFolding {
       } else if character == "'" || character == "’", !current.isEmpty {
         continue
       } else if !current.isEmpty {
-        tokens.append(current)
+        tokens.append(undisguised(current))
         current = ""
       }
     }
-    if !current.isEmpty { tokens.append(current) }
+    if !current.isEmpty { tokens.append(undisguised(current)) }
     return tokens
   }
 
   /// Lower case, accents and other marks taken off, invisible characters (zero-width
-  /// spaces and joiners, soft hyphens: nothing a reader sees) dropped, letters drawn like
-  /// Latin ones read as those, letters without a decomposition spelled out.
+  /// spaces and joiners, soft hyphens: nothing a reader sees) dropped, letters without a
+  /// decomposition spelled out.
   static func plain(_ text: String) -> String {
     // Most questions are ASCII: nothing to decompose, nothing invisible but controls.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.lowercased() }
@@ -85,7 +107,7 @@ enum WordFolding {
       }
       // Letters that draw nothing (the Hangul fillers): a word split by one reads whole.
       if scalar.properties.isDefaultIgnorableCodePoint { continue }
-      let character = Character(lookalikes[scalar] ?? scalar)
+      let character = Character(scalar)
       if let spelled = spelledOut[character] {
         plain += spelled
       } else {
