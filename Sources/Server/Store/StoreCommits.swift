@@ -8,10 +8,16 @@ package struct StoreCommits: Sendable {
   /// Extension `polls`: attendees' answers.
   package let pollAnswers: GroupCommit<PollAnswerRequest, PollAnswerOutcome?>
 
-  /// How long a storm's next batch of votes or poll answers waits for more
-  /// (`GroupCommit.linger`): a vote's answer a few milliseconds later, against its delta's
-  /// 100 ms window, for a fraction of the commits.
+  /// How long a storm's next batch of poll answers waits for more (`GroupCommit.linger`):
+  /// an answer's reply a few milliseconds later, for a fraction of the commits.
   package static let linger: Duration = .milliseconds(15)
+  /// How long a storm's next batch of votes waits for more: the room's default window
+  /// (`ServerConfiguration.roomWindow`), so that a storm writes one batch a window and the
+  /// broadcast it wakes follows it. A voter's screen changes only with a broadcast, so its
+  /// vote → screen time stays as it was (at 2,000 attendees: p99 152–154 ms against 151–154
+  /// with 15 ms) for a sixth less CPU a vote; its own answer comes up to a window later. A
+  /// vote after a quiet spell is written at once, as ever.
+  package static let votesLinger: Duration = .milliseconds(100)
 
   package init(driver: any StoreDriver, votesOneByOne: Bool = false) {
     claims = .claims(on: driver)
@@ -25,7 +31,9 @@ extension GroupCommit where Request == VoteRequest, Outcome == QuestionStore.Vot
   /// transaction, and a durable write, per batch. A batch that fails fails each of its votes
   /// (their clients send them again): a vote fails only as the database does.
   package static func votes(on driver: any StoreDriver) -> GroupCommit {
-    GroupCommit(batchLimit: 512, linger: StoreCommits.linger) { requests, session in
+    // Early only when full: a storm's batch is a window's votes.
+    GroupCommit(batchLimit: 512, linger: StoreCommits.votesLinger, fullBatch: 512) {
+      requests, session in
       do throws(StoreError) {
         return try await driver.transact(
           .votes(requests, session: session), writes: true, locking: session
