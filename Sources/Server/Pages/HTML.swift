@@ -9,21 +9,21 @@ package enum HTML {
   /// after it (`unbroken`, which the pages' styles keep from wrapping). A narrow column breaks
   /// the address between its parts, or inside a host too long for a line, never mid-code.
   package static func joinAddress(_ address: String, code: String?) -> String {
+    let parts = address.split(separator: "/", omittingEmptySubsequences: false)
     var out = ""
     var afterCode = false
-    for (index, part) in address.split(separator: "/", omittingEmptySubsequences: false)
-      .enumerated()
-    {
+    for (index, part) in parts.enumerated() {
       // The slash after the code went out in its piece.
       if index > 0, !afterCode { out += "/" }
       if index > 0, !part.isEmpty { out += "<wbr>" }
       afterCode = code.map { part == $0 } ?? false
-      out +=
-        afterCode
-        ? "<span class=\"unbroken\">\(escape(String(part)))/</span>" : escape(String(part))
+      guard afterCode else {
+        out += escape(String(part))
+        continue
+      }
+      let slash = index + 1 < parts.count ? "/" : ""
+      out += "<span class=\"unbroken\">\(escape(String(part)))\(slash)</span>"
     }
-    // A code at the very end has no slash after it.
-    if afterCode { out = String(out.dropLast("/</span>".count)) + "</span>" }
     return out
   }
 
