@@ -76,11 +76,11 @@ enum IOFloor {
     // With no deltas, answers go alone and votes are made durable after the linger.
     if window == .zero { (design.answersInDelta, design.commitAtTick) = (false, false) }
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    var address = loopback(port: 0)
+    var address = Loopback.address(port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    withSocketAddress(&address) { _ = bind(listener, $0, length) }
+    Loopback.withAddress(&address) { _ = bind(listener, $0, length) }
     listen(listener, 4096)
-    withSocketAddress(&address) { _ = getsockname(listener, $0, &length) }
+    Loopback.withAddress(&address) { _ = getsockname(listener, $0, &length) }
     let port = UInt16(bigEndian: address.sin_port)
     FileHandle.standardOutput.write(Data("listening on ws://127.0.0.1:\(port)/socket\n".utf8))
     // A write to an attendee gone at the end of a row fails; it does not end the process.
@@ -117,7 +117,7 @@ enum IOFloor {
 
     init(listener: Int32, design: Design, window: Duration, log: Int32) {
       (self.listener, self.design, self.window, self.log) = (listener, design, window, log)
-      watch(listener, tag: listenerTag, in: epoll)
+      Loopback.watch(listener, tag: listenerTag, in: epoll)
     }
 
     mutating func run() -> Never {
@@ -163,7 +163,7 @@ enum IOFloor {
         // As NIO's server sockets (ours): each write goes out at once, none held for an ack.
         var on: Int32 = design.noDelay ? 1 : 0
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        watch(fd, tag: UInt64(sockets.count), in: epoll)
+        Loopback.watch(fd, tag: UInt64(sockets.count), in: epoll)
         sockets.append(fd)
         partial.append(0)
         owed.append(0)
@@ -222,28 +222,5 @@ enum IOFloor {
         fatalError("floor: wrote \(sent) of \(bytes.count) bytes to socket \(index)")
       }
     }
-  }
-
-  static func loopback(port: UInt16) -> sockaddr_in {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return address
-  }
-
-  static func withSocketAddress<T>(
-    _ address: inout sockaddr_in, _ body: (UnsafeMutablePointer<sockaddr>) -> T
-  ) -> T {
-    withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body)
-    }
-  }
-
-  static func watch(_ fd: Int32, tag: UInt64, in epoll: Int32) {
-    var event = epoll_event()
-    event.events = EPOLLIN.rawValue
-    event.data.u64 = tag
-    epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
   }
 }

@@ -99,13 +99,11 @@ enum IOFloorBench {
     defer { for fd in sockets { close(fd) } }
     for index in 0..<attendees {
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var address = IOFloor.loopback(port: UInt16(server.port))
-      let connected = IOFloor.withSocketAddress(&address) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      guard Loopback.connect(fd, port: server.port) == 0 else {
+        throw BenchError.timedOut("floor: connecting \(index)")
       }
-      guard connected == 0 else { throw BenchError.timedOut("floor: connecting \(index)") }
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      IOFloor.watch(fd, tag: UInt64(index), in: epoll)
+      Loopback.watch(fd, tag: UInt64(index), in: epoll)
       sockets.append(fd)
     }
     var random = SystemRandomNumberGenerator()

@@ -91,21 +91,11 @@ final class LeanFleet: AnswerFleet, Sendable {
       loop.nextToConnect += 1
       loop.upgrading += 1
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = in_port_t(UInt16(ports[index % ports.count]).bigEndian)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
+      _ = Loopback.connect(fd, port: ports[index % ports.count])
       _ = fleet_enable_timestamps(fd)
       loop.sockets[index].fd = fd
-      var event = epoll_event()
-      event.events = EPOLLIN.rawValue | EPOLLOUT.rawValue
-      event.data.u64 = UInt64(index)
-      epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
+      Loopback.watch(
+        fd, tag: UInt64(index), in: epoll, for: EPOLLIN.rawValue | EPOLLOUT.rawValue)
     }
   }
 
