@@ -31,11 +31,7 @@ struct StoreTests {
     #expect(try await store.question(token: token)?.askedFrom == secondConnection)
     #expect(try await store.count() == 1)
     // Another session does not see it, nor may it use its token.
-    let other = try await store.directory.createSession(
-      title: "Other", at: Date(), using: &Self.random
-    )
-    .session
-    let elsewhere = store.session(try #require(other.id))
+    let elsewhere = try await Self.anotherSession(of: store)
     await #expect(throws: StoreError.self) { _ = try await elsewhere.insert(resent) }
     #expect(try await elsewhere.question(token: token) == nil)
   }
@@ -49,17 +45,13 @@ struct StoreTests {
     defer { stores.close() }
     let store = stores[0]
     let (alice, bob) = (uuid(1, group: 0xA5), uuid(2, group: 0xA5))
-    let other = try await store.directory.createSession(
-      title: "Other", at: Date(), using: &Self.random
-    )
-    .session
-    try await store.session(try #require(other.id)).join(attendee: bob, name: "Mallory", at: Date())
-    try await store.join(attendee: alice, name: "Alice", at: Self.time(0))
-    try await store.join(attendee: bob, name: "Bob", at: Self.time(0))
-    let seq = try await store.currentSeq()
+    try await Self.anotherSession(of: store).join(attendee: bob, name: "Mallory", at: Date())
     // Three askers: a batch of four keys, the last again as its padding.
     let carol = uuid(3, group: 0xA5)
-    try await store.join(attendee: carol, name: "Carol", at: Self.time(0))
+    for (asker, name) in [(alice, "Alice"), (bob, "Bob"), (carol, "Carol")] {
+      try await store.join(attendee: asker, name: name, at: Self.time(0))
+    }
+    let seq = try await store.currentSeq()
     for (index, asker) in [alice, bob, alice, carol].enumerated() {
       _ = try await store.insert(
         StoredQuestion(
@@ -430,6 +422,15 @@ struct StoreTests {
 
   @Test func bothDatabasesMigrateByTheSameSteps() {
     #expect(SQLiteDriver.migrator.migrations == PostgresSchema.steps.map(\.name))
+  }
+
+  /// A new session's view of `store`'s database.
+  static func anotherSession(of store: QuestionStore) async throws -> QuestionStore {
+    let other = try await store.directory.createSession(
+      title: "Other", at: Date(), using: &random
+    )
+    .session
+    return store.session(try #require(other.id))
   }
 
   static func time(_ seconds: Int) -> Date {
