@@ -26,6 +26,14 @@ enum StormBench {
       ])
   }
 
+  /// `ServerBenchmarks storm-ours [N] [lean]`: ours alone, the first row of `report`, for
+  /// paired runs of two builds (the machine's speed drifts between runs minutes apart).
+  static func ours(executable: String, attendees: Int, lean: Bool = false) async throws {
+    _ = try await run(
+      executable: executable, attendees: attendees, lean: lean,
+      rows: [("qna-server: votes read on the loop, written together", [])])
+  }
+
   /// `ServerBenchmarks storm-windows [N]`: ours alone at several coalescing windows, the
   /// default first: what the room's window trades between the deltas' writes (one per socket
   /// per delta) and the vote → screen latency.

@@ -164,6 +164,14 @@ if arguments.count > 1, arguments[1] == "storm" {
   exit(0)
 }
 
+// `ServerBenchmarks storm-ours [ATTENDEES] [lean]`: ours alone, for paired runs.
+if arguments.count > 1, arguments[1] == "storm-ours" {
+  try await StormBench.ours(
+    executable: arguments[0], attendees: arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000,
+    lean: arguments.contains("lean"))
+  exit(0)
+}
+
 // `ServerBenchmarks storm-windows [ATTENDEES] [lean]`: ours alone at several coalescing
 // windows.
 if arguments.count > 1, arguments[1] == "storm-windows" {
