@@ -73,6 +73,36 @@ struct LoopVotesTests {
     await member.socket.close()
   }
 
+  /// A batch's answers go out with the delta it wakes (`LoopAnswers`); a batch that changes
+  /// nothing wakes none, and its answers go out all the same: a vote for no question, and a
+  /// vote sent again, each answered on the loop.
+  @Test func anAnswerWithoutADeltaStillGoesOut() async throws {
+    let server = try await ServerUnderTest()
+    defer { Task { await server.stop() } }
+    let asker = try await RoomMember.join(server, as: UUID())
+    let question = try await asker.socket.askedQuestion("Again?", as: asker.connection)
+    let (raw, connection) = try joinedRaw(server)
+    let first = UUID()
+    raw.write(raw.frame(.vote(Vote(id: connection, question: question, up: true, token: first))))
+    #expect(try voteResponse(raw, first)?.votes == 1)
+    _ = try await asker.waitForVotes(question, 1)
+    var onLoop = false
+    for _ in 0..<50 where !onLoop {
+      let before = try await votesOnLoop(server) ?? -1
+      let (nowhere, again) = (UUID(), UUID())
+      raw.write(
+        raw.frame(.vote(Vote(id: connection, question: UUID(), up: true, token: nowhere))))
+      let refused = try #require(try voteResponse(raw, nowhere))
+      #expect(!refused.success && refused.message == "There is no such question.")
+      raw.write(raw.frame(.vote(Vote(id: connection, question: question, up: true, token: again))))
+      let repeated = try #require(try voteResponse(raw, again))
+      #expect(repeated.success && repeated.voted && repeated.votes == 1, "counted once")
+      onLoop = try await votesOnLoop(server) == before + 2
+    }
+    #expect(onLoop, "both read on the loop")
+    await asker.socket.close()
+  }
+
   /// A join and a vote in one write: the vote waits for the join (it is left to the socket's
   /// task behind it), so it counts rather than being told to join first.
   @Test func aVoteRightBehindItsJoinWaitsForTheJoin() async throws {

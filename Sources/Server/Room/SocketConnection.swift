@@ -186,9 +186,15 @@ package final class SocketConnection: Sendable {
   }
 
   /// On its `route`'s loop: hands this socket's frame (made for its framing) to the channel.
-  package func writeOnLoop(_ frame: ByteBuffer) {
+  /// `flush: false`: it goes out with the socket's next flush (`flushOnLoop`).
+  package func writeOnLoop(_ frame: ByteBuffer, flush: Bool = true) {
     guard let raw = direct?.raw else { return }
-    Self.write(frame, raw, channel, queuedBytes, allQueued, limit: maxQueuedBytes)
+    Self.write(frame, raw, channel, queuedBytes, allQueued, limit: maxQueuedBytes, flush: flush)
+  }
+
+  /// On its `route`'s loop: what `writeOnLoop(_:flush:)` left unflushed goes out now.
+  package func flushOnLoop() {
+    direct?.raw.flush()
   }
 
   /// Sends the first of `messages` and those after it that fit under `congestedBacklog`
@@ -226,12 +232,13 @@ package final class SocketConnection: Sendable {
 
   static func write(
     _ frame: ByteBuffer, _ raw: RawFrameWriter, _ channel: any Channel,
-    _ queuedBytes: QueuedBytes, _ allQueued: SendBudget, limit: Int, handed: Bool = false
+    _ queuedBytes: QueuedBytes, _ allQueued: SendBudget, limit: Int, handed: Bool = false,
+    flush: Bool = true
   ) {
     guard
       admit(frame.readableBytes, channel, queuedBytes, allQueued, limit: limit, handed: handed)
     else { return }
-    raw.write(frame)
+    raw.write(frame, flush: flush)
   }
 
   /// On the loop, before writing `size` bytes: whether to write them. The channel buffers

@@ -43,7 +43,7 @@ package struct VoteIntake: Sendable {
     ) { outcome in
       let response = VoteIntake(room: room).answer(
         vote, attendee: attendee, from: connection, outcome)
-      room.sendVoteResponse(response, to: connection)
+      room.sendVoteAnswer(response, to: connection)
     }
   }
 
@@ -111,5 +111,16 @@ extension SessionRoom {
       return
     }
     send(raw: ByteBuffer(bytes: bytes), to: connection, compressed: false)
+  }
+
+  /// A batch's answer to a vote: on a socket whose frames go straight to its loop, framed
+  /// here and handed over with the batch's other answers for that loop, to go out with the
+  /// delta the batch wakes (`LoopAnswers`); otherwise as `sendVoteResponse` sends it.
+  func sendVoteAnswer(_ response: VoteResponse, to connection: SocketConnection) {
+    guard let loop = connection.route?.loop, let bytes = VoteWire.encode(response) else {
+      sendVoteResponse(response, to: connection)
+      return
+    }
+    LoopAnswers.on(loop).post(OutgoingMessage.uncompressedFrame(of: bytes), to: connection)
   }
 }

@@ -43,6 +43,13 @@ package final class OutgoingMessage: Sendable {
     }
   }
 
+  /// `payload` as one uncompressed frame, whatever the socket's framing (RFC 7692 lets any
+  /// message go uncompressed): a message for one socket, framed without a dictionary of
+  /// framings.
+  package static func uncompressedFrame(of payload: [UInt8]) -> ByteBuffer {
+    payload.withUnsafeBytes { frame(of: $0, compressed: false) }
+  }
+
   /// A final binary frame, unmasked (a server's), RSV1 set when compressed.
   private static func frame(of payload: UnsafeRawBufferPointer, compressed: Bool) -> ByteBuffer {
     let size = FrameEncoder.headerSize(payloadCount: payload.count, masked: false) + payload.count

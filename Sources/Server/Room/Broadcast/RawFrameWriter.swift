@@ -29,10 +29,21 @@ package final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHand
   package func handlerAdded(context: ChannelHandlerContext) { self.context.value = context }
   package func handlerRemoved(context: ChannelHandlerContext) { self.context.value = nil }
 
-  /// On the event loop only.
-  package func write(_ frame: ByteBuffer) {
+  /// On the event loop only. `flush: false`: the frame waits for the socket's next flush
+  /// (`LoopAnswers`).
+  package func write(_ frame: ByteBuffer, flush: Bool = true) {
     guard closed.value == nil, let context = context.value else { return }
-    context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    if flush {
+      context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    } else {
+      context.write(wrapOutboundOut(frame), promise: nil)
+    }
+  }
+
+  /// On the event loop only: what was written without a flush goes out now (nothing, if a
+  /// later frame's flush took it already).
+  package func flush() {
+    context.value?.flush()
   }
 
   /// On the event loop only: several frames, one flush.
