@@ -13,12 +13,18 @@ import Testing
 struct RoomWorkerTests {
   static let window = Duration.milliseconds(100)
 
+  final class Told: Sendable {
+    let spacings = Mutex<[Duration]>([])
+  }
+
   struct Fixture {
     let room = TestRoom()
     let clock = ManualClock()
     /// The process's CPU time as the room sees it: none spent unless a test says so
     /// (`busy(for:)`), whatever else the test process does.
     let cpu = ManualCPUTime()
+    /// Each spacing the room told its store's vote commits, in turn.
+    let told = Told()
     let fanOut: RoomFanOut
 
     init() {
@@ -28,6 +34,7 @@ struct RoomWorkerTests {
       let load = ProcessLoad(cores: 1, cpuTime: { [cpu] in cpu.now }, clock: clock)
       fanOut = RoomFanOut(
         reads: room, clock: clock, window: window, cost: FanOutCost(cores: 1, load: load),
+        spaced: { [told] spacing in told.spacings.withLock { $0.append(spacing) } },
         logger: logger)
     }
 
@@ -35,6 +42,12 @@ struct RoomWorkerTests {
     func vote(_ question: UUID, urgent: Bool = false) {
       room.vote(question)
       fanOut.changed(urgent: urgent)
+    }
+
+    /// A batch of votes for `question` committed, and the room told of it as the store tells it.
+    func commit(_ question: UUID) {
+      room.vote(question)
+      fanOut.committed()
     }
 
     /// One question, and one peer level with the room, the worker idle.
@@ -185,32 +198,39 @@ struct RoomWorkerTests {
     #expect(fixture.room.changeReads - readsBefore == 2)
   }
 
-  /// A room whose broadcasts cost more to write than the window waits twice that between
-  /// them (at most a second): writing them takes at most half a core, whatever the room's
-  /// size. A presenter's action still goes at once.
+  /// A room whose broadcasts cost more than an eighth of the window to write waits eight times
+  /// that between them, up to a quarter of a window more while the cores have room (up to a
+  /// second while they are full: the next test), and its vote commits are told to linger as
+  /// long. A presenter's action still goes at once.
   @Test func costlyBroadcastsAreSpacedByWhatTheyCost() async {
     let fixture = Fixture()
     defer { fixture.fanOut.stop() }
     let (question, peer) = await fixture.onePeerOnOneQuestion()
     fixture.vote(question)
     #expect(await fixture.level(peer, "the first vote, at once"))
-    // Its writes took 300 ms (10,000 sockets on a small machine): the next waits 600 ms.
-    fixture.fanOut.cost.record(.milliseconds(300))
+    #expect(fixture.told.spacings.withLock { $0 }.isEmpty, "the window: nothing to tell")
+    // Its writes took 14 ms (2,000 sockets on one core): the next waits 112 ms.
+    fixture.fanOut.cost.record(.milliseconds(14))
     fixture.vote(question)
     fixture.clock.advance(by: Self.window)
     await Self.settle()
     #expect(peer.deltas.count == 1, "not after the window alone")
-    fixture.clock.advance(by: .milliseconds(500))
-    #expect(await fixture.level(peer, "the second vote, 600 ms after the first"))
-    #expect(peer.deltas.count == 2)
+    #expect(fixture.told.spacings.withLock { $0 } == [.milliseconds(112)], "the commits follow")
+    fixture.clock.advance(by: .milliseconds(12))
+    #expect(await fixture.level(peer, "the second vote, 112 ms after the first"))
+    // Costlier (10,000 sockets): a quarter of a window more, no further, while the core has
+    // room.
+    fixture.fanOut.cost.record(.milliseconds(300))
+    fixture.vote(question)
+    fixture.clock.advance(by: .milliseconds(120))
+    await Self.settle()
+    #expect(peer.deltas.count == 2, "not after 120 ms")
+    #expect(fixture.told.spacings.withLock { $0.last } == .milliseconds(125))
+    fixture.clock.advance(by: .milliseconds(5))
+    #expect(await fixture.level(peer, "the third vote, 125 ms after the second"))
     // A presenter's action does not wait for it.
     fixture.vote(question, urgent: true)
     #expect(await fixture.level(peer, "an urgent change, at once"))
-    // However costly, a broadcast waits at most a second.
-    fixture.fanOut.cost.record(.seconds(5))
-    fixture.vote(question)
-    fixture.clock.advance(by: .seconds(1))
-    #expect(await fixture.level(peer, "within a second"))
   }
 
   /// While the core stays full, what a room's writes cost counts a quarter more at each
@@ -229,8 +249,8 @@ struct RoomWorkerTests {
     fixture.busy(for: Self.window)
     #expect(await fixture.level(peer, "the second vote, a window after the first"))
     #expect(fixture.fanOut.cost.stretch == 1.5625)
-    // Its writes took 48 ms: twice that, stretched, is 150 ms.
-    fixture.fanOut.cost.record(.milliseconds(48))
+    // Its writes took 12 ms: eight times that, stretched, is 150 ms.
+    fixture.fanOut.cost.record(.milliseconds(12))
     fixture.vote(question)
     fixture.busy(for: Self.window)
     await Self.settle()
@@ -242,6 +262,54 @@ struct RoomWorkerTests {
     fixture.vote(question)
     #expect(await fixture.level(peer, "the fourth vote, at once"))
     #expect(fixture.fanOut.cost.stretch == 1)
+  }
+
+  /// A batch of votes committed about as far after the last as the broadcasts are apart (its
+  /// batch lingered as told) goes a quarter of the spacing early, never before the window,
+  /// so that broadcasts come into step with commits; commits that come faster (batches full
+  /// before their linger) wait the whole spacing.
+  @Test func aCommitInStepGoesEarlyAndFasterCommitsWaitTheSpacing() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    let (question, peer) = await fixture.onePeerOnOneQuestion()
+    fixture.commit(question)
+    #expect(await fixture.level(peer, "the first batch, at once"))
+    // Its writes took 15 ms: broadcasts 120 ms apart, and the commits told so.
+    fixture.fanOut.cost.record(.milliseconds(15))
+    fixture.clock.advance(by: .milliseconds(110))
+    fixture.commit(question)
+    #expect(await fixture.level(peer, "a batch 110 ms after the last, at once"))
+    #expect(fixture.told.spacings.withLock { $0 } == [.milliseconds(120)])
+    // A full batch 30 ms later: the whole 120 ms from the last broadcast.
+    fixture.clock.advance(by: .milliseconds(30))
+    fixture.commit(question)
+    // Taken by the worker before the clock moves on: it reads the time it came.
+    await Self.settle()
+    fixture.clock.advance(by: .milliseconds(80))
+    await Self.settle()
+    #expect(peer.deltas.count == 2, "not before 120 ms")
+    fixture.clock.advance(by: .milliseconds(10))
+    #expect(await fixture.level(peer, "the full batch, 120 ms after the last broadcast"))
+  }
+
+  /// However costly a room's writes, while the core is full its broadcasts wait a second at
+  /// most.
+  @Test func aFullCoreSpacesACostlyRoomASecondAtMost() async {
+    let fixture = Fixture()
+    defer { fixture.fanOut.stop() }
+    let (question, peer) = await fixture.onePeerOnOneQuestion()
+    fixture.busy(for: Self.window)
+    fixture.vote(question)
+    #expect(await fixture.level(peer, "the first vote, at once"))
+    #expect(fixture.fanOut.cost.stretch > 1)
+    fixture.fanOut.cost.record(.seconds(5))
+    fixture.vote(question)
+    fixture.busy(for: .milliseconds(900))
+    await Self.settle()
+    #expect(peer.deltas.count == 1, "not after 900 ms")
+    #expect(fixture.told.spacings.withLock { $0.last } == .seconds(1))
+    fixture.busy(for: .milliseconds(100))
+    #expect(await fixture.level(peer, "the second vote, a second after the first"))
   }
 
   /// A stretch grows by a quarter at each new full reading, to at most ten times, and eases
@@ -305,10 +373,16 @@ struct RoomWorkerTests {
       cost.record(.milliseconds(10))
     }
     #expect(one.value == .milliseconds(40) && two.value == .milliseconds(20))
-    // The next broadcast starts from three quarters of it, and a cheaper one keeps that.
+    // The next broadcast keeps it while it is written; the one after starts from half of it,
+    // or from the last one's, if that cost more.
     one.beginBroadcast()
     one.record(.milliseconds(10))
-    #expect(one.value == .milliseconds(30))
+    #expect(one.value == .milliseconds(40))
+    one.beginBroadcast()
+    #expect(one.value == .milliseconds(20))
+    one.record(.milliseconds(5))
+    one.beginBroadcast()
+    #expect(one.value == .milliseconds(10))
     #expect(FanOutCost.cores(inList: "0") == 1 && FanOutCost.cores(inList: "0-3,8,10-11") == 7)
     #expect(FanOutCost.cores(inList: "") == nil && FanOutCost.cores(inList: "3-1") == nil)
   }

@@ -41,7 +41,7 @@ struct RoomChangedTests {
     let own = try await store.vote(attendee: asker, question: uuid(1), up: true, at: Date())
     #expect(own?.refusal != nil && told.taken() == [], "one's own question: refused")
     let vote = try await store.vote(attendee: uuid(8), question: uuid(1), up: true, at: Date())
-    #expect(vote?.voted == true && told.taken() == [.window])
+    #expect(vote?.voted == true && told.taken() == [.committed], "a batch, in step with the room")
 
     let answer = uuid(2, group: 0x7A)
     let answered = try await store.perform(

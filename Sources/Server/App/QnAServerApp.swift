@@ -64,6 +64,8 @@ public struct QnAServerApp: Sendable {
     do {
       var options = configuration.databaseOptions
       options.noticeLag = metrics.pool.noticeLag.record
+      // A storm's commits in step with the room's broadcasts, whatever its window.
+      options.votesLinger = configuration.roomWindow
       store = try StoreLocation.open(
         configuration.database, options: options, timing: metrics.database.record,
         logger: logger)

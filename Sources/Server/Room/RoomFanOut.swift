@@ -28,6 +28,8 @@ package final class RoomFanOut: Sendable {
     case leave(UUID)
     /// `urgent`: a presenter's action, which nobody should wait a window for.
     case changed(urgent: Bool)
+    /// A batch of votes committed in step with the broadcasts (`RoomPace.committed`).
+    case committed
     /// A change that may wait up to `RoomWorker.unhurried` for its broadcast.
     case changedUnhurried
     case flush
@@ -45,29 +47,33 @@ package final class RoomFanOut: Sendable {
   /// What writing its broadcasts costs (`FanOutCost`), which spaces them.
   package let cost: FanOutCost
   private let pendingChange = PendingChange()
+  private let pendingCommit = PendingChange()
   private let commands: AsyncStream<Command>.Continuation
   private let worker: Task<Void, Never>
 
   /// `reads`: the room's store. `clock`: the window's and the retries' time.
   /// `fanOutTime`: told how long each broadcast took, from the first change it carries to
   /// its hand-off to every joined socket's queue (the coalescing window included).
+  /// `spaced`: told how far apart the broadcasts are now (the window, or wider by their
+  /// cost), each time that changes.
   package init(
     reads: any RoomReads, clock: any SessionClock = SystemClock(),
     window: Duration = .milliseconds(100), spacedByCost: Bool = true,
     cost: FanOutCost = FanOutCost(), deflaters: CompressorPool? = nil,
-    fanOutTime: @escaping @Sendable (Duration) -> Void = { _ in }, logger: Logger
+    fanOutTime: @escaping @Sendable (Duration) -> Void = { _ in },
+    spaced: @escaping @Sendable (Duration) -> Void = { _ in }, logger: Logger
   ) {
     self.window = window
     self.cost = cost
     let (stream, commands) = AsyncStream<Command>.makeStream()
     self.commands = commands
-    let pendingChange = self.pendingChange
+    let (pendingChange, pendingCommit) = (self.pendingChange, self.pendingCommit)
     worker = Task {
       // Made here and never shared: only this task touches the room's state.
       let state = RoomWorker(
         reads: reads, clock: clock, window: window, deflaters: deflaters, commands: commands,
-        fanOutTime: fanOutTime, fanOutCost: spacedByCost ? cost : nil,
-        pendingChange: pendingChange, logger: logger)
+        fanOutTime: fanOutTime, spaced: spaced, fanOutCost: spacedByCost ? cost : nil,
+        pendingChange: pendingChange, pendingCommit: pendingCommit, logger: logger)
       await state.run(stream)
     }
   }
@@ -85,6 +91,14 @@ package final class RoomFanOut: Sendable {
   package func changed(urgent: Bool = false) {
     guard urgent || pendingChange.post() else { return }
     commands.yield(.changed(urgent: urgent))
+  }
+
+  /// A batch of votes was committed (each of its votes says so: one command while one waits).
+  /// The store spaces the commits as the broadcasts are (`spaced`), and the broadcast keeps in
+  /// step with them (`RoomWorker.scheduleFlush`).
+  package func committed() {
+    guard pendingCommit.post() else { return }
+    commands.yield(.committed)
   }
 
   /// A change that may wait a second for the next broadcast (a word cloud's results).

@@ -45,12 +45,22 @@ final class RoomWorker {
   let deflaters: CompressorPool?
   let commands: AsyncStream<RoomFanOut.Command>.Continuation
   let fanOutTime: @Sendable (Duration) -> Void
-  /// What writing the last broadcasts cost per core; the next wait at least `costShare` times it
-  /// (`nil`: the window alone spaces them).
+  /// Told the broadcasts' spacing when it changes (the store's vote commits follow it).
+  let spaced: @Sendable (Duration) -> Void
+  var spacing: Duration
+  /// When the last batch of votes was committed (`RoomFanOut.committed`).
+  var lastCommitted: Duration?
+  /// What writing the last broadcasts cost per core; the next wait at least `costShare` times
+  /// it, up to a quarter of a window more while the cores have room and up to a second while
+  /// they are full (`scheduleFlush`; `nil`: the window alone spaces them). At 2,000 sockets on
+  /// one core a broadcast's writes cost 15–25 ms, as much as the votes between two of them:
+  /// 125 ms apart rather than 100, a storm costs a fifth less CPU a vote, its p99 as it was
+  /// (docs/benchmarks.md, "Answers with the delta"). Twice the cost (it was) never spaced them.
   let fanOutCost: FanOutCost?
-  static let costShare = 2
+  static let costShare = 8
   /// Cleared as a window's change is taken from the queue (`RoomFanOut.changed`).
   let pendingChange: PendingChange
+  let pendingCommit: PendingChange
   let logger: Logger
   let codec = WireCodec()
   var members: [UUID: Member] = [:]
@@ -71,16 +81,21 @@ final class RoomWorker {
   init(
     reads: any RoomReads, clock: any SessionClock, window: Duration,
     deflaters: CompressorPool?, commands: AsyncStream<RoomFanOut.Command>.Continuation,
-    fanOutTime: @escaping @Sendable (Duration) -> Void, fanOutCost: FanOutCost?,
-    pendingChange: PendingChange = PendingChange(), logger: Logger
+    fanOutTime: @escaping @Sendable (Duration) -> Void,
+    spaced: @escaping @Sendable (Duration) -> Void = { _ in }, fanOutCost: FanOutCost?,
+    pendingChange: PendingChange = PendingChange(),
+    pendingCommit: PendingChange = PendingChange(), logger: Logger
   ) {
     self.pendingChange = pendingChange
+    self.pendingCommit = pendingCommit
     self.reads = reads
     self.clock = clock
     self.window = window
     self.deflaters = deflaters
     self.commands = commands
     self.fanOutTime = fanOutTime
+    self.spaced = spaced
+    spacing = window
     self.fanOutCost = fanOutCost
     self.logger = logger
     lastFlush = clock.now - window
@@ -117,6 +132,13 @@ final class RoomWorker {
       if !urgent { pendingChange.taken() }
       if changedSince == nil { changedSince = clock.now }
       scheduleFlush(urgent: urgent)
+    case .committed:
+      pendingCommit.taken()
+      if changedSince == nil { changedSince = clock.now }
+      // In step: this batch lingered about as long as the broadcasts are apart.
+      let inStep = lastCommitted.map { clock.now - $0 >= spacing * 3 / 4 } ?? true
+      lastCommitted = clock.now
+      scheduleFlush(urgent: false, inStep: inStep)
     case .changedUnhurried:
       if changedSince == nil { changedSince = clock.now }
       scheduleFlush(urgent: false, pace: max(window, Self.unhurried))

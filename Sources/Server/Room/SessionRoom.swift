@@ -45,7 +45,8 @@ package final class SessionRoom: Sendable {
       spacedByCost: settings.spacedByCost,
       cost: FanOutCost { [metrics] in metrics.broadcastWrites.increment(by: $0 / .seconds(1)) },
       deflaters: settings.deflaters,
-      fanOutTime: metrics.fanOut.record, logger: logger)
+      fanOutTime: metrics.fanOut.record, spaced: { [store] in store.spaceVoteCommits($0) },
+      logger: logger)
     self.fanOut = fanOut
     // Every write through the room's store that changes the room reaches its fan-out: the
     // handlers only write.
@@ -53,6 +54,7 @@ package final class SessionRoom: Sendable {
       switch pace {
       case .now: fanOut.changed(urgent: true)
       case .window: fanOut.changed(urgent: false)
+      case .committed: fanOut.committed()
       case .unhurried: fanOut.changedUnhurried()
       }
     }

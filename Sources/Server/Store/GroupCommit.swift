@@ -26,6 +26,8 @@ package final class GroupCommit<Request: Sendable, Outcome: Sendable>: Sendable 
   private struct State {
     var waiting: [Int64: [Waiting]] = [:]
     var writing: Set<Int64> = []
+    /// Sessions whose batches linger otherwise than `linger` (`linger(_:session:)`).
+    var lingers: [Int64: Duration] = [:]
   }
 
   private let state = Mutex(State())
@@ -53,6 +55,14 @@ package final class GroupCommit<Request: Sendable, Outcome: Sendable>: Sendable 
     self.uptime = uptime
     self.sleep = sleep
     self.write = write
+  }
+
+  /// From now on, `session`'s batches that follow another linger `duration` (the room's
+  /// broadcasts spaced wider than its window: its commits in step with them).
+  package func linger(_ duration: Duration, session: Int64) {
+    state.withLock { state in
+      state.lingers[session] = duration == linger ? nil : duration
+    }
   }
 
   /// Time on the continuous clock, from the call.
@@ -118,16 +128,26 @@ package final class GroupCommit<Request: Sendable, Outcome: Sendable>: Sendable 
   }
 
   /// After a batch: waits while a few wait for the next and the first of them is younger
-  /// than `linger`.
+  /// than the session's linger, looking again every `lingerStep`: a linger cut short (the
+  /// room's broadcasts closer again) or a batch filled meanwhile goes then, not after the
+  /// linger it began with.
   private func lingerForMore(session: Int64) async {
-    guard linger > .zero else { return }
-    let (count, first) = state.withLock { state in
-      (state.waiting[session]?.count ?? 0, state.waiting[session]?.first?.arrived)
+    while true {
+      let (count, first, linger) = state.withLock { state in
+        (
+          state.waiting[session]?.count ?? 0, state.waiting[session]?.first?.arrived,
+          state.lingers[session] ?? self.linger
+        )
+      }
+      guard linger > .zero, count > 0, count < fullBatch, let first else { return }
+      let left = linger - (uptime() - first)
+      guard left > .zero else { return }
+      await sleep(min(left, Self.lingerStep))
     }
-    guard count > 0, count < fullBatch, let first else { return }
-    let left = linger - (uptime() - first)
-    if left > .zero { await sleep(left) }
   }
+
+  /// How often a lingering batch looks again whether it should go.
+  package static var lingerStep: Duration { .milliseconds(10) }
 
   /// The error a batch failed with, if every request in it failed.
   private static func failedWhole(_ results: [Result<Outcome, StoreError>]) -> StoreError? {

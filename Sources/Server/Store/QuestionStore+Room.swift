@@ -117,9 +117,15 @@ extension QuestionStore {
       VoteRequest(attendee: attendee, question: question, up: up, time: time), session: session
     ) { [self] outcome in
       timing(ContinuousClock.now - started)
-      if case .success(let outcome?) = outcome, outcome.refusal == nil { roomChanged(.window) }
+      if case .success(let outcome?) = outcome, outcome.refusal == nil { roomChanged(.committed) }
       reply(outcome)
     }
+  }
+
+  /// The room's broadcasts are `interval` apart now: a storm's batches of votes linger as
+  /// long, so that each broadcast follows the commit it carries (`StoreCommits.votesLinger`).
+  public func spaceVoteCommits(_ interval: Duration) {
+    commits.votes?.linger(interval, session: session)
   }
 
   /// The question being answered now.

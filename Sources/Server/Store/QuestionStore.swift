@@ -65,6 +65,9 @@ public final class QuestionStore: Sendable, TimedStore {
     case now
     /// Within the broadcast window, with the changes beside it (a question, a vote).
     case window
+    /// A batch of votes just committed, the commits as far apart as the room's broadcasts
+    /// (`spaceVoteCommits`): within the window, the broadcast brought into step with them.
+    case committed
     /// Within a second, with the changes beside it: a word cloud's results, whose screens
     /// redraw once a second, and whose every delta carries its whole top list.
     case unhurried

@@ -13,6 +13,9 @@ public struct StoreOptions: Sendable {
   /// Each vote in a transaction of its own, as before votes were batched: the benchmarks'
   /// baseline (`ServerBenchmarks storm`), never a server's setting.
   public var votesOneByOne = false
+  /// How long a storm's next batch of votes waits for more: the room's window
+  /// (`StoreCommits.votesLinger`), set by the server from its own.
+  public var votesLinger = StoreCommits.votesLinger
 
   public init() {}
 

@@ -18,12 +18,12 @@ public enum StoreLocation {
         url: PostgresURL(location), options: options, logger: logger)
       return QuestionStore(
         driver: driver, timing: timing,
-        commits: StoreCommits(driver: driver, votesOneByOne: options.votesOneByOne))
+        commits: StoreCommits(driver: driver, options: options))
     }
     let driver = try SQLiteDriver(path: location)
     return QuestionStore(
       driver: driver, timing: timing,
-      commits: StoreCommits(driver: driver, votesOneByOne: options.votesOneByOne))
+      commits: StoreCommits(driver: driver, options: options))
   }
 
   /// `--db`'s default: an SQLite file in the working directory.

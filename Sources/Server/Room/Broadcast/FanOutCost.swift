@@ -9,9 +9,9 @@ import Synchronization
 /// What writing the room's recent broadcasts to their sockets cost, in CPU time on the event
 /// loops (one write per socket: the cost that grows with the room), per core the process may
 /// run on: the loops' times added up, divided among those cores. The room's worker spaces its
-/// broadcasts by it, so that writing them takes at most half of the cores however large
-/// the room: a storm's votes then wait a little longer for a broadcast, and the cores are
-/// left for the votes themselves. (Two loops on one core take their turns on it: their times
+/// broadcasts by it (`RoomWorker.wantedSpacing`: eight times it, up to a quarter of a window
+/// more while the cores have room): a storm's votes then wait a little longer for a
+/// broadcast, and the cores are left for the votes themselves. (Two loops on one core take their turns on it: their times
 /// add up; on two cores they write side by side.)
 ///
 /// When the process keeps its cores full all the same (10,000 sockets voting on one core),
@@ -21,7 +21,8 @@ import Synchronization
 /// that cost the most give way until the votes keep up.
 package final class FanOutCost: Sendable {
   private struct Costs {
-    /// The recent cost per core, falling by a quarter at each broadcast.
+    /// The recent cost per core: halved at each broadcast, but never below the last one's
+    /// while the next is written (the spacing read meanwhile would flip to the window).
     var recent = Duration.zero
     /// The broadcast under way, its loops' times so far.
     var current = Duration.zero
@@ -55,14 +56,15 @@ package final class FanOutCost: Sendable {
     self.written = written
   }
 
-  /// A broadcast begins: the figure falls by a quarter, so that one costly broadcast does
-  /// not space the room for long; the stretch follows each new reading of the load once: a
+  /// A broadcast begins: the figure is halved, so that one costly broadcast (a storm's
+  /// first, 50 ms at 2,000 sockets on one core against 15 for the next) does not space the
+  /// room for long; the stretch follows each new reading of the load once: a
   /// quarter more for a full one, a fifth less per period gone by since the last it followed
   /// for an idle one (a room quiet for a second is back to none).
   package func beginBroadcast() {
     let reading = load?.reading()
     costs.withLock { costs in
-      costs.recent = costs.recent * 3 / 4
+      costs.recent = max(costs.recent / 2, costs.current / cores)
       costs.current = .zero
       guard let reading, reading.at != costs.followed else { return }
       let periods = costs.followed.map { (reading.at - $0) / ProcessLoad.period } ?? 1
