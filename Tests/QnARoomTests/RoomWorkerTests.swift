@@ -198,7 +198,7 @@ struct RoomWorkerTests {
     #expect(fixture.room.changeReads - readsBefore == 2)
   }
 
-  /// A room whose broadcasts cost more than an eighth of the window to write waits eight times
+  /// A room whose broadcasts cost more than a tenth of the window to write waits ten times
   /// that between them, up to a quarter of a window more while the cores have room (up to a
   /// second while they are full: the next test), and its vote commits are told to linger as
   /// long. A presenter's action still goes at once.
@@ -209,8 +209,8 @@ struct RoomWorkerTests {
     fixture.vote(question)
     #expect(await fixture.level(peer, "the first vote, at once"))
     #expect(fixture.told.spacings.withLock { $0 }.isEmpty, "the window: nothing to tell")
-    // Its writes took 14 ms (2,000 sockets on one core): the next waits 112 ms.
-    fixture.fanOut.cost.record(.milliseconds(14))
+    // Its writes took 11.2 ms (2,000 sockets on one core): the next waits 112 ms.
+    fixture.fanOut.cost.record(.microseconds(11200))
     fixture.vote(question)
     fixture.clock.advance(by: Self.window)
     await Self.settle()
@@ -249,8 +249,8 @@ struct RoomWorkerTests {
     fixture.busy(for: Self.window)
     #expect(await fixture.level(peer, "the second vote, a window after the first"))
     #expect(fixture.fanOut.cost.stretch == 1.5625)
-    // Its writes took 12 ms: eight times that, stretched, is 150 ms.
-    fixture.fanOut.cost.record(.milliseconds(12))
+    // Its writes took 9.6 ms: ten times that, stretched, is 150 ms.
+    fixture.fanOut.cost.record(.microseconds(9600))
     fixture.vote(question)
     fixture.busy(for: Self.window)
     await Self.settle()
@@ -274,8 +274,8 @@ struct RoomWorkerTests {
     let (question, peer) = await fixture.onePeerOnOneQuestion()
     fixture.commit(question)
     #expect(await fixture.level(peer, "the first batch, at once"))
-    // Its writes took 15 ms: broadcasts 120 ms apart, and the commits told so.
-    fixture.fanOut.cost.record(.milliseconds(15))
+    // Its writes took 12 ms: broadcasts 120 ms apart, and the commits told so.
+    fixture.fanOut.cost.record(.milliseconds(12))
     fixture.clock.advance(by: .milliseconds(110))
     fixture.commit(question)
     #expect(await fixture.level(peer, "a batch 110 ms after the last, at once"))

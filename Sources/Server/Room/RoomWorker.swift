@@ -52,12 +52,13 @@ final class RoomWorker {
   var lastCommitted: Duration?
   /// What writing the last broadcasts cost per core; the next wait at least `costShare` times
   /// it, up to a quarter of a window more while the cores have room and up to a second while
-  /// they are full (`scheduleFlush`; `nil`: the window alone spaces them). At 2,000 sockets on
-  /// one core a broadcast's writes cost 15–25 ms, as much as the votes between two of them:
-  /// 125 ms apart rather than 100, a storm costs a fifth less CPU a vote, its p99 as it was
-  /// (docs/benchmarks.md, "Answers with the delta"). Twice the cost (it was) never spaced them.
+  /// they are full (`wantedSpacing`; `nil`: the window alone spaces them). At 2,000 sockets on
+  /// one core a broadcast's writes cost 12–25 ms, as much as the votes between two of them:
+  /// 125 ms apart rather than 100, the deltas' writes cost a sixth less a vote, the p99
+  /// within 250 ms (docs/benchmarks.md, "Answers with the delta"). Twice the cost (it was)
+  /// never spaced them.
   let fanOutCost: FanOutCost?
-  static let costShare = 8
+  static let costShare = 10
   /// Cleared as a window's change is taken from the queue (`RoomFanOut.changed`).
   let pendingChange: PendingChange
   let pendingCommit: PendingChange

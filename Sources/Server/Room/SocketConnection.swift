@@ -36,6 +36,9 @@ package final class SocketConnection: Sendable {
   /// Where frames go without a writer, with the writer's loop: kept apart from `output` so
   /// that a broadcast's per-socket step reads one stored field.
   private let direct: (raw: RawFrameWriter, loop: any EventLoop, framing: Framing)?
+  /// `direct`'s writer alone: each frame of a broadcast reads it, and a copy of the whole
+  /// tuple was three retains per socket per broadcast.
+  private let directWriter: RawFrameWriter?
   private let serial: Bool
   private let queuedBytes = QueuedBytes()
   private let maxQueuedBytes: Int
@@ -137,8 +140,10 @@ package final class SocketConnection: Sendable {
     if case .library = output { self.serial = true } else { self.serial = serial }
     if case .frames(let raw, let framing, _) = output, !self.serial {
       direct = (raw, raw.eventLoop, framing)
+      directWriter = raw
     } else {
       direct = nil
+      directWriter = nil
     }
     writer =
       self.serial
@@ -188,13 +193,13 @@ package final class SocketConnection: Sendable {
   /// On its `route`'s loop: hands this socket's frame (made for its framing) to the channel.
   /// `flush: false`: it goes out with the socket's next flush (`flushOnLoop`).
   package func writeOnLoop(_ frame: ByteBuffer, flush: Bool = true) {
-    guard let raw = direct?.raw else { return }
+    guard let raw = directWriter else { return }
     Self.write(frame, raw, channel, queuedBytes, allQueued, limit: maxQueuedBytes, flush: flush)
   }
 
   /// On its `route`'s loop: what `writeOnLoop(_:flush:)` left unflushed goes out now.
   package func flushOnLoop() {
-    direct?.raw.flush()
+    directWriter?.flush()
   }
 
   /// Sends the first of `messages` and those after it that fit under `congestedBacklog`

@@ -9,7 +9,7 @@ import Synchronization
 /// What writing the room's recent broadcasts to their sockets cost, in CPU time on the event
 /// loops (one write per socket: the cost that grows with the room), per core the process may
 /// run on: the loops' times added up, divided among those cores. The room's worker spaces its
-/// broadcasts by it (`RoomWorker.wantedSpacing`: eight times it, up to a quarter of a window
+/// broadcasts by it (`RoomWorker.wantedSpacing`: ten times it, up to a quarter of a window
 /// more while the cores have room): a storm's votes then wait a little longer for a
 /// broadcast, and the cores are left for the votes themselves. (Two loops on one core take their turns on it: their times
 /// add up; on two cores they write side by side.)
