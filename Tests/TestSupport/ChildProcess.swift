@@ -86,6 +86,14 @@ public final class ChildProcess: @unchecked Sendable {
       .contains(name.lowercased())
   }
 
+  /// `text` on stdin, then its end. A child that ended before reading it closed the pipe:
+  /// that is not the test's failure (its status and output say what happened), where the
+  /// non-throwing `FileHandle.write(_:)` made EPIPE a crash of the whole test process.
+  public func feed(_ text: String) throws {
+    try? stdin.write(contentsOf: Data(text.utf8))
+    try stdin.close()
+  }
+
   /// The next line of stdout, newline included; shorter if stdout ends first. Blocks.
   public func readStdoutLine() -> String {
     var bytes: [UInt8] = []

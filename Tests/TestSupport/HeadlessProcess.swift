@@ -33,8 +33,7 @@ public final class HeadlessProcess: Sendable {
       Self.qnaPath, ["--headless"] + arguments,
       environment: environment.merging(["XDG_STATE_HOME": state.path]) { $1 })
     if let stdin {
-      child.stdin.write(Data(stdin.utf8))
-      try child.stdin.close()
+      try child.feed(stdin)
     }
     let stdout = child.stdout
     let stderr = child.stderr

@@ -18,8 +18,7 @@ struct WscTests {
     -> Run
   {
     let child = try ChildProcess(Self.wscPath, arguments, environment: environment)
-    child.stdin.write(Data(stdin.utf8))
-    try child.stdin.close()
+    try child.feed(stdin)
     // Read stderr alongside stdout so that neither pipe can fill up and block wsc.
     let errors = Task.detached { child.stderr.readDataToEndOfFile() }
     let out = child.stdout.readDataToEndOfFile()
