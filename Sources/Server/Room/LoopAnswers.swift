@@ -22,17 +22,10 @@ final class LoopAnswers: Sendable {
 
   private init(loop: any EventLoop) { self.loop = loop }
 
-  private static let byLoop = Mutex<[ObjectIdentifier: LoopAnswers]>([:])
+  private static let byLoop = PerLoop { LoopAnswers(loop: $0) }
 
-  /// The event loop's own (one per loop for the process's life: loops are few and fixed).
-  static func on(_ loop: any EventLoop) -> LoopAnswers {
-    byLoop.withLock { all in
-      if let answers = all[ObjectIdentifier(loop)] { return answers }
-      let answers = LoopAnswers(loop: loop)
-      all[ObjectIdentifier(loop)] = answers
-      return answers
-    }
-  }
+  /// The event loop's own.
+  static func on(_ loop: any EventLoop) -> LoopAnswers { byLoop.on(loop) }
 
   /// `frame` for `connection`, whose socket is this loop's: written with the others that
   /// come before the loop takes them.

@@ -113,17 +113,10 @@ final class LoopScratch: @unchecked Sendable {
   private var unmasked: [UInt8] = []
   private var inflated: [UInt8] = []
 
-  private static let byLoop = Mutex<[ObjectIdentifier: LoopScratch]>([:])
+  private static let byLoop = PerLoop { _ in LoopScratch() }
 
-  /// The event loop's own (one per loop for the process's life: loops are few and fixed).
-  static func on(_ loop: any EventLoop) -> LoopScratch {
-    byLoop.withLock { scratches in
-      if let scratch = scratches[ObjectIdentifier(loop)] { return scratch }
-      let scratch = LoopScratch()
-      scratches[ObjectIdentifier(loop)] = scratch
-      return scratch
-    }
-  }
+  /// The event loop's own.
+  static func on(_ loop: any EventLoop) -> LoopScratch { byLoop.on(loop) }
 
   /// The vote in `frame` (unmasked, inflated if compressed), or `nil`.
   func read(_ frame: WebSocketFrame, limit: Int) -> Vote? {

@@ -33,11 +33,9 @@ package final class SocketConnection: Sendable {
   private let writer: Writer?
   /// The close handshake's task, for a socket without a writer.
   private let closing = Mutex<Task<Void, Never>?>(nil)
-  /// Where frames go without a writer, with the writer's loop: kept apart from `output` so
-  /// that a broadcast's per-socket step reads one stored field.
-  private let direct: (raw: RawFrameWriter, loop: any EventLoop, framing: Framing)?
-  /// `direct`'s writer alone: each frame of a broadcast reads it, and a copy of the whole
-  /// tuple was three retains per socket per broadcast.
+  /// Where frames go without a writer: kept apart from `output`, and from `route`, so that
+  /// each of a broadcast's per-socket steps reads one stored field (a copy of a tuple that
+  /// held both was three retains per socket per broadcast).
   private let directWriter: RawFrameWriter?
   private let serial: Bool
   private let queuedBytes = QueuedBytes()
@@ -139,10 +137,10 @@ package final class SocketConnection: Sendable {
     self.joinBudget = Mutex(joinBudget)
     if case .library = output { self.serial = true } else { self.serial = serial }
     if case .frames(let raw, let framing, _) = output, !self.serial {
-      direct = (raw, raw.eventLoop, framing)
+      route = (raw.eventLoop, framing)
       directWriter = raw
     } else {
-      direct = nil
+      route = nil
       directWriter = nil
     }
     writer =
@@ -160,16 +158,14 @@ package final class SocketConnection: Sendable {
 
   /// The event loop to hand this socket's frames to directly, with others of the same loop
   /// (`writeOnLoop`), and the framing they are made for; `nil` when its messages go through
-  /// its queue. From one stored field: a broadcast reads it for every socket of the room.
-  package var route: (loop: any EventLoop, framing: Framing)? {
-    direct.map { ($0.loop, $0.framing) }
-  }
+  /// its queue. Stored: a broadcast reads it for every socket of the room.
+  package let route: (loop: any EventLoop, framing: Framing)?
 
   /// Sends one message; returns at once. Drops the socket instead when the attendee is too
   /// far behind.
   package func send(_ message: OutgoingMessage, due: Duration?) {
     // Without a writer (no latency to wait for) every frame goes straight to the loop.
-    if direct != nil {
+    if directWriter != nil {
       _ = send(leading: [message])
       return
     }
@@ -206,7 +202,7 @@ package final class SocketConnection: Sendable {
   /// with what the loop has yet to write, in one hand-off to the loop and one flush (a large
   /// room's snapshot: a few hand-offs, not one per page); returns how many it sent.
   package func send(leading messages: ArraySlice<OutgoingMessage>) -> Int {
-    guard let (raw, _, framing) = direct else {
+    guard let raw = directWriter, let framing = route?.framing else {
       guard let first = messages.first else { return 0 }
       send(first, due: nil)
       return 1

@@ -15,10 +15,11 @@ package struct StoreCommits: Sendable {
   /// (`ServerConfiguration.roomWindow`; a server with another window sets its own through
   /// `StoreOptions.votesLinger`), so that a storm writes one batch a window and the
   /// broadcast it wakes follows it: a linger out of step with the window left commits just
-  /// after broadcasts (150 ms windows, a linger of 100: p99 294 ms against 157 at 100). A voter's screen changes only with a broadcast, so its
-  /// vote → screen time stays as it was (at 2,000 attendees: p99 152–154 ms against 151–154
-  /// with 15 ms) for a sixth less CPU a vote; its own answer comes up to a window later. A
-  /// vote after a quiet spell is written at once, as ever.
+  /// after broadcasts (150 ms windows, a linger of 100: p99 294 ms against 157 at 100). A
+  /// voter's screen changes only with a broadcast, so its vote → screen time stays as it was
+  /// (at 2,000 attendees: p99 152–154 ms against 151–154 with 15 ms) for a sixth less CPU a
+  /// vote; its own answer comes up to a window later. A vote after a quiet spell is written
+  /// at once, as ever.
   package static let votesLinger: Duration = .milliseconds(100)
 
   package init(driver: any StoreDriver, options: StoreOptions = StoreOptions()) {

@@ -11,8 +11,8 @@ import Synchronization
 /// run on: the loops' times added up, divided among those cores. The room's worker spaces its
 /// broadcasts by it (`RoomWorker.wantedSpacing`: ten times it, up to a quarter of a window
 /// more while the cores have room): a storm's votes then wait a little longer for a
-/// broadcast, and the cores are left for the votes themselves. (Two loops on one core take their turns on it: their times
-/// add up; on two cores they write side by side.)
+/// broadcast, and the cores are left for the votes themselves. (Two loops on one core take
+/// their turns on it: their times add up; on two cores they write side by side.)
 ///
 /// When the process keeps its cores full all the same (10,000 sockets voting on one core),
 /// the votes queue behind the broadcasts and every answer comes later and later: what the
