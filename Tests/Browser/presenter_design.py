@@ -160,8 +160,7 @@ def open_page(browser_url, room, width, height, mobile, scheme="light"):
     page.call("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": scheme}])
     page.call("Page.navigate", url=f"{room.server.url}{room.base}login")
     page.wait_for("login form", "!!document.querySelector('input[name=token]')")
-    page.evaluate("document.querySelector('input[name=token]').value = " + json.dumps(room.token)
-                  + "; document.querySelector('form').submit(); true")
+    page.submit_login(room.token)
     page.wait_for("live page", "document.body && document.body.dataset.live === 'true'"
                   " && !!document.querySelector('#tabs button')")
     return page
@@ -338,8 +337,7 @@ def no_script(browser_url, room, artefacts, shots):
     page.call("Emulation.setScriptExecutionDisabled", value=True)
     page.call("Page.navigate", url=f"{room.server.url}{room.base}login")
     page.wait_for("login form", "!!document.querySelector('input[name=token]')")
-    page.call("Runtime.evaluate", expression="document.querySelector('input[name=token]').value = "
-              + json.dumps(room.token) + "; document.querySelector('form').submit(); true")
+    page.submit_login(room.token)
     button = "form[action$='/answer'] button"
     page.wait_for("the server's cards", f"!!document.querySelector({json.dumps(button)})")
     check_layout(page, "360x800 without a script", True)

@@ -121,6 +121,19 @@ class Page:
             fail(f"script failed: {expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
+    def submit_login(self, token):
+        """Fills the login form's token and submits it, as a person would. The submit navigates
+        away, so the browser may answer that the page it ran in is gone ("Inspected target
+        navigated or closed") rather than with the result: either way the form went."""
+        result = self.try_call("Runtime.evaluate", expression=(
+            "(() => { const input = document.querySelector('input[name=token]'); input.value = "
+            + json.dumps(token) + "; input.form.submit(); return true })()"))
+        error = result.get("error")
+        if error and "navigated or closed" not in error.get("message", ""):
+            fail(f"the login form: {error}")
+        if "exceptionDetails" in result:
+            fail(f"the login form: {result['exceptionDetails']}")
+
     def wait_for(self, what, expression, seconds=15):
         deadline = time.time() + seconds
         while time.time() < deadline:
@@ -251,9 +264,7 @@ def main():
         page.call("Page.navigate", url=args.server + "/")
         # A browser asking for the page is sent to the login form.
         page.wait_for("login form", "!!document.querySelector('input[name=token]')")
-        page.evaluate(
-            "document.querySelector('input[name=token]').value = " + json.dumps(args.token)
-            + "; document.querySelector('form').submit(); true")
+        page.submit_login(args.token)
         page.wait_for("live page", "document.body && document.body.dataset.live === 'true'")
         # Survives only as long as the page is not reloaded.
         page.evaluate("window.notReloaded = true")

@@ -425,8 +425,7 @@ def log_in(page, room, token):
     """The presenter's login form, as a person fills it: the login cookie, then the page."""
     page.call("Page.navigate", url=room + "login")
     page.wait_for("the login form", "!!document.querySelector('input[name=token]')")
-    page.evaluate(f"document.querySelector('input[name=token]').value = {json.dumps(token)};"
-                  " document.querySelector('form').submit(); true")
+    page.submit_login(token)
     page.wait_for("the presenter's page", "location.pathname.endsWith('/') && document.readyState === 'complete'"
                   " && !document.querySelector('input[name=token]')")
 

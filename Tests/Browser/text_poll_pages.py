@@ -129,8 +129,7 @@ def main():
         viewport(presenter, 1280, 800, mobile=False)
         presenter.call("Page.navigate", url=f"{room}login")
         presenter.wait_for("the login form", "!!document.querySelector('input[name=token]')")
-        presenter.evaluate(f"document.querySelector('input[name=token]').value = {json.dumps(token)};"
-                           " document.querySelector('input[name=token]').form.submit(); true")
+        presenter.submit_login(token)
         presenter.wait_for("the presenter's live page", "document.body?.dataset.live === 'true'")
         # The polls are in the page's tools drawer (issue #51): opened, as a presenter would.
         presenter.evaluate("document.getElementById('tools').open = true; true")
