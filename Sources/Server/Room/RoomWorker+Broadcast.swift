@@ -87,18 +87,21 @@ extension RoomWorker {
     // fails leaves the whole range to the next flush).
     var deliveries: [(changes: RoomChanges, audience: [SocketConnection])] = []
     var notReading: [UUID] = []
-    for presenter in [false, true] {
-      var audience: [SocketConnection] = []
-      for (id, member) in members
-      where member.connection.isPresenter == presenter && member.standing == .current {
-        if member.connection.isCongested {
-          // Not reading: what changes waits for it, merged, until it reads again.
-          notReading.append(id)
-          continue
-        }
-        audience.append(member.connection)
+    // Both audiences in one pass over the room.
+    var audiences: (attendees: [SocketConnection], presenters: [SocketConnection]) = ([], [])
+    for (id, member) in members where member.standing == .current {
+      let connection = member.connection
+      if connection.isCongested {
+        // Not reading: what changes waits for it, merged, until it reads again.
+        notReading.append(id)
+      } else if connection.isPresenter {
+        audiences.presenters.append(connection)
+      } else {
+        audiences.attendees.append(connection)
       }
-      guard !audience.isEmpty else { continue }
+    }
+    for (presenter, audience) in [(false, audiences.attendees), (true, audiences.presenters)]
+    where !audience.isEmpty {
       let changes = try await reads.changes(after: sent, upTo: seq, presenter: presenter)
       deliveries.append((changes, audience))
     }
@@ -115,9 +118,12 @@ extension RoomWorker {
   /// One broadcast: encoded once per format its sockets asked for, framed once per framing,
   /// and handed to each event loop once for all of its sockets.
   func send(_ changes: RoomChanges, to sockets: [SocketConnection]) {
-    var byFormat: [Bool: [SocketConnection]] = [:]
-    for socket in sockets { byFormat[socket.isCompact, default: []].append(socket) }
-    for (compact, group) in byFormat {
+    var byFormat: (compact: [SocketConnection], full: [SocketConnection]) = ([], [])
+    for socket in sockets {
+      if socket.isCompact { byFormat.compact.append(socket) } else { byFormat.full.append(socket) }
+    }
+    for (compact, group) in [(true, byFormat.compact), (false, byFormat.full)]
+    where !group.isEmpty {
       let messages = Broadcast.pages(
         of: compact ? changes.compact : changes.full, codec: codec, deflaters: deflaters)
       Broadcast.send(messages, to: group, cost: fanOutCost)

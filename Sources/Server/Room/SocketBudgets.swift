@@ -8,8 +8,6 @@ package final class QueuedBytes: Sendable {
     /// Of `count`: written to a channel over its high-water mark (frames output).
     package var blocked = 0
     package var finished = false
-    /// Frames handed to the socket's event loop and not yet written by it.
-    package var handed = 0
   }
 
   package enum Verdict {
@@ -21,9 +19,17 @@ package final class QueuedBytes: Sendable {
   }
 
   package let state = Mutex(State())
+  /// Bytes of frames handed to the socket's event loop and not yet written by it. An atomic
+  /// of its own: a broadcast reads it for every socket of the room (`isCongested`), and
+  /// nothing else needs to change with it.
+  private let handedBytes = Atomic(0)
 
-  /// `size` bytes of a frame handed to the event loop, until it writes them.
-  package func hand(_ size: Int) { state.withLock { $0.handed += size } }
+  /// `size` bytes of a frame handed to the event loop, until it writes them (`unhand`).
+  package func hand(_ size: Int) { handedBytes.add(size, ordering: .relaxed) }
+  /// `size` bytes handed earlier reached the loop.
+  package func unhand(_ size: Int) { handedBytes.subtract(size, ordering: .relaxed) }
+  /// What the loop has yet to take of what was handed to it.
+  package var handed: Int { handedBytes.load(ordering: .relaxed) }
 
   /// `size` bytes left the queue; returns what to give back to the shared budget.
   package func written(_ size: Int) -> Int {

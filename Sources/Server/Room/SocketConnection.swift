@@ -207,7 +207,7 @@ package final class SocketConnection: Sendable {
       send(first, due: nil)
       return 1
     }
-    let room = Self.congestedBacklog - queuedBytes.state.withLock { $0.handed }
+    let room = Self.congestedBacklog - queuedBytes.handed
     var frames: [ByteBuffer] = []
     var size = 0
     for message in messages {
@@ -222,9 +222,9 @@ package final class SocketConnection: Sendable {
     // Counted until the loop writes it, so that a reply made ahead of the loop (a snapshot's
     // next page) sees the socket as busy.
     queuedBytes.hand(size)
-    raw.eventLoop.execute {
+    raw.eventLoop.execute { [frames, size] in
       guard
-        Self.admit(size, channel, queuedBytes, allQueued, limit: limit, handed: true)
+        Self.admit(size, raw, channel, queuedBytes, allQueued, limit: limit, handed: true)
       else { return }
       raw.write(frames)
     }
@@ -237,7 +237,8 @@ package final class SocketConnection: Sendable {
     flush: Bool = true
   ) {
     guard
-      admit(frame.readableBytes, channel, queuedBytes, allQueued, limit: limit, handed: handed)
+      admit(
+        frame.readableBytes, raw, channel, queuedBytes, allQueued, limit: limit, handed: handed)
     else { return }
     raw.write(frame, flush: flush)
   }
@@ -247,17 +248,22 @@ package final class SocketConnection: Sendable {
   /// counts against the socket's limit (and everyone's), and past it the socket is dropped.
   /// Once the peer reads again, the count starts over.
   private static func admit(
-    _ size: Int, _ channel: any Channel, _ queuedBytes: QueuedBytes, _ allQueued: SendBudget,
-    limit: Int, handed: Bool
+    _ size: Int, _ raw: RawFrameWriter, _ channel: any Channel, _ queuedBytes: QueuedBytes,
+    _ allQueued: SendBudget, limit: Int, handed: Bool
   ) -> Bool {
-    let writable = channel.isWritable
+    // The writer's copy, set on this loop as the channel's changes.
+    let writable = raw.isWritable
+    if handed { queuedBytes.unhand(size) }
     let verdict = queuedBytes.state.withLock { state -> QueuedBytes.Verdict in
-      if handed { state.handed -= size }
       if state.finished { return .gone }
       if writable {
-        allQueued.release(state.blocked)
-        state.count -= state.blocked
-        state.blocked = 0
+        // Every write of a broadcast comes here: the shared budget's lock only when there
+        // is something to give back.
+        if state.blocked > 0 {
+          allQueued.release(state.blocked)
+          state.count -= state.blocked
+          state.blocked = 0
+        }
         return .queued
       }
       guard state.count + size <= limit, allQueued.take(size) else { return .tooFar }
@@ -286,8 +292,10 @@ package final class SocketConnection: Sendable {
   /// until it is (`RoomFanOut`), and a snapshot's next page waits too.
   package var isCongested: Bool {
     if serial { return backlog >= Self.congestedBacklog }
-    return !channel.isWritable
-      || queuedBytes.state.withLock { $0.handed } >= Self.congestedBacklog
+    // The writer's copy of the channel's writability: the channel's own is several objects
+    // away, read for every socket of every broadcast.
+    let writable = directWriter?.isWritable ?? channel.isWritable
+    return !writable || queuedBytes.handed >= Self.congestedBacklog
   }
 
   /// Waits until the peer takes what it is sent, before making the next part of a long

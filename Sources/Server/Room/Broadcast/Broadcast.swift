@@ -11,25 +11,23 @@ package enum Broadcast {
     _ messages: [OutgoingMessage], to sockets: [SocketConnection], cost: FanOutCost? = nil
   ) {
     // Per event loop, and within it per framing: each group's frames made once, here.
-    var loops: [ObjectIdentifier: (loop: any EventLoop, groups: [Framing: [SocketConnection]])] =
-      [:]
+    var loops = LoopGroups()
     for socket in sockets {
       guard let (loop, framing) = socket.route else {
         for message in messages { socket.send(message, due: nil) }
         continue
       }
-      loops[ObjectIdentifier(loop), default: (loop, [:])].groups[framing, default: []].append(
-        socket)
+      loops.add(socket, loop: loop, framing: framing)
     }
     guard !loops.isEmpty else { return }
-    var frames: [Framing: [ByteBuffer]] = [:]
-    for (_, groups) in loops.values {
-      for framing in groups.keys where frames[framing] == nil {
-        frames[framing] = messages.map { $0.frame(for: framing) }
-      }
+    var frames: [(framing: Framing, frames: [ByteBuffer])] = []
+    for framing in loops.framings where !frames.contains(where: { $0.framing == framing }) {
+      frames.append((framing, messages.map { $0.frame(for: framing) }))
     }
-    for (loop, groups) in loops.values {
-      let work = groups.map { (frames: frames[$0.key] ?? [], sockets: $0.value) }
+    for (loop, groups) in loops.loops {
+      let work = groups.map { group in
+        (frames: frames.first { $0.framing == group.framing }?.frames ?? [], group.sockets)
+      }
       loop.execute {
         // The work's CPU time, whatever clock the room runs on: what the writes cost.
         let start = cost.map { _ in FanOutCost.threadTime() }
@@ -54,6 +52,30 @@ package enum Broadcast {
     }
     return RoomPages.split(delta).map {
       OutgoingMessage(codec.encode(.roomDelta($0)), deflaters: deflaters)
+    }
+  }
+}
+
+/// A broadcast's sockets by event loop, and within a loop by framing. There are a handful of
+/// each (a loop per core, a framing per compression a client asked for), so each socket finds
+/// its group by comparing a few references rather than hashing two keys.
+struct LoopGroups {
+  private(set) var loops:
+    [(loop: any EventLoop, groups: [(framing: Framing, sockets: [SocketConnection])])] = []
+
+  var isEmpty: Bool { loops.isEmpty }
+  /// Every framing some loop's sockets take.
+  var framings: [Framing] { loops.flatMap { $0.groups.map(\.framing) } }
+
+  mutating func add(_ socket: SocketConnection, loop: any EventLoop, framing: Framing) {
+    guard let index = loops.firstIndex(where: { $0.loop === loop }) else {
+      loops.append((loop, [(framing, [socket])]))
+      return
+    }
+    if let group = loops[index].groups.firstIndex(where: { $0.framing == framing }) {
+      loops[index].groups[group].sockets.append(socket)
+    } else {
+      loops[index].groups.append((framing, [socket]))
     }
   }
 }
