@@ -57,10 +57,13 @@ public final class HeadlessProcess: Sendable {
     }
   }
 
+  /// A new state directory for a `qna`, removed when the test process exits (a test run
+  /// makes dozens, and its processes may use them until the end).
   public static func freshDirectory() -> URL {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("qna-test-state-\(UUID().uuidString)")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    FreshDirectories.add(directory)
     return directory
   }
 
