@@ -21,7 +21,7 @@ struct TerminalPollTests {
       body: #"{"kind":"single","prompt":"Tabs or spaces?","options":["Tabs","Spaces"]}"#,
       headers: auth)
     #expect(made.status == 200)
-    let poll = try #require(
+    _ = try #require(
       (try JSONSerialization.jsonObject(with: Data(made.body.utf8)) as? [String: Any])?["id"]
         as? String)
     // The presenter opens it from the console: F5 shows the session's polls, o opens one.

@@ -83,7 +83,7 @@ private struct CollectedBody: ResponseBodyWriter {
   let bytes = NIOLockedValueBox(ByteBuffer())
 
   func write(_ buffer: ByteBuffer) async throws {
-    bytes.withLockedValue { $0.writeImmutableBuffer(buffer) }
+    bytes.withLockedValue { _ = $0.writeImmutableBuffer(buffer) }
   }
 
   func finish(_ trailingHeaders: HTTPFields?) async throws {}

@@ -50,7 +50,7 @@ final class LoopAnswers: Sendable {
       connection.writeOnLoop(frame, flush: false)
       if seen.insert(ObjectIdentifier(connection)).inserted { connections.append(connection) }
     }
-    loop.scheduleTask(in: TimeAmount(Self.flushAfter)) {
+    loop.scheduleTask(in: TimeAmount(Self.flushAfter)) { [connections] in
       for connection in connections { connection.flushOnLoop() }
     }
   }

@@ -41,7 +41,7 @@ package final class LoopVotes: ChannelInboundHandler, RemovableChannelHandler {
     }
   }
 
-  package let passedOn = PassedOn()
+  package let passedOn: PassedOn
   private let room: SessionRoom
   private let connection: SocketConnection
   /// The client compresses without context takeover, so any of its compressed messages can
@@ -55,10 +55,13 @@ package final class LoopVotes: ChannelInboundHandler, RemovableChannelHandler {
   private var stopped = false
   private var scratch: LoopScratch?
 
-  package init(room: SessionRoom, connection: SocketConnection, inflates: Bool) {
+  package init(
+    room: SessionRoom, connection: SocketConnection, inflates: Bool, passedOn: PassedOn = PassedOn()
+  ) {
     self.room = room
     self.connection = connection
     self.inflates = inflates
+    self.passedOn = passedOn
   }
 
   package func handlerAdded(context: ChannelHandlerContext) {

@@ -73,7 +73,7 @@ struct SocketHandler: Sendable {
       return
     }
     if configuration.mock != nil { try await installStallHandler(on: channel) }
-    let loopVotes = try await takeVotesOnLoop(
+    let passedOn = try await takeVotesOnLoop(
       on: channel, agreed: agreed, output: output, room: room, connection: connection)
     logger.info("socket \(connection.id) opened\(session.map { " in session \($0.code)" } ?? "")")
     room.send(.handshake(room.handshake(connection, session: session)), to: connection)
@@ -86,7 +86,7 @@ struct SocketHandler: Sendable {
         case .binary(let buffer):
           await room.receive(Array(buffer.readableBytesView), from: connection)
         }
-        loopVotes?.passedOn.finished()
+        passedOn?.finished()
       }
       // Never back to the library with the close to come during shutdown: it would send
       // 1000, after which a client does not come back. (A no-op once a close went either way.)
@@ -127,21 +127,25 @@ struct SocketHandler: Sendable {
   }
 
   /// Votes read on the socket's event loop (`LoopVotes`), where its frames go straight to the
-  /// channel; `nil` where they do not (`--legacy-broadcast`), or with `votesOnLoop` off.
+  /// channel; `nil` where they do not (`--legacy-broadcast`), or with `votesOnLoop` off. What
+  /// the socket's task tells the handler, as it finishes each message passed on to it.
   private func takeVotesOnLoop(
     on channel: any Channel, agreed: DeflateAgreement?, output: SocketConnection.Output,
     room: SessionRoom, connection: SocketConnection
-  ) async throws -> LoopVotes? {
+  ) async throws -> LoopVotes.PassedOn? {
     guard configuration.votesOnLoop, case .frames = output else { return nil }
     // Compressed votes are inflated there when each message stands alone (the default).
-    let handler = LoopVotes(
-      room: room, connection: connection, inflates: agreed?.clientNoContextTakeover == true)
+    let inflates = agreed?.clientNoContextTakeover == true
+    let passedOn = LoopVotes.PassedOn()
     try await channel.eventLoop.submit {
+      // Made on the loop that reads with it: the handler itself never leaves it.
+      let handler = LoopVotes(
+        room: room, connection: connection, inflates: inflates, passedOn: passedOn)
       let decoder = try channel.pipeline.syncOperations.handler(
         type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
       try channel.pipeline.syncOperations.addHandler(handler, position: .after(decoder))
     }.get()
-    return handler
+    return passedOn
   }
 
   /// `--mock`'s `/control/stall` holds a socket's traffic with this handler.
