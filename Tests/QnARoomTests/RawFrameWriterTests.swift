@@ -5,9 +5,10 @@ import QnA
 import QnARoom
 import Testing
 
-/// A socket whose frames go straight to its channel (`Output.frames`, the default): the
-/// writer's own copy of the channel's writability decides whether the room counts the socket
-/// as not reading, and whether what is written to it counts against its limit.
+/// A socket whose frames go straight to its channel (`Output.frames`, the default): its
+/// writer's copy of the channel's writability, which reaches it through the handlers in
+/// front of it, decides whether the room counts the socket as not reading, and whether what
+/// is written to it counts against its limit.
 @Suite("The room's sockets: frames written straight to the channel")
 struct RawFrameWriterTests {
   struct Fixture {
@@ -16,8 +17,12 @@ struct RawFrameWriterTests {
     let connection: SocketConnection
     let allQueued = SendBudget(limit: 1 << 20)
 
-    init(limit: Int = 4096) throws {
+    /// `writable`: the channel's writability before the writer is added. A handler in front
+    /// of the writer, as a server's guards are, passing events on as NIO's defaults do.
+    init(limit: Int = 4096, writable: Bool = true) throws {
       writer = RawFrameWriter(eventLoop: channel.eventLoop)
+      channel.isWritable = writable
+      try channel.pipeline.syncOperations.addHandler(InFront())
       try channel.pipeline.syncOperations.addHandler(writer)
       try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
       connection = SocketConnection(
@@ -48,6 +53,13 @@ struct RawFrameWriterTests {
     #expect(fixture.writer.isWritable && !fixture.connection.isCongested)
   }
 
+  @Test func aWriterAddedToAnUnwritableChannelStartsUnwritable() throws {
+    let fixture = try Fixture(writable: false)
+    #expect(!fixture.writer.isWritable && fixture.connection.isCongested)
+    fixture.writable(true)
+    #expect(fixture.writer.isWritable && !fixture.connection.isCongested)
+  }
+
   @Test func whatIsWrittenWhileUnwritableCountsAndPastTheLimitTheSocketIsDropped() throws {
     let fixture = try Fixture(limit: 4096)
     #expect(fixture.channel.isActive)
@@ -74,4 +86,11 @@ struct RawFrameWriterTests {
     }
     #expect(written == 1000 + 4000 + 10 + 4000, "every frame it admitted, none after")
   }
+}
+
+/// A handler between the channel's head and the writer that leaves every event to NIO's
+/// defaults, as the server's `ConnectionGuard` does with all but a few.
+private final class InFront: ChannelDuplexHandler {
+  typealias InboundIn = ByteBuffer
+  typealias OutboundIn = ByteBuffer
 }

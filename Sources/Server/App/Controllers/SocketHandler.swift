@@ -116,6 +116,8 @@ struct SocketHandler: Sendable {
     } else {
       framing = .plain
     }
+    // Every handler in front of the writer must pass `channelWritabilityChanged` on: the
+    // writer's copy of it is what bounds what a peer that stopped reading is sent.
     let raw = RawFrameWriter(eventLoop: channel.eventLoop)
     try await channel.eventLoop.submit {
       let encoder = try channel.pipeline.syncOperations.handler(type: WebSocketFrameEncoder.self)
