@@ -38,6 +38,15 @@ struct WordFilterTests {
     ("\u{0441}holera", ["cholera"]), ("D\u{0410}RN", ["darn"]), ("h\u{03B5}ck", ["heck"]),
     ("\u{0397}E\u{0421}\u{039A}", ["heck"]), ("\u{0430}\u{0455}\u{0455}", ["ass"]),
     ("ch\u{0585}lera", ["cholera"]), ("fr\u{03B1}k", ["frak"]),
+    // "Fancy text": small capitals, negative circled and squared letters, regional
+    // indicators, Cherokee look-alikes (a whole word of them, or mixed), Greek's lunate
+    // sigma and the final sigma it folds to.
+    ("\u{A730}\u{0280}\u{1D00}\u{1D0B}", ["frak"]), ("\u{1D05}\u{1D00}\u{0280}\u{0274}!", ["darn"]),
+    ("\u{1F173}\u{1F170}\u{1F181}\u{1F17D}", ["darn"]),
+    ("\u{1F157}\u{1F154}\u{1F152}\u{1F15A}", ["heck"]),
+    ("\u{1F1E9}\u{1F1E6}\u{1F1F7}\u{1F1F3}", ["darn"]),
+    ("\u{13BB}\u{13AC}\u{13DF}\u{13E6}", ["heck"]), ("h\u{AB7C}ck", ["heck"]),
+    ("\u{03F2}holera", ["cholera"]), ("\u{03C2}HOLERA", ["cholera"]),
     // Compatibility forms: fullwidth and mathematical letters, capitals among them.
     ("\u{FF44}\u{FF41}\u{FF52}\u{FF4E}", ["darn"]),
     ("\u{1D403}\u{1D400}\u{1D411}\u{1D40D}", ["darn"]),
@@ -57,6 +66,8 @@ struct WordFilterTests {
     // Words of other scripts with letters of their own are not read as Latin ones.
     "\u{041F}\u{0440}\u{0438}\u{0432}\u{0435}\u{0442}, \u{043A}\u{0430}\u{043A} \u{0434}\u{0435}\u{043B}\u{0430}?",
     "\u{0394}\u{03B5}\u{03BD} \u{03BE}\u{03AD}\u{03C1}\u{03C9}",
+    // Cherokee (its own name, Tsalagi) and a flag: neither reads as an entry.
+    "\u{13E3}\u{13B3}\u{13A9}", "Greetings from \u{1F1E9}\u{1F1EA}!",
   ])
   func letsThrough(_ text: String) {
     #expect(Self.filter.matches(text).isEmpty, "\(text)")

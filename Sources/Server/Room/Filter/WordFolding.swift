@@ -9,10 +9,23 @@ enum WordFolding {
     "0": ["o"], "1": ["i", "l"], "!": ["i", "l"], "|": ["i", "l"], "3": ["e"], "4": ["a"],
     "@": ["a"], "5": ["s"], "$": ["s"], "7": ["t"], "+": ["t"],
   ]
-  /// Letters without a decomposition, written out as the languages' readers spell them.
+  /// Letters without a decomposition, written out as the languages' readers spell them; and
+  /// Latin's small capitals (ᴀ ʙ ᴄ …, the "small text" that text generators offer), which no
+  /// language writes words in, each as its letter.
   static let spelledOut: [Character: String] = [
     "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th",
     "ı": "i",
+    "\u{1D00}": "a", "\u{0299}": "b", "\u{1D04}": "c", "\u{1D05}": "d", "\u{1D07}": "e",
+    "\u{A730}": "f", "\u{0262}": "g", "\u{029C}": "h", "\u{026A}": "i", "\u{1D0A}": "j",
+    "\u{1D0B}": "k", "\u{029F}": "l", "\u{1D0D}": "m", "\u{0274}": "n", "\u{1D0F}": "o",
+    "\u{1D18}": "p", "\u{A7AF}": "q", "\u{0280}": "r", "\u{A731}": "s", "\u{1D1B}": "t",
+    "\u{1D1C}": "u", "\u{1D20}": "v", "\u{1D21}": "w", "\u{028F}": "y", "\u{1D22}": "z",
+  ]
+  /// Letters drawn as symbols, with no compatibility form to read them by: negative circled
+  /// (🅐) and negative squared (🅰) capitals and the regional indicators (🇦), each a run of
+  /// A to Z.
+  static let symbolAlphabets: [ClosedRange<UInt32>] = [
+    0x1F150...0x1F169, 0x1F170...0x1F189, 0x1F1E6...0x1F1FF,
   ]
   /// Letters of other scripts drawn like Latin ones, read as those in a word that is a
   /// disguise (`undisguised`): "fr\u{0430}k" with a Cyrillic а is "frak". The clearest of
@@ -32,15 +45,32 @@ enum WordFolding {
     "\u{03C1}": "p", "\u{03C4}": "t", "\u{03C5}": "u", "\u{03C7}": "x", "\u{03C9}": "w",
     // Armenian օ ս հ ց.
     "\u{0585}": "o", "\u{057D}": "u", "\u{0570}": "h", "\u{0581}": "g",
-    // Latin's own alpha, script g and iota: Latin letters, read as their plain ones anywhere.
-    "\u{0251}": "a", "\u{0261}": "g", "\u{0269}": "i",
+    // Greek's final sigma (the lunate sigma ϲ's compatibility form), yot and small gamma.
+    "\u{03C2}": "c", "\u{03F3}": "j", "\u{03B3}": "y",
+    // Cherokee's letters drawn like Latin ones, as the small letters case folding makes of
+    // them (Ꭺ is ꭺ): Unicode's confusables.
+    "\u{AB70}": "d", "\u{AB71}": "r", "\u{AB72}": "t", "\u{AB75}": "i", "\u{AB79}": "y",
+    "\u{AB7A}": "a", "\u{AB7B}": "j", "\u{AB7C}": "e", "\u{AB83}": "w", "\u{AB87}": "m",
+    "\u{AB8B}": "h", "\u{AB8D}": "y", "\u{AB90}": "g", "\u{AB92}": "h", "\u{AB93}": "z",
+    "\u{AB9F}": "b", "\u{ABA2}": "r", "\u{ABA4}": "w", "\u{ABA5}": "s", "\u{ABA9}": "v",
+    "\u{ABAA}": "s", "\u{ABAE}": "l", "\u{ABAF}": "c", "\u{ABB2}": "p", "\u{ABB6}": "k",
+    "\u{ABB7}": "d", "\u{13FB}": "g", "\u{13FC}": "b",
+    // Latin's own alpha, script g, iota, gamma and v with hook: Latin letters, read as their
+    // plain ones anywhere.
+    "\u{0251}": "a", "\u{0261}": "g", "\u{0269}": "i", "\u{0263}": "y", "\u{028B}": "u",
   ]
   /// Look-alikes that no common word of their script has (Cyrillic ѕ, һ, ԁ, ԛ, ԝ, ӏ): a word
   /// with one is a disguise even when all its letters are of that script ("\u{0455}\u{04BB}it").
-  static let telltales: Set<Unicode.Scalar> = [
-    "\u{0455}", "\u{04BB}", "\u{0501}", "\u{051B}", "\u{051D}", "\u{04CF}", "\u{0251}",
-    "\u{0261}", "\u{0269}",
-  ]
+  /// Cherokee's look-alikes are telltales too: "fancy text" writes whole words in them, and a
+  /// question in Cherokee reading as a listed English word is far less likely than that.
+  static let telltales: Set<Unicode.Scalar> = Set(
+    ["\u{0455}", "\u{04BB}", "\u{0501}", "\u{051B}", "\u{051D}", "\u{04CF}"]
+      + ["\u{0251}", "\u{0261}", "\u{0269}", "\u{0263}", "\u{028B}"]
+      + lookalikes.keys.filter { scalar in
+        cherokeeSmallLetters.contains { $0.contains(scalar.value) }
+      })
+  /// Where Cherokee's small letters are.
+  static let cherokeeSmallLetters: [ClosedRange<UInt32>] = [0xAB70...0xABBF, 0x13F8...0x13FD]
 
   /// `token` with its look-alikes read as Latin letters when it is a disguise: it has a Latin
   /// letter among them, or a telltale. A word wholly of another script stays as it is, so
@@ -107,6 +137,10 @@ enum WordFolding {
       }
       // Letters that draw nothing (the Hangul fillers): a word split by one reads whole.
       if scalar.properties.isDefaultIgnorableCodePoint { continue }
+      if let letter = letter(drawnAs: scalar) {
+        plain.append(letter)
+        continue
+      }
       let character = Character(scalar)
       if let spelled = spelledOut[character] {
         plain += spelled
@@ -115,6 +149,15 @@ enum WordFolding {
       }
     }
     return plain
+  }
+
+  /// The small Latin letter `scalar` is drawn as, when it is one of `symbolAlphabets`.
+  static func letter(drawnAs scalar: Unicode.Scalar) -> Character? {
+    for alphabet in symbolAlphabets where alphabet.contains(scalar.value) {
+      return Character(
+        Unicode.Scalar(UInt8(ascii: "a") + UInt8(scalar.value - alphabet.lowerBound)))
+    }
+    return nil
   }
 
   /// The readings of one word in a question: its signs read as letters, and, when it has
