@@ -76,7 +76,8 @@ struct WordFilterTests {
   /// A word wholly of another script is not read as its Latin look-alike: short Latin
   /// entries ("ho", "kak", "kai", "bot") do not catch everyday Russian or Greek ("но", "как",
   /// "он", "вот", "και"), while the same entries disguised with one such letter are caught.
-  /// An entry in another script matches itself, in either case.
+  /// An entry in another script matches itself, in either case, and disguised with Latin
+  /// letters.
   @Test func wordsOfAnotherScriptAreNotReadAsLatinOnes() {
     let short = WordFilter(entries: ["ho", "kak", "oh", "bot", "kai"])
     for text in [
@@ -88,10 +89,20 @@ struct WordFilterTests {
     #expect(short.matches("k\u{0430}k") == ["kak"])
     #expect(short.matches("\u{0432}ot") == ["bot"])
     let fool = "\u{0434}\u{0443}\u{0440}\u{0430}\u{043A}"  // Russian
-    let filter = WordFilter(entries: [fool])
-    for text in [fool, "\u{0414}\u{0423}\u{0420}\u{0410}\u{041A}!"] {
+    let bitch = "\u{0441}\u{0443}\u{043A}\u{0430}"  // Russian, of look-alikes only
+    let filter = WordFilter(entries: [fool, bitch])
+    for text in [
+      fool, "\u{0414}\u{0423}\u{0420}\u{0410}\u{041A}!",
+      // Disguised with Latin letters: a, or a, y, p and k.
+      "\u{0434}\u{0443}\u{0440}a\u{043A}", "\u{0434}ypak",
+    ] {
       #expect(filter.matches(text) == [fool], "\(text)")
     }
+    for text in [bitch, "c\u{0443}\u{043A}a", "CYKA"] {
+      #expect(filter.matches(text) == [bitch], "\(text)")
+    }
+    // Everyday Russian beside them still passes.
+    #expect(filter.matches("\u{041A}\u{0430}\u{043A} \u{0434}\u{0435}\u{043B}\u{0430}?").isEmpty)
   }
 
   /// What an attendee can send costs little, whatever the lists: the longest question of

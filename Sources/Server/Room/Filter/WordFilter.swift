@@ -44,6 +44,15 @@ package struct WordFilter: Sendable {
       tokens.allSatisfy({ $0.count <= WordFolding.maxWordLength })
     else { return }
     count += 1
+    add(entry, as: tokens)
+    // An entry in another script also as its look-alikes read as Latin letters: a question
+    // that disguises it with Latin ones ("дурaк", a Latin a) folds to that reading.
+    let latin = WordFolding.tokens(entry, readingLookalikes: true)
+    if latin != tokens { add(entry, as: latin) }
+  }
+
+  /// `entry`, folded into `tokens`, under each of its readings.
+  private mutating func add(_ entry: String, as tokens: [String]) {
     // An entry's signs are letters (its edges are no punctuation): "@ss" is "ass" only.
     let readings = tokens.map(WordFolding.substituted)
     if readings.count == 1 {

@@ -75,12 +75,13 @@ enum WordFolding {
   /// `token` with its look-alikes read as Latin letters when it is a disguise: it has a Latin
   /// letter among them, or a telltale. A word wholly of another script stays as it is, so
   /// that Russian "\u{043A}\u{0430}\u{043A}" is not "kak", nor Greek "\u{03BA}\u{03B1}\u{03B9}"
-  /// "kai", and an entry in those scripts matches itself.
-  static func undisguised(_ token: String) -> String {
+  /// "kai", and an entry in those scripts matches itself. `always`: read them whatever the
+  /// word (an entry's second reading, so that the entry disguised matches it too).
+  static func undisguised(_ token: String, always: Bool = false) -> String {
     let scalars = token.unicodeScalars
     // Most words are ASCII: nothing to read otherwise.
     guard scalars.contains(where: { !$0.isASCII }),
-      scalars.contains(where: { ("a"..."z").contains($0) || telltales.contains($0) })
+      always || scalars.contains(where: { ("a"..."z").contains($0) || telltales.contains($0) })
     else { return token }
     var folded = String.UnicodeScalarView()
     for scalar in scalars { folded.append(lookalikes[scalar] ?? scalar) }
@@ -102,8 +103,9 @@ enum WordFolding {
 
   /// `text` cut into words: runs of letters, digits and the substitute signs; apostrophes
   /// inside a word are dropped ("don't" is "dont"); everything else separates. A disguised
-  /// word's look-alikes are read as Latin letters.
-  static func tokens(_ text: String) -> [String] {
+  /// word's look-alikes are read as Latin letters (every word's, with `readingLookalikes`).
+  static func tokens(_ text: String, readingLookalikes: Bool = false) -> [String] {
+    let undisguised = { (token: String) in Self.undisguised(token, always: readingLookalikes) }
     var tokens: [String] = []
     var current = ""
     for character in plain(text) {
