@@ -47,6 +47,9 @@ struct WordFilterTests {
     ("\u{1F1E9}\u{1F1E6}\u{1F1F7}\u{1F1F3}", ["darn"]),
     ("\u{13BB}\u{13AC}\u{13DF}\u{13E6}", ["heck"]), ("h\u{AB7C}ck", ["heck"]),
     ("\u{03F2}holera", ["cholera"]), ("\u{03C2}HOLERA", ["cholera"]),
+    ("\u{03F9}HOLERA", ["cholera"]),
+    // Greek capitals drawn like Latin ones their small letters are not: Ν as N, not v.
+    ("DAR\u{039D}", ["darn"]), ("dar\u{039D}", ["darn"]),
     // Compatibility forms: fullwidth and mathematical letters, capitals among them.
     ("\u{FF44}\u{FF41}\u{FF52}\u{FF4E}", ["darn"]),
     ("\u{1D403}\u{1D400}\u{1D411}\u{1D40D}", ["darn"]),
@@ -79,8 +82,10 @@ struct WordFilterTests {
   /// An entry in another script matches itself, in either case, and disguised with Latin
   /// letters.
   @Test func wordsOfAnotherScriptAreNotReadAsLatinOnes() {
-    let short = WordFilter(entries: ["ho", "kak", "oh", "bot", "kai"])
+    let short = WordFilter(entries: ["ho", "kak", "oh", "bot", "kai", "nai", "yes"])
     for text in [
+      // Greek capitals: "ΚΑΙ ΝΑΙ" is "και ναι", whatever its Ν is drawn like.
+      "\u{039A}\u{0391}\u{0399} \u{039D}\u{0391}\u{0399}",
       "\u{041D}\u{043E} \u{043A}\u{0430}\u{043A} \u{043E}\u{043D} \u{044D}\u{0442}\u{043E} \u{0441}\u{0434}\u{0435}\u{043B}\u{0430}\u{043B}?",
       "\u{0432}\u{043E}\u{0442}", "\u{03BA}\u{03B1}\u{03B9}", "\u{0430}",
     ] {
@@ -88,6 +93,8 @@ struct WordFilterTests {
     }
     #expect(short.matches("k\u{0430}k") == ["kak"])
     #expect(short.matches("\u{0432}ot") == ["bot"])
+    #expect(short.matches("\u{03A5}es") == ["yes"])
+    #expect(short.matches("\u{039D}ai") == ["nai"])
     let fool = "\u{0434}\u{0443}\u{0440}\u{0430}\u{043A}"  // Russian
     let bitch = "\u{0441}\u{0443}\u{043A}\u{0430}"  // Russian, of look-alikes only
     let filter = WordFilter(entries: [fool, bitch])

@@ -80,13 +80,31 @@ enum WordFolding {
   static func undisguised(_ token: String, always: Bool = false) -> String {
     let scalars = token.unicodeScalars
     // Most words are ASCII: nothing to read otherwise.
-    guard scalars.contains(where: { !$0.isASCII }),
+    guard scalars.contains(where: { !$0.isASCII }) else { return token }
+    let disguise =
       always || scalars.contains(where: { ("a"..."z").contains($0) || telltales.contains($0) })
-    else { return token }
+    guard disguise || scalars.contains(where: { standIns[$0] != nil }) else { return token }
     var folded = String.UnicodeScalarView()
-    for scalar in scalars { folded.append(lookalikes[scalar] ?? scalar) }
+    for scalar in scalars {
+      if let standIn = standIns[scalar] {
+        folded.append(disguise ? standIn.latin : standIn.small)
+      } else {
+        folded.append(disguise ? lookalikes[scalar] ?? scalar : scalar)
+      }
+    }
     return String(folded)
   }
+
+  /// Greek capitals drawn like Latin capitals that their small letters are not: Ν is N where
+  /// ν reads v, Υ is Y where υ reads u. Lower case would lose what they were drawn as, so
+  /// they pass it as stand-ins (of the private use area, which no text needs to have read as
+  /// anything), each read as its Latin letter in a disguise and as its small letter otherwise.
+  static let capitalStandIns: [Unicode.Scalar: Unicode.Scalar] = [
+    "\u{039D}": "\u{F8F0}", "\u{03A5}": "\u{F8F1}",
+  ]
+  static let standIns: [Unicode.Scalar: (small: Unicode.Scalar, latin: Unicode.Scalar)] = [
+    "\u{F8F0}": ("\u{03BD}", "n"), "\u{F8F1}": ("\u{03C5}", "y"),
+  ]
 
   /// The most ambiguous signs one word may have read both ways: each doubles its readings.
   static let maxAmbiguous = 3
@@ -109,7 +127,9 @@ enum WordFolding {
     var tokens: [String] = []
     var current = ""
     for character in plain(text) {
-      if character.isLetter || character.isNumber || substitutes[character] != nil {
+      if character.isLetter || character.isNumber || substitutes[character] != nil
+        || character.unicodeScalars.first.flatMap({ standIns[$0] }) != nil
+      {
         current.append(character)
       } else if character == "'" || character == "’", !current.isEmpty {
         continue
@@ -128,8 +148,16 @@ enum WordFolding {
   static func plain(_ text: String) -> String {
     // Most questions are ASCII: nothing to decompose, nothing invisible but controls.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.lowercased() }
-    // Lower case after the compatibility forms, whose letters may be capitals (a bold 𝐃 is D).
-    let decomposed = text.decomposedStringWithCompatibilityMapping.lowercased()
+    // Lower case after the compatibility forms, whose letters may be capitals (a bold 𝐃 is D);
+    // the capital lunate sigma Ϲ first as its small letter, which folds to ς (read as c)
+    // rather than to Σ.
+    var forms = String.UnicodeScalarView()
+    for scalar in text.replacingOccurrences(of: "\u{03F9}", with: "\u{03F2}")
+      .decomposedStringWithCompatibilityMapping.unicodeScalars
+    {
+      forms.append(capitalStandIns[scalar] ?? scalar)
+    }
+    let decomposed = String(forms).lowercased()
     var plain = ""
     plain.reserveCapacity(decomposed.utf8.count)
     for scalar in decomposed.unicodeScalars {
