@@ -60,6 +60,16 @@ struct RoomWorkerTests {
       return (question, peer)
     }
 
+    /// One peer on one question, and a vote sent at once with the core full for a window:
+    /// the start of a room on a full core.
+    func firstVoteOnAFullCore() async -> (UUID, TestPeer) {
+      let (question, peer) = await onePeerOnOneQuestion()
+      busy(for: RoomWorkerTests.window)
+      vote(question)
+      #expect(await level(peer, "the first vote, at once"))
+      return (question, peer)
+    }
+
     /// `duration` goes by with the core full: as much CPU time spent as time gone by.
     func busy(for duration: Duration) {
       cpu.spend(duration)
@@ -239,10 +249,7 @@ struct RoomWorkerTests {
   @Test func aFullCoreStretchesTheSpacingOfCostlyRoomsAndEasesItBack() async {
     let fixture = Fixture()
     defer { fixture.fanOut.stop() }
-    let (question, peer) = await fixture.onePeerOnOneQuestion()
-    fixture.busy(for: Self.window)
-    fixture.vote(question)
-    #expect(await fixture.level(peer, "the first vote, at once"))
+    let (question, peer) = await fixture.firstVoteOnAFullCore()
     #expect(fixture.fanOut.cost.stretch == 1.25)
     // Nothing cost anything yet: the window alone.
     fixture.vote(question)
@@ -297,10 +304,7 @@ struct RoomWorkerTests {
   @Test func aFullCoreSpacesACostlyRoomASecondAtMost() async {
     let fixture = Fixture()
     defer { fixture.fanOut.stop() }
-    let (question, peer) = await fixture.onePeerOnOneQuestion()
-    fixture.busy(for: Self.window)
-    fixture.vote(question)
-    #expect(await fixture.level(peer, "the first vote, at once"))
+    let (question, peer) = await fixture.firstVoteOnAFullCore()
     #expect(fixture.fanOut.cost.stretch > 1)
     fixture.fanOut.cost.record(.seconds(5))
     fixture.vote(question)
